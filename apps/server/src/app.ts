@@ -1,0 +1,123 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import pino from 'pino';
+import type { AppConfig } from './config.ts';
+import type { AppContext } from './core/context.ts';
+import { installErrorHandler } from './core/error-handler.ts';
+import { EventBus } from './core/events.ts';
+import { healthRoutes } from './core/health.routes.ts';
+import { createMailer } from './core/mailer.ts';
+import { RateLimiter } from './core/rate-limiter.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { seedPermissions } from './modules/access/access.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { meRoutes } from './modules/me/me.routes.ts';
+import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  /** An already opened database (tests load a migrated template); opened from config otherwise. */
+  database?: Database;
+  /** Skip migrations when the database is known to be migrated (test templates). */
+  skipMigrations?: boolean;
+}
+
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.token',
+  '*.accessKey',
+  '*.currentPassword',
+  '*.newPassword',
+];
+
+/** Builds the whole server, wired in one place; `main.ts` listens, tests call this directly. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  const database =
+    options.database ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (!options.skipMigrations) await database.migrate();
+  await seedPermissions(database.db);
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    engine: database.engine,
+    events: new EventBus(),
+    limiter: new RateLimiter(),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
+    log,
+    sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
+    onClose: (cleanup) => cleanups.push(cleanup),
+  };
+
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('auth', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  // CORS stays closed: the web app is served from the same origin as the API.
+  await app.register(swagger, {
+    openapi: { info: { title: 'Bot platform API', version: '1.0.0' }, servers: [{ url: '/' }] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      api.setNotFoundHandler((_request, reply) =>
+        reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' }),
+      );
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(meRoutes);
+      await api.register(publicSettingsRoutes);
+      // domain modules: register each here, one line per module
+    },
+    { prefix: '/api' },
+  );
+
+  // web app hosting
+
+  app.addHook('onClose', async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    ctx.mailer.close();
+    await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanish = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** DESIGN.md section 3: the environment, parsed once. Nothing else reads process.env. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
+  ADMIN_USERNAME: z.string().min(3).max(32).default('admin'),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+  ADMIN_EMAIL: z.string().email().default('admin@localhost'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanish.default(false),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface RateLimitRule {
+  /** Number of attempts allowed in the window. */
+  max: number;
+  windowMs: number;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  admin: { username: string; password: string | undefined; email: string };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  webDistDir: string;
+  bodyLimitBytes: number;
+  sessionTtlMs: number;
+  botSessionTtlMs: number;
+  activationTokenTtlMs: number;
+  resetTokenTtlMs: number;
+  rateLimits: {
+    loginPerAccount: RateLimitRule;
+    loginPerIp: RateLimitRule;
+    register: RateLimitRule;
+    resend: RateLimitRule;
+    forgot: RateLimitRule;
+    reset: RateLimitRule;
+    voucherGuess: RateLimitRule;
+    botSession: RateLimitRule;
+  };
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
+  loginPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginPerIp: { max: 50, windowMs: 15 * MINUTE },
+  register: { max: 10, windowMs: HOUR },
+  resend: { max: 5, windowMs: 15 * MINUTE },
+  forgot: { max: 5, windowMs: 15 * MINUTE },
+  reset: { max: 10, windowMs: 15 * MINUTE },
+  voucherGuess: { max: 20, windowMs: 15 * MINUTE },
+  botSession: { max: 30, windowMs: MINUTE },
+};
+
+/** Parses the environment; throws one error listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    admin: { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL },
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    bodyLimitBytes: 64 * 1024,
+    sessionTtlMs: 30 * 24 * HOUR,
+    botSessionTtlMs: 24 * HOUR,
+    activationTokenTtlMs: 48 * HOUR,
+    resetTokenTtlMs: 30 * MINUTE,
+    rateLimits: DEFAULT_RATE_LIMITS,
+  });
+}

@@ -1,0 +1,56 @@
+import type { Permission } from '@bot/contracts';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { hasPermissions } from '../modules/access/access.service.ts';
+import { type AuthenticatedSession, findSessionByToken } from '../modules/auth/sessions.service.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session, set by `requireSession`. */
+    auth: AuthenticatedSession | null;
+  }
+}
+
+export function readBearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : undefined;
+}
+
+/** Resolves the bearer session if there is one, without requiring it. */
+export async function loadSession(request: FastifyRequest): Promise<AuthenticatedSession | null> {
+  if (request.auth) return request.auth;
+  const token = readBearerToken(request);
+  if (!token || token.length > 256) return null;
+  request.auth = (await findSessionByToken(request.server.ctx, token)) ?? null;
+  return request.auth;
+}
+
+/** 401 unless the request carries a live session. */
+export const requireSession: preHandlerAsyncHookHandler = async (
+  request: FastifyRequest,
+  _reply: FastifyReply,
+) => {
+  if (!(await loadSession(request))) throw new AppError('UNAUTHORIZED');
+};
+
+/** 401 without a session, 403 unless the user holds every named permission. Guards name permissions, never roles. */
+export function requirePermission(...required: Permission[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const session = await loadSession(request);
+    if (!session) throw new AppError('UNAUTHORIZED');
+    if (!(await hasPermissions(request.server.ctx, session.userId, required)))
+      throw new AppError('FORBIDDEN');
+  };
+}
+
+/** The session of a request already passed through a guard. */
+export function sessionOf(request: FastifyRequest): AuthenticatedSession {
+  if (!request.auth) throw new AppError('UNAUTHORIZED');
+  return request.auth;
+}
+
+export function originOf(request: FastifyRequest): { ip: string | null; userAgent: string | null } {
+  return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+}

@@ -1,0 +1,57 @@
+import { ERRORS, type ErrorCode } from '@bot/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isAppError } from './errors.ts';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
+  FST_ERR_VALIDATION: 'VALIDATION_ERROR',
+};
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+/**
+ * The one error handler: every error becomes `{error, code}` with a French message. Expected
+ * errors keep their message; 5xx are logged and answered with a generic text, never internals.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isAppError(error)) {
+      if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
+      const body: Record<string, unknown> = { error: error.message, code: error.code };
+      if (error.details !== undefined) body.details = error.details;
+      return reply.status(error.status).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: issue.message,
+      }));
+      const first = issues[0];
+      const message = first
+        ? `${ERRORS.VALIDATION_ERROR.message} ${first.path ? `${first.path} : ` : ''}${first.message}`
+        : ERRORS.VALIDATION_ERROR.message;
+      return reply.status(400).send({ error: message, code: 'VALIDATION_ERROR', details: issues });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status < 500) {
+      const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
+      return reply.status(status).send({ error: ERRORS[code].message, code });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: ERRORS.INTERNAL.message, code: 'INTERNAL' });
+  });
+}

@@ -1,0 +1,27 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Domain events other modules react to (the real-time hub closes sockets on revocation, caches
+ * drop stale entries). In-process; the Redis mode relays them between nodes.
+ */
+export interface DomainEvents {
+  'sessions.revoked': { userId: string; sessionIds: string[] };
+  'user.changed': { userId: string };
+  'user.banned': { userId: string };
+  'botKey.rotated': { userId: string };
+  'hwid.reset': { userId: string; hwid: string };
+  'settings.changed': { keys: string[] };
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(100);
+
+  emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

@@ -1,0 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { v7 } from 'uuid';
+
+/** Time-ordered UUID v7: index-friendly primary keys. */
+export const newId = (): string => v7();
+
+/** A 256-bit random secret, URL-safe. */
+export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+/** Secrets are stored only as this hash. */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');

@@ -1,0 +1,127 @@
+import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
+import { and, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { AppContext } from '../../core/context.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { users } from '../users/users.table.ts';
+import { permissions, rolePermissions, roles, userGrants, userRoles } from './access.table.ts';
+
+/**
+ * Permissions are read on every guarded request; a short-lived cache keeps that off SQL. Local
+ * changes invalidate at once (`user.changed`), other nodes see them within the TTL.
+ */
+const PERMISSION_CACHE_TTL_MS = 5_000;
+const caches = new WeakMap<AppContext, LRUCache<string, Permission[]>>();
+
+function cacheOf(ctx: AppContext): LRUCache<string, Permission[]> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    const created = new LRUCache<string, Permission[]>({ max: 50_000, ttl: PERMISSION_CACHE_TTL_MS });
+    ctx.events.on('user.changed', ({ userId }) => created.delete(userId));
+    ctx.events.on('user.banned', ({ userId }) => created.delete(userId));
+    caches.set(ctx, created);
+    cache = created;
+  }
+  return cache;
+}
+
+/** Inserts the 13 permission names with their French descriptions (idempotent). */
+export async function seedPermissions(db: DbOrTx): Promise<void> {
+  await db
+    .insert(permissions)
+    .values(PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })))
+    .onConflictDoNothing();
+}
+
+/** A user's permissions: their roles' ∪ their unexpired grants; every permission for administrators. */
+export async function getUserPermissions(ctx: AppContext, userId: string): Promise<Permission[]> {
+  const cache = cacheOf(ctx);
+  const cached = cache.get(userId);
+  if (cached) return cached;
+  const computed = await computeUserPermissions(ctx.db, userId);
+  cache.set(userId, computed);
+  return computed;
+}
+
+async function computeUserPermissions(db: DbOrTx, userId: string): Promise<Permission[]> {
+  const [user] = await db
+    .select({ isAdministrator: users.isAdministrator })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) return [];
+  if (user.isAdministrator) return [...PERMISSIONS];
+  const fromRoles = await db
+    .select({ permission: rolePermissions.permission })
+    .from(userRoles)
+    .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
+    .where(eq(userRoles.userId, userId));
+  const fromGrants = await db
+    .select({ permission: userGrants.permission })
+    .from(userGrants)
+    .where(
+      and(
+        eq(userGrants.userId, userId),
+        or(isNull(userGrants.expiresAt), gt(userGrants.expiresAt, new Date())),
+      ),
+    );
+  const held = new Set([...fromRoles, ...fromGrants].map((row) => row.permission));
+  return PERMISSIONS.filter((name) => held.has(name));
+}
+
+export async function hasPermissions(
+  ctx: AppContext,
+  userId: string,
+  required: readonly Permission[],
+): Promise<boolean> {
+  const held = await getUserPermissions(ctx, userId);
+  return required.every((name) => held.includes(name));
+}
+
+/** Drops a user's cached permissions (after a role, grant or ban change). */
+export function invalidateUserPermissions(ctx: AppContext, userId: string): void {
+  ctx.events.emit('user.changed', { userId });
+}
+
+/** The roles of each given user, for the user object. */
+export async function findRolesOfUsers(
+  db: DbOrTx,
+  userIds: string[],
+): Promise<Map<string, { id: string; name: string }[]>> {
+  const result = new Map<string, { id: string; name: string }[]>();
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inArray(userRoles.userId, userIds));
+  for (const row of rows) {
+    const list = result.get(row.userId) ?? [];
+    list.push({ id: row.id, name: row.name });
+    result.set(row.userId, list);
+  }
+  return result;
+}
+
+/** Grants a permission directly, optionally until a date (packages and staff use this). */
+export async function grantPermission(
+  db: DbOrTx,
+  input: {
+    id: string;
+    userId: string;
+    permission: Permission;
+    expiresAt: Date | null;
+    source: 'manual' | 'order';
+    sourceId?: string | null;
+    createdById?: string | null;
+  },
+): Promise<void> {
+  await db.insert(userGrants).values({
+    id: input.id,
+    userId: input.userId,
+    permission: input.permission,
+    expiresAt: input.expiresAt,
+    source: input.source,
+    sourceId: input.sourceId ?? null,
+    createdById: input.createdById ?? null,
+  });
+}

@@ -1,0 +1,125 @@
+import {
+  activateInput,
+  checkPermissionAnswer,
+  checkPermissionInput,
+  forgotPasswordInput,
+  loginAnswer,
+  loginInput,
+  registerAnswer,
+  registerInput,
+  resendConfirmationInput,
+  resetPasswordInput,
+  successAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { limitPerIp } from '../../core/rate-limit-guard.ts';
+import { hasPermissions } from '../access/access.service.ts';
+import { getPublicUser, toPublicUsers } from '../users/users.service.ts';
+import {
+  activateUser,
+  loginUser,
+  logout,
+  registerUser,
+  requestPasswordReset,
+  resendConfirmation,
+  resetPassword,
+} from './auth.service.ts';
+
+const tags = ['auth'];
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.post(
+    '/auth/login',
+    { schema: { tags, body: loginInput, response: { 200: loginAnswer } } },
+    async (request) => {
+      const { user, token } = await loginUser(ctx, request.body, originOf(request));
+      const [publicUser] = await toPublicUsers(ctx.db, [user]);
+      return { user: publicUser!, token };
+    },
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      preHandler: limitPerIp('register'),
+      schema: { tags, body: registerInput, response: { 201: registerAnswer } },
+    },
+    async (request, reply) => {
+      const user = await registerUser(ctx, request.body, originOf(request));
+      return reply.status(201).send({ user: await getPublicUser(ctx.db, user.id) });
+    },
+  );
+
+  app.post(
+    '/auth/activate',
+    {
+      preHandler: limitPerIp('reset'),
+      schema: { tags, body: activateInput, response: { 200: successAnswer } },
+    },
+    async (request) => {
+      await activateUser(ctx, request.body, originOf(request));
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/resend-confirmation',
+    {
+      preHandler: limitPerIp('resend'),
+      schema: { tags, body: resendConfirmationInput, response: { 200: successAnswer } },
+    },
+    async (request) => {
+      await resendConfirmation(ctx, request.body.username);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/forgot-password',
+    {
+      preHandler: limitPerIp('forgot'),
+      schema: { tags, body: forgotPasswordInput, response: { 200: successAnswer } },
+    },
+    async (request) => {
+      await requestPasswordReset(ctx, request.body.email, originOf(request));
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    {
+      preHandler: limitPerIp('reset'),
+      schema: { tags, body: resetPasswordInput, response: { 200: successAnswer } },
+    },
+    async (request) => {
+      await resetPassword(ctx, request.body, originOf(request));
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { preHandler: requireSession, schema: { tags, response: { 200: successAnswer } } },
+    async (request) => {
+      const session = sessionOf(request);
+      await logout(ctx, { userId: session.userId, sessionId: session.sessionId });
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/check-permission',
+    {
+      preHandler: requireSession,
+      schema: { tags, body: checkPermissionInput, response: { 200: checkPermissionAnswer } },
+    },
+    async (request) => {
+      const required = 'permissions' in request.body ? request.body.permissions : [request.body.permission];
+      return { allowed: await hasPermissions(ctx, sessionOf(request).userId, required) };
+    },
+  );
+};

@@ -1,0 +1,265 @@
+import type { RegisterInput } from '@bot/contracts';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { hashSecret, newId, newSecret } from '../../core/ids.ts';
+import { buildLinkMail } from '../../core/mailer.ts';
+import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { writeSecurityEvent } from '../audit/audit.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
+import { findUserByEmail, findUserByLogin, findUserByUsername, getUserById } from '../users/users.service.ts';
+import { type UserRow, users, userTokens } from '../users/users.table.ts';
+import { createSession, revokeSessions } from './sessions.service.ts';
+
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Creates an unactivated account and mails its activation link. */
+export async function registerUser(
+  ctx: AppContext,
+  input: RegisterInput,
+  origin: RequestOrigin,
+): Promise<UserRow> {
+  const settings = await getSettings(ctx);
+  if (!settings.registrationOpen) throw new AppError('REGISTRATION_CLOSED');
+  if (await findUserByUsername(ctx.db, input.username)) throw new AppError('USERNAME_TAKEN');
+  if (await findUserByEmail(ctx.db, input.email)) throw new AppError('EMAIL_TAKEN');
+  await assertStrongPassword(input.password, [input.username, input.email, input.email.split('@')[0] ?? '']);
+
+  const referrer = input.referral ? await findUserByUsername(ctx.db, input.referral) : undefined;
+  const passwordHash = await hashPassword(input.password);
+  let user: UserRow;
+  try {
+    [user] = (await ctx.db
+      .insert(users)
+      .values({
+        id: newId(),
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        referral: referrer ? referrer.username : null,
+        referredById: referrer?.id ?? null,
+      })
+      .returning()) as [UserRow];
+  } catch (error) {
+    // Two registrations raced past the checks above: the unique indexes decide.
+    if (isUniqueViolation(error, 'users_username_lower_idx')) throw new AppError('USERNAME_TAKEN');
+    if (isUniqueViolation(error, 'users_email_lower_idx')) throw new AppError('EMAIL_TAKEN');
+    throw error;
+  }
+  await writeSecurityEvent(ctx, {
+    actor: { id: user.id, username: user.username, ip: origin.ip },
+    action: 'auth.register',
+    target: { type: 'user', id: user.id, label: user.username },
+    after: { username: user.username, email: user.email, referral: user.referral },
+  });
+  await sendActivationMail(ctx, user);
+  return user;
+}
+
+async function issueToken(ctx: AppContext, user: UserRow, kind: 'activation' | 'reset'): Promise<string> {
+  const token = newSecret(32);
+  const ttl = kind === 'activation' ? ctx.config.activationTokenTtlMs : ctx.config.resetTokenTtlMs;
+  await ctx.db.insert(userTokens).values({
+    id: newId(),
+    userId: user.id,
+    kind,
+    tokenHash: hashSecret(token),
+    expiresAt: new Date(Date.now() + ttl),
+  });
+  return token;
+}
+
+async function sendActivationMail(ctx: AppContext, user: UserRow): Promise<void> {
+  const token = await issueToken(ctx, user, 'activation');
+  const link = `${ctx.config.publicUrl}/login?username=${encodeURIComponent(user.username)}&token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send(
+    buildLinkMail({
+      to: user.email,
+      subject: 'Activez votre compte',
+      greeting: `Bonjour ${user.username},`,
+      body: 'Merci pour votre inscription. Cliquez sur le lien ci-dessous pour activer votre compte.',
+      action: 'Activer mon compte',
+      link,
+      footer:
+        "Ce lien est valable 48 heures. Si vous n'êtes pas à l'origine de cette inscription, ignorez ce message.",
+    }),
+  );
+}
+
+/** Consumes a single-use token of the given kind; answers its user id. */
+async function consumeToken(
+  ctx: AppContext,
+  kind: 'activation' | 'reset',
+  token: string,
+  userId?: string,
+): Promise<string> {
+  const conditions = [
+    eq(userTokens.tokenHash, hashSecret(token)),
+    eq(userTokens.kind, kind),
+    isNull(userTokens.usedAt),
+    gt(userTokens.expiresAt, new Date()),
+  ];
+  if (userId) conditions.push(eq(userTokens.userId, userId));
+  // The conditional update is the single-use guarantee: two concurrent uses cannot both match.
+  const [used] = await ctx.db
+    .update(userTokens)
+    .set({ usedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ userId: userTokens.userId });
+  if (!used) throw new AppError('INVALID_TOKEN');
+  return used.userId;
+}
+
+export async function activateUser(
+  ctx: AppContext,
+  input: { username: string; token: string },
+  origin: RequestOrigin,
+): Promise<void> {
+  const user = await findUserByUsername(ctx.db, input.username);
+  if (!user)
+    throw new AppError('INVALID_TOKEN', {
+      message: 'Activation échouée : ce lien est invalide ou a expiré.',
+    });
+  if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
+  await consumeToken(ctx, 'activation', input.token, user.id);
+  await ctx.db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, user.id));
+  await writeSecurityEvent(ctx, {
+    actor: { id: user.id, username: user.username, ip: origin.ip },
+    action: 'auth.activate',
+    target: { type: 'user', id: user.id, label: user.username },
+  });
+}
+
+/** Sends a new activation link when the account exists and waits for activation; silent otherwise. */
+export async function resendConfirmation(ctx: AppContext, login: string): Promise<void> {
+  const user = await findUserByLogin(ctx.db, login);
+  if (!user || user.activatedAt || user.bannedAt) return;
+  await sendActivationMail(ctx, user);
+}
+
+export async function loginUser(
+  ctx: AppContext,
+  input: { username: string; password: string },
+  origin: RequestOrigin,
+): Promise<{ user: UserRow; token: string }> {
+  const accountKey = `login:account:${input.username.toLowerCase()}`;
+  ctx.limiter.hit(`login:ip:${origin.ip}`, ctx.config.rateLimits.loginPerIp);
+  ctx.limiter.hit(accountKey, ctx.config.rateLimits.loginPerAccount);
+
+  const user = await findUserByLogin(ctx.db, input.username);
+  // Unknown users cost one argon2 verification too, so timing tells nothing.
+  const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
+  if (!user || !isPasswordRight) {
+    await writeSecurityEvent(ctx, {
+      actor: { id: user?.id ?? null, username: input.username.slice(0, 64), ip: origin.ip },
+      action: 'auth.login_failed',
+      target: user ? { type: 'user', id: user.id, label: user.username } : undefined,
+    });
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
+  if (user.bannedAt) {
+    throw new AppError('ACCOUNT_BANNED', {
+      message: user.banReason ? `Votre compte est suspendu : ${user.banReason}` : undefined,
+    });
+  }
+  ctx.limiter.reset(accountKey);
+  const { token } = await createSession(ctx, { userId: user.id, ...origin });
+  await writeSecurityEvent(ctx, {
+    actor: { id: user.id, username: user.username, ip: origin.ip },
+    action: 'auth.login',
+    target: { type: 'user', id: user.id, label: user.username },
+  });
+  return { user, token };
+}
+
+/** Mails a reset link when the e-mail belongs to an account; the answer is the same either way. */
+export async function requestPasswordReset(
+  ctx: AppContext,
+  email: string,
+  origin: RequestOrigin,
+): Promise<void> {
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user || user.bannedAt) return;
+  const token = await issueToken(ctx, user, 'reset');
+  const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send(
+    buildLinkMail({
+      to: user.email,
+      subject: 'Réinitialisation de votre mot de passe',
+      greeting: `Bonjour ${user.username},`,
+      body: 'Une réinitialisation du mot de passe a été demandée pour votre compte.',
+      action: 'Choisir un nouveau mot de passe',
+      link,
+      footer:
+        "Ce lien est valable 30 minutes. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
+    }),
+  );
+  await writeSecurityEvent(ctx, {
+    actor: { id: null, username: null, ip: origin.ip },
+    action: 'auth.password_reset_requested',
+    target: { type: 'user', id: user.id, label: user.username },
+  });
+}
+
+/** Sets a new password from a reset link and ends every session of the account. */
+export async function resetPassword(
+  ctx: AppContext,
+  input: { token: string; password: string },
+  origin: RequestOrigin,
+): Promise<void> {
+  const [pending] = await ctx.db
+    .select({ userId: userTokens.userId })
+    .from(userTokens)
+    .where(
+      and(
+        eq(userTokens.tokenHash, hashSecret(input.token)),
+        eq(userTokens.kind, 'reset'),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, new Date()),
+      ),
+    );
+  if (!pending) throw new AppError('INVALID_TOKEN');
+  const user = await getUserById(ctx.db, pending.userId);
+  await assertStrongPassword(input.password, [user.username, user.email]);
+  const userId = await consumeToken(ctx, 'reset', input.token);
+  const passwordHash = await hashPassword(input.password);
+  // A reset also proves the e-mail: it activates an account that was waiting for activation.
+  await ctx.db
+    .update(users)
+    .set({ passwordHash, activatedAt: user.activatedAt ?? new Date() })
+    .where(eq(users.id, userId));
+  await revokeSessions(ctx, ctx.db, { userId });
+  await writeSecurityEvent(ctx, {
+    actor: { id: user.id, username: user.username, ip: origin.ip },
+    action: 'auth.password_reset',
+    target: { type: 'user', id: user.id, label: user.username },
+  });
+}
+
+/** Changes the password of a signed-in user and ends their other sessions. */
+export async function changePassword(
+  ctx: AppContext,
+  input: { userId: string; sessionId: string; currentPassword: string; newPassword: string },
+  origin: RequestOrigin,
+): Promise<void> {
+  const user = await getUserById(ctx.db, input.userId);
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new AppError('WRONG_PASSWORD');
+  await assertStrongPassword(input.newPassword, [user.username, user.email]);
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+  await revokeSessions(ctx, ctx.db, { userId: user.id, exceptSessionId: input.sessionId });
+  await writeSecurityEvent(ctx, {
+    actor: { id: user.id, username: user.username, ip: origin.ip },
+    action: 'auth.password_changed',
+    target: { type: 'user', id: user.id, label: user.username },
+  });
+}
+
+export async function logout(ctx: AppContext, input: { userId: string; sessionId: string }): Promise<void> {
+  await revokeSessions(ctx, ctx.db, { userId: input.userId, sessionIds: [input.sessionId] });
+}

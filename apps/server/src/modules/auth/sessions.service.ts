@@ -1,0 +1,139 @@
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { AppContext } from '../../core/context.ts';
+import { hashSecret, newId, newSecret } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { users } from '../users/users.table.ts';
+import { type SessionRow, sessions } from './sessions.table.ts';
+
+export interface AuthenticatedSession {
+  sessionId: string;
+  userId: string;
+  username: string;
+  isAdministrator: boolean;
+  expiresAt: Date;
+}
+
+/**
+ * Every API call and socket checks its token: a short cache keeps that off SQL. A revocation on
+ * this node drops the entry at once; on other nodes within the TTL.
+ */
+const SESSION_CACHE_TTL_MS = 10_000;
+const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
+const caches = new WeakMap<AppContext, LRUCache<string, AuthenticatedSession>>();
+const lastSeenWrites = new WeakMap<AppContext, Map<string, number>>();
+
+function cacheOf(ctx: AppContext): LRUCache<string, AuthenticatedSession> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    const created = new LRUCache<string, AuthenticatedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
+    const dropSessions = (ids: string[]) => {
+      for (const [key, value] of created.entries()) if (ids.includes(value.sessionId)) created.delete(key);
+    };
+    const dropUser = (userId: string) => {
+      for (const [key, value] of created.entries()) if (value.userId === userId) created.delete(key);
+    };
+    ctx.events.on('sessions.revoked', ({ sessionIds }) => dropSessions(sessionIds));
+    ctx.events.on('user.banned', ({ userId }) => dropUser(userId));
+    caches.set(ctx, created);
+    cache = created;
+  }
+  return cache;
+}
+
+/** Opens a session; the clear token is answered once and only its hash is stored. */
+export async function createSession(
+  ctx: AppContext,
+  input: { userId: string; ip: string | null; userAgent: string | null },
+): Promise<{ token: string; session: SessionRow }> {
+  const token = newSecret(32);
+  const [session] = await ctx.db
+    .insert(sessions)
+    .values({
+      id: newId(),
+      userId: input.userId,
+      tokenHash: hashSecret(token),
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 300) ?? null,
+      expiresAt: new Date(Date.now() + ctx.config.sessionTtlMs),
+    })
+    .returning();
+  return { token, session: session! };
+}
+
+/** The live session behind a bearer token, or undefined when unknown, expired, revoked or banned. */
+export async function findSessionByToken(
+  ctx: AppContext,
+  token: string,
+): Promise<AuthenticatedSession | undefined> {
+  const tokenHash = hashSecret(token);
+  const cache = cacheOf(ctx);
+  let found = cache.get(tokenHash);
+  if (!found) {
+    const [row] = await ctx.db
+      .select({
+        sessionId: sessions.id,
+        userId: sessions.userId,
+        expiresAt: sessions.expiresAt,
+        revokedAt: sessions.revokedAt,
+        username: users.username,
+        isAdministrator: users.isAdministrator,
+        bannedAt: users.bannedAt,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.tokenHash, tokenHash));
+    if (!row || row.revokedAt || row.bannedAt) return undefined;
+    found = {
+      sessionId: row.sessionId,
+      userId: row.userId,
+      username: row.username,
+      isAdministrator: row.isAdministrator,
+      expiresAt: row.expiresAt,
+    };
+    cache.set(tokenHash, found);
+  }
+  if (found.expiresAt.getTime() <= Date.now()) {
+    cache.delete(tokenHash);
+    return undefined;
+  }
+  touchSession(ctx, found.sessionId);
+  return found;
+}
+
+/** Records activity at most once a minute per session, without making the request wait. */
+function touchSession(ctx: AppContext, sessionId: string): void {
+  let writes = lastSeenWrites.get(ctx);
+  if (!writes) {
+    writes = new Map();
+    lastSeenWrites.set(ctx, writes);
+  }
+  const now = Date.now();
+  if (now - (writes.get(sessionId) ?? 0) < LAST_SEEN_WRITE_INTERVAL_MS) return;
+  writes.set(sessionId, now);
+  ctx.db
+    .update(sessions)
+    .set({ lastSeenAt: new Date(now) })
+    .where(eq(sessions.id, sessionId))
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
+}
+
+/** Revokes sessions of a user: all of them, or all but one, or the listed ones. */
+export async function revokeSessions(
+  ctx: AppContext,
+  db: DbOrTx,
+  input: { userId: string; exceptSessionId?: string; sessionIds?: string[] },
+): Promise<string[]> {
+  const conditions = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];
+  if (input.exceptSessionId) conditions.push(ne(sessions.id, input.exceptSessionId));
+  if (input.sessionIds)
+    conditions.push(inArray(sessions.id, input.sessionIds.length ? input.sessionIds : [newId()]));
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ id: sessions.id });
+  const sessionIds = revoked.map((row) => row.id);
+  if (sessionIds.length) ctx.events.emit('sessions.revoked', { userId: input.userId, sessionIds });
+  return sessionIds;
+}

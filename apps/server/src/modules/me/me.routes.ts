@@ -1,0 +1,68 @@
+import {
+  botKeyAnswer,
+  changePasswordInput,
+  discordInput,
+  hwidResetAnswer,
+  permissionsAnswer,
+  successAnswer,
+  userInfoAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { getUserPermissions } from '../access/access.service.ts';
+import { changePassword } from '../auth/auth.service.ts';
+import { getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
+import { resetHwid, rotateMyBotKey, setDiscordId } from './me.service.ts';
+
+const tags = ['me'];
+
+export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.addHook('preHandler', requireSession);
+
+  app.get('/me/info', { schema: { tags, response: { 200: userInfoAnswer } } }, async (request) => ({
+    data: await getPublicUser(ctx.db, sessionOf(request).userId),
+  }));
+
+  app.get('/me/permissions', { schema: { tags, response: { 200: permissionsAnswer } } }, async (request) => ({
+    data: await getUserPermissions(ctx, sessionOf(request).userId),
+  }));
+
+  app.put(
+    '/me/password',
+    { schema: { tags, body: changePasswordInput, response: { 200: successAnswer } } },
+    async (request) => {
+      const session = sessionOf(request);
+      await changePassword(
+        ctx,
+        { userId: session.userId, sessionId: session.sessionId, ...request.body },
+        originOf(request),
+      );
+      return { success: true as const };
+    },
+  );
+
+  app.put(
+    '/me/discord',
+    { schema: { tags, body: discordInput, response: { 200: userInfoAnswer } } },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      await setDiscordId(ctx, { userId, discordId: request.body.discordId });
+      return { data: await getPublicUser(ctx.db, userId) };
+    },
+  );
+
+  app.delete('/me/hwid', { schema: { tags, response: { 200: hwidResetAnswer } } }, async (request) => {
+    const { userId } = sessionOf(request);
+    const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
+    return { data: await getPublicUser(ctx.db, userId), nextResetAt: nextResetAt.toISOString() };
+  });
+
+  app.get('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
+    data: { accessKey: await getOrCreateBotKey(ctx, sessionOf(request).userId) },
+  }));
+
+  app.post('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
+    data: { accessKey: await rotateMyBotKey(ctx, { userId: sessionOf(request).userId, ip: request.ip }) },
+  }));
+};

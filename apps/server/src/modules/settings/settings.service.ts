@@ -1,0 +1,68 @@
+import { DEFAULT_SETTINGS, type PublicSettings, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { newSecret } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { serverSecrets, settings } from './settings.table.ts';
+
+/** Settings are read on many requests; cached briefly, dropped at once on a local change. */
+const SETTINGS_CACHE_TTL_MS = 2_000;
+const cache = new WeakMap<AppContext, { value: SiteSettings; expiresAt: number }>();
+
+export async function getSettings(ctx: AppContext): Promise<SiteSettings> {
+  const cached = cache.get(ctx);
+  if (cached && cached.expiresAt > Date.now()) return cached.value;
+  const value = await readSettings(ctx.db);
+  cache.set(ctx, { value, expiresAt: Date.now() + SETTINGS_CACHE_TTL_MS });
+  return value;
+}
+
+/** Stored values over the defaults; a stored value that no longer validates falls back to its default. */
+export async function readSettings(db: DbOrTx): Promise<SiteSettings> {
+  const rows = await db.select().from(settings);
+  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const row of rows) if (row.key in DEFAULT_SETTINGS) merged[row.key] = row.value;
+  const parsed = siteSettingsSchema.safeParse(merged);
+  return parsed.success ? parsed.data : { ...DEFAULT_SETTINGS };
+}
+
+/** Writes the given settings (in the caller's transaction) and tells every listener. */
+export async function writeSettings(
+  ctx: AppContext,
+  db: DbOrTx,
+  patch: Partial<SiteSettings>,
+  actorId: string | null,
+): Promise<void> {
+  for (const [key, value] of Object.entries(patch)) {
+    await db
+      .insert(settings)
+      .values({ key, value, updatedById: actorId })
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: { value, updatedAt: new Date(), updatedById: actorId },
+      });
+  }
+  cache.delete(ctx);
+  ctx.events.emit('settings.changed', { keys: Object.keys(patch) });
+}
+
+export function toPublicSettings(value: SiteSettings): PublicSettings {
+  return {
+    isSnow: value.isSnow,
+    registrationOpen: value.registrationOpen,
+    maintenanceMode: value.maintenanceMode,
+    maintenanceMessage: value.maintenanceMessage,
+    announcement: value.announcement,
+  };
+}
+
+/** A server-generated secret, created once and shared by every node through the database. */
+export async function getOrCreateServerSecret(db: DbOrTx, name: string): Promise<string> {
+  await db
+    .insert(serverSecrets)
+    .values({ name, value: newSecret(32) })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
+  if (!row) throw new Error(`server secret ${name} missing`);
+  return row.value;
+}

@@ -1,0 +1,90 @@
+import type { User } from '@bot/contracts';
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { hashSecret, newSecret } from '../../core/ids.ts';
+import { seal, unseal } from '../../core/sealing.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { findRolesOfUsers } from '../access/access.service.ts';
+import { type UserRow, users } from './users.table.ts';
+
+/** The user object of DESIGN.md section 4: never a hash, a token or a key. */
+export function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    discordId: row.discordId,
+    hwid: row.hwid,
+    referral: row.referral,
+    activated: row.activatedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+    roles,
+    Policy: { IsAdministrator: row.isAdministrator },
+  };
+}
+
+export async function toPublicUsers(db: DbOrTx, rows: UserRow[]): Promise<User[]> {
+  const roles = await findRolesOfUsers(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPublicUser(row, roles.get(row.id) ?? []));
+}
+
+export async function getPublicUser(db: DbOrTx, userId: string): Promise<User> {
+  const row = await getUserById(db, userId);
+  const [user] = await toPublicUsers(db, [row]);
+  return user!;
+}
+
+export async function findUserById(db: DbOrTx, userId: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  return row;
+}
+
+export async function getUserById(db: DbOrTx, userId: string): Promise<UserRow> {
+  const row = await findUserById(db, userId);
+  if (!row) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  return row;
+}
+
+export async function findUserByUsername(db: DbOrTx, username: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+  return row;
+}
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  return row;
+}
+
+/** A user signs in with their username or their e-mail. */
+export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRow | undefined> {
+  return login.includes('@') ? findUserByEmail(db, login) : findUserByUsername(db, login);
+}
+
+export async function findUserByBotKey(db: DbOrTx, accessKey: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.botKeyHash, hashSecret(accessKey)));
+  return row;
+}
+
+/** Creates a new bot access key, replacing the previous one; answers it in clear once more. */
+export async function rotateBotKey(ctx: AppContext, db: DbOrTx, userId: string): Promise<string> {
+  const accessKey = `bk_${newSecret(32)}`;
+  await db
+    .update(users)
+    .set({ botKeyHash: hashSecret(accessKey), botKeySealed: seal(accessKey, ctx.sealingKey) })
+    .where(eq(users.id, userId));
+  return accessKey;
+}
+
+/** The user's bot access key, created on first ask. */
+export async function getOrCreateBotKey(ctx: AppContext, userId: string): Promise<string> {
+  const row = await getUserById(ctx.db, userId);
+  if (row.botKeySealed) return unseal(row.botKeySealed, ctx.sealingKey);
+  return rotateBotKey(ctx, ctx.db, userId);
+}

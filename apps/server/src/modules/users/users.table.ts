@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    discordId: text('discord_id'),
+    hwid: text('hwid'),
+    hwidResetAt: timestamp('hwid_reset_at', { withTimezone: true }),
+    referral: text('referral'),
+    referredById: uuid('referred_by_id'),
+    isAdministrator: boolean('is_administrator').notNull().default(false),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    bannedAt: timestamp('banned_at', { withTimezone: true }),
+    banReason: text('ban_reason'),
+    botKeyHash: text('bot_key_hash'),
+    botKeySealed: text('bot_key_sealed'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_hwid_idx').on(t.hwid),
+    uniqueIndex('users_bot_key_hash_idx').on(t.botKeyHash),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Single-use activation and password-reset tokens, stored as hashes. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['activation', 'reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_tokens_hash_idx').on(t.tokenHash), index('user_tokens_user_idx').on(t.userId)],
+);
+
+export type UserRow = typeof users.$inferSelect;

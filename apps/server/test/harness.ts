@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Permission, User } from '@bot/contracts';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { type AppConfig, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.ts';
+import { newId } from '../src/core/ids.ts';
+import { hashPassword } from '../src/core/passwords.ts';
+import { grantPermission } from '../src/modules/access/access.service.ts';
+import { createSession } from '../src/modules/auth/sessions.service.ts';
+import { getPublicUser } from '../src/modules/users/users.service.ts';
+import { users } from '../src/modules/users/users.table.ts';
+import { createTestDatabase } from './database.ts';
+import { MailReceiver } from './mail-receiver.ts';
+
+export interface TestUser {
+  user: User;
+  password: string;
+  /** A live session token for the user (absent for unactivated users). */
+  token: string;
+}
+
+export interface TestServer {
+  url: string;
+  /** `${url}/api` */
+  api: string;
+  app: FastifyInstance;
+  mail: MailReceiver;
+  createUser(input?: CreateUserInput): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+export interface CreateUserInput {
+  username?: string;
+  email?: string;
+  password?: string;
+  isAdministrator?: boolean;
+  activated?: boolean;
+  permissions?: Permission[];
+}
+
+export interface StartTestServerOptions {
+  /** Built web app to host (`apps/web/dist`); without it only the API answers. */
+  webDist?: string;
+  rateLimits?: Partial<AppConfig['rateLimits']>;
+  env?: Record<string, string>;
+}
+
+/** Strong enough for zxcvbn, shared by test users. */
+export const TEST_PASSWORD = 'Velours-Horloge-Cactus-93';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let userCounter = 0;
+
+/** A real listening server on a random port, with a fresh database and a real SMTP receiver. */
+export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
+  const mail = new MailReceiver();
+  const smtpUrl = await mail.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bot-test-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const base = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    SMTP_URL: smtpUrl,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(options.webDist ? { WEB_DIST_DIR: options.webDist } : {}),
+    ...options.env,
+  });
+  // Tests sign in many times from one address: the per-IP login rule is relaxed unless a test sets it.
+  const config: AppConfig = {
+    ...base,
+    rateLimits: {
+      ...DEFAULT_RATE_LIMITS,
+      loginPerIp: { max: 10_000, windowMs: 60_000 },
+      register: { max: 10_000, windowMs: 60_000 },
+      ...options.rateLimits,
+    },
+  };
+  const { database, dispose } = await createTestDatabase();
+  const app = await buildApp({ config, database, skipMigrations: true });
+  await app.listen({ port, host: '127.0.0.1' });
+
+  return {
+    url,
+    api: `${url}/api`,
+    app,
+    mail,
+    async createUser(input = {}) {
+      userCounter += 1;
+      const username = input.username ?? `user${userCounter}_${Math.random().toString(36).slice(2, 7)}`;
+      const password = input.password ?? TEST_PASSWORD;
+      const id = newId();
+      const isActivated = input.activated ?? true;
+      await app.ctx.db.insert(users).values({
+        id,
+        username,
+        email: input.email ?? `${username}@example.test`,
+        passwordHash: await hashPassword(password),
+        isAdministrator: input.isAdministrator ?? false,
+        activatedAt: isActivated ? new Date() : null,
+      });
+      for (const permission of input.permissions ?? []) {
+        await grantPermission(app.ctx.db, {
+          id: newId(),
+          userId: id,
+          permission,
+          expiresAt: null,
+          source: 'manual',
+        });
+      }
+      const token = isActivated
+        ? (await createSession(app.ctx, { userId: id, ip: '127.0.0.1', userAgent: 'test' })).token
+        : '';
+      return { user: await getPublicUser(app.ctx.db, id), password, token };
+    },
+    async close() {
+      await app.close();
+      await mail.close();
+      await dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small JSON client for tests: `call('POST', '/auth/login', body, token)`. */
+export function apiClient(server: Pick<TestServer, 'api'>) {
+  return async function call<T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    body?: unknown,
+    token?: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
+    const response = await fetch(`${server.api}${route}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Query of every admin list: `?page=&pageSize=&sort=&q=` plus resource filters. */
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+  sort: z
+    .string()
+    .regex(/^-?[A-Za-z]+$/, 'Tri invalide.')
+    .optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+export function listAnswer<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), total: z.number().int() });
+}
+export function dataAnswer<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+export const idParams = z.object({ id: z.string().uuid('Identifiant invalide.') });

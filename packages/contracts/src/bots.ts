@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+export const hwidSchema = z
+  .string()
+  .trim()
+  .min(8, 'HWID invalide.')
+  .max(128, 'HWID invalide.')
+  .regex(/^[A-Za-z0-9:_-]+$/, 'HWID invalide.');
+
+export const BOT_STATUSES = [
+  'idle',
+  'moving',
+  'gathering',
+  'treasure',
+  'fighting',
+  'banking',
+  'stopped',
+  'error',
+] as const;
+export type BotStatus = (typeof BOT_STATUSES)[number];
+
+export const BOT_STATUS_LABELS: Record<BotStatus, string> = {
+  idle: 'Inactif',
+  moving: 'En déplacement',
+  gathering: 'Récolte',
+  treasure: 'Chasse au trésor',
+  fighting: 'Combat',
+  banking: 'Banque',
+  stopped: 'Arrêté',
+  error: 'Erreur',
+};
+
+export const positionSchema = z.object({
+  mapId: z.number().int(),
+  x: z.number().int().min(-1000).max(1000),
+  y: z.number().int().min(-1000).max(1000),
+});
+
+export const accountStatsSchema = z.object({
+  gathered: z.number().int().nonnegative(),
+  treasures: z.number().int().nonnegative(),
+  kamas: z.number().int().nonnegative(),
+  xp: z.number().int().nonnegative(),
+});
+
+/** One game account driven by a bot, as the bot reports it. */
+export const botAccountSchema = z.strictObject({
+  name: z.string().trim().min(1).max(64),
+  character: z.string().trim().min(1).max(64),
+  level: z.number().int().min(1).max(1000),
+  status: z.enum(BOT_STATUSES),
+  position: positionSchema,
+  routeId: z.string().max(64).nullable(),
+  stats: accountStatsSchema,
+  message: z.string().max(200).nullable(),
+});
+export type BotAccount = z.infer<typeof botAccountSchema>;
+
+/** What a bot emits in `bot_update`: the server adds owner, hwid, times. */
+export const botReportSchema = z.strictObject({
+  version: z.string().max(32).optional(),
+  accounts: z.array(botAccountSchema).max(8),
+});
+export type BotReport = z.infer<typeof botReportSchema>;
+
+/** The state of one bot as watchers receive it. */
+export const botStateSchema = z.object({
+  hwid: z.string(),
+  owner: z.object({ id: z.string(), username: z.string() }),
+  online: z.boolean(),
+  version: z.string(),
+  connectedAt: z.string(),
+  lastSeenAt: z.string(),
+  accounts: z.array(botAccountSchema),
+});
+export type BotState = z.infer<typeof botStateSchema>;
+
+export const botSessionInput = z.strictObject({
+  accessKey: z.string().trim().min(16).max(128),
+  hwid: hwidSchema,
+  version: z.string().regex(/^\d+\.\d+\.\d+$/, 'Version attendue au format 1.2.3.'),
+});
+export type BotSessionInput = z.infer<typeof botSessionInput>;
+
+export const botSessionAnswer = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  whitelist: z.array(z.string()),
+});
+export type BotSessionAnswer = z.infer<typeof botSessionAnswer>;
+
+/** One per-minute aggregate of a game account's activity. */
+export const botHistoryPointSchema = z.object({
+  minute: z.string(),
+  account: z.string(),
+  gathered: z.number().int(),
+  treasures: z.number().int(),
+  kamas: z.number().int(),
+  xp: z.number().int(),
+});
+export type BotHistoryPoint = z.infer<typeof botHistoryPointSchema>;
+
+export const myBotAnswer = z.object({
+  data: z.object({
+    hwid: z.string().nullable(),
+    state: botStateSchema.nullable(),
+    history: z.array(botHistoryPointSchema),
+  }),
+});
+
+/** Socket.IO event names of SPEC.md section 7 and DESIGN.md section 6. */
+export const SOCKET_EVENTS = {
+  authenticate: 'authenticate',
+  authError: 'auth_error',
+  authenticated: 'authenticated',
+  botUpdate: 'bot_update',
+  botSnapshot: 'bot_snapshot',
+  botDisconnect: 'bot_disconnect',
+  onlineCount: 'online_count',
+  settingsUpdate: 'settings_update',
+} as const;
+
+export const socketAuthenticateInput = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('client'), token: z.string().min(1).max(256), hwid: hwidSchema }),
+  z.strictObject({ type: z.literal('admin'), token: z.string().min(1).max(256) }),
+  z.strictObject({ type: z.literal('bot'), token: z.string().min(1).max(256), hwid: hwidSchema }),
+]);
+export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;

@@ -1,0 +1,33 @@
+/** Business constants of SPEC.md section 9, named after the spec's wording. */
+export const TOAST_AUTO_CLOSE_MS = 5000;
+export const TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS = 1000;
+export const TOAST_POSITION = 'top-right';
+export const TOAST_THEME = 'light';
+export const TOAST_COLLAPSE_MS = 300;
+export const TOAST_DEBOUNCE_MS = 50;
+export const TOAST_AUTOHIDE_MS = 5000;
+
+export const RELOAD_GUARD_MS = 10_000;
+
+export const SOCKET_RECONNECTION_DELAY_MS = 1000;
+export const SOCKET_RECONNECTION_DELAY_MAX_MS = 5000;
+export const SOCKET_RANDOMIZATION_FACTOR = 0.5;
+export const SOCKET_TIMEOUT_MS = 20_000;
+export const SOCKET_PATH = '/socket.io';
+
+export const SCROLL_OFFSET = 120;
+export const SCROLL_DURATION_MS = 400;
+export const SCROLL_EASING = 'ease';
+
+export const CAROUSEL_INTERVAL_MS = 5000;
+export const CAROUSEL_SWIPE_THRESHOLD_PX = 40;
+
+export const BREAKPOINTS = { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 } as const;
+export const MOBILE_BREAKPOINT = 'lg';
+
+/** Local-storage key of the persisted auth state. */
+export const AUTH_STORAGE_KEY = 'auth';
+
+/** Password length bounds (decided in docs/decisions). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;

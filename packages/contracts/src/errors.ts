@@ -1,0 +1,79 @@
+/**
+ * Every machine code the API and the sockets may answer, with its HTTP status and the French
+ * message shown to people. One table: the server maps codes to statuses here, the web app shows
+ * `error` as is.
+ */
+export const ERRORS = {
+  VALIDATION_ERROR: { status: 400, message: 'Les données envoyées sont invalides.' },
+  INVALID_JSON: { status: 400, message: "Le corps de la requête n'est pas un JSON valide." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Ce type de contenu n'est pas accepté." },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'La requête est trop volumineuse.' },
+  UNAUTHORIZED: { status: 401, message: 'Session absente ou expirée. Veuillez vous reconnecter.' },
+  FORBIDDEN: { status: 403, message: "Vous n'avez pas la permission d'effectuer cette action." },
+  NOT_FOUND: { status: 404, message: 'Ressource introuvable.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Page not found' },
+  CONFLICT: { status: 409, message: 'Cette action entre en conflit avec les données existantes.' },
+  RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
+  INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
+  MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
+
+  INVALID_CREDENTIALS: { status: 401, message: "Nom d'utilisateur ou mot de passe incorrect." },
+  ACCOUNT_NOT_ACTIVATED: {
+    status: 403,
+    message: "Votre compte n'est pas encore activé. Consultez l'e-mail d'activation.",
+  },
+  ACCOUNT_BANNED: { status: 403, message: 'Votre compte est suspendu.' },
+  ALREADY_ACTIVATED: { status: 409, message: 'Ce compte est déjà activé.' },
+  USERNAME_TAKEN: { status: 409, message: "Ce nom d'utilisateur est déjà pris." },
+  EMAIL_TAKEN: { status: 409, message: 'Cette adresse e-mail est déjà utilisée.' },
+  REGISTRATION_CLOSED: { status: 403, message: 'Les inscriptions sont actuellement fermées.' },
+  WEAK_PASSWORD: {
+    status: 400,
+    message: 'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un autre.',
+  },
+  INVALID_TOKEN: { status: 400, message: 'Ce lien est invalide ou a expiré.' },
+  WRONG_PASSWORD: { status: 400, message: 'Le mot de passe actuel est incorrect.' },
+
+  HWID_NOT_BOUND: { status: 409, message: "Aucun PC n'est lié à votre compte." },
+  HWID_RESET_COOLDOWN: {
+    status: 429,
+    message: 'Vous avez déjà délié votre PC récemment. Réessayez plus tard.',
+  },
+  HWID_MISMATCH: {
+    status: 403,
+    message: 'Votre compte est lié à un autre PC. Déliez-le depuis votre espace avant de changer de PC.',
+  },
+  HWID_TAKEN: { status: 409, message: 'Ce PC est déjà lié à un autre compte.' },
+  BOT_KEY_INVALID: { status: 401, message: "Clé d'accès du bot invalide." },
+  BOT_PERMISSION_REQUIRED: {
+    status: 403,
+    message: "Votre compte n'a aucune offre active donnant accès au bot.",
+  },
+  BOT_VERSION_OUTDATED: {
+    status: 426,
+    message: 'Cette version du bot est trop ancienne. Mettez le bot à jour.',
+  },
+  BOT_SESSION_INVALID: { status: 401, message: 'Session du bot invalide ou expirée.' },
+
+  AUTH_TIMEOUT: { status: 401, message: 'Authentification attendue dans les délais.' },
+  SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Body of every error answer, HTTP or socket (`auth_error`). */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode | string;
+}
+
+/** SPEC.md section 8: fallback messages the web app shows when the server gave none. */
+export const FALLBACK_MESSAGES = {
+  login: 'Une erreur inconnue est survenue.',
+  register: 'Un problème est survenu durant votre inscription.',
+  activate: 'Activation échouée.',
+  resend: 'Ré-envoi de confirmation échoué.',
+  info: 'Impossible de get les informations',
+  permissions: 'Impossible de récupérer les permissions.',
+  checkPermission: 'Erreur lors de la vérification des permissions.',
+} as const;

@@ -1,0 +1,45 @@
+/** The 13 permission names of SPEC.md section 6, spelt exactly. */
+export const PERMISSIONS = [
+  'can_manageAudit',
+  'can_manageMap',
+  'can_managePackages',
+  'can_manageSettings',
+  'can_managePermissions',
+  'can_manageRoles',
+  'can_manageRoute',
+  'can_manageUsers',
+  'can_manageUsersOnline',
+  'can_manageVoucher',
+  'can_manageWhitelist',
+  'can_useGathering',
+  'can_useTreasure',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  can_manageAudit: "Consulter le journal d'audit",
+  can_manageMap: 'Voir la carte en direct de tous les bots',
+  can_managePackages: 'Gérer les offres de la boutique',
+  can_manageSettings: 'Gérer les paramètres du site et les paiements',
+  can_managePermissions: 'Gérer les permissions',
+  can_manageRoles: 'Gérer les rôles',
+  can_manageRoute: 'Gérer les itinéraires des bots',
+  can_manageUsers: 'Gérer les utilisateurs',
+  can_manageUsersOnline: 'Voir et gérer les utilisateurs connectés',
+  can_manageVoucher: 'Gérer les bons de réduction',
+  can_manageWhitelist: 'Gérer la liste blanche des comptes de jeu',
+  can_useGathering: 'Utiliser le bot de récolte',
+  can_useTreasure: 'Utiliser le bot de chasse au trésor',
+};
+
+/** Permissions a package may grant to its buyer. */
+export const BOT_PERMISSIONS = [
+  'can_useGathering',
+  'can_useTreasure',
+] as const satisfies readonly Permission[];
+export type BotPermission = (typeof BOT_PERMISSIONS)[number];
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Every site setting with its validation and its default. */
+export const siteSettingsSchema = z.strictObject({
+  isSnow: z.boolean(),
+  registrationOpen: z.boolean(),
+  maintenanceMode: z.boolean(),
+  maintenanceMessage: z.string().max(500),
+  hwidResetCooldownHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 365),
+  botOfflineTimeoutSeconds: z.number().int().min(5).max(3600),
+  minBotVersion: z.string().regex(/^\d+\.\d+\.\d+$/, 'Version attendue au format 1.2.3.'),
+  announcement: z.string().max(500),
+});
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+
+export const DEFAULT_SETTINGS: SiteSettings = {
+  isSnow: false,
+  registrationOpen: true,
+  maintenanceMode: false,
+  maintenanceMessage: '',
+  hwidResetCooldownHours: 24,
+  botOfflineTimeoutSeconds: 30,
+  minBotVersion: '0.0.0',
+  announcement: '',
+};
+
+export const publicSettingsSchema = siteSettingsSchema.pick({
+  isSnow: true,
+  registrationOpen: true,
+  maintenanceMode: true,
+  maintenanceMessage: true,
+  announcement: true,
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+/** Runtime config the server gives the web app at `/config.json`. */
+export const runtimeConfigSchema = z.object({
+  apiBaseUrl: z.string(),
+  socketUrl: z.string(),
+  buildId: z.string(),
+  buildCheckIntervalMs: z.number().int().positive(),
+});
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

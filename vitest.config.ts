@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['apps/server', 'packages/contracts'],
+    maxWorkers: 2,
+  },
+});
