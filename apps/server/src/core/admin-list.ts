@@ -1,0 +1,66 @@
+import type { ListQuery } from '@bot/contracts';
+import { stringify } from 'csv-stringify';
+import { asc, desc, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyReply } from 'fastify';
+import { AppError } from './errors.ts';
+
+/** LIMIT/OFFSET of a list page. */
+export function pageOf(query: ListQuery): { limit: number; offset: number } {
+  return { limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
+}
+
+/**
+ * ORDER BY from `sort=field` or `sort=-field` (descending), limited to the listed columns; an
+ * unknown field is a 400, never a SQL error.
+ */
+export function orderOf(sort: string | undefined, columns: Record<string, PgColumn | SQL>, fallback: SQL): SQL {
+  if (!sort) return fallback;
+  const descending = sort.startsWith('-');
+  const field = descending ? sort.slice(1) : sort;
+  const column = columns[field];
+  if (!column) {
+    throw new AppError('VALIDATION_ERROR', {
+      message: `Tri impossible sur « ${field} ». Champs possibles : ${Object.keys(columns).join(', ')}.`,
+    });
+  }
+  return descending ? desc(column) : asc(column);
+}
+
+/** `%q%` for ILIKE, with the user's wildcards escaped. */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Streams a CSV export without a row cap: rows are fetched page by page (keyset or offset, the
+ * caller decides) and written as they come, so memory stays flat whatever the table size.
+ */
+export async function sendCsv(
+  reply: FastifyReply,
+  input: { filename: string; header: string[]; rows: AsyncIterable<unknown[]> },
+): Promise<FastifyReply> {
+  const csv = stringify({ header: true, columns: input.header, bom: true });
+  reply.header('content-type', 'text/csv; charset=utf-8');
+  reply.header('content-disposition', `attachment; filename="${input.filename}"`);
+  void (async () => {
+    try {
+      for await (const row of input.rows) {
+        if (!csv.write(row)) await new Promise((resolve) => csv.once('drain', resolve));
+      }
+      csv.end();
+    } catch (error) {
+      csv.destroy(error as Error);
+    }
+  })();
+  return reply.send(csv);
+}
+
+/** Pages through a query in batches: `for await (const row of inBatches((offset, limit) => ...))`. */
+export async function* inBatches<T>(fetchPage: (offset: number, limit: number) => Promise<T[]>, size = 1000): AsyncIterable<T> {
+  for (let offset = 0; ; offset += size) {
+    const page = await fetchPage(offset, size);
+    yield* page;
+    if (page.length < size) return;
+  }
+}
