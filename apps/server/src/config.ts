@@ -54,10 +54,40 @@ export interface AppConfig {
     resend: RateLimitRule;
     forgot: RateLimitRule;
     reset: RateLimitRule;
+    activate: RateLimitRule;
     voucherGuess: RateLimitRule;
     botSession: RateLimitRule;
   };
+  /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
+  realtime: RealtimeConfig;
 }
+
+export interface RealtimeConfig {
+  /** A socket must authenticate within this delay. */
+  authTimeoutMs: number;
+  /** Bot silence after which it is offline; undefined: the `botOfflineTimeoutSeconds` setting. */
+  offlineTimeoutMs: number | undefined;
+  /** How often the admin feed (batched `bot_update`) is flushed. */
+  adminFlushMs: number;
+  /** How often buffered per-minute history is written to SQL. */
+  historyFlushMs: number;
+  /** Largest socket message accepted, in bytes. */
+  maxMessageBytes: number;
+  /** Bot updates accepted per second and socket (extra ones are dropped). */
+  botUpdatesPerSecond: number;
+  /** Messages a socket may send in 10 s before it is disconnected as a flood. */
+  floodMessagesPer10s: number;
+}
+
+export const DEFAULT_REALTIME: RealtimeConfig = {
+  authTimeoutMs: 5_000,
+  offlineTimeoutMs: undefined,
+  adminFlushMs: 250,
+  historyFlushMs: 15_000,
+  maxMessageBytes: 16 * 1024,
+  botUpdatesPerSecond: 4,
+  floodMessagesPer10s: 200,
+};
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -69,6 +99,7 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   resend: { max: 5, windowMs: 15 * MINUTE },
   forgot: { max: 5, windowMs: 15 * MINUTE },
   reset: { max: 10, windowMs: 15 * MINUTE },
+  activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
   botSession: { max: 30, windowMs: MINUTE },
 };
@@ -101,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     activationTokenTtlMs: 48 * HOUR,
     resetTokenTtlMs: 30 * MINUTE,
     rateLimits: DEFAULT_RATE_LIMITS,
+    realtime: DEFAULT_REALTIME,
   });
 }

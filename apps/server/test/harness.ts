@@ -45,6 +45,7 @@ export interface StartTestServerOptions {
   /** Built web app to host (`apps/web/dist`); without it only the API answers. */
   webDist?: string;
   rateLimits?: Partial<AppConfig['rateLimits']>;
+  realtime?: Partial<AppConfig['realtime']>;
   env?: Record<string, string>;
 }
 
@@ -87,6 +88,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       register: { max: 10_000, windowMs: 60_000 },
       ...options.rateLimits,
     },
+    realtime: { ...base.realtime, ...options.realtime },
   };
   const { database, dispose } = await createTestDatabase();
   const app = await buildApp({ config, database, skipMigrations: true });
