@@ -14,7 +14,11 @@ export function pageOf(query: ListQuery): { limit: number; offset: number } {
  * ORDER BY from `sort=field` or `sort=-field` (descending), limited to the listed columns; an
  * unknown field is a 400, never a SQL error.
  */
-export function orderOf(sort: string | undefined, columns: Record<string, PgColumn | SQL>, fallback: SQL): SQL {
+export function orderOf(
+  sort: string | undefined,
+  columns: Record<string, PgColumn | SQL>,
+  fallback: SQL,
+): SQL {
   if (!sort) return fallback;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
@@ -57,7 +61,10 @@ export async function sendCsv(
 }
 
 /** Pages through a query in batches: `for await (const row of inBatches((offset, limit) => ...))`. */
-export async function* inBatches<T>(fetchPage: (offset: number, limit: number) => Promise<T[]>, size = 1000): AsyncIterable<T> {
+export async function* inBatches<T>(
+  fetchPage: (offset: number, limit: number) => Promise<T[]>,
+  size = 1000,
+): AsyncIterable<T> {
   for (let offset = 0; ; offset += size) {
     const page = await fetchPage(offset, size);
     yield* page;

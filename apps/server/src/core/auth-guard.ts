@@ -1,5 +1,5 @@
 import type { Permission } from '@bot/contracts';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { hasPermissions } from '../modules/access/access.service.ts';
 import { type AuthenticatedSession, findSessionByToken } from '../modules/auth/sessions.service.ts';
 import { AppError } from './errors.ts';
@@ -27,16 +27,19 @@ export async function loadSession(request: FastifyRequest): Promise<Authenticate
   return request.auth;
 }
 
+/**
+ * Guards are hooks of the shape `(request) => Promise<void>`: use them as `onRequest` so that an
+ * anonymous caller gets 401 before any body validation (400) can tell them about the route.
+ */
+export type Guard = (request: FastifyRequest) => Promise<void>;
+
 /** 401 unless the request carries a live session. */
-export const requireSession: preHandlerAsyncHookHandler = async (
-  request: FastifyRequest,
-  _reply: FastifyReply,
-) => {
+export const requireSession: Guard = async (request) => {
   if (!(await loadSession(request))) throw new AppError('UNAUTHORIZED');
 };
 
 /** 401 without a session, 403 unless the user holds every named permission. Guards name permissions, never roles. */
-export function requirePermission(...required: Permission[]): preHandlerAsyncHookHandler {
+export function requirePermission(...required: Permission[]): Guard {
   return async (request) => {
     const session = await loadSession(request);
     if (!session) throw new AppError('UNAUTHORIZED');

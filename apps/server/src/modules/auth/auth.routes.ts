@@ -56,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/activate',
     {
-      preHandler: limitPerIp('reset'),
+      preHandler: limitPerIp('activate'),
       schema: { tags, body: activateInput, response: { 200: successAnswer } },
     },
     async (request) => {
@@ -103,7 +103,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/logout',
-    { preHandler: requireSession, schema: { tags, response: { 200: successAnswer } } },
+    { onRequest: requireSession, schema: { tags, response: { 200: successAnswer } } },
     async (request) => {
       const session = sessionOf(request);
       await logout(ctx, { userId: session.userId, sessionId: session.sessionId });
@@ -114,7 +114,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/check-permission',
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: { tags, body: checkPermissionInput, response: { 200: checkPermissionAnswer } },
     },
     async (request) => {

@@ -18,7 +18,7 @@ const tags = ['me'];
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('preHandler', requireSession);
+  app.addHook('onRequest', requireSession);
 
   app.get('/me/info', { schema: { tags, response: { 200: userInfoAnswer } } }, async (request) => ({
     data: await getPublicUser(ctx.db, sessionOf(request).userId),

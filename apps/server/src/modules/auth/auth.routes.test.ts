@@ -1,0 +1,456 @@
+import { PERMISSIONS } from '@bot/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
+import { MailReceiver } from '../../../test/mail-receiver.ts';
+import { auditLog } from '../audit/audit.table.ts';
+import { writeSettings } from '../settings/settings.service.ts';
+import { users, userTokens } from '../users/users.table.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: { loginPerAccount: { max: 3, windowMs: 60_000 } } });
+  call = apiClient(server);
+});
+afterAll(() => server.close());
+
+let counter = 0;
+const fresh = () => {
+  counter += 1;
+  return { username: `alice${counter}`, email: `alice${counter}@example.test`, password: TEST_PASSWORD };
+};
+
+async function registerAndActivate(input = fresh()) {
+  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', input);
+  expect(registered.status).toBe(201);
+  const link = MailReceiver.linkOf(await server.mail.waitFor({ to: input.email, subject: 'Activez' }));
+  const activated = await call('POST', '/auth/activate', {
+    username: link.searchParams.get('username'),
+    token: link.searchParams.get('token'),
+  });
+  expect(activated.body).toEqual({ success: true });
+  return { ...input, id: registered.body.user.id };
+}
+
+describe('POST /auth/register', () => {
+  it('creates an unactivated user, answers the public user object and mails an activation link', async () => {
+    const input = fresh();
+    const { status, body } = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', input);
+    expect(status).toBe(201);
+    expect(Object.keys(body.user).sort()).toEqual(
+      [
+        'Policy',
+        'activated',
+        'createdAt',
+        'discordId',
+        'email',
+        'hwid',
+        'id',
+        'referral',
+        'roles',
+        'username',
+      ].sort(),
+    );
+    expect(body.user).toMatchObject({
+      username: input.username,
+      email: input.email,
+      activated: false,
+      Policy: { IsAdministrator: false },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/argon2|passwordHash|token/i);
+
+    const mail = await server.mail.waitFor({ to: input.email });
+    expect(mail.subject).toBe('Activez votre compte');
+    expect(mail.html).toContain('Activer mon compte');
+    const link = MailReceiver.linkOf(mail);
+    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/login`);
+    expect(link.searchParams.get('username')).toBe(input.username);
+    expect(link.searchParams.get('token')).toMatch(/^[\w-]{43}$/);
+    // Only the hash of the token is stored.
+    const stored = await server.app.ctx.db
+      .select()
+      .from(userTokens)
+      .where(eq(userTokens.userId, body.user.id as string));
+    expect(stored[0]?.tokenHash).not.toBe(link.searchParams.get('token'));
+  });
+
+  it('refuses a taken username or e-mail, whatever their case', async () => {
+    const input = fresh();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    const sameName = await call('POST', '/auth/register', {
+      ...fresh(),
+      username: input.username.toUpperCase(),
+    });
+    expect(sameName).toMatchObject({
+      status: 409,
+      body: { code: 'USERNAME_TAKEN', error: "Ce nom d'utilisateur est déjà pris." },
+    });
+    const sameEmail = await call('POST', '/auth/register', { ...fresh(), email: input.email.toUpperCase() });
+    expect(sameEmail).toMatchObject({ status: 409, body: { code: 'EMAIL_TAKEN' } });
+  });
+
+  it('refuses common and easily guessed passwords, with no composition rule', async () => {
+    for (const password of ['password123', 'azertyuiop', 'motdepasse', '12345678']) {
+      const answer = await call('POST', '/auth/register', { ...fresh(), password });
+      expect(answer, password).toMatchObject({ status: 400, body: { code: 'WEAK_PASSWORD' } });
+    }
+    const input = fresh();
+    const fromName = await call('POST', '/auth/register', {
+      ...input,
+      password: `${input.username}${input.username}`,
+    });
+    expect(fromName.body).toMatchObject({ code: 'WEAK_PASSWORD' });
+    // A long lowercase passphrase passes: length, not symbols.
+    expect(
+      (await call('POST', '/auth/register', { ...fresh(), password: 'tortue violette mange des nuages' }))
+        .status,
+    ).toBe(201);
+  });
+
+  it('keeps passwords up to 128 characters untruncated and refuses longer ones', async () => {
+    const long = `${'k7!Zq'.repeat(25)}abc`; // 128 characters
+    const input = { ...fresh(), password: long };
+    const { id } = await registerAndActivate(input);
+    expect(id).toBeTruthy();
+    expect((await call('POST', '/auth/login', { username: input.username, password: long })).status).toBe(
+      200,
+    );
+    expect(
+      (await call('POST', '/auth/login', { username: input.username, password: long.slice(0, 127) })).status,
+    ).toBe(401);
+    const tooLong = await call('POST', '/auth/register', { ...fresh(), password: `${long}x` });
+    expect(tooLong).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('records the referrer when the referral names an existing user, and ignores an unknown one', async () => {
+    const referrer = await server.createUser({ username: 'parrain' });
+    const withReferral = await call<{ user: { referral: string | null; id: string } }>(
+      'POST',
+      '/auth/register',
+      { ...fresh(), referral: 'PARRAIN' },
+    );
+    expect(withReferral.body.user.referral).toBe('parrain');
+    const [row] = await server.app.ctx.db.select().from(users).where(eq(users.id, withReferral.body.user.id));
+    expect(row?.referredById).toBe(referrer.user.id);
+    const unknown = await call<{ user: { referral: string | null } }>('POST', '/auth/register', {
+      ...fresh(),
+      referral: 'personne',
+    });
+    expect(unknown).toMatchObject({ status: 201, body: { user: { referral: null } } });
+  });
+
+  it('is refused while registration is closed', async () => {
+    await writeSettings(server.app.ctx, server.app.ctx.db, { registrationOpen: false }, null);
+    try {
+      expect(await call('POST', '/auth/register', fresh())).toMatchObject({
+        status: 403,
+        body: { code: 'REGISTRATION_CLOSED' },
+      });
+    } finally {
+      await writeSettings(server.app.ctx, server.app.ctx.db, { registrationOpen: true }, null);
+    }
+  });
+});
+
+describe('POST /auth/activate', () => {
+  it('activates once; the used token cannot be used again', async () => {
+    const input = fresh();
+    await call('POST', '/auth/register', input);
+    const link = MailReceiver.linkOf(await server.mail.waitFor({ to: input.email }));
+    const payload = { username: input.username, token: link.searchParams.get('token') };
+    expect((await call('POST', '/auth/activate', payload)).body).toEqual({ success: true });
+    expect(await call('POST', '/auth/activate', payload)).toMatchObject({
+      status: 409,
+      body: { code: 'ALREADY_ACTIVATED' },
+    });
+  });
+
+  it('refuses a wrong token, the token of another user and an expired token', async () => {
+    const a = fresh();
+    const b = fresh();
+    await call('POST', '/auth/register', a);
+    await call('POST', '/auth/register', b);
+    const tokenOfA = MailReceiver.linkOf(await server.mail.waitFor({ to: a.email })).searchParams.get(
+      'token',
+    );
+    expect(
+      await call('POST', '/auth/activate', { username: a.username, token: 'not-the-token' }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+    expect(await call('POST', '/auth/activate', { username: b.username, token: tokenOfA })).toMatchObject({
+      status: 400,
+    });
+
+    const tokenOfB = MailReceiver.linkOf(await server.mail.waitFor({ to: b.email })).searchParams.get(
+      'token',
+    );
+    const [userB] = await server.app.ctx.db.select().from(users).where(eq(users.username, b.username));
+    await server.app.ctx.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.userId, userB!.id));
+    expect(await call('POST', '/auth/activate', { username: b.username, token: tokenOfB })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+  });
+});
+
+describe('POST /auth/resend-confirmation', () => {
+  it('sends a new working link to an unactivated user', async () => {
+    const input = fresh();
+    await call('POST', '/auth/register', input);
+    await server.mail.waitFor({ to: input.email });
+    const before = server.mail.messages.length;
+    expect((await call('POST', '/auth/resend-confirmation', { username: input.username })).body).toEqual({
+      success: true,
+    });
+    const again = await server.mail.waitFor({ to: input.email, after: before });
+    const link = MailReceiver.linkOf(again);
+    expect(
+      (
+        await call('POST', '/auth/activate', {
+          username: input.username,
+          token: link.searchParams.get('token'),
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('answers the same for an unknown user and sends nothing', async () => {
+    const before = server.mail.messages.length;
+    const answer = await call('POST', '/auth/resend-confirmation', { username: 'fantome' });
+    expect(answer).toMatchObject({ status: 200, body: { success: true } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.mail.messages.length).toBe(before);
+  });
+});
+
+describe('POST /auth/login', () => {
+  it('signs in with the username or the e-mail and answers user and token', async () => {
+    const account = await registerAndActivate();
+    const byName = await call<{ user: { username: string; activated: boolean }; token: string }>(
+      'POST',
+      '/auth/login',
+      {
+        username: account.username,
+        password: account.password,
+      },
+    );
+    expect(byName.status).toBe(200);
+    expect(byName.body.user).toMatchObject({ username: account.username, activated: true });
+    expect(byName.body.token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
+    const info = await call('GET', '/me/info', undefined, byName.body.token);
+    expect(info.body).toMatchObject({ data: { id: account.id } });
+    const byEmail = await call('POST', '/auth/login', {
+      username: account.email,
+      password: account.password,
+    });
+    expect(byEmail.status).toBe(200);
+  });
+
+  it('refuses an unactivated account until activation', async () => {
+    const input = fresh();
+    await call('POST', '/auth/register', input);
+    const answer = await call('POST', '/auth/login', { username: input.username, password: input.password });
+    expect(answer).toMatchObject({ status: 403, body: { code: 'ACCOUNT_NOT_ACTIVATED' } });
+  });
+
+  it('answers an unknown user exactly like a wrong password, and audits the failure', async () => {
+    const account = await registerAndActivate();
+    const wrong = await call('POST', '/auth/login', {
+      username: account.username,
+      password: 'Pas-Le-Bon-Mot-De-Passe',
+    });
+    const unknown = await call('POST', '/auth/login', {
+      username: 'inconnu',
+      password: 'Pas-Le-Bon-Mot-De-Passe',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    expect(wrong.body).toEqual({
+      error: "Nom d'utilisateur ou mot de passe incorrect.",
+      code: 'INVALID_CREDENTIALS',
+    });
+    const failures = await server.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.login_failed'));
+    expect(failures.some((entry) => entry.targetId === account.id)).toBe(true);
+  });
+
+  it('throttles an account after repeated attempts with Retry-After, even with the right password', async () => {
+    const account = await registerAndActivate();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expect(
+        (await call('POST', '/auth/login', { username: account.username, password: 'Faux-Mot-De-Passe-1' }))
+          .status,
+      ).toBe(401);
+    }
+    const blocked = await call('POST', '/auth/login', {
+      username: account.username,
+      password: account.password,
+    });
+    expect(blocked).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refuses a banned account', async () => {
+    const account = await registerAndActivate();
+    await server.app.ctx.db
+      .update(users)
+      .set({ bannedAt: new Date(), banReason: 'triche' })
+      .where(eq(users.id, account.id));
+    const answer = await call('POST', '/auth/login', {
+      username: account.username,
+      password: account.password,
+    });
+    expect(answer).toMatchObject({
+      status: 403,
+      body: { code: 'ACCOUNT_BANNED', error: 'Votre compte est suspendu : triche' },
+    });
+  });
+});
+
+describe('permissions', () => {
+  it('a customer holds none; an administrator holds all 13', async () => {
+    const customer = await server.createUser();
+    const admin = await server.createUser({ isAdministrator: true });
+    expect((await call('GET', '/me/permissions', undefined, customer.token)).body).toEqual({ data: [] });
+    expect((await call('GET', '/me/permissions', undefined, admin.token)).body).toEqual({
+      data: [...PERMISSIONS],
+    });
+    expect(
+      (await call<{ data: { Policy: unknown } }>('GET', '/me/info', undefined, admin.token)).body.data.Policy,
+    ).toEqual({ IsAdministrator: true });
+  });
+
+  it('check-permission answers for one permission and for a list (all required)', async () => {
+    const gatherer = await server.createUser({ permissions: ['can_useGathering'] });
+    const check = (body: unknown) => call('POST', '/auth/check-permission', body, gatherer.token);
+    expect((await check({ permission: 'can_useGathering' })).body).toEqual({ allowed: true });
+    expect((await check({ permission: 'can_useTreasure' })).body).toEqual({ allowed: false });
+    expect((await check({ permissions: ['can_useGathering'] })).body).toEqual({ allowed: true });
+    expect((await check({ permissions: ['can_useGathering', 'can_useTreasure'] })).body).toEqual({
+      allowed: false,
+    });
+    expect(await check({ permission: 'can_doAnything' })).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await check({ permissions: [] })).toMatchObject({ status: 400 });
+    expect((await call('POST', '/auth/check-permission', { permission: 'can_useGathering' })).status).toBe(
+      401,
+    );
+  });
+
+  it('ignores an expired grant', async () => {
+    const user = await server.createUser({ permissions: ['can_useTreasure'] });
+    const { userGrants } = await import('../access/access.table.ts');
+    await server.app.ctx.db
+      .update(userGrants)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userGrants.userId, user.user.id));
+    server.app.ctx.events.emit('user.changed', { userId: user.user.id });
+    expect((await call('GET', '/me/permissions', undefined, user.token)).body).toEqual({ data: [] });
+  });
+});
+
+describe('logout', () => {
+  it('revokes the session', async () => {
+    const { token } = await server.createUser();
+    expect((await call('POST', '/auth/logout', undefined, token)).body).toEqual({ success: true });
+    expect(await call('GET', '/me/info', undefined, token)).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('mails a reset link; the reset revokes every session and only the new password works', async () => {
+    const account = await registerAndActivate();
+    const first = await call<{ token: string }>('POST', '/auth/login', {
+      username: account.username,
+      password: account.password,
+    });
+    const before = server.mail.messages.length;
+    expect(
+      (await call('POST', '/auth/forgot-password', { email: account.email.toUpperCase() })).body,
+    ).toEqual({ success: true });
+    const mail = await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before });
+    const link = MailReceiver.linkOf(mail);
+    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/forgot-password`);
+    const token = link.searchParams.get('token');
+
+    expect(await call('POST', '/auth/reset-password', { token, password: 'azerty123' })).toMatchObject({
+      body: { code: 'WEAK_PASSWORD' },
+    });
+    const newPassword = 'Nouvelle-Lune-Sur-Le-Lac-7';
+    expect((await call('POST', '/auth/reset-password', { token, password: newPassword })).body).toEqual({
+      success: true,
+    });
+    expect((await call('GET', '/me/info', undefined, first.body.token)).status).toBe(401);
+    expect(
+      (await call('POST', '/auth/login', { username: account.username, password: account.password })).status,
+    ).toBe(401);
+    expect(
+      (await call('POST', '/auth/login', { username: account.username, password: newPassword })).status,
+    ).toBe(200);
+    expect(
+      await call('POST', '/auth/reset-password', { token, password: 'Encore-Un-Autre-Secret-8' }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+  });
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    const before = server.mail.messages.length;
+    const answer = await call('POST', '/auth/forgot-password', { email: 'personne@example.test' });
+    expect(answer).toMatchObject({ status: 200, body: { success: true } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.mail.messages.length).toBe(before);
+  });
+
+  it('refuses an expired reset link', async () => {
+    const account = await registerAndActivate();
+    const before = server.mail.messages.length;
+    await call('POST', '/auth/forgot-password', { email: account.email });
+    const token = MailReceiver.linkOf(
+      await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before }),
+    ).searchParams.get('token');
+    await server.app.ctx.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(userTokens.userId, account.id));
+    expect(
+      await call('POST', '/auth/reset-password', { token, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+  });
+});
+
+describe('rate limits per IP', () => {
+  it('limits forgot-password per IP with Retry-After', async () => {
+    const limited = await startTestServer({ rateLimits: { forgot: { max: 2, windowMs: 60_000 } } });
+    try {
+      const limitedCall = apiClient(limited);
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await limitedCall('POST', '/auth/forgot-password', { email: `x${i}@example.test` })).status,
+        ).toBe(200);
+      const blocked = await limitedCall('POST', '/auth/forgot-password', { email: 'x@example.test' });
+      expect(blocked).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from './harness.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  server = await startTestServer();
+  call = apiClient(server);
+});
+afterAll(() => server.close());
+
+const publicCalls: [string, string][] = [
+  ['POST', '/auth/login'],
+  ['POST', '/auth/register'],
+  ['POST', '/auth/activate'],
+  ['POST', '/auth/resend-confirmation'],
+  ['POST', '/auth/forgot-password'],
+  ['POST', '/auth/reset-password'],
+];
+
+describe('bad input never yields a 5xx', () => {
+  const badBodies: [string, string | unknown, number][] = [
+    ['invalid JSON', '{"username": ', 400],
+    ['an array', [], 400],
+    ['null', 'null', 400],
+    ['wrong types', { username: 42, password: true, email: [], token: {}, referral: 7 }, 400],
+    ['unknown fields', { username: 'a', password: 'b', email: 'c@d.fr', token: 't', admin: true }, 400],
+    ['an empty object', {}, 400],
+  ];
+  for (const [method, route] of publicCalls) {
+    it.each(badBodies)(`${method} ${route} with %s`, async (_label, body, status) => {
+      const answer = await call<{ error: string; code: string }>(method, route, body);
+      expect(answer.status).toBe(status);
+      expect(answer.body.code).toMatch(/^[A-Z_]+$/);
+      expect(typeof answer.body.error).toBe('string');
+    });
+  }
+
+  it('answers 413 for an oversized body', async () => {
+    const answer = await call('POST', '/auth/register', {
+      username: 'a',
+      password: 'x'.repeat(200_000),
+      email: 'a@b.fr',
+    });
+    expect(answer).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const answer = await call('POST', '/auth/login', 'username=a&password=b', undefined, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(answer.status).toBe(415);
+    expect(answer.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers a French validation message naming the field', async () => {
+    const answer = await call<{ error: string }>('POST', '/auth/register', {
+      username: 'ab',
+      password: 'x',
+      email: 'pas-un-email',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/invalides/);
+  });
+
+  it('answers JSON 404 for an unknown API route', async () => {
+    expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('security headers and CORS', () => {
+  it('sends helmet headers and no CORS grant to a foreign origin', async () => {
+    const answer = await call('GET', '/healthz', undefined, undefined, { origin: 'https://evil.example' });
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('serves the OpenAPI document at /api/docs', async () => {
+    const response = await fetch(`${server.url}/api/docs/json`);
+    const document = (await response.json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/me/info', '/api/auth/check-permission']),
+    );
+  });
+});
