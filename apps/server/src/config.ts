@@ -21,6 +21,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
 });
 
 export interface RateLimitRule {
@@ -47,6 +49,8 @@ export interface AppConfig {
   botSessionTtlMs: number;
   activationTokenTtlMs: number;
   resetTokenTtlMs: number;
+  /** Stripe when both keys are set; the sandbox payment provider otherwise. */
+  stripe: { secretKey: string; webhookSecret: string } | undefined;
   rateLimits: {
     loginPerAccount: RateLimitRule;
     loginPerIp: RateLimitRule;
@@ -106,7 +110,11 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
 
 /** Parses the environment; throws one error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable means unset (`DATABASE_URL= npm start`).
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
@@ -131,6 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     botSessionTtlMs: 24 * HOUR,
     activationTokenTtlMs: 48 * HOUR,
     resetTokenTtlMs: 30 * MINUTE,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        : undefined,
     rateLimits: DEFAULT_RATE_LIMITS,
     realtime: DEFAULT_REALTIME,
   });
