@@ -17,6 +17,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
+import { webRoutes } from './modules/web/web.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   // web app hosting
+  await app.register(webRoutes, { distDir: config.webDistDir });
 
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

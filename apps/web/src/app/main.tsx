@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { startBuildUpdates } from '../features/build-update/start-build-updates.ts';
+import { loadPublicSettings } from '../features/settings/api/public-settings.ts';
+import { setNavigate } from '../lib/navigation.ts';
+import { loadRuntimeConfig } from '../lib/runtime-config.ts';
+import { AppProviders } from './providers.tsx';
+import { createAppRouter } from './router.tsx';
+
+async function start() {
+  const config = await loadRuntimeConfig();
+  startBuildUpdates({ intervalMs: config.buildCheckIntervalMs, announcedBuildId: config.buildId });
+
+  void loadPublicSettings();
+  const router = createAppRouter();
+  setNavigate((to, options) => void router.navigate(to, options));
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root manquant dans index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,97 @@
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
+import LogoutIcon from '@mui/icons-material/Logout';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import SmartToyIcon from '@mui/icons-material/SmartToy';
+import StorefrontIcon from '@mui/icons-material/Storefront';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { fetchMeInfo, meKeys } from '../../features/auth/api/me-info.ts';
+import { signOut } from '../../features/auth/session.ts';
+import { useAuthStore } from '../../lib/auth-store.ts';
+import { QueryProvider } from '../../lib/query-provider.tsx';
+import { AppShell, type NavItem } from '../shell/app-shell.tsx';
+
+const ACCOUNT_ITEMS: NavItem[] = [
+  { to: '/account', label: 'Mon compte', icon: <AccountCircleIcon />, end: true },
+  { to: '/account/marketplace', label: 'Boutique', icon: <StorefrontIcon /> },
+  { to: '/account/mybot', label: 'Mon bot', icon: <SmartToyIcon /> },
+  { to: '/account/payments', label: 'Mes paiements', icon: <ReceiptLongIcon /> },
+  { to: '/account/whitlist', label: 'Liste blanche', icon: <FactCheckIcon /> },
+];
+
+const ADMIN_PERMISSIONS = new Set<string>([
+  'can_manageAudit',
+  'can_manageMap',
+  'can_managePackages',
+  'can_manageSettings',
+  'can_managePermissions',
+  'can_manageRoles',
+  'can_manageRoute',
+  'can_manageUsers',
+  'can_manageUsersOnline',
+  'can_manageVoucher',
+  'can_manageWhitelist',
+]);
+
+/** Keeps the stored user fresh; a revoked session answers 401 here and ends on /login. */
+export function useSyncedUser() {
+  const setUser = useAuthStore((state) => state.setUser);
+  const info = useQuery({ queryKey: meKeys.info(), queryFn: fetchMeInfo, staleTime: 60_000 });
+  useEffect(() => {
+    if (info.data) setUser(info.data);
+  }, [info.data, setUser]);
+}
+
+export function LogoutButton() {
+  return (
+    <ListItemButton onClick={() => void signOut()} data-testid="logout">
+      <ListItemIcon>
+        <LogoutIcon />
+      </ListItemIcon>
+      <ListItemText primary="Se déconnecter" />
+    </ListItemButton>
+  );
+}
+
+export default function AccountLayout() {
+  return (
+    <QueryProvider>
+      <AccountArea />
+    </QueryProvider>
+  );
+}
+
+function AccountArea() {
+  useSyncedUser();
+  const username = useAuthStore((state) => state.user?.username);
+  const permissions = useAuthStore((state) => state.permissions);
+  const isAdministrator = useAuthStore((state) => state.user?.Policy.IsAdministrator === true);
+  const hasAdminAccess =
+    isAdministrator || permissions.some((permission) => ADMIN_PERMISSIONS.has(permission));
+  const items = hasAdminAccess
+    ? [...ACCOUNT_ITEMS, { to: '/admin', label: 'Administration', icon: <AdminPanelSettingsIcon /> }]
+    : ACCOUNT_ITEMS;
+
+  return (
+    <AppShell
+      title="Espace client"
+      navTitle="Mon espace"
+      items={items}
+      footer={<LogoutButton />}
+      actions={
+        <Typography variant="body2" color="text.secondary" data-testid="current-user">
+          {username}
+        </Typography>
+      }
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,56 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { type ReactNode, useEffect } from 'react';
+import { APP_NAME } from '../lib/constants.ts';
+
+/** Sets the document title and shows the page heading. */
+export function usePageTitle(title: string) {
+  useEffect(() => {
+    document.title = `${title} · ${APP_NAME}`;
+  }, [title]);
+}
+
+export function PageHeader({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  children?: ReactNode;
+}) {
+  usePageTitle(title);
+  return (
+    <Box sx={{ mb: 3, display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: 2 }}>
+      <Box sx={{ flexGrow: 1 }}>
+        <Typography variant="h1" sx={{ fontSize: { xs: '1.7rem', md: '2.1rem' } }}>
+          {title}
+        </Typography>
+        {subtitle ? (
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+            {subtitle}
+          </Typography>
+        ) : null}
+      </Box>
+      {children}
+    </Box>
+  );
+}
+
+/** What a page whose content arrives in a later issue shows meanwhile. */
+export function ComingSoon({ children }: { children?: ReactNode }) {
+  return (
+    <Box
+      sx={{
+        border: 1,
+        borderColor: 'divider',
+        borderStyle: 'dashed',
+        borderRadius: 2,
+        p: 4,
+        color: 'text.secondary',
+      }}
+    >
+      <Typography>{children ?? 'Cette page sera bientôt disponible.'}</Typography>
+    </Box>
+  );
+}

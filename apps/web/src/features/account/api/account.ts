@@ -1,0 +1,49 @@
+import {
+  botKeyAnswer,
+  type ChangePasswordInput,
+  hwidResetAnswer,
+  type User,
+  userInfoAnswer,
+} from '@bot/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+export const accountKeys = { botKey: ['me', 'bot-key'] as const };
+
+/** PUT /me/password: the other sessions are revoked by the server. */
+export function changePassword(input: ChangePasswordInput) {
+  return api.put('/me/password', input, { fallback: 'Le changement de mot de passe a échoué.' });
+}
+
+/** PUT /me/discord: `null` clears it. Answers the updated user when the server sends it. */
+export async function updateDiscord(discordId: string | null): Promise<User | undefined> {
+  const answer = await api.put<unknown>(
+    '/me/discord',
+    { discordId },
+    { fallback: 'Mise à jour de Discord échouée.' },
+  );
+  const parsed = userInfoAnswer.safeParse(answer);
+  return parsed.success ? parsed.data.data : undefined;
+}
+
+/** DELETE /me/hwid: unbinds the bot PC; the cooldown comes from the site settings. */
+export function resetHwid() {
+  return api.delete('/me/hwid', { schema: hwidResetAnswer, fallback: 'Impossible de délier votre PC.' });
+}
+
+export async function fetchBotKey() {
+  return (await api.get('/me/bot-key', { schema: botKeyAnswer, fallback: 'Clé d’accès indisponible.' })).data
+    .accessKey;
+}
+
+export async function rotateBotKey() {
+  return (
+    await api.post('/me/bot-key', {}, { schema: botKeyAnswer, fallback: 'Régénération de la clé échouée.' })
+  ).data.accessKey;
+}
+
+export const botKeyQuery = queryOptions({
+  queryKey: accountKeys.botKey,
+  queryFn: fetchBotKey,
+  staleTime: Infinity,
+});

@@ -1,0 +1,54 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useAuthStore } from '../../../lib/auth-store.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { resetHwid } from '../api/account.ts';
+import { SectionCard } from './section-card.tsx';
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
+
+export function HwidCard({ onChanged }: { onChanged: () => void }) {
+  const hwid = useAuthStore((state) => state.user?.hwid ?? null);
+  const setUser = useAuthStore((state) => state.setUser);
+  const [nextResetAt, setNextResetAt] = useState<string | null>(null);
+  const [isWorking, setIsWorking] = useState(false);
+
+  const onReset = async () => {
+    setIsWorking(true);
+    try {
+      const answer = await resetHwid();
+      setUser(answer.data);
+      setNextResetAt(answer.nextResetAt);
+      notifySuccess('Votre PC a été délié. Le bot se liera au prochain PC qui se connecte.');
+      onChanged();
+    } catch {
+      // The API client has shown the message (for example the cooldown).
+    } finally {
+      setIsWorking(false);
+    }
+  };
+
+  return (
+    <SectionCard title="PC lié (HWID)" subheader="Le bot ne fonctionne que sur le PC lié à votre compte.">
+      <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="hwid">
+        {hwid ?? 'Aucun PC lié pour le moment.'}
+      </Typography>
+      {nextResetAt ? (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          Prochaine déliaison possible le {dateFormat.format(new Date(nextResetAt))}.
+        </Alert>
+      ) : null}
+      <Button
+        sx={{ mt: 2 }}
+        variant="outlined"
+        color="warning"
+        disabled={!hwid || isWorking}
+        onClick={onReset}
+      >
+        Délier mon PC
+      </Button>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,25 @@
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import type { ReactNode } from 'react';
+
+export function SectionCard({
+  title,
+  subheader,
+  children,
+}: {
+  title: string;
+  subheader?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card variant="outlined" component="section" aria-label={title}>
+      <CardHeader
+        title={title}
+        subheader={subheader}
+        slotProps={{ title: { variant: 'h2', sx: { fontSize: '1.2rem' } } }}
+      />
+      <CardContent sx={{ pt: 0 }}>{children}</CardContent>
+    </Card>
+  );
+}

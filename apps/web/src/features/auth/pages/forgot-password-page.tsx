@@ -1,0 +1,123 @@
+import { forgotPasswordInput, passwordSchema, resetPasswordInput } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { AuthCard } from '../../../components/auth-card.tsx';
+import { FormTextField } from '../../../components/form-text-field.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
+import { requestPasswordReset } from '../api/forgot-password.ts';
+import { resetPassword } from '../api/reset-password.ts';
+
+const newPasswordForm = resetPasswordInput
+  .pick({ password: true })
+  .extend({ confirmation: passwordSchema })
+  .refine((values) => values.password === values.confirmation, {
+    message: 'Les deux mots de passe ne correspondent pas.',
+    path: ['confirmation'],
+  });
+
+function RequestForm() {
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const form = useForm<{ email: string }>({
+    resolver: schemaResolver(forgotPasswordInput),
+    defaultValues: { email: '' },
+  });
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    try {
+      await requestPasswordReset({ email });
+      setSentTo(email);
+    } catch {
+      // The API client has shown the message.
+    }
+  });
+  return (
+    <AuthCard
+      title="Mot de passe oublié"
+      subtitle="Indiquez l’adresse e-mail de votre compte : nous vous enverrons un lien."
+    >
+      {sentTo ? (
+        <Alert severity="success" data-testid="forgot-sent">
+          Si un compte correspond à {sentTo}, un e-mail avec un lien de réinitialisation vient d’être envoyé.
+          Le lien est valable 30 minutes.
+        </Alert>
+      ) : null}
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label="Mot de passe oublié">
+        <FormTextField form={form} name="email" label="Adresse e-mail" type="email" autoComplete="email" />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          sx={{ mt: 2 }}
+          disabled={form.formState.isSubmitting}
+        >
+          Envoyer le lien
+        </Button>
+      </Box>
+      <Box sx={{ mt: 3 }}>
+        <Link component={RouterLink} to="/login" variant="body2">
+          Retour à la connexion
+        </Link>
+      </Box>
+    </AuthCard>
+  );
+}
+
+function ResetForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const form = useForm<z.infer<typeof newPasswordForm>>({
+    resolver: schemaResolver(newPasswordForm),
+    defaultValues: { password: '', confirmation: '' },
+  });
+  const onSubmit = form.handleSubmit(async ({ password }) => {
+    try {
+      await resetPassword({ token, password });
+    } catch {
+      return;
+    }
+    notifySuccess('Mot de passe modifié. Connectez-vous avec le nouveau mot de passe.');
+    await navigate('/login', { replace: true });
+  });
+  return (
+    <AuthCard title="Nouveau mot de passe" subtitle="Choisissez le nouveau mot de passe de votre compte.">
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label="Nouveau mot de passe">
+        <FormTextField
+          form={form}
+          name="password"
+          label="Nouveau mot de passe"
+          type="password"
+          autoComplete="new-password"
+        />
+        <FormTextField
+          form={form}
+          name="confirmation"
+          label="Confirmez le mot de passe"
+          type="password"
+          autoComplete="new-password"
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          sx={{ mt: 2 }}
+          disabled={form.formState.isSubmitting}
+        >
+          Changer le mot de passe
+        </Button>
+      </Box>
+    </AuthCard>
+  );
+}
+
+export default function ForgotPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  return token ? <ResetForm token={token} /> : <RequestForm />;
+}

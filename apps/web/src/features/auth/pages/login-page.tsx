@@ -1,0 +1,148 @@
+import { type LoginInput, loginInput } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { safeRedirectTarget } from '../../../app/guards/guard-decisions.ts';
+import { AuthCard } from '../../../components/auth-card.tsx';
+import { FormTextField } from '../../../components/form-text-field.tsx';
+import { isApiError } from '../../../lib/api-error.ts';
+import { useIsConnected } from '../../../lib/auth-store.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
+import { activate } from '../api/activate.ts';
+import { resendConfirmation } from '../api/resend-confirmation.ts';
+import { signIn } from '../session.ts';
+
+type Activation = { state: 'pending' } | { state: 'done' } | { state: 'failed'; message: string };
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const isConnected = useIsConnected();
+  const activationUsername = params.get('username');
+  const activationToken = params.get('token');
+  const redirectTo = safeRedirectTarget(params.get('redirect'));
+
+  const form = useForm<LoginInput>({
+    resolver: schemaResolver(loginInput),
+    defaultValues: { username: activationUsername ?? '', password: '' },
+  });
+  const [needsActivation, setNeedsActivation] = useState<string | null>(null);
+  const [activation, setActivation] = useState<Activation | null>(null);
+  const [isResending, setIsResending] = useState(false);
+  const activationStarted = useRef(false);
+
+  // The activation mail links here with ?username=&token= (DESIGN.md section 4).
+  useEffect(() => {
+    if (!activationUsername || !activationToken || activationStarted.current) return;
+    activationStarted.current = true;
+    setActivation({ state: 'pending' });
+    activate({ username: activationUsername, token: activationToken })
+      .then(() => {
+        setActivation({ state: 'done' });
+        notifySuccess('Votre compte est activé.');
+      })
+      .catch((error: unknown) =>
+        setActivation({
+          state: 'failed',
+          message: isApiError(error) ? error.message : 'Activation échouée.',
+        }),
+      );
+  }, [activationUsername, activationToken]);
+
+  if (isConnected && !activationToken && !form.formState.isSubmitting)
+    return <Navigate to={redirectTo} replace />;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setNeedsActivation(null);
+    try {
+      await signIn(values);
+      notifySuccess('Connexion réussie.');
+      await navigate(redirectTo, { replace: true });
+    } catch (error) {
+      if (isApiError(error) && error.code === 'ACCOUNT_NOT_ACTIVATED') setNeedsActivation(values.username);
+      notifyError(isApiError(error) ? error.message : 'Une erreur inconnue est survenue.');
+    }
+  });
+
+  const onResend = async () => {
+    if (!needsActivation) return;
+    setIsResending(true);
+    try {
+      await resendConfirmation({ username: needsActivation });
+      notifySuccess('Un nouvel e-mail d’activation a été envoyé s’il reste un compte à activer.');
+      setNeedsActivation(null);
+    } catch {
+      // The API client has shown the message.
+    } finally {
+      setIsResending(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Connexion" subtitle="Connectez-vous pour gérer votre bot et votre abonnement.">
+      {activation?.state === 'pending' ? <Alert severity="info">Activation de votre compte…</Alert> : null}
+      {activation?.state === 'done' ? (
+        <Alert severity="success" data-testid="activation-success">
+          Votre compte est activé. Vous pouvez maintenant vous connecter.
+        </Alert>
+      ) : null}
+      {activation?.state === 'failed' ? (
+        <Alert severity="error" data-testid="activation-failed">
+          {activation.message}
+        </Alert>
+      ) : null}
+      {needsActivation ? (
+        <Alert
+          severity="warning"
+          sx={{ mt: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={onResend} disabled={isResending}>
+              Renvoyer l’e-mail
+            </Button>
+          }
+        >
+          Votre compte n’est pas encore activé.
+        </Alert>
+      ) : null}
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label="Connexion">
+        <FormTextField
+          form={form}
+          name="username"
+          label="Nom d’utilisateur"
+          autoComplete="username"
+          autoFocus
+        />
+        <FormTextField
+          form={form}
+          name="password"
+          label="Mot de passe"
+          type="password"
+          autoComplete="current-password"
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          sx={{ mt: 2 }}
+          disabled={form.formState.isSubmitting}
+        >
+          Se connecter
+        </Button>
+      </Box>
+      <Box sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mt: 3 }}>
+        <Link component={RouterLink} to="/forgot-password" variant="body2">
+          Mot de passe oublié ?
+        </Link>
+        <Link component={RouterLink} to="/register" variant="body2">
+          Créer un compte
+        </Link>
+      </Box>
+    </AuthCard>
+  );
+}

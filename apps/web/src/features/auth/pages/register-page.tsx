@@ -1,0 +1,94 @@
+import { registerInput } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { AuthCard } from '../../../components/auth-card.tsx';
+import { FormTextField } from '../../../components/form-text-field.tsx';
+import { TOAST_AUTO_CLOSE_MS, TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS } from '../../../lib/constants.ts';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
+import { usePublicSettings } from '../../settings/api/public-settings.ts';
+import { register } from '../api/register.ts';
+
+/** The registration payload with the referral as a plain text field (empty means none). */
+const registerForm = registerInput.extend({ referral: registerInput.shape.referral.unwrap().unwrap() });
+type RegisterForm = z.infer<typeof registerForm>;
+
+export default function RegisterPage() {
+  const [params] = useSearchParams();
+  const settings = usePublicSettings((state) => state.settings);
+  const isClosed = settings?.registrationOpen === false;
+  const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
+  const registrations = useRef(0);
+
+  const form = useForm<RegisterForm>({
+    resolver: schemaResolver(registerForm),
+    defaultValues: { username: '', email: '', password: '', referral: params.get('ref') ?? '' },
+  });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await register({ ...values, referral: values.referral || null });
+    } catch {
+      return; // The API client has shown the server's message.
+    }
+    // SPEC.md section 9: a second registration in the same visit closes its toast after 1000 ms.
+    const autoClose =
+      registrations.current > 0 ? TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS : TOAST_AUTO_CLOSE_MS;
+    registrations.current += 1;
+    notifySuccess('Inscription réussie ! Consultez vos e-mails pour activer votre compte.', { autoClose });
+    setRegisteredEmail(values.email);
+    form.reset({ username: '', email: '', password: '', referral: values.referral });
+  });
+
+  return (
+    <AuthCard
+      title="Inscription"
+      subtitle="Créez votre compte en une minute, puis activez-le depuis l’e-mail reçu."
+    >
+      {isClosed ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          Les inscriptions sont actuellement fermées.
+        </Alert>
+      ) : null}
+      {registeredEmail ? (
+        <Alert severity="success" sx={{ mb: 2 }} data-testid="register-success">
+          Compte créé. Un e-mail d’activation a été envoyé à {registeredEmail}.
+        </Alert>
+      ) : null}
+      <Box component="form" noValidate onSubmit={onSubmit} aria-label="Inscription">
+        <FormTextField form={form} name="username" label="Nom d’utilisateur" autoComplete="username" />
+        <FormTextField form={form} name="email" label="Adresse e-mail" type="email" autoComplete="email" />
+        <FormTextField
+          form={form}
+          name="password"
+          label="Mot de passe"
+          type="password"
+          autoComplete="new-password"
+          helperText="8 caractères au moins ; évitez les mots de passe courants."
+        />
+        <FormTextField form={form} name="referral" label="Parrain (facultatif)" autoComplete="off" />
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          fullWidth
+          sx={{ mt: 2 }}
+          disabled={form.formState.isSubmitting || isClosed}
+        >
+          Créer mon compte
+        </Button>
+      </Box>
+      <Box sx={{ mt: 3 }}>
+        <Link component={RouterLink} to="/login" variant="body2">
+          Déjà inscrit ? Se connecter
+        </Link>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,50 @@
+import { registerSW } from 'virtual:pwa-register';
+import { notifyInfo } from '../../lib/notify.ts';
+import { reloadPageOnce } from '../../lib/reload-guard.ts';
+import { fetchLatestBuildId, isNewerBuild } from './build-check.ts';
+
+/**
+ * SPEC.md section 4: reload on a newer build (polled at the configured interval) and on a lazy chunk
+ * that fails to load, both behind the 10 s reload guard; the service worker reloads on update or
+ * external activation and says "offline ready" only on its first install.
+ */
+export function startBuildUpdates({
+  intervalMs,
+  announcedBuildId,
+}: {
+  intervalMs: number;
+  announcedBuildId: string;
+}) {
+  window.addEventListener('vite:preloadError', (event) => {
+    event.preventDefault();
+    reloadPageOnce('chargement d’un module impossible');
+  });
+
+  if (import.meta.env.DEV) return;
+
+  let registration: ServiceWorkerRegistration | undefined;
+  registerSW({
+    immediate: true,
+    onNeedReload: () => reloadPageOnce('service worker mis à jour'),
+    onOfflineReady: () => notifyInfo('L’application est prête à fonctionner hors ligne.'),
+    onRegisteredSW: (_url, found) => {
+      registration = found;
+    },
+  });
+
+  const check = async () => {
+    const latest = await fetchLatestBuildId();
+    if (isNewerBuild(__BUILD_ID__, latest)) {
+      // Let the service worker fetch the new shell first, so the reload does not serve the old one.
+      await registration?.update().catch(() => undefined);
+      reloadPageOnce('nouvelle version');
+    }
+  };
+
+  if (isNewerBuild(__BUILD_ID__, announcedBuildId)) void check();
+  const timer = window.setInterval(() => void check(), intervalMs);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void check();
+  });
+  return () => window.clearInterval(timer);
+}

@@ -1,0 +1,37 @@
+import type { PublicSettings } from '@bot/contracts';
+import { create } from 'zustand';
+import { api } from '../../../lib/api.ts';
+import { useAuthStore } from '../../../lib/auth-store.ts';
+
+/**
+ * GET /settings/public, read field by field (no zod in the entry chunk); missing fields mean "off".
+ * Public pages keep these few values in a small store instead of TanStack Query, whose client only
+ * loads with the account and admin areas (docs/decisions/103).
+ */
+export async function fetchPublicSettings(): Promise<PublicSettings> {
+  const raw =
+    (await api.get<Partial<Record<keyof PublicSettings, unknown>>>('/settings/public', { silent: true })) ??
+    {};
+  return {
+    isSnow: raw.isSnow === true,
+    registrationOpen: raw.registrationOpen !== false,
+    maintenanceMode: raw.maintenanceMode === true,
+    maintenanceMessage: typeof raw.maintenanceMessage === 'string' ? raw.maintenanceMessage : '',
+    announcement: typeof raw.announcement === 'string' ? raw.announcement : '',
+  };
+}
+
+export const usePublicSettings = create<{ settings: PublicSettings | undefined }>(() => ({
+  settings: undefined,
+}));
+
+/** Loads the public settings once at start; `isSnow` also goes to the persisted auth state (SPEC.md section 3). */
+export async function loadPublicSettings(): Promise<void> {
+  try {
+    const settings = await fetchPublicSettings();
+    usePublicSettings.setState({ settings });
+    useAuthStore.getState().setSnow(settings.isSnow);
+  } catch {
+    // Public settings are comfort: without them the site works with everything off.
+  }
+}

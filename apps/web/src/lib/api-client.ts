@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+import { ApiError } from './api-error.ts';
+
+export interface RequestOptions<T> {
+  body?: unknown;
+  /** Validates the answer; a mismatch is reported with the fallback message. */
+  schema?: z.ZodType<T>;
+  /** French message shown when the server gives none (SPEC.md section 8). */
+  fallback?: string;
+  /** The caller shows the error itself: no toast (the 401 logout still happens). */
+  silent?: boolean;
+  signal?: AbortSignal;
+  /** Sends this token instead of the stored one (logout sends the token it just cleared). */
+  token?: string | null;
+}
+
+export interface ApiClientDeps {
+  getBaseUrl: () => string;
+  getToken: () => string | null | undefined;
+  /** A call that carried a token was answered 401: the session is over. */
+  onUnauthorized: (error: ApiError) => void;
+  notifyError: (message: string) => void;
+  fetchImpl?: typeof fetch;
+}
+
+export const GENERIC_FALLBACK = 'Une erreur inconnue est survenue.';
+export const NETWORK_ERROR_MESSAGE = 'Impossible de joindre le serveur. Vérifiez votre connexion.';
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The one HTTP client of the app: base URL from runtime config, Bearer token, French errors. */
+export function createApiClient(deps: ApiClientDeps) {
+  const fetchImpl = deps.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  async function request<T = unknown>(
+    method: string,
+    path: string,
+    options: RequestOptions<T> = {},
+  ): Promise<T> {
+    const token = options.token !== undefined ? options.token : deps.getToken();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const fallback = options.fallback ?? GENERIC_FALLBACK;
+
+    let response: Response;
+    try {
+      response = await fetchImpl(joinUrl(deps.getBaseUrl(), path), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      return fail(new ApiError(0, 'NETWORK_ERROR', NETWORK_ERROR_MESSAGE), options);
+    }
+
+    const payload = await readJson(response);
+    if (!response.ok) {
+      const error = new ApiError(response.status, readCode(payload), readMessage(payload) ?? fallback);
+      if (response.status === 401 && token) {
+        deps.onUnauthorized(error);
+        throw error;
+      }
+      return fail(error, options);
+    }
+    if (options.schema) {
+      const parsed = options.schema.safeParse(payload);
+      if (!parsed.success) return fail(new ApiError(response.status, 'INVALID_ANSWER', fallback), options);
+      return parsed.data;
+    }
+    return payload as T;
+  }
+
+  function fail(error: ApiError, options: RequestOptions<unknown>): never {
+    if (!options.silent) deps.notifyError(error.message);
+    throw error;
+  }
+
+  return {
+    request,
+    get: <T>(path: string, options?: RequestOptions<T>) => request<T>('GET', path, options),
+    post: <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
+      request<T>('POST', path, { ...options, body: body ?? {} }),
+    put: <T>(path: string, body?: unknown, options?: RequestOptions<T>) =>
+      request<T>('PUT', path, { ...options, body: body ?? {} }),
+    delete: <T>(path: string, options?: RequestOptions<T>) => request<T>('DELETE', path, options),
+  };
+}
+
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function readMessage(payload: unknown): string | undefined {
+  if (payload && typeof payload === 'object' && 'error' in payload) {
+    const { error } = payload as { error: unknown };
+    if (typeof error === 'string' && error.trim()) return error;
+  }
+  return undefined;
+}
+
+function readCode(payload: unknown): string {
+  if (payload && typeof payload === 'object' && 'code' in payload) {
+    const { code } = payload as { code: unknown };
+    if (typeof code === 'string') return code;
+  }
+  return 'UNKNOWN';
+}

@@ -1,0 +1,38 @@
+import { frFR } from '@mui/material/locale';
+import { createTheme } from '@mui/material/styles';
+import { BREAKPOINTS } from './constants.ts';
+
+declare module '@mui/material/styles' {
+  interface BreakpointOverrides {
+    xxl: true;
+  }
+}
+
+/** Dark theme forced (SPEC.md section 9), French component texts, the spec's breakpoints. */
+export const theme = createTheme(
+  {
+    palette: {
+      mode: 'dark',
+      primary: { main: '#4fc3f7' },
+      secondary: { main: '#ffb74d' },
+      background: { default: '#0f1419', paper: '#161c23' },
+    },
+    breakpoints: { values: { ...BREAKPOINTS } },
+    shape: { borderRadius: 10 },
+    typography: {
+      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+      h1: { fontSize: '2.6rem', fontWeight: 700 },
+      h2: { fontSize: '2rem', fontWeight: 700 },
+      h3: { fontSize: '1.6rem', fontWeight: 600 },
+      h4: { fontSize: '1.35rem', fontWeight: 600 },
+    },
+    components: {
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { textTransform: 'none' } },
+      },
+      MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
+    },
+  },
+  frFR,
+);

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+// Relative path: the config is bundled by Vite, and Node 20 cannot load the package's .ts entry itself.
+import { WEB_ROUTES } from '../../packages/contracts/src/routes.ts';
+
+/** One id per build: baked into the bundle and written to dist/build.json (see docs/decisions/101). */
+const buildId = process.env.BUILD_ID ?? `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+
+function buildInfo(): Plugin {
+  return {
+    name: 'bot-build-info',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'build.json', source: `${JSON.stringify({ buildId })}\n` });
+    },
+  };
+}
+
+/** Only paths of the route table fall back to the cached app shell; others reach the server (HTTP 404). */
+const navigationAllowlist = WEB_ROUTES.map(
+  (route) => new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}/?(\\?.*)?$`),
+);
+
+const serverUrl = process.env.WEB_DEV_SERVER ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
+  plugins: [
+    react(),
+    buildInfo(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false,
+      manifest: {
+        name: 'BotForge',
+        short_name: 'BotForge',
+        lang: 'fr',
+        theme_color: '#121212',
+        background_color: '#121212',
+        display: 'standalone',
+        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+      },
+      workbox: {
+        // Admin chunks stay out of the precache so a visitor never downloads the admin area.
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
+        globIgnores: ['assets/admin/**'],
+        navigateFallback: '/index.html',
+        navigateFallbackAllowlist: navigationAllowlist,
+        navigateFallbackDenylist: [/^\/api\//, /^\/socket\.io\//],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/admin/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'admin-chunks', expiration: { maxEntries: 80 } },
+          },
+        ],
+      },
+    }),
+  ],
+  build: {
+    manifest: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+    rolldownOptions: {
+      output: {
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.length > 0 && chunk.moduleIds.every(isAdminModule)
+            ? 'assets/admin/[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': serverUrl,
+      '/config.json': serverUrl,
+      '/build.json': serverUrl,
+      '/socket.io': { target: serverUrl, ws: true },
+    },
+  },
+});
+
+function isAdminModule(id: string): boolean {
+  return (
+    /\/src\/(features\/admin[^/]*|components\/layouts\/admin-layout)/.test(id) ||
+    id.includes('@mui/x-data-grid') ||
+    id.includes('uplot')
+  );
+}
