@@ -14,10 +14,15 @@ import { RateLimiter } from './core/rate-limiter.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
+import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
-import { webRoutes } from './modules/web/web.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,17 +109,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       api.setNotFoundHandler((_request, reply) =>
         reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' }),
       );
+      await api.register(maintenanceGuard); // first: its hook must cover every route below
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(meRoutes);
       await api.register(publicSettingsRoutes);
       // domain modules: register each here, one line per module
+      await api.register(adminUsersRoutes);
+      await api.register(rolesRoutes);
+      await api.register(permissionsAdminRoutes);
+      await api.register(auditRoutes);
+      await api.register(settingsAdminRoutes);
     },
     { prefix: '/api' },
   );
 
   // web app hosting
-  await app.register(webRoutes, { distDir: config.webDistDir });
 
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -55,6 +55,17 @@ export const ERRORS = {
   },
   BOT_SESSION_INVALID: { status: 401, message: 'Session du bot invalide ou expirée.' },
 
+  ROLE_NAME_TAKEN: { status: 409, message: 'Un rôle porte déjà ce nom.' },
+  ROLE_IN_USE: {
+    status: 409,
+    message: 'Ce rôle est encore attribué à des utilisateurs. Retirez-le-leur avant de le supprimer.',
+  },
+  UNKNOWN_ROLE: { status: 400, message: "Un des rôles choisis n'existe pas." },
+  BAN_FORBIDDEN: { status: 403, message: 'Vous ne pouvez pas bannir ce compte.' },
+  ALREADY_BANNED: { status: 409, message: 'Ce compte est déjà banni.' },
+  NOT_BANNED: { status: 409, message: "Ce compte n'est pas banni." },
+  UNKNOWN_MAP: { status: 400, message: "Une des étapes désigne une carte qui n'existe pas." },
+
   AUTH_TIMEOUT: { status: 401, message: 'Authentification attendue dans les délais.' },
   SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -28,6 +28,22 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   announcement: '',
 };
 
+/** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
+export const settingsUpdateInput = siteSettingsSchema.partial();
+export type SettingsUpdateInput = z.infer<typeof settingsUpdateInput>;
+
+/** French labels of the settings, for the admin page and the history. */
+export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
+  isSnow: 'Affichage de la neige',
+  registrationOpen: 'Inscriptions ouvertes',
+  maintenanceMode: 'Mode maintenance',
+  maintenanceMessage: 'Message de maintenance',
+  hwidResetCooldownHours: 'Délai entre deux réinitialisations du HWID (heures)',
+  botOfflineTimeoutSeconds: 'Délai avant de considérer un bot hors ligne (secondes)',
+  minBotVersion: 'Version minimale du bot',
+  announcement: "Bannière d'annonce",
+};
+
 export const publicSettingsSchema = siteSettingsSchema.pick({
   isSnow: true,
   registrationOpen: true,

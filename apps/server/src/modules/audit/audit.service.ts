@@ -1,3 +1,8 @@
+import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
+import { and, asc, count, desc, eq, gte, ilike, like, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import { sessionOf } from '../../core/auth-guard.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -36,4 +41,128 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
 /** A security event with no staff actor (sign-in failed, password reset...). */
 export function writeSecurityEvent(ctx: AppContext, entry: AuditEntry): Promise<void> {
   return writeAudit(ctx.db, entry);
+}
+
+/** The signed-in staff member behind a request, as an audit actor. */
+export function auditActorOf(request: FastifyRequest): AuditActor & { id: string; username: string } {
+  const session = sessionOf(request);
+  return { id: session.userId, username: session.username, ip: request.ip ?? null };
+}
+
+type AuditRow = typeof auditLog.$inferSelect;
+
+export function toAuditEntry(row: AuditRow): AuditEntryView {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actorId: row.actorId,
+    actorUsername: row.actorUsername,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    targetLabel: row.targetLabel,
+    before: row.before ?? null,
+    after: row.after ?? null,
+    ip: row.ip,
+  };
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** WHERE of an audit list: actor (id or username), action (exact, or prefix `user.`), target, period, free text. */
+export function auditFilterOf(query: Partial<AuditQuery> & { involvingUserId?: string }): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.actor) {
+    conditions.push(
+      UUID_PATTERN.test(query.actor)
+        ? eq(auditLog.actorId, query.actor)
+        : sql`lower(${auditLog.actorUsername}) = lower(${query.actor})`,
+    );
+  }
+  if (query.action) {
+    conditions.push(
+      query.action.endsWith('.')
+        ? like(auditLog.action, `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+        : eq(auditLog.action, query.action),
+    );
+  }
+  if (query.targetType) conditions.push(eq(auditLog.targetType, query.targetType));
+  if (query.target) {
+    conditions.push(
+      or(eq(auditLog.targetId, query.target), ilike(auditLog.targetLabel, likePattern(query.target))),
+    );
+  }
+  if (query.from) conditions.push(gte(auditLog.at, new Date(query.from)));
+  if (query.to) conditions.push(lte(auditLog.at, new Date(query.to)));
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    conditions.push(
+      or(
+        ilike(auditLog.action, pattern),
+        ilike(auditLog.actorUsername, pattern),
+        ilike(auditLog.targetLabel, pattern),
+        ilike(auditLog.ip, pattern),
+      ),
+    );
+  }
+  if (query.involvingUserId) {
+    conditions.push(
+      or(
+        eq(auditLog.actorId, query.involvingUserId),
+        and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, query.involvingUserId)),
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+const AUDIT_SORTS = {
+  at: auditLog.at,
+  action: auditLog.action,
+  actor: auditLog.actorUsername,
+  target: auditLog.targetLabel,
+  ip: auditLog.ip,
+};
+
+/** One page of the audit trail, newest first unless sorted otherwise. */
+export async function listAudit(
+  ctx: AppContext,
+  query: AuditQuery & { involvingUserId?: string },
+): Promise<{ data: AuditEntryView[]; total: number }> {
+  const where = auditFilterOf(query);
+  const { limit, offset } = pageOf(query);
+  const rows = await ctx.db
+    .select()
+    .from(auditLog)
+    .where(where)
+    .orderBy(orderOf(query.sort, AUDIT_SORTS, desc(auditLog.at)), desc(auditLog.id))
+    .limit(limit)
+    .offset(offset);
+  const [counted] = await ctx.db.select({ total: count() }).from(auditLog).where(where);
+  return { data: rows.map(toAuditEntry), total: counted?.total ?? 0 };
+}
+
+/** Every entry matching the filters, fetched page by page (for the CSV export). */
+export function streamAudit(ctx: AppContext, query: Partial<AuditQuery>): AsyncIterable<AuditEntryView> {
+  const where = auditFilterOf(query);
+  return inBatches(async (offset, limit) =>
+    (
+      await ctx.db
+        .select()
+        .from(auditLog)
+        .where(where)
+        .orderBy(desc(auditLog.at), desc(auditLog.id))
+        .limit(limit)
+        .offset(offset)
+    ).map(toAuditEntry),
+  );
+}
+
+/** The distinct action names present in the trail (the filter's choices). */
+export async function listAuditActions(ctx: AppContext): Promise<string[]> {
+  const rows = await ctx.db
+    .selectDistinct({ action: auditLog.action })
+    .from(auditLog)
+    .orderBy(asc(auditLog.action));
+  return rows.map((row) => row.action);
 }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { newSecret } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { serverSecrets, settings } from './settings.table.ts';
 
 /** Settings are read on many requests; cached briefly, dropped at once on a local change. */
@@ -65,4 +66,48 @@ export async function getOrCreateServerSecret(db: DbOrTx, name: string): Promise
   const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
   if (!row) throw new Error(`server secret ${name} missing`);
   return row.value;
+}
+
+/**
+ * Applies a validated change of the site settings: only the keys whose value changes are written,
+ * with one audit entry holding their before and after values, in one transaction.
+ */
+export async function updateSettings(
+  ctx: AppContext,
+  input: { patch: Partial<SiteSettings>; actor: AuditActor },
+): Promise<SiteSettings> {
+  const changed = await ctx.db.transaction(async (tx) => {
+    const current = await readSettings(tx);
+    const changes = Object.entries(input.patch).filter(
+      ([key, value]) => value !== undefined && current[key as keyof SiteSettings] !== value,
+    );
+    if (changes.length === 0) return [];
+    const before = Object.fromEntries(changes.map(([key]) => [key, current[key as keyof SiteSettings]]));
+    const after = Object.fromEntries(changes);
+    for (const [key, value] of changes) {
+      await tx
+        .insert(settings)
+        .values({ key, value, updatedById: input.actor.id })
+        .onConflictDoUpdate({
+          target: settings.key,
+          set: { value, updatedAt: new Date(), updatedById: input.actor.id },
+        });
+    }
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'settings.update',
+      target: { type: 'settings', id: 'site', label: Object.keys(after).join(', ') },
+      before,
+      after,
+    });
+    return Object.keys(after);
+  });
+  cache.delete(ctx);
+  if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
+  return getSettings(ctx);
+}
+
+/** Staff keep using the site during maintenance: administrators and holders of any can_manage* permission. */
+export function isStaff(input: { isAdministrator: boolean; permissions: readonly string[] }): boolean {
+  return input.isAdministrator || input.permissions.some((name) => name.startsWith('can_manage'));
 }

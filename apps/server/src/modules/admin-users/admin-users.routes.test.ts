@@ -1,0 +1,409 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiClient,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+  type TestUser,
+} from '../../../test/harness.ts';
+import { newId } from '../../core/ids.ts';
+import { auditLog } from '../audit/audit.table.ts';
+import { sessions } from '../auth/sessions.table.ts';
+import { users } from '../users/users.table.ts';
+import { registerBotPresenceLookup } from './admin-users.service.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+let staff: TestUser;
+let outsider: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  call = apiClient(server);
+  staff = await server.createUser({ permissions: ['can_manageUsers'] });
+  outsider = await server.createUser({ permissions: ['can_manageRoles'] });
+});
+afterAll(() => server.close());
+
+async function auditOf(action: string, targetId: string) {
+  return server.app.ctx.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));
+}
+
+describe('guards', () => {
+  const someId = newId();
+  const endpoints: [string, string, unknown?][] = [
+    ['GET', '/admin/users'],
+    ['GET', '/admin/users/export.csv'],
+    ['GET', `/admin/users/${someId}`],
+    ['POST', `/admin/users/${someId}/activate`],
+    ['POST', `/admin/users/${someId}/resend-activation`],
+    ['POST', `/admin/users/${someId}/ban`, { reason: 'triche' }],
+    ['POST', `/admin/users/${someId}/unban`],
+    ['PUT', `/admin/users/${someId}/roles`, { roleIds: [] }],
+    ['PUT', `/admin/users/${someId}/discord`, { discordId: null }],
+    ['DELETE', `/admin/users/${someId}/hwid`],
+    ['POST', `/admin/users/${someId}/grants`, { permission: 'can_useGathering', expiresAt: null }],
+    ['PATCH', `/admin/users/${someId}/grants/${someId}`, { expiresAt: null }],
+    ['DELETE', `/admin/users/${someId}/grants/${someId}`],
+    ['GET', `/admin/users/${someId}/sessions`],
+    ['DELETE', `/admin/users/${someId}/sessions`],
+    ['DELETE', `/admin/users/${someId}/sessions/${someId}`],
+    ['GET', `/admin/users/${someId}/audit`],
+    ['GET', `/admin/users/${someId}/whitelist`],
+  ];
+  it.each(endpoints)(
+    '%s %s: 401 without a session, 403 without can_manageUsers',
+    async (method, path, body) => {
+      expect((await call(method, path, body)).status).toBe(401);
+      const forbidden = await call(method, path, body, outsider.token);
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body).toMatchObject({ code: 'FORBIDDEN' });
+      // with the permission the guard lets it through (404 for the unknown user, or the list)
+      const allowed = await call(method, path, body, staff.token);
+      expect([200, 404]).toContain(allowed.status);
+    },
+  );
+});
+
+describe('list', () => {
+  it('pages, searches, filters and sorts, with roles, subscriptions and bot presence', async () => {
+    const pending = await server.createUser({ username: 'zz_pending_one', activated: false });
+    const subscriber = await server.createUser({
+      username: 'zz_subscriber',
+      permissions: ['can_useGathering'],
+    });
+    await server.app.ctx.db
+      .update(users)
+      .set({ hwid: 'HWID-SUBSCRIBER-1' })
+      .where(eq(users.id, subscriber.user.id));
+    registerBotPresenceLookup(
+      server.app.ctx,
+      (hwids) => new Set(hwids.filter((h) => h === 'HWID-SUBSCRIBER-1')),
+    );
+
+    const found = await call<{ data: Record<string, unknown>[]; total: number }>(
+      'GET',
+      '/admin/users?q=zz_&sort=username&pageSize=1',
+      undefined,
+      staff.token,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.total).toBe(2);
+    expect(found.body.data).toHaveLength(1);
+    expect(found.body.data[0]).toMatchObject({ username: 'zz_pending_one', activated: false });
+
+    const second = await call<{ data: Record<string, unknown>[] }>(
+      'GET',
+      '/admin/users?q=zz_&sort=username&pageSize=1&page=2',
+      undefined,
+      staff.token,
+    );
+    expect(second.body.data[0]).toMatchObject({
+      username: 'zz_subscriber',
+      hwid: 'HWID-SUBSCRIBER-1',
+      isBotOnline: true,
+      subscriptions: [{ permission: 'can_useGathering', expiresAt: null }],
+    });
+
+    const pendingOnly = await call<{ data: { id: string }[] }>(
+      'GET',
+      '/admin/users?status=pending',
+      undefined,
+      staff.token,
+    );
+    expect(pendingOnly.body.data.map((u) => u.id)).toEqual([pending.user.id]);
+
+    const bySort = await call('GET', '/admin/users?sort=passwordHash', undefined, staff.token);
+    expect(bySort.status).toBe(400);
+    const byPermission = await call<{ data: { id: string }[] }>(
+      'GET',
+      '/admin/users?permission=can_useGathering',
+      undefined,
+      staff.token,
+    );
+    expect(byPermission.status, JSON.stringify(byPermission.body)).toBe(200);
+    expect(byPermission.body.data.map((u) => u.id)).toEqual([subscriber.user.id]);
+  });
+});
+
+describe('actions', () => {
+  it('activates by hand and resends activation, audited', async () => {
+    const pending = await server.createUser({ activated: false });
+    const resend = await call(
+      'POST',
+      `/admin/users/${pending.user.id}/resend-activation`,
+      undefined,
+      staff.token,
+    );
+    expect(resend.status).toBe(200);
+    const mail = await server.mail.waitFor({ to: pending.user.email });
+    expect(mail.text).toContain('token=');
+    expect(await auditOf('user.resend_activation', pending.user.id)).toHaveLength(1);
+
+    const activated = await call<{ data: { activated: boolean } }>(
+      'POST',
+      `/admin/users/${pending.user.id}/activate`,
+      undefined,
+      staff.token,
+    );
+    expect(activated.status).toBe(200);
+    expect(activated.body.data.activated).toBe(true);
+    const [entry] = await auditOf('user.activate', pending.user.id);
+    expect(entry).toMatchObject({
+      actorId: staff.user.id,
+      before: { activated: false },
+      after: { activated: true },
+    });
+    expect(
+      (await call('POST', `/admin/users/${pending.user.id}/activate`, undefined, staff.token)).status,
+    ).toBe(409);
+  });
+
+  it('bans with a reason: sessions end at once, sign-in is refused; unban restores sign-in', async () => {
+    const target = await server.createUser();
+    expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(200);
+    let banned = false;
+    const stop = server.app.ctx.events.on('user.banned', ({ userId }) => {
+      if (userId === target.user.id) banned = true;
+    });
+    expect(
+      (await call('POST', `/admin/users/${target.user.id}/ban`, { reason: 'x' }, staff.token)).status,
+    ).toBe(400);
+    const ban = await call<{ data: { bannedAt: string; banReason: string } }>(
+      'POST',
+      `/admin/users/${target.user.id}/ban`,
+      { reason: 'Triche avérée' },
+      staff.token,
+    );
+    stop();
+    expect(ban.status).toBe(200);
+    expect(ban.body.data.banReason).toBe('Triche avérée');
+    expect(banned).toBe(true);
+    expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(401);
+    const live = await server.app.ctx.db.select().from(sessions).where(eq(sessions.userId, target.user.id));
+    expect(live.every((session) => session.revokedAt !== null)).toBe(true);
+    const login = await call('POST', '/auth/login', {
+      username: target.user.username,
+      password: TEST_PASSWORD,
+    });
+    expect(login.status).toBe(403);
+    expect(login.body).toMatchObject({ code: 'ACCOUNT_BANNED' });
+    const [entry] = await auditOf('user.ban', target.user.id);
+    expect(entry).toMatchObject({ actorId: staff.user.id, after: { banned: true, reason: 'Triche avérée' } });
+    expect(
+      (await call('POST', `/admin/users/${target.user.id}/ban`, { reason: 'encore' }, staff.token)).status,
+    ).toBe(409);
+
+    expect((await call('POST', `/admin/users/${target.user.id}/unban`, undefined, staff.token)).status).toBe(
+      200,
+    );
+    expect(await auditOf('user.unban', target.user.id)).toHaveLength(1);
+    const again = await call('POST', '/auth/login', {
+      username: target.user.username,
+      password: TEST_PASSWORD,
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('refuses to ban oneself or an administrator', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    expect(
+      (await call('POST', `/admin/users/${staff.user.id}/ban`, { reason: 'moi-même' }, staff.token)).body,
+    ).toMatchObject({ code: 'BAN_FORBIDDEN' });
+    expect(
+      (await call('POST', `/admin/users/${admin.user.id}/ban`, { reason: 'administrateur' }, staff.token))
+        .status,
+    ).toBe(403);
+  });
+
+  it('sets roles: permissions change on the next request, audited with before/after', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const role = await call<{ data: { id: string } }>(
+      'POST',
+      '/admin/roles',
+      { name: 'Modérateurs audit', permissions: ['can_manageAudit'] },
+      admin.token,
+    );
+    const target = await server.createUser();
+    expect((await call('GET', '/admin/audit', undefined, target.token)).status).toBe(403);
+    const set = await call<{ data: { roles: { name: string }[]; permissions: string[] } }>(
+      'PUT',
+      `/admin/users/${target.user.id}/roles`,
+      { roleIds: [role.body.data.id] },
+      staff.token,
+    );
+    expect(set.status).toBe(200);
+    expect(set.body.data.roles.map((r) => r.name)).toEqual(['Modérateurs audit']);
+    expect(set.body.data.permissions).toEqual(['can_manageAudit']);
+    expect((await call('GET', '/admin/audit', undefined, target.token)).status).toBe(200);
+    const [entry] = await auditOf('user.roles', target.user.id);
+    expect(entry).toMatchObject({ before: { roles: [] }, after: { roles: ['Modérateurs audit'] } });
+    const unknown = await call(
+      'PUT',
+      `/admin/users/${target.user.id}/roles`,
+      { roleIds: [newId()] },
+      staff.token,
+    );
+    expect(unknown.body).toMatchObject({ code: 'UNKNOWN_ROLE' });
+  });
+
+  it('grants, extends and removes a permission with an end date', async () => {
+    const target = await server.createUser();
+    const end = new Date(Date.now() + 86_400_000).toISOString();
+    const past = await call(
+      'POST',
+      `/admin/users/${target.user.id}/grants`,
+      { permission: 'can_useTreasure', expiresAt: '2001-01-01T00:00:00Z' },
+      staff.token,
+    );
+    expect(past.status).toBe(400);
+    const granted = await call<{ data: { id: string; expiresAt: string; isActive: boolean } }>(
+      'POST',
+      `/admin/users/${target.user.id}/grants`,
+      { permission: 'can_useTreasure', expiresAt: end },
+      staff.token,
+    );
+    expect(granted.status).toBe(201);
+    expect(granted.body.data.isActive).toBe(true);
+    expect((await call('GET', '/me/permissions', undefined, target.token)).body).toEqual({
+      data: ['can_useTreasure'],
+    });
+    const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const extended = await call<{ data: { expiresAt: string } }>(
+      'PATCH',
+      `/admin/users/${target.user.id}/grants/${granted.body.data.id}`,
+      { expiresAt: later },
+      staff.token,
+    );
+    expect(extended.status).toBe(200);
+    expect(Date.parse(extended.body.data.expiresAt)).toBe(Date.parse(later));
+    const detail = await call<{ data: { grants: { id: string }[] } }>(
+      'GET',
+      `/admin/users/${target.user.id}`,
+      undefined,
+      staff.token,
+    );
+    expect(detail.body.data.grants.map((g) => g.id)).toEqual([granted.body.data.id]);
+    const removed = await call(
+      'DELETE',
+      `/admin/users/${target.user.id}/grants/${granted.body.data.id}`,
+      undefined,
+      staff.token,
+    );
+    expect(removed.status).toBe(204);
+    expect((await call('GET', '/me/permissions', undefined, target.token)).body).toEqual({ data: [] });
+    expect(await auditOf('grant.create', target.user.id)).toHaveLength(1);
+    expect(await auditOf('grant.update', target.user.id)).toHaveLength(1);
+    expect(await auditOf('grant.delete', target.user.id)).toHaveLength(1);
+    // the user's timeline shows them, newest first
+    const timeline = await call<{ data: { action: string }[] }>(
+      'GET',
+      `/admin/users/${target.user.id}/audit`,
+      undefined,
+      staff.token,
+    );
+    expect(timeline.body.data.map((e) => e.action).slice(0, 3)).toEqual([
+      'grant.delete',
+      'grant.update',
+      'grant.create',
+    ]);
+  });
+
+  it('resets the hwid without cooldown and sets the Discord id, audited', async () => {
+    const target = await server.createUser();
+    await server.app.ctx.db
+      .update(users)
+      .set({ hwid: 'HWID-RESET-TEST-1', hwidResetAt: new Date() })
+      .where(eq(users.id, target.user.id));
+    const reset = await call<{ data: { hwid: string | null } }>(
+      'DELETE',
+      `/admin/users/${target.user.id}/hwid`,
+      undefined,
+      staff.token,
+    );
+    expect(reset.status).toBe(200);
+    expect(reset.body.data.hwid).toBeNull();
+    const [hwidEntry] = await auditOf('user.hwid_reset', target.user.id);
+    expect(hwidEntry?.actorId).toBe(staff.user.id);
+    expect((await call('DELETE', `/admin/users/${target.user.id}/hwid`, undefined, staff.token)).status).toBe(
+      409,
+    );
+
+    const discord = await call<{ data: { discordId: string } }>(
+      'PUT',
+      `/admin/users/${target.user.id}/discord`,
+      { discordId: 'joueur#1234' },
+      staff.token,
+    );
+    expect(discord.body.data.discordId).toBe('joueur#1234');
+    const [entry] = await auditOf('user.discord', target.user.id);
+    expect(entry).toMatchObject({ before: { discordId: null }, after: { discordId: 'joueur#1234' } });
+  });
+
+  it('lists and revokes sessions', async () => {
+    const target = await server.createUser();
+    const second = await call<{ token: string }>('POST', '/auth/login', {
+      username: target.user.username,
+      password: TEST_PASSWORD,
+    });
+    const list = await call<{ data: { id: string; isActive: boolean }[] }>(
+      'GET',
+      `/admin/users/${target.user.id}/sessions`,
+      undefined,
+      staff.token,
+    );
+    expect(list.body.data).toHaveLength(2);
+    const [newest] = list.body.data;
+    const one = await call(
+      'DELETE',
+      `/admin/users/${target.user.id}/sessions/${newest!.id}`,
+      undefined,
+      staff.token,
+    );
+    expect(one.body).toEqual({ revoked: 1 });
+    expect((await call('GET', '/me/info', undefined, second.body.token)).status).toBe(401);
+    expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(200);
+    const all = await call('DELETE', `/admin/users/${target.user.id}/sessions`, undefined, staff.token);
+    expect(all.body).toEqual({ revoked: 1 });
+    expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(401);
+    expect(await auditOf('user.sessions_revoke', target.user.id)).toHaveLength(2);
+  });
+});
+
+describe('CSV export', () => {
+  it('streams every matching row of a large list (3,000 users) with the same filters', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      id: newId(),
+      username: `bulk_${String(i).padStart(4, '0')}`,
+      email: `bulk_${i}@example.test`,
+      passwordHash: 'x',
+      activatedAt: new Date(),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await server.app.ctx.db.insert(users).values(rows.slice(i, i + 500));
+    const response = await fetch(`${server.api}/admin/users/export.csv?q=bulk_`, {
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('content-disposition')).toContain('utilisateurs.csv');
+    const lines = (await response.text()).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(3001);
+    expect(lines[0]).toContain("nom d'utilisateur");
+    const names = new Set(lines.slice(1).map((line) => line.split(',')[1]));
+    expect(names.size).toBe(3000);
+    expect(names.has('bulk_2999')).toBe(true);
+
+    const page = await call<{ total: number }>(
+      'GET',
+      '/admin/users?q=bulk_&pageSize=10',
+      undefined,
+      staff.token,
+    );
+    expect(page.body.total).toBe(3000);
+  });
+});

@@ -1,0 +1,290 @@
+import {
+  adminSessionSchema,
+  adminUserDetailSchema,
+  adminUserSchema,
+  adminUsersQuery,
+  auditEntrySchema,
+  banInput,
+  dataAnswer,
+  discordInput,
+  grantInput,
+  grantUpdateInput,
+  idParams,
+  listAnswer,
+  listQuery,
+  permissionGrantSchema,
+  successAnswer,
+  userGrantParams,
+  userRolesInput,
+  userSessionParams,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendCsv } from '../../core/admin-list.ts';
+import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf, listAudit } from '../audit/audit.service.ts';
+import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
+import { getUserById } from '../users/users.service.ts';
+import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import {
+  activateUserByStaff,
+  banUser,
+  getAdminUserDetail,
+  listAdminUsers,
+  listUserSessions,
+  resendActivationByStaff,
+  resetUserHwidByStaff,
+  revokeUserSessions,
+  setUserDiscordId,
+  setUserRoles,
+  streamAdminUsers,
+  unbanUser,
+} from './admin-users.service.ts';
+
+const tags = ['admin: users'];
+const detailAnswer = dataAnswer(adminUserDetailSchema);
+
+/** `/admin/users`: the list, one user, and every staff action on an account. */
+export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.addHook('onRequest', requirePermission('can_manageUsers'));
+
+  app.get(
+    '/admin/users',
+    { schema: { tags, querystring: adminUsersQuery, response: { 200: listAnswer(adminUserSchema) } } },
+    async (request) => listAdminUsers(ctx, request.query),
+  );
+
+  app.get(
+    '/admin/users/export.csv',
+    { schema: { tags, querystring: adminUsersQuery } },
+    async (request, reply) => {
+      const rows = streamAdminUsers(ctx, request.query);
+      return sendCsv(reply, {
+        filename: 'utilisateurs.csv',
+        header: [
+          'id',
+          "nom d'utilisateur",
+          'e-mail',
+          'activé',
+          'banni le',
+          'raison du bannissement',
+          'rôles',
+          'abonnements',
+          'hwid',
+          'discord',
+          'bot en ligne',
+          'créé le',
+        ],
+        rows: (async function* () {
+          for await (const user of rows) {
+            yield [
+              user.id,
+              user.username,
+              user.email,
+              user.activated ? 'oui' : 'non',
+              user.bannedAt ?? '',
+              user.banReason ?? '',
+              user.roles.map((role) => role.name).join(' '),
+              user.subscriptions.map((s) => `${s.permission}:${s.expiresAt ?? 'sans fin'}`).join(' '),
+              user.hwid ?? '',
+              user.discordId ?? '',
+              user.isBotOnline ? 'oui' : 'non',
+              user.createdAt,
+            ];
+          }
+        })(),
+      });
+    },
+  );
+
+  app.get(
+    '/admin/users/:id',
+    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    async (request) => ({ data: await getAdminUserDetail(ctx, request.params.id) }),
+  );
+
+  app.post(
+    '/admin/users/:id/activate',
+    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    async (request) => {
+      await activateUserByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/resend-activation',
+    { schema: { tags, params: idParams, response: { 200: successAnswer } } },
+    async (request) => {
+      await resendActivationByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/ban',
+    { schema: { tags, params: idParams, body: banInput, response: { 200: detailAnswer } } },
+    async (request) => {
+      await banUser(ctx, {
+        userId: request.params.id,
+        reason: request.body.reason,
+        actor: auditActorOf(request),
+      });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/unban',
+    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    async (request) => {
+      await unbanUser(ctx, { userId: request.params.id, actor: auditActorOf(request) });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.put(
+    '/admin/users/:id/roles',
+    { schema: { tags, params: idParams, body: userRolesInput, response: { 200: detailAnswer } } },
+    async (request) => {
+      await setUserRoles(ctx, {
+        userId: request.params.id,
+        roleIds: request.body.roleIds,
+        actor: auditActorOf(request),
+      });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.put(
+    '/admin/users/:id/discord',
+    { schema: { tags, params: idParams, body: discordInput, response: { 200: detailAnswer } } },
+    async (request) => {
+      await setUserDiscordId(ctx, {
+        userId: request.params.id,
+        discordId: request.body.discordId,
+        actor: auditActorOf(request),
+      });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.delete(
+    '/admin/users/:id/hwid',
+    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    async (request) => {
+      await resetUserHwidByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/grants',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: grantInput,
+        response: { 201: dataAnswer(permissionGrantSchema) },
+      },
+    },
+    async (request, reply) => {
+      const data = await createGrant(ctx, {
+        userId: request.params.id,
+        ...request.body,
+        actor: auditActorOf(request),
+      });
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.patch(
+    '/admin/users/:id/grants/:grantId',
+    {
+      schema: {
+        tags,
+        params: userGrantParams,
+        body: grantUpdateInput,
+        response: { 200: dataAnswer(permissionGrantSchema) },
+      },
+    },
+    async (request) => ({
+      data: await updateGrant(ctx, {
+        grantId: request.params.grantId,
+        userId: request.params.id,
+        expiresAt: request.body.expiresAt,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  app.delete(
+    '/admin/users/:id/grants/:grantId',
+    { schema: { tags, params: userGrantParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteGrant(ctx, {
+        grantId: request.params.grantId,
+        userId: request.params.id,
+        actor: auditActorOf(request),
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/admin/users/:id/sessions',
+    { schema: { tags, params: idParams, response: { 200: listAnswer(adminSessionSchema) } } },
+    async (request) => {
+      const data = await listUserSessions(ctx, request.params.id);
+      return { data, total: data.length };
+    },
+  );
+
+  app.delete(
+    '/admin/users/:id/sessions',
+    { schema: { tags, params: idParams, response: { 200: z.object({ revoked: z.number().int() }) } } },
+    async (request) => ({
+      revoked: await revokeUserSessions(ctx, { userId: request.params.id, actor: auditActorOf(request) }),
+    }),
+  );
+
+  app.delete(
+    '/admin/users/:id/sessions/:sessionId',
+    {
+      schema: { tags, params: userSessionParams, response: { 200: z.object({ revoked: z.number().int() }) } },
+    },
+    async (request) => ({
+      revoked: await revokeUserSessions(ctx, {
+        userId: request.params.id,
+        sessionId: request.params.sessionId,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  app.get(
+    '/admin/users/:id/audit',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: listQuery,
+        response: { 200: listAnswer(auditEntrySchema) },
+      },
+    },
+    async (request) => {
+      await getUserById(ctx.db, request.params.id);
+      return listAudit(ctx, { ...request.query, involvingUserId: request.params.id });
+    },
+  );
+
+  app.get(
+    '/admin/users/:id/whitelist',
+    { schema: { tags, params: idParams, response: { 200: dataAnswer(z.array(z.string())) } } },
+    async (request) => {
+      await getUserById(ctx.db, request.params.id);
+      return { data: await listWhitelistedAccountNames(ctx.db, request.params.id) };
+    },
+  );
+};

@@ -1,0 +1,103 @@
+import {
+  dataAnswer,
+  idParams,
+  listAnswer,
+  roleDetailSchema,
+  roleInput,
+  roleSchema,
+  rolesQuery,
+  roleUpdateInput,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendCsv } from '../../core/admin-list.ts';
+import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf } from '../audit/audit.service.ts';
+import {
+  createRole,
+  deleteRole,
+  getRoleDetail,
+  listRoles,
+  streamRoles,
+  updateRole,
+} from './roles.service.ts';
+
+const tags = ['admin: roles'];
+
+/** `/admin/roles`: create, rename, describe, choose permissions, delete when unassigned. */
+export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.addHook('onRequest', requirePermission('can_manageRoles'));
+
+  app.get(
+    '/admin/roles',
+    { schema: { tags, querystring: rolesQuery, response: { 200: listAnswer(roleSchema) } } },
+    async (request) => listRoles(ctx, request.query),
+  );
+
+  app.get(
+    '/admin/roles/export.csv',
+    { schema: { tags, querystring: rolesQuery } },
+    async (request, reply) => {
+      const rows = streamRoles(ctx, request.query);
+      return sendCsv(reply, {
+        filename: 'roles.csv',
+        header: ['id', 'nom', 'description', 'permissions', 'membres', 'créé le'],
+        rows: (async function* () {
+          for await (const role of rows)
+            yield [
+              role.id,
+              role.name,
+              role.description,
+              role.permissions.join(' '),
+              role.memberCount,
+              role.createdAt,
+            ];
+        })(),
+      });
+    },
+  );
+
+  app.get(
+    '/admin/roles/:id',
+    { schema: { tags, params: idParams, response: { 200: dataAnswer(roleDetailSchema) } } },
+    async (request) => ({ data: await getRoleDetail(ctx.db, request.params.id) }),
+  );
+
+  app.post(
+    '/admin/roles',
+    { schema: { tags, body: roleInput, response: { 201: dataAnswer(roleDetailSchema) } } },
+    async (request, reply) => {
+      const data = await createRole(ctx, { role: request.body, actor: auditActorOf(request) });
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.put(
+    '/admin/roles/:id',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: roleUpdateInput,
+        response: { 200: dataAnswer(roleDetailSchema) },
+      },
+    },
+    async (request) => ({
+      data: await updateRole(ctx, {
+        roleId: request.params.id,
+        patch: request.body,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  app.delete(
+    '/admin/roles/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteRole(ctx, { roleId: request.params.id, actor: auditActorOf(request) });
+      return reply.status(204).send(null);
+    },
+  );
+};

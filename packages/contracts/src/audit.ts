@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { listQuery } from './admin.ts';
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorId: z.string().nullable(),
+  actorUsername: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  targetLabel: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+const isoDate = z.iso.datetime({ offset: true, message: 'Date invalide.' });
+
+/** Filters: actor (username or id), action (exact, or a prefix ending with `.`), target, period. */
+export const auditQuery = listQuery.extend({
+  actor: z.string().trim().max(64).optional(),
+  action: z.string().trim().max(64).optional(),
+  targetType: z.string().trim().max(32).optional(),
+  target: z.string().trim().max(128).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+/** French labels of the audit actions the back office knows; others show as is. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'auth.register': 'Inscription',
+  'auth.activate': 'Activation du compte',
+  'auth.login': 'Connexion',
+  'auth.login_failed': 'Connexion échouée',
+  'auth.password_reset_requested': 'Demande de réinitialisation du mot de passe',
+  'auth.password_reset': 'Mot de passe réinitialisé',
+  'auth.password_changed': 'Mot de passe modifié',
+  'user.hwid_reset': 'HWID réinitialisé',
+  'user.bot_key_rotated': "Clé d'accès du bot renouvelée",
+  'user.activate': 'Compte activé par le staff',
+  'user.resend_activation': "E-mail d'activation renvoyé",
+  'user.ban': 'Bannissement',
+  'user.unban': 'Levée du bannissement',
+  'user.roles': "Rôles de l'utilisateur modifiés",
+  'user.discord': 'Identifiant Discord modifié',
+  'user.sessions_revoke': 'Sessions révoquées',
+  'grant.create': 'Permission accordée',
+  'grant.update': "Date de fin d'une permission modifiée",
+  'grant.delete': 'Permission retirée',
+  'role.create': 'Rôle créé',
+  'role.update': 'Rôle modifié',
+  'role.delete': 'Rôle supprimé',
+  'settings.update': 'Paramètres modifiés',
+  'route.create': 'Itinéraire créé',
+  'route.update': 'Itinéraire modifié',
+  'route.delete': 'Itinéraire supprimé',
+};
