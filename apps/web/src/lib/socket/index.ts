@@ -1,0 +1,17 @@
+import { useAuthStore } from '../auth-store.ts';
+import { getRuntimeConfig } from '../runtime-config.ts';
+import { createSocketClient } from './socket-client.ts';
+
+export * from './live-cache.ts';
+export * from './socket-client.ts';
+
+/** The app's socket client: URL from /config.json (`socketUrl` '' = same origin), token from the auth store. */
+export const socketClient = createSocketClient({
+  getUrl: () => getRuntimeConfig().socketUrl,
+  getToken: () => useAuthStore.getState().token,
+});
+
+// A session that ends closes every socket it opened.
+useAuthStore.subscribe((state, previous) => {
+  if (previous.token && state.token !== previous.token) socketClient.disconnectAll();
+});

@@ -1,0 +1,194 @@
+import type { BotState, BotStatus } from '@bot/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import type { LiveConnectionState, SocketClient } from './socket-client.ts';
+
+/** Query keys the sockets write to: the pages read them with useQuery, never a second store. */
+export const liveKeys = {
+  /** The latest state of one watched bot (null until the bot reports). */
+  bot: (hwid: string) => ['live', 'bot', hwid] as const,
+  /** Connection state of the socket watching one bot. */
+  botConnection: (hwid: string) => ['live', 'bot', hwid, 'connection'] as const,
+  /** Events seen live for one bot (status changes, connections), newest first. */
+  botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
+  /** The whole fleet as the admin socket sees it. */
+  fleet: ['live', 'fleet'] as const,
+  fleetConnection: ['live', 'fleet', 'connection'] as const,
+};
+
+export interface LiveEvent {
+  id: number;
+  at: string;
+  kind: 'online' | 'offline' | 'status' | 'account' | 'connection';
+  text: string;
+  account?: string;
+  status?: BotStatus;
+}
+
+export const MAX_LIVE_EVENTS = 200;
+
+/**
+ * The fleet in the query cache. `bots` is replaced (never mutated) on each change; `changed` and
+ * `removed` name what the last change touched, so the map updates its buffers without a full scan.
+ */
+export interface LiveFleet {
+  bots: ReadonlyMap<string, BotState>;
+  onlineCount: number;
+  /** Bumped on each change. */
+  version: number;
+  /** True when the last change was a snapshot (everything replaced). */
+  isSnapshot: boolean;
+  changed: readonly string[];
+  removed: readonly string[];
+}
+
+export const emptyFleet: LiveFleet = {
+  bots: new Map(),
+  onlineCount: 0,
+  version: 0,
+  isSnapshot: true,
+  changed: [],
+  removed: [],
+};
+
+let eventCounter = 0;
+
+/** The events a new state brings compared with the previous one. */
+export function diffBotStates(
+  previous: BotState | null | undefined,
+  next: BotState,
+  at = new Date(),
+): LiveEvent[] {
+  const events: LiveEvent[] = [];
+  const when = at.toISOString();
+  const push = (event: Omit<LiveEvent, 'id' | 'at'>) =>
+    events.push({ id: ++eventCounter, at: when, ...event });
+  if (!previous || previous.online !== next.online) {
+    push(
+      next.online ? { kind: 'online', text: 'Bot connecté' } : { kind: 'offline', text: 'Bot déconnecté' },
+    );
+  }
+  const before = new Map((previous?.accounts ?? []).map((account) => [account.name, account]));
+  for (const account of next.accounts) {
+    const old = before.get(account.name);
+    if (!old) {
+      if (previous)
+        push({ kind: 'account', account: account.name, status: account.status, text: 'Compte apparu' });
+    } else if (old.status !== account.status) {
+      push({ kind: 'status', account: account.name, status: account.status, text: 'Changement de statut' });
+    }
+    before.delete(account.name);
+  }
+  for (const name of before.keys()) push({ kind: 'account', account: name, text: 'Compte retiré' });
+  return events;
+}
+
+function setConnection(queryClient: QueryClient, key: readonly unknown[], state: LiveConnectionState) {
+  queryClient.setQueryData(key, state);
+}
+
+/** Watches one bot: its socket writes the state, the connection state and the event log to the cache. */
+export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: string | null | undefined) {
+  if (!hwid) {
+    client.connectToHwid(hwid, { onUpdate: () => undefined });
+    return () => undefined;
+  }
+  const appendEvents = (events: LiveEvent[]) => {
+    if (events.length === 0) return;
+    queryClient.setQueryData<LiveEvent[]>(liveKeys.botEvents(hwid), (old = []) =>
+      [...events.reverse(), ...old].slice(0, MAX_LIVE_EVENTS),
+    );
+  };
+  const socket = client.connectToHwid(hwid, {
+    onUpdate: (state) => {
+      if (state.hwid !== hwid) return;
+      const previous = queryClient.getQueryData<BotState | null>(liveKeys.bot(hwid));
+      queryClient.setQueryData(liveKeys.bot(hwid), state);
+      appendEvents(diffBotStates(previous, state));
+    },
+    onConnectionChange: (state) => {
+      const previous = queryClient.getQueryData<LiveConnectionState>(liveKeys.botConnection(hwid));
+      setConnection(queryClient, liveKeys.botConnection(hwid), state);
+      if (previous === 'connected' && state === 'disconnected') {
+        appendEvents([
+          {
+            id: ++eventCounter,
+            at: new Date().toISOString(),
+            kind: 'connection',
+            text: 'Connexion au serveur perdue',
+          },
+        ]);
+      }
+    },
+  });
+  if (!socket) return () => undefined;
+  return () => {
+    client.disconnectHwid(hwid);
+    setConnection(queryClient, liveKeys.botConnection(hwid), 'disconnected');
+  };
+}
+
+export function applySnapshot(states: readonly BotState[], onlineCount?: number, version = 0): LiveFleet {
+  const bots = new Map<string, BotState>();
+  for (const state of states) if (state.online) bots.set(state.hwid, state);
+  return {
+    bots,
+    onlineCount: onlineCount ?? bots.size,
+    version: version + 1,
+    isSnapshot: true,
+    changed: [...bots.keys()],
+    removed: [],
+  };
+}
+
+export function applyBatch(fleet: LiveFleet, states: readonly BotState[]): LiveFleet {
+  const bots = new Map(fleet.bots);
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const state of states) {
+    if (state.online) {
+      bots.set(state.hwid, state);
+      changed.push(state.hwid);
+    } else if (bots.delete(state.hwid)) {
+      removed.push(state.hwid);
+    }
+  }
+  return { ...fleet, bots, version: fleet.version + 1, isSnapshot: false, changed, removed };
+}
+
+export function applyDisconnect(fleet: LiveFleet, hwid: string): LiveFleet {
+  if (!fleet.bots.has(hwid)) return fleet;
+  const bots = new Map(fleet.bots);
+  bots.delete(hwid);
+  return { ...fleet, bots, version: fleet.version + 1, isSnapshot: false, changed: [], removed: [hwid] };
+}
+
+/** Watches the whole fleet with the admin socket; the fleet lives in the query cache. */
+export function watchFleet(queryClient: QueryClient, client: SocketClient) {
+  const current = () => queryClient.getQueryData<LiveFleet>(liveKeys.fleet) ?? emptyFleet;
+  const socket = client.connectAsAdmin({
+    onSnapshot: (states) => {
+      const fleet = current();
+      queryClient.setQueryData(liveKeys.fleet, applySnapshot(states, undefined, fleet.version));
+    },
+    onUpdate: (states) => queryClient.setQueryData(liveKeys.fleet, applyBatch(current(), states)),
+    onDisconnect: (hwid) => queryClient.setQueryData(liveKeys.fleet, applyDisconnect(current(), hwid)),
+    onOnlineCount: (count) => {
+      const fleet = current();
+      if (fleet.onlineCount !== count) {
+        queryClient.setQueryData(liveKeys.fleet, {
+          ...fleet,
+          onlineCount: count,
+          changed: [],
+          removed: [],
+          isSnapshot: false,
+        });
+      }
+    },
+    onConnectionChange: (state) => setConnection(queryClient, liveKeys.fleetConnection, state),
+  });
+  if (!socket) return () => undefined;
+  return () => {
+    client.disconnectAdmin();
+    setConnection(queryClient, liveKeys.fleetConnection, 'disconnected');
+  };
+}

@@ -1,0 +1,182 @@
+import {
+  type BotState,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  SOCKET_EVENTS,
+  SOCKET_PATH,
+  SOCKET_RANDOMIZATION_FACTOR,
+  SOCKET_RECONNECTION_DELAY_MAX_MS,
+  SOCKET_RECONNECTION_DELAY_MS,
+  SOCKET_TIMEOUT_MS,
+} from '@bot/contracts';
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+
+export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Connection state of one watcher socket, as the pages show it. */
+export type LiveConnectionState = 'connecting' | 'connected' | 'disconnected' | 'refused';
+
+export interface SocketClientDeps {
+  /** Socket URL from the runtime config; '' means the page's own origin. */
+  getUrl: () => string;
+  getToken: () => string | null | undefined;
+  /** Socket problems are only logged (SPEC.md section 8). */
+  log?: (message: string) => void;
+  /** socket.io-client's `io` (tests may wrap it). */
+  connect?: typeof io;
+}
+
+export interface HwidHandlers {
+  /** One bot state: the current one at once, then every change. */
+  onUpdate: (state: BotState) => void;
+  onConnectionChange?: (state: LiveConnectionState) => void;
+  onAuthError?: (body: { error: string; code: string }) => void;
+}
+
+export interface AdminHandlers {
+  onSnapshot: (states: BotState[]) => void;
+  /** A batch of changed bot states (latest per bot). */
+  onUpdate: (states: BotState[]) => void;
+  onDisconnect?: (hwid: string) => void;
+  onOnlineCount?: (count: number) => void;
+  onConnectionChange?: (state: LiveConnectionState) => void;
+  onAuthError?: (body: { error: string; code: string }) => void;
+}
+
+export const HWID_REQUIRED = 'HWID requis';
+export const TOKEN_MISSING = 'Token manquant';
+
+/** SPEC.md sections 7 and 9: websocket only, no upgrade, path /socket.io, reconnection 1-5 s, x0.5, 20 s. */
+export function socketOptions(query?: Record<string, string>): Partial<ManagerOptions & SocketOptions> {
+  return {
+    path: SOCKET_PATH,
+    transports: ['websocket'],
+    upgrade: false,
+    reconnection: true,
+    reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+    reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
+    randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
+    timeout: SOCKET_TIMEOUT_MS,
+    // Each watcher has its own connection: closing one never closes another.
+    forceNew: true,
+    ...(query ? { query } : {}),
+  };
+}
+
+export type SocketClient = ReturnType<typeof createSocketClient>;
+
+/**
+ * The socket client of SPEC.md section 7: one socket per watched hwid, at most one admin socket.
+ * Each socket (re)sends `authenticate` on every connect, so a reconnection is authenticated again.
+ */
+export function createSocketClient(deps: SocketClientDeps) {
+  const log = deps.log ?? ((message: string) => console.log(message));
+  const connect = deps.connect ?? io;
+  const hwidSockets = new Map<string, LiveSocket>();
+  let adminSocket: LiveSocket | undefined;
+
+  function open(query: Record<string, string> | undefined): LiveSocket {
+    const url = deps.getUrl();
+    const options = socketOptions(query);
+    return (url ? connect(url, options) : connect(options)) as LiveSocket;
+  }
+
+  function watchConnection(
+    socket: LiveSocket,
+    authenticate: (token: string) => Parameters<ClientToServerEvents['authenticate']>[0],
+    handlers: {
+      onConnectionChange?: (state: LiveConnectionState) => void;
+      onAuthError?: HwidHandlers['onAuthError'];
+    },
+  ) {
+    handlers.onConnectionChange?.('connecting');
+    socket.on('connect', () => {
+      const token = deps.getToken();
+      if (!token) {
+        log(TOKEN_MISSING);
+        socket.disconnect();
+        return;
+      }
+      socket.emit(SOCKET_EVENTS.authenticate, authenticate(token));
+    });
+    socket.on(SOCKET_EVENTS.authenticated, () => handlers.onConnectionChange?.('connected'));
+    socket.on(SOCKET_EVENTS.authError, (body) => {
+      handlers.onConnectionChange?.('refused');
+      handlers.onAuthError?.(body);
+    });
+    socket.on('disconnect', () => handlers.onConnectionChange?.('disconnected'));
+    socket.io.on('reconnect_attempt', () => handlers.onConnectionChange?.('connecting'));
+  }
+
+  /** Watches one bot; an earlier socket for the same hwid is closed first. */
+  function connectToHwid(hwid: string | null | undefined, handlers: HwidHandlers): LiveSocket | undefined {
+    if (!hwid) {
+      log(HWID_REQUIRED);
+      return undefined;
+    }
+    if (!deps.getToken()) {
+      log(TOKEN_MISSING);
+      return undefined;
+    }
+    disconnectHwid(hwid);
+    const socket = open({ hwid });
+    hwidSockets.set(hwid, socket);
+    watchConnection(socket, (token) => ({ token, type: 'client', hwid }), handlers);
+    socket.on(SOCKET_EVENTS.botUpdate, (payload) => {
+      if (Array.isArray(payload)) for (const state of payload) handlers.onUpdate(state);
+      else handlers.onUpdate(payload);
+    });
+    return socket;
+  }
+
+  function disconnectHwid(hwid: string): void {
+    const socket = hwidSockets.get(hwid);
+    if (!socket) return;
+    hwidSockets.delete(hwid);
+    socket.removeAllListeners();
+    socket.disconnect();
+  }
+
+  /** Watches the whole fleet; a new admin socket replaces the old one. */
+  function connectAsAdmin(handlers: AdminHandlers): LiveSocket | undefined {
+    if (!deps.getToken()) {
+      log(TOKEN_MISSING);
+      return undefined;
+    }
+    disconnectAdmin();
+    const socket = open(undefined);
+    adminSocket = socket;
+    watchConnection(socket, (token) => ({ token, type: 'admin' }), handlers);
+    socket.on(SOCKET_EVENTS.botSnapshot, (states) => handlers.onSnapshot(states));
+    socket.on(SOCKET_EVENTS.botUpdate, (payload) =>
+      handlers.onUpdate(Array.isArray(payload) ? payload : [payload]),
+    );
+    socket.on(SOCKET_EVENTS.botDisconnect, (hwid) => handlers.onDisconnect?.(hwid));
+    socket.on(SOCKET_EVENTS.onlineCount, (count) => handlers.onOnlineCount?.(count));
+    return socket;
+  }
+
+  function disconnectAdmin(): void {
+    if (!adminSocket) return;
+    const socket = adminSocket;
+    adminSocket = undefined;
+    socket.removeAllListeners();
+    socket.disconnect();
+  }
+
+  function disconnectAll(): void {
+    for (const hwid of [...hwidSockets.keys()]) disconnectHwid(hwid);
+    disconnectAdmin();
+  }
+
+  return {
+    connectToHwid,
+    disconnectHwid,
+    disconnectAll,
+    connectAsAdmin,
+    disconnectAdmin,
+    /** Open sockets (tests, diagnostics). */
+    openHwids: () => [...hwidSockets.keys()],
+    hasAdminSocket: () => adminSocket !== undefined,
+  };
+}
