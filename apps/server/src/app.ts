@@ -16,7 +16,9 @@ import { seedPermissions } from './modules/access/access.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { botRoutes } from './modules/bots/bots.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
+import { attachRealtime } from './modules/realtime/realtime.service.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
@@ -115,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(meRoutes);
       await api.register(publicSettingsRoutes);
       // domain modules: register each here, one line per module
+      await api.register(botRoutes);
       await api.register(adminUsersRoutes);
       await api.register(rolesRoutes);
       await api.register(permissionsAdminRoutes);
@@ -123,6 +126,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: '/api' },
   );
+
+  // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
+  attachRealtime(app);
 
   // web app hosting
 

@@ -126,3 +126,24 @@ export const socketAuthenticateInput = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('bot'), token: z.string().min(1).max(256), hwid: hwidSchema }),
 ]);
 export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;
+
+/** Answer to an `authenticate` sent with an acknowledgement callback. */
+export type SocketAuthenticateAck = { ok: true } | { ok: false; error: string; code: string };
+
+/** Events the server emits (typed Socket.IO maps for the server, the web app and the bot agent). */
+export interface ServerToClientEvents {
+  auth_error: (body: { error: string; code: string }) => void;
+  authenticated: (info: { type: 'client' | 'admin' | 'bot'; hwid?: string }) => void;
+  /** Client sockets: one bot state; admin sockets: a batch of changed states. */
+  bot_update: (payload: BotState | BotState[]) => void;
+  bot_snapshot: (states: BotState[]) => void;
+  bot_disconnect: (hwid: string) => void;
+  online_count: (count: number) => void;
+  settings_update: (settings: Record<string, unknown>) => void;
+}
+
+/** Events peers emit; payloads are validated by the server with the schemas above. */
+export interface ClientToServerEvents {
+  authenticate: (payload: SocketAuthenticateInput, ack?: (answer: SocketAuthenticateAck) => void) => void;
+  bot_update: (report: BotReport) => void;
+}

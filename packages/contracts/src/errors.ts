@@ -68,6 +68,8 @@ export const ERRORS = {
 
   AUTH_TIMEOUT: { status: 401, message: 'Authentification attendue dans les délais.' },
   SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
+  BOT_REPLACED: { status: 409, message: 'Une connexion plus récente de ce PC a remplacé celle-ci.' },
+  BOT_KICKED: { status: 409, message: 'Le bot a été déconnecté par un administrateur.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

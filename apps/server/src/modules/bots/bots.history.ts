@@ -1,0 +1,160 @@
+import type { BotHistoryPoint } from '@bot/contracts';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { botActivityMinutes } from './bots.table.ts';
+
+const MINUTE_MS = 60_000;
+const INSERT_CHUNK = 500;
+/** Past this many buffered rows a failing database stops growing the buffer (oldest kept). */
+const MAX_BUFFERED_ROWS = 200_000;
+
+export interface ActivityDelta {
+  gathered: number;
+  treasures: number;
+  kamas: number;
+  xp: number;
+}
+
+interface BufferedRow extends ActivityDelta {
+  userId: string;
+  hwid: string;
+  account: string;
+  minute: number;
+  reports: number;
+}
+
+/**
+ * Per-minute activity aggregates, summed in memory and upserted in batches (one statement per
+ * few hundred rows every flush), never one write per bot update.
+ */
+export class ActivityRecorder {
+  private buffer = new Map<string, BufferedRow>();
+  private flushing: Promise<void> | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Adds one report's stat deltas to the account's current minute. */
+  record(input: { userId: string; hwid: string; account: string; at: number; delta: ActivityDelta }): void {
+    const minute = Math.floor(input.at / MINUTE_MS) * MINUTE_MS;
+    const key = `${input.userId}\u0000${input.hwid}\u0000${input.account}\u0000${minute}`;
+    const row = this.buffer.get(key);
+    if (row) {
+      row.gathered += input.delta.gathered;
+      row.treasures += input.delta.treasures;
+      row.kamas += input.delta.kamas;
+      row.xp += input.delta.xp;
+      row.reports += 1;
+      return;
+    }
+    if (this.buffer.size >= MAX_BUFFERED_ROWS) return;
+    this.buffer.set(key, {
+      userId: input.userId,
+      hwid: input.hwid,
+      account: input.account,
+      minute,
+      reports: 1,
+      ...input.delta,
+    });
+  }
+
+  /** Rows not yet written, for one bot (so the owner's page does not wait for the next flush). */
+  pendingFor(userId: string, hwid: string): BotHistoryPoint[] {
+    const points: BotHistoryPoint[] = [];
+    for (const row of this.buffer.values()) {
+      if (row.userId === userId && row.hwid === hwid) points.push(toPoint(row));
+    }
+    return points;
+  }
+
+  /** Writes the buffered rows; concurrent calls share one flush. */
+  flush(): Promise<void> {
+    this.flushing ??= this.writeBuffered().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async writeBuffered(): Promise<void> {
+    if (this.buffer.size === 0) return;
+    const rows = [...this.buffer.values()];
+    this.buffer = new Map();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      try {
+        await upsertActivity(this.ctx.db, chunk);
+      } catch (error) {
+        this.ctx.log.warn({ err: error, rows: chunk.length }, 'bot history flush failed; kept for retry');
+        for (const row of chunk) this.record({ ...row, at: row.minute, delta: row });
+      }
+    }
+  }
+}
+
+async function upsertActivity(db: DbOrTx, rows: BufferedRow[]): Promise<void> {
+  const t = botActivityMinutes;
+  await db
+    .insert(t)
+    .values(rows.map((row) => ({ ...row, minute: new Date(row.minute) })))
+    .onConflictDoUpdate({
+      target: [t.userId, t.hwid, t.minute, t.account],
+      set: {
+        gathered: sql`${t.gathered} + excluded.gathered`,
+        treasures: sql`${t.treasures} + excluded.treasures`,
+        kamas: sql`${t.kamas} + excluded.kamas`,
+        xp: sql`${t.xp} + excluded.xp`,
+        reports: sql`${t.reports} + excluded.reports`,
+      },
+    });
+}
+
+function toPoint(row: BufferedRow): BotHistoryPoint {
+  return {
+    minute: new Date(row.minute).toISOString(),
+    account: row.account,
+    gathered: row.gathered,
+    treasures: row.treasures,
+    kamas: row.kamas,
+    xp: row.xp,
+  };
+}
+
+/** The written per-minute history of one bot since a date, oldest first. */
+export async function listBotHistory(
+  db: DbOrTx,
+  input: { userId: string; hwid: string; since: Date },
+): Promise<BotHistoryPoint[]> {
+  const t = botActivityMinutes;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.userId, input.userId), eq(t.hwid, input.hwid), gte(t.minute, input.since)))
+    .orderBy(asc(t.minute), asc(t.account));
+  return rows.map((row) => ({
+    minute: row.minute.toISOString(),
+    account: row.account,
+    gathered: row.gathered,
+    treasures: row.treasures,
+    kamas: row.kamas,
+    xp: row.xp,
+  }));
+}
+
+/** Written history plus still-buffered rows, summed per minute and account. */
+export function mergeHistory(written: BotHistoryPoint[], pending: BotHistoryPoint[]): BotHistoryPoint[] {
+  const merged = new Map<string, BotHistoryPoint>();
+  for (const point of [...written, ...pending]) {
+    const key = `${point.minute}\u0000${point.account}`;
+    const existing = merged.get(key);
+    if (!existing) merged.set(key, { ...point });
+    else {
+      existing.gathered += point.gathered;
+      existing.treasures += point.treasures;
+      existing.kamas += point.kamas;
+      existing.xp += point.xp;
+    }
+  }
+  return [...merged.values()].sort((a, b) =>
+    a.minute === b.minute ? a.account.localeCompare(b.account) : a.minute.localeCompare(b.minute),
+  );
+}

@@ -1,0 +1,276 @@
+import type { BotHistoryPoint, BotState } from '@bot/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { flushBotHistory } from '../realtime/realtime.service.ts';
+import {
+  account,
+  connectAndAuthenticate,
+  createBotOwner,
+  newHwid,
+  sleep,
+  type TestSocket,
+  whitelist,
+} from '../realtime/realtime.test-helpers.ts';
+import { writeSettings } from '../settings/settings.service.ts';
+import { rotateBotKey } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+import { botActivityMinutes } from './bots.table.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({
+    realtime: { historyFlushMs: 60_000, botUpdatesPerSecond: 50, floodMessagesPer10s: 1_000 },
+  });
+  call = apiClient(server);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+async function botKeyOf(token: string): Promise<string> {
+  const answer = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, token);
+  return answer.body.data.accessKey;
+}
+
+describe('POST /api/bot/sessions', () => {
+  it('binds the hwid on first use, then refuses another PC', async () => {
+    const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+    const accessKey = await botKeyOf(owner.token);
+    const hwid = newHwid();
+    const opened = await call<{ token: string; expiresAt: string; whitelist: string[] }>(
+      'POST',
+      '/bot/sessions',
+      {
+        accessKey,
+        hwid,
+        version: '1.2.3',
+      },
+    );
+    expect(opened.status).toBe(201);
+    expect(opened.body.token).toMatch(/^bs_/);
+    expect(new Date(opened.body.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const info = await call<{ data: { hwid: string } }>('GET', '/me/info', undefined, owner.token);
+    expect(info.body.data.hwid).toBe(hwid);
+
+    expect((await call('POST', '/bot/sessions', { accessKey, hwid, version: '1.2.3' })).status).toBe(201);
+    const other = await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '1.2.3' });
+    expect(other.status).toBe(403);
+    expect(other.body).toMatchObject({ code: 'HWID_MISMATCH' });
+    expect(other.body.error).toMatch(/autre PC/);
+
+    // After the owner unbinds the PC, a new one binds.
+    await server.app.ctx.db.update(users).set({ hwidResetAt: null }).where(eq(users.id, owner.user.id));
+    expect((await call('DELETE', '/me/hwid', undefined, owner.token)).status).toBe(200);
+    expect(
+      (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '1.2.3' })).status,
+    ).toBe(201);
+  });
+
+  it('refuses a PC bound to another user', async () => {
+    const first = await createBotOwner(server);
+    const second = await server.createUser({ permissions: ['can_useTreasure'] });
+    const answer = await call('POST', '/bot/sessions', {
+      accessKey: await botKeyOf(second.token),
+      hwid: first.hwid,
+      version: '1.0.0',
+    });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'HWID_TAKEN' });
+  });
+
+  it('needs one of the bot permissions', async () => {
+    const none = await server.createUser();
+    const refused = await call('POST', '/bot/sessions', {
+      accessKey: await botKeyOf(none.token),
+      hwid: newHwid(),
+      version: '1.0.0',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'BOT_PERMISSION_REQUIRED' });
+    const treasureOnly = await server.createUser({ permissions: ['can_useTreasure'] });
+    const allowed = await call('POST', '/bot/sessions', {
+      accessKey: await botKeyOf(treasureOnly.token),
+      hwid: newHwid(),
+      version: '1.0.0',
+    });
+    expect(allowed.status).toBe(201);
+  });
+
+  it('refuses a wrong key, a banned or unactivated account, an outdated bot and bad input', async () => {
+    const wrong = await call('POST', '/bot/sessions', {
+      accessKey: 'bk_0000000000000000000000',
+      hwid: newHwid(),
+      version: '1.0.0',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ code: 'BOT_KEY_INVALID' });
+
+    const banned = await server.createUser({ permissions: ['can_useGathering'] });
+    const bannedKey = await botKeyOf(banned.token);
+    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
+    const bannedAnswer = await call('POST', '/bot/sessions', {
+      accessKey: bannedKey,
+      hwid: newHwid(),
+      version: '1.0.0',
+    });
+    expect(bannedAnswer.body).toMatchObject({ code: 'ACCOUNT_BANNED' });
+
+    const sleeper = await server.createUser({ activated: false, permissions: ['can_useGathering'] });
+    const sleeperKey = await rotateBotKey(server.app.ctx, server.app.ctx.db, sleeper.user.id);
+    const sleeperAnswer = await call('POST', '/bot/sessions', {
+      accessKey: sleeperKey,
+      hwid: newHwid(),
+      version: '1.0.0',
+    });
+    expect(sleeperAnswer.body).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVATED' });
+
+    const owner = await server.createUser({ permissions: ['can_useGathering'] });
+    const accessKey = await botKeyOf(owner.token);
+    await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '2.1.0' }, null);
+    try {
+      const outdated = await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.0.9' });
+      expect(outdated.status).toBe(426);
+      expect(outdated.body).toMatchObject({ code: 'BOT_VERSION_OUTDATED' });
+      expect(
+        (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.10.0' })).status,
+      ).toBe(201);
+    } finally {
+      await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '0.0.0' }, null);
+    }
+    const invalid = await call('POST', '/bot/sessions', {
+      accessKey,
+      hwid: 'x',
+      version: 'latest',
+      extra: 1,
+    });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('rotating the access key ends the sessions made with it', async () => {
+    const owner = await createBotOwner(server);
+    expect((await call('POST', '/me/bot-key', undefined, owner.token)).status).toBe(200);
+    const { socket, ack } = await connectAndAuthenticate(server, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(socket);
+    expect(ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+    const old = await call('POST', '/bot/sessions', {
+      accessKey: owner.accessKey,
+      hwid: owner.hwid,
+      version: '1.0.0',
+    });
+    expect(old.body).toMatchObject({ code: 'BOT_KEY_INVALID' });
+  });
+});
+
+describe('GET /api/me/bot and history', () => {
+  it('answers the live state and per-minute aggregates of stat deltas, written in batches', async () => {
+    const owner = await createBotOwner(server, { accounts: ['Miner', 'Hunter'] });
+    const empty = await call<{ data: { hwid: string; state: BotState | null; history: BotHistoryPoint[] } }>(
+      'GET',
+      '/me/bot',
+      undefined,
+      owner.token,
+    );
+    expect(empty.body.data).toEqual({ hwid: owner.hwid, state: null, history: [] });
+
+    const { socket } = await connectAndAuthenticate(server, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(socket);
+    for (let i = 0; i <= 5; i += 1) {
+      socket.emit('bot_update', {
+        accounts: [
+          account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 100 * i, xp: 1000 * i } }),
+          account('Hunter', { stats: { gathered: 0, treasures: i, kamas: 0, xp: 0 } }),
+        ],
+      });
+    }
+    await sleep(300);
+    const rowsBefore = await server.app.ctx.db
+      .select()
+      .from(botActivityMinutes)
+      .where(eq(botActivityMinutes.hwid, owner.hwid));
+    expect(rowsBefore).toHaveLength(0); // buffered, not written per update
+
+    const live = await call<{ data: { state: BotState; history: BotHistoryPoint[] } }>(
+      'GET',
+      '/me/bot',
+      undefined,
+      owner.token,
+    );
+    expect(live.body.data.state).toMatchObject({ hwid: owner.hwid, online: true });
+    const sum = (points: BotHistoryPoint[], name: string, key: 'gathered' | 'treasures' | 'kamas' | 'xp') =>
+      points.filter((p) => p.account === name).reduce((total, p) => total + p[key], 0);
+    expect(sum(live.body.data.history, 'Miner', 'gathered')).toBe(50);
+
+    await flushBotHistory(server.app.ctx);
+    const rows = await server.app.ctx.db
+      .select()
+      .from(botActivityMinutes)
+      .where(eq(botActivityMinutes.hwid, owner.hwid));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.length).toBeLessThanOrEqual(4); // one row per account and minute (a minute may tick over)
+    const miner = rows.filter((row) => row.account === 'Miner');
+    expect(miner.reduce((t, r) => t + r.gathered, 0)).toBe(50);
+    expect(miner.reduce((t, r) => t + r.kamas, 0)).toBe(500);
+    expect(miner.reduce((t, r) => t + r.xp, 0)).toBe(5000);
+    expect(rows.filter((r) => r.account === 'Hunter').reduce((t, r) => t + r.treasures, 0)).toBe(5);
+
+    // A second batch adds to the same minute rows (upsert), and the answer merges both.
+    socket.emit('bot_update', {
+      accounts: [account('Miner', { stats: { gathered: 60, treasures: 0, kamas: 600, xp: 6000 } })],
+    });
+    await sleep(200);
+    await flushBotHistory(server.app.ctx);
+    const after = await call<{ data: { history: BotHistoryPoint[] } }>(
+      'GET',
+      '/me/bot',
+      undefined,
+      owner.token,
+    );
+    expect(sum(after.body.data.history, 'Miner', 'gathered')).toBe(60);
+    expect(sum(after.body.data.history, 'Hunter', 'treasures')).toBe(5);
+  });
+
+  it('answers no hwid for a user without a bound PC, 401 without a session', async () => {
+    const user = await server.createUser();
+    const answer = await call('GET', '/me/bot', undefined, user.token);
+    expect(answer.body).toEqual({ data: { hwid: null, state: null, history: [] } });
+    expect((await call('GET', '/me/bot')).status).toBe(401);
+  });
+
+  it('only accepts whitelisted accounts in history', async () => {
+    const owner = await createBotOwner(server, { accounts: ['Allowed'] });
+    await whitelist(server, owner.user.id, []);
+    const { socket } = await connectAndAuthenticate(server, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(socket);
+    for (let i = 0; i < 3; i += 1) {
+      socket.emit('bot_update', {
+        accounts: [account('Stranger', { stats: { gathered: i * 5, treasures: 0, kamas: 0, xp: 0 } })],
+      });
+    }
+    await sleep(200);
+    await flushBotHistory(server.app.ctx);
+    const answer = await call<{ data: { history: BotHistoryPoint[] } }>(
+      'GET',
+      '/me/bot',
+      undefined,
+      owner.token,
+    );
+    expect(answer.body.data.history).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { botSessionAnswer, botSessionInput, myBotAnswer } from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { limitPerIp } from '../../core/rate-limit-guard.ts';
+import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
+import { getUserById } from '../users/users.service.ts';
+import { listBotHistory, mergeHistory } from './bots.history.ts';
+import { openBotSession } from './bots.service.ts';
+
+const HISTORY_WINDOW_MS = 24 * 3_600_000;
+
+export const botRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.post(
+    '/bot/sessions',
+    {
+      preHandler: limitPerIp('botSession'),
+      schema: { tags: ['bot'], body: botSessionInput, response: { 201: botSessionAnswer } },
+    },
+    async (request, reply) => {
+      const answer = await openBotSession(ctx, { ...request.body, ip: request.ip });
+      return reply.status(201).send(answer);
+    },
+  );
+
+  app.get(
+    '/me/bot',
+    { preHandler: requireSession, schema: { tags: ['me'], response: { 200: myBotAnswer } } },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const user = await getUserById(ctx.db, userId);
+      if (!user.hwid) return { data: { hwid: null, state: null, history: [] } };
+      const state = await findBotState(ctx, user.hwid);
+      const written = await listBotHistory(ctx.db, {
+        userId,
+        hwid: user.hwid,
+        since: new Date(Date.now() - HISTORY_WINDOW_MS),
+      });
+      return {
+        data: {
+          hwid: user.hwid,
+          state: state?.owner.id === userId ? state : null,
+          history: mergeHistory(written, findPendingBotHistory(ctx, userId, user.hwid)),
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,164 @@
+import type { BotSessionAnswer, Permission } from '@bot/contracts';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { hashSecret, newId, newSecret } from '../../core/ids.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { getUserPermissions } from '../access/access.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
+import { findUserByBotKey } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import { botSessions } from './bots.table.ts';
+
+/** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
+export const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
+
+export function canRunBot(held: readonly Permission[]): boolean {
+  return BOT_PERMISSIONS.some((name) => held.includes(name));
+}
+
+/** Compares two `major.minor.patch` versions: negative when a < b. */
+export function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < 3; i += 1) {
+    const diff = (left[i] ?? 0) - (right[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+/**
+ * Opens a bot session for the agent holding the user's access key: binds the hwid on first use,
+ * refuses another PC, a banned or unactivated account, an account without bot permission and an
+ * outdated agent.
+ */
+export async function openBotSession(
+  ctx: AppContext,
+  input: { accessKey: string; hwid: string; version: string; ip: string | null },
+): Promise<BotSessionAnswer> {
+  const user = await findUserByBotKey(ctx.db, input.accessKey);
+  if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
+  if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
+  if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
+  const { minBotVersion } = await getSettings(ctx);
+  if (compareVersions(input.version, minBotVersion) < 0) {
+    throw new AppError('BOT_VERSION_OUTDATED', {
+      message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Mettez le bot à jour.`,
+      details: { minBotVersion },
+    });
+  }
+  if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
+  if (user.hwid === null) await bindHwid(ctx, { userId: user.id, hwid: input.hwid });
+  else if (user.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
+
+  const token = `bs_${newSecret(32)}`;
+  const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
+  await ctx.db.insert(botSessions).values({
+    id: newId(),
+    userId: user.id,
+    tokenHash: hashSecret(token),
+    hwid: input.hwid,
+    botKeyHash: user.botKeyHash,
+    version: input.version,
+    ip: input.ip,
+    expiresAt,
+  });
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    whitelist: await listWhitelistedAccountNames(ctx.db, user.id),
+  };
+}
+
+/** Binds a PC to a user who has none; a PC bound to another user is refused. */
+export async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
+  try {
+    const bound = await ctx.db
+      .update(users)
+      .set({ hwid: input.hwid })
+      .where(and(eq(users.id, input.userId), isNull(users.hwid)))
+      .returning({ id: users.id });
+    if (bound.length === 0) {
+      // Another request bound a PC meanwhile: accept only if it is the same one.
+      const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, input.userId));
+      if (row?.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
+      return;
+    }
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_hwid_idx')) throw new AppError('HWID_TAKEN');
+    throw error;
+  }
+  ctx.events.emit('user.changed', { userId: input.userId });
+}
+
+export interface LiveBotSession {
+  sessionId: string;
+  userId: string;
+  username: string;
+  hwid: string;
+  version: string;
+}
+
+/**
+ * The live bot session behind a token for that hwid: unexpired, unrevoked, opened with the user's
+ * current access key, for the PC still bound to a non-banned user holding a bot permission.
+ */
+export async function findBotSessionByToken(
+  ctx: AppContext,
+  input: { token: string; hwid: string },
+): Promise<LiveBotSession | undefined> {
+  const [row] = await ctx.db
+    .select({
+      sessionId: botSessions.id,
+      userId: botSessions.userId,
+      hwid: botSessions.hwid,
+      version: botSessions.version,
+      sessionKeyHash: botSessions.botKeyHash,
+      username: users.username,
+      userHwid: users.hwid,
+      userKeyHash: users.botKeyHash,
+      bannedAt: users.bannedAt,
+    })
+    .from(botSessions)
+    .innerJoin(users, eq(users.id, botSessions.userId))
+    .where(
+      and(
+        eq(botSessions.tokenHash, hashSecret(input.token)),
+        isNull(botSessions.revokedAt),
+        gt(botSessions.expiresAt, new Date()),
+      ),
+    );
+  if (!row || row.bannedAt) return undefined;
+  if (row.hwid !== input.hwid || row.userHwid !== input.hwid) return undefined;
+  if (row.sessionKeyHash !== row.userKeyHash) return undefined;
+  return {
+    sessionId: row.sessionId,
+    userId: row.userId,
+    username: row.username,
+    hwid: row.hwid,
+    version: row.version,
+  };
+}
+
+/** Ends a user's bot sessions (all, or those of one PC). */
+export async function revokeBotSessions(
+  ctx: AppContext,
+  input: { userId: string; hwid?: string },
+): Promise<number> {
+  const conditions = [eq(botSessions.userId, input.userId), isNull(botSessions.revokedAt)];
+  if (input.hwid) conditions.push(eq(botSessions.hwid, input.hwid));
+  const revoked = await ctx.db
+    .update(botSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ id: botSessions.id });
+  return revoked.length;
+}
+
+/** Game accounts the user's bot may report (compared case-insensitively). */
+export async function findAllowedAccounts(ctx: AppContext, userId: string): Promise<Set<string>> {
+  const names = await listWhitelistedAccountNames(ctx.db, userId);
+  return new Set(names.map((name) => name.toLowerCase()));
+}

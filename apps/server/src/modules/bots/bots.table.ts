@@ -1,0 +1,53 @@
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../users/users.table.ts';
+
+/**
+ * Sessions a bot agent opens with its user's access key. Stored as a token hash; bound to the
+ * hwid and to the access key it was opened with (rotating the key ends it, on every node).
+ */
+export const botSessions = pgTable(
+  'bot_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    hwid: text('hwid').notNull(),
+    botKeyHash: text('bot_key_hash').notNull(),
+    version: text('version').notNull(),
+    ip: text('ip'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bot_sessions_token_hash_idx').on(t.tokenHash),
+    index('bot_sessions_user_idx').on(t.userId),
+  ],
+);
+
+/** Per-minute activity of one game account on one bot: stat deltas summed over the minute. */
+export const botActivityMinutes = pgTable(
+  'bot_activity_minutes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hwid: text('hwid').notNull(),
+    account: text('account').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    gathered: integer('gathered').notNull().default(0),
+    treasures: integer('treasures').notNull().default(0),
+    kamas: integer('kamas').notNull().default(0),
+    xp: integer('xp').notNull().default(0),
+    /** Reports received in the minute (a presence measure). */
+    reports: integer('reports').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.hwid, t.minute, t.account] }),
+    index('bot_activity_minutes_minute_idx').on(t.minute),
+  ],
+);
+
+export type BotSessionRow = typeof botSessions.$inferSelect;

@@ -1,0 +1,602 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  type BotAccount,
+  type BotState,
+  botReportSchema,
+  type ClientToServerEvents,
+  ERRORS,
+  type ErrorCode,
+  type ServerToClientEvents,
+  SOCKET_EVENTS,
+  SOCKET_PATH,
+  type SocketAuthenticateInput,
+  socketAuthenticateInput,
+} from '@bot/contracts';
+import type { FastifyInstance } from 'fastify';
+import { Server, type Socket } from 'socket.io';
+import type { AppContext } from '../../core/context.ts';
+import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
+import { findSessionByToken } from '../auth/sessions.service.ts';
+import { ActivityRecorder } from '../bots/bots.history.ts';
+import {
+  canRunBot,
+  findAllowedAccounts,
+  findBotSessionByToken,
+  revokeBotSessions,
+} from '../bots/bots.service.ts';
+import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
+import { findUserById } from '../users/users.service.ts';
+import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
+import { rooms } from './rooms.ts';
+
+type PeerKind = 'client' | 'admin' | 'bot';
+
+/** What the hub remembers about each socket (Socket.IO's `socket.data`). */
+interface SocketData {
+  kind?: PeerKind;
+  userId?: string;
+  username?: string;
+  sessionId?: string;
+  hwid?: string;
+  ip: string;
+  queryHwid: string | undefined;
+  connectedAt: string;
+  /** Flood guard: messages in the current 10 s window. */
+  windowStartedAt: number;
+  windowCount: number;
+  /** Throttle: bot updates allowed right now (token bucket). */
+  updateTokens: number;
+  tokensAt: number;
+  dropped: number;
+}
+
+type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
+type HubServer = Server<IncomingEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type HubSocket = Socket<IncomingEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** One connected bot agent on this node. */
+interface BotConnection {
+  socket: HubSocket;
+  sessionId: string;
+  userId: string;
+  hwid: string;
+  state: BotState;
+  lastSeenAt: number;
+  allowedAccounts: Set<string>;
+  allowedLoadedAt: number;
+  previousStats: Map<string, BotAccount['stats']>;
+}
+
+/** A browser socket as presence lists show it. */
+export interface ConnectedViewer {
+  socketId: string;
+  userId: string;
+  username: string;
+  type: 'client' | 'admin';
+  hwid: string | null;
+  ip: string;
+  connectedAt: string;
+}
+
+const FLOOD_WINDOW_MS = 10_000;
+const ALLOWED_ACCOUNTS_TTL_MS = 15_000;
+
+function errorBody(code: ErrorCode, message?: string): { error: string; code: ErrorCode } {
+  return { error: message ?? ERRORS[code].message, code };
+}
+
+/**
+ * The Socket.IO hub of DESIGN.md section 6: authenticates browsers and bot agents, keeps the
+ * latest state of every online bot, feeds owners at once and staff in batches, records activity.
+ */
+export class RealtimeHub {
+  readonly io: HubServer;
+  readonly store: BotStateStore;
+  readonly recorder: ActivityRecorder;
+  private readonly bots = new Map<string, BotConnection>();
+  private readonly pendingAdmin = new Map<string, BotState>();
+  private isCountDirty = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly unsubscribers: (() => void)[] = [];
+  private isClosed = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    app: FastifyInstance,
+    store: BotStateStore = new InMemoryBotStateStore(),
+  ) {
+    const { realtime, publicUrl } = ctx.config;
+    this.store = store;
+    this.recorder = new ActivityRecorder(ctx);
+    const allowedOrigin = new URL(publicUrl).origin;
+    this.io = new Server<IncomingEvents, ServerToClientEvents, Record<string, never>, SocketData>(
+      app.server,
+      {
+        path: SOCKET_PATH,
+        transports: ['websocket'],
+        allowUpgrades: false,
+        serveClient: false,
+        maxHttpBufferSize: realtime.maxMessageBytes,
+        perMessageDeflate: false,
+        // No connection state recovery: it would skip the authentication of a revoked session.
+        allowRequest: (request, callback) => callback(null, isOriginAllowed(request, allowedOrigin)),
+      },
+    );
+    // The raw request holds headers and buffers for the life of the socket: read what we need, drop it.
+    this.io.engine.on('connection', (raw: { request: IncomingMessage | null; meta?: unknown }) => {
+      const request = raw.request;
+      if (!request) return;
+      const query = (request as IncomingMessage & { _query?: Record<string, string> })._query ?? {};
+      const forwarded = ctx.config.trustProxy ? request.headers['x-forwarded-for'] : undefined;
+      raw.meta = {
+        queryHwid: typeof query.hwid === 'string' ? query.hwid : undefined,
+        ip:
+          (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ??
+          request.socket.remoteAddress ??
+          '',
+      };
+      raw.request = null;
+    });
+    this.io.on('connection', (socket: HubSocket) => this.onConnection(socket));
+
+    this.timers.push(setInterval(() => this.flushAdminFeed(), realtime.adminFlushMs));
+    this.timers.push(
+      setInterval(
+        () => void this.sweepSilentBots(),
+        Math.min(1000, Math.max(50, (realtime.offlineTimeoutMs ?? 3000) / 3)),
+      ),
+    );
+    this.timers.push(setInterval(() => void this.recorder.flush(), realtime.historyFlushMs));
+    for (const timer of this.timers) timer.unref();
+    this.subscribeToDomainEvents();
+  }
+
+  // ---- connection and authentication -------------------------------------------------------
+
+  private onConnection(socket: HubSocket): void {
+    const meta = (socket.conn as unknown as { meta?: { queryHwid?: string; ip: string } }).meta;
+    const now = Date.now();
+    socket.data = {
+      ip: meta?.ip ?? socket.handshake.address,
+      queryHwid: meta?.queryHwid,
+      connectedAt: new Date(now).toISOString(),
+      windowStartedAt: now,
+      windowCount: 0,
+      updateTokens: this.ctx.config.realtime.botUpdatesPerSecond,
+      tokensAt: now,
+      dropped: 0,
+    };
+    socket.use((_packet, next) => {
+      if (this.isFlooding(socket)) {
+        this.refuse(socket, 'SOCKET_FLOOD');
+        return;
+      }
+      next();
+    });
+    const authTimer = setTimeout(() => {
+      if (!socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
+    }, this.ctx.config.realtime.authTimeoutMs);
+    authTimer.unref();
+    socket.on('disconnect', () => {
+      clearTimeout(authTimer);
+      this.onDisconnect(socket);
+    });
+    let isAuthenticating = false;
+    socket.on(SOCKET_EVENTS.authenticate, (payload: unknown, ack?: unknown) => {
+      if (isAuthenticating || socket.data.kind) return; // one authentication per socket
+      isAuthenticating = true;
+      const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined;
+      this.authenticate(socket, payload)
+        .then((refusal) => {
+          clearTimeout(authTimer);
+          if (refusal) {
+            reply?.({ ok: false, ...refusal });
+            this.refuse(socket, refusal.code, refusal.error);
+          } else {
+            reply?.({ ok: true });
+          }
+        })
+        .catch((error: unknown) => {
+          this.ctx.log.error({ err: error }, 'socket authentication failed');
+          this.refuse(socket, 'INTERNAL');
+        });
+    });
+    socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
+  }
+
+  /** Answers a refusal, or undefined once the socket joined its rooms. */
+  private async authenticate(
+    socket: HubSocket,
+    payload: unknown,
+  ): Promise<{ error: string; code: ErrorCode } | undefined> {
+    const parsed = socketAuthenticateInput.safeParse(payload);
+    if (!parsed.success) return errorBody('VALIDATION_ERROR');
+    const input = parsed.data;
+    if (input.type === 'bot') return this.authenticateBot(socket, input);
+
+    const session = await findSessionByToken(this.ctx, input.token);
+    if (!session) return errorBody('UNAUTHORIZED');
+    if (!socket.connected) return undefined;
+    const isStaff = await hasPermissions(this.ctx, session.userId, ['can_manageMap']);
+    if (input.type === 'admin') {
+      if (!isStaff) return errorBody('FORBIDDEN');
+    } else {
+      const queryHwid = socket.data.queryHwid;
+      if (queryHwid !== undefined && queryHwid !== input.hwid) return errorBody('VALIDATION_ERROR');
+      if (!isStaff) {
+        const user = await findUserById(this.ctx.db, session.userId);
+        if (user?.hwid !== input.hwid) return errorBody('FORBIDDEN');
+      }
+    }
+    if (!socket.connected) return undefined;
+    Object.assign(socket.data, {
+      kind: input.type,
+      userId: session.userId,
+      username: session.username,
+      sessionId: session.sessionId,
+      hwid: input.type === 'client' ? input.hwid : undefined,
+    });
+    await socket.join([rooms.session(session.sessionId), rooms.user(session.userId), rooms.browsers]);
+    if (input.type === 'admin') {
+      await socket.join(rooms.admins);
+      socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin' });
+      socket.emit(SOCKET_EVENTS.botSnapshot, await this.store.list());
+      socket.emit(SOCKET_EVENTS.onlineCount, await this.store.count());
+    } else {
+      await socket.join(rooms.bot(input.hwid));
+      socket.emit(SOCKET_EVENTS.authenticated, { type: 'client', hwid: input.hwid });
+      const state = await this.store.get(input.hwid);
+      if (state) socket.emit(SOCKET_EVENTS.botUpdate, state);
+    }
+    return undefined;
+  }
+
+  private async authenticateBot(
+    socket: HubSocket,
+    input: Extract<SocketAuthenticateInput, { type: 'bot' }>,
+  ): Promise<{ error: string; code: ErrorCode } | undefined> {
+    const session = await findBotSessionByToken(this.ctx, { token: input.token, hwid: input.hwid });
+    if (!session) return errorBody('BOT_SESSION_INVALID');
+    if (!canRunBot(await getUserPermissions(this.ctx, session.userId)))
+      return errorBody('BOT_PERMISSION_REQUIRED');
+    const allowedAccounts = await findAllowedAccounts(this.ctx, session.userId);
+    if (!socket.connected) return undefined;
+
+    // A newer connection for the same PC replaces the older one, on any node.
+    const previous = this.bots.get(input.hwid);
+    this.bots.delete(input.hwid);
+    if (previous) this.refuse(previous.socket, 'BOT_REPLACED');
+    this.io.in(rooms.agent(input.hwid)).emit(SOCKET_EVENTS.authError, errorBody('BOT_REPLACED'));
+    this.io.in(rooms.agent(input.hwid)).disconnectSockets(true);
+
+    const now = Date.now();
+    const nowIso = new Date(now).toISOString();
+    Object.assign(socket.data, {
+      kind: 'bot',
+      userId: session.userId,
+      username: session.username,
+      sessionId: session.sessionId,
+      hwid: input.hwid,
+    });
+    const connection: BotConnection = {
+      socket,
+      sessionId: session.sessionId,
+      userId: session.userId,
+      hwid: input.hwid,
+      lastSeenAt: now,
+      allowedAccounts,
+      allowedLoadedAt: now,
+      previousStats: new Map(),
+      state: {
+        hwid: input.hwid,
+        owner: { id: session.userId, username: session.username },
+        online: true,
+        version: session.version,
+        connectedAt: nowIso,
+        lastSeenAt: nowIso,
+        accounts: previous?.state.accounts ?? [],
+      },
+    };
+    for (const account of connection.state.accounts)
+      connection.previousStats.set(account.name, account.stats);
+    this.bots.set(input.hwid, connection);
+    await socket.join([rooms.agent(input.hwid), rooms.userAgents(session.userId)]);
+    socket.emit(SOCKET_EVENTS.authenticated, { type: 'bot', hwid: input.hwid });
+    await this.publish(connection);
+    this.isCountDirty = true;
+    return undefined;
+  }
+
+  /** Sends `auth_error {error, code}` then closes the socket. */
+  private refuse(socket: HubSocket, code: ErrorCode, message?: string): void {
+    if (!socket.connected) return;
+    socket.emit(SOCKET_EVENTS.authError, errorBody(code, message));
+    socket.disconnect(true);
+  }
+
+  private onDisconnect(socket: HubSocket): void {
+    const { kind, hwid } = socket.data;
+    if (kind !== 'bot' || !hwid) return;
+    const connection = this.bots.get(hwid);
+    if (connection?.socket === socket) void this.markOffline(connection);
+  }
+
+  // ---- bot reports ------------------------------------------------------------------------
+
+  /** Counts every incoming message; true once the socket sent too many in the window. */
+  private isFlooding(socket: HubSocket): boolean {
+    const data = socket.data;
+    const now = Date.now();
+    if (now - data.windowStartedAt >= FLOOD_WINDOW_MS) {
+      data.windowStartedAt = now;
+      data.windowCount = 0;
+    }
+    data.windowCount += 1;
+    return data.windowCount > this.ctx.config.realtime.floodMessagesPer10s;
+  }
+
+  /** Token bucket: a few updates per second, extra ones dropped. */
+  private takeUpdateToken(socket: HubSocket): boolean {
+    const data = socket.data;
+    const perSecond = this.ctx.config.realtime.botUpdatesPerSecond;
+    const now = Date.now();
+    data.updateTokens = Math.min(perSecond, data.updateTokens + ((now - data.tokensAt) / 1000) * perSecond);
+    data.tokensAt = now;
+    if (data.updateTokens < 1) {
+      data.dropped += 1;
+      return false;
+    }
+    data.updateTokens -= 1;
+    return true;
+  }
+
+  private onBotReport(socket: HubSocket, payload: unknown): void {
+    if (socket.data.kind !== 'bot' || !socket.data.hwid) return;
+    const connection = this.bots.get(socket.data.hwid);
+    if (connection?.socket !== socket) return;
+    if (!this.takeUpdateToken(socket)) return;
+    const parsed = botReportSchema.safeParse(payload);
+    if (!parsed.success) return;
+    const now = Date.now();
+    connection.lastSeenAt = now;
+    if (now - connection.allowedLoadedAt > ALLOWED_ACCOUNTS_TTL_MS)
+      void this.reloadAllowedAccounts(connection);
+    const accounts = parsed.data.accounts.filter((account) =>
+      connection.allowedAccounts.has(account.name.toLowerCase()),
+    );
+    this.recordActivity(connection, accounts, now);
+    connection.state = {
+      ...connection.state,
+      version: parsed.data.version ?? connection.state.version,
+      lastSeenAt: new Date(now).toISOString(),
+      accounts,
+    };
+    void this.publish(connection);
+  }
+
+  private async reloadAllowedAccounts(connection: BotConnection): Promise<void> {
+    connection.allowedLoadedAt = Date.now();
+    try {
+      connection.allowedAccounts = await findAllowedAccounts(this.ctx, connection.userId);
+    } catch (error) {
+      this.ctx.log.warn({ err: error }, 'whitelist reload failed');
+    }
+  }
+
+  private recordActivity(connection: BotConnection, accounts: BotAccount[], now: number): void {
+    for (const account of accounts) {
+      const before = connection.previousStats.get(account.name);
+      const after = account.stats;
+      connection.previousStats.set(account.name, after);
+      if (!before) continue; // the first report of an account is its baseline
+      const delta = (key: keyof BotAccount['stats']) =>
+        after[key] >= before[key] ? after[key] - before[key] : after[key];
+      this.recorder.record({
+        userId: connection.userId,
+        hwid: connection.hwid,
+        account: account.name,
+        at: now,
+        delta: {
+          gathered: delta('gathered'),
+          treasures: delta('treasures'),
+          kamas: delta('kamas'),
+          xp: delta('xp'),
+        },
+      });
+    }
+  }
+
+  /** Stores the state, sends it to the bot's watchers at once and queues it for staff. */
+  private async publish(connection: BotConnection): Promise<void> {
+    const { state } = connection;
+    this.io.to(rooms.bot(state.hwid)).emit(SOCKET_EVENTS.botUpdate, state);
+    this.pendingAdmin.set(state.hwid, state);
+    await this.store.set(state);
+  }
+
+  private flushAdminFeed(): void {
+    if (this.pendingAdmin.size > 0) {
+      const batch = [...this.pendingAdmin.values()];
+      this.pendingAdmin.clear();
+      this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, batch);
+    }
+    if (this.isCountDirty) {
+      this.isCountDirty = false;
+      void this.store.count().then((count) => {
+        this.io.to(rooms.admins).emit(SOCKET_EVENTS.onlineCount, count);
+      });
+    }
+  }
+
+  private async offlineTimeoutMs(): Promise<number> {
+    const configured = this.ctx.config.realtime.offlineTimeoutMs;
+    if (configured !== undefined) return configured;
+    return (await getSettings(this.ctx)).botOfflineTimeoutSeconds * 1000;
+  }
+
+  private async sweepSilentBots(): Promise<void> {
+    if (this.bots.size === 0 || this.isClosed) return;
+    const timeoutMs = await this.offlineTimeoutMs();
+    const now = Date.now();
+    for (const connection of [...this.bots.values()]) {
+      if (now - connection.lastSeenAt > timeoutMs) {
+        await this.markOffline(connection);
+        connection.socket.disconnect(true);
+      }
+    }
+  }
+
+  /** The bot went away: owners get its offline state, staff `bot_disconnect`. */
+  private async markOffline(connection: BotConnection): Promise<void> {
+    if (this.bots.get(connection.hwid) !== connection) return;
+    this.bots.delete(connection.hwid);
+    this.pendingAdmin.delete(connection.hwid);
+    const offline: BotState = { ...connection.state, online: false };
+    await this.store.delete(connection.hwid);
+    this.io.to(rooms.bot(connection.hwid)).emit(SOCKET_EVENTS.botUpdate, offline);
+    this.io.to(rooms.admins).emit(SOCKET_EVENTS.botDisconnect, connection.hwid);
+    this.isCountDirty = true;
+  }
+
+  // ---- reactions to domain events -----------------------------------------------------------
+
+  private subscribeToDomainEvents(): void {
+    const { events } = this.ctx;
+    const safely = (task: () => Promise<void>) => {
+      // After the other listeners (caches) have dropped their stale entries.
+      setImmediate(() => {
+        if (this.isClosed) return;
+        task().catch((error: unknown) =>
+          this.ctx.log.error({ err: error }, 'realtime event handling failed'),
+        );
+      });
+    };
+    this.unsubscribers.push(
+      events.on('sessions.revoked', ({ sessionIds }) => {
+        for (const sessionId of sessionIds) this.closeRoom(rooms.session(sessionId), 'UNAUTHORIZED');
+      }),
+      events.on('user.banned', ({ userId }) =>
+        safely(async () => {
+          this.closeRoom(rooms.user(userId), 'ACCOUNT_BANNED');
+          this.closeRoom(rooms.userAgents(userId), 'ACCOUNT_BANNED');
+          await revokeBotSessions(this.ctx, { userId });
+        }),
+      ),
+      events.on('botKey.rotated', ({ userId }) =>
+        safely(async () => {
+          this.closeRoom(rooms.userAgents(userId), 'BOT_SESSION_INVALID');
+          await revokeBotSessions(this.ctx, { userId });
+        }),
+      ),
+      events.on('hwid.reset', ({ userId, hwid }) =>
+        safely(async () => {
+          this.closeRoom(rooms.agent(hwid), 'BOT_SESSION_INVALID');
+          await revokeBotSessions(this.ctx, { userId, hwid });
+          await this.recheckUser(userId);
+        }),
+      ),
+      events.on('user.changed', ({ userId }) => safely(() => this.recheckUser(userId))),
+      events.on('settings.changed', () =>
+        safely(async () => {
+          const settings = toPublicSettings(await getSettings(this.ctx));
+          this.io.to(rooms.browsers).emit(SOCKET_EVENTS.settingsUpdate, settings);
+        }),
+      ),
+    );
+  }
+
+  /** Sends `auth_error` to every local socket of a room and closes them. */
+  private closeRoom(room: string, code: ErrorCode): void {
+    for (const socket of this.localSocketsIn(room)) this.refuse(socket, code);
+  }
+
+  private localSocketsIn(room: string): HubSocket[] {
+    const ids = this.io.sockets.adapter.rooms.get(room);
+    if (!ids) return [];
+    const found: HubSocket[] = [];
+    for (const id of ids) {
+      const socket = this.io.sockets.sockets.get(id) as HubSocket | undefined;
+      if (socket) found.push(socket);
+    }
+    return found;
+  }
+
+  /** Permissions or PC binding of a user changed: close the sockets they may no longer hold. */
+  private async recheckUser(userId: string): Promise<void> {
+    const browsers = this.localSocketsIn(rooms.user(userId));
+    const agents = this.localSocketsIn(rooms.userAgents(userId));
+    if (browsers.length === 0 && agents.length === 0) return;
+    const held = await getUserPermissions(this.ctx, userId);
+    const isStaff = held.includes('can_manageMap');
+    const user = await findUserById(this.ctx.db, userId);
+    if (!user || user.bannedAt) {
+      for (const socket of [...browsers, ...agents]) this.refuse(socket, 'UNAUTHORIZED');
+      return;
+    }
+    for (const socket of browsers) {
+      if (socket.data.kind === 'admin' && !isStaff) this.refuse(socket, 'FORBIDDEN');
+      if (socket.data.kind === 'client' && !isStaff && socket.data.hwid !== user.hwid)
+        this.refuse(socket, 'FORBIDDEN');
+    }
+    for (const socket of agents) {
+      if (!canRunBot(held)) this.refuse(socket, 'BOT_PERMISSION_REQUIRED');
+      else if (socket.data.hwid !== user.hwid) this.refuse(socket, 'BOT_SESSION_INVALID');
+    }
+  }
+
+  // ---- services for other modules -----------------------------------------------------------
+
+  /** Disconnects a PC's bot agent; true when one was online. */
+  async kickBot(hwid: string): Promise<boolean> {
+    const connection = this.bots.get(hwid);
+    const wasOnline = (await this.store.get(hwid)) !== undefined;
+    this.closeRoom(rooms.agent(hwid), 'BOT_KICKED');
+    if (connection) await this.markOffline(connection);
+    this.io.in(rooms.agent(hwid)).disconnectSockets(true); // other nodes
+    return wasOnline;
+  }
+
+  /** Browser sockets connected to this node. */
+  listViewers(): ConnectedViewer[] {
+    const viewers: ConnectedViewer[] = [];
+    for (const socket of this.io.sockets.sockets.values() as Iterable<HubSocket>) {
+      const { kind, userId, username, hwid, ip, connectedAt } = socket.data;
+      if ((kind === 'client' || kind === 'admin') && userId && username) {
+        viewers.push({
+          socketId: socket.id,
+          userId,
+          username,
+          type: kind,
+          hwid: hwid ?? null,
+          ip,
+          connectedAt,
+        });
+      }
+    }
+    return viewers;
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    this.io.disconnectSockets(true);
+    this.bots.clear();
+    this.io.engine.close();
+    await this.recorder.flush();
+    await this.store.close();
+  }
+}
+
+/** Bots send no Origin; browsers must come from the site itself (CORS does not stop websockets). */
+function isOriginAllowed(request: IncomingMessage, allowedOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === allowedOrigin) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}

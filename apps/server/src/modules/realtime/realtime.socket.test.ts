@@ -1,0 +1,329 @@
+import type { BotState } from '@bot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { countOnline, kickBot, listConnectedViewers, listOnlineBots } from './realtime.service.ts';
+import {
+  account,
+  collect,
+  connectAndAuthenticate,
+  createBotOwner,
+  newHwid,
+  openSocket,
+  sleep,
+  type TestSocket,
+  waitFor,
+  waitForClose,
+} from './realtime.test-helpers.ts';
+
+let server: TestServer;
+const sockets: TestSocket[] = [];
+const track = <T extends { socket: TestSocket }>(value: T): T => {
+  sockets.push(value.socket);
+  return value;
+};
+
+beforeAll(async () => {
+  server = await startTestServer({
+    realtime: {
+      authTimeoutMs: 400,
+      offlineTimeoutMs: 1_500,
+      adminFlushMs: 100,
+      historyFlushMs: 60_000,
+      maxMessageBytes: 4 * 1024,
+      botUpdatesPerSecond: 4,
+      floodMessagesPer10s: 40,
+    },
+  });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+async function connectBot(owner: { botToken: string; hwid: string }) {
+  return track(
+    await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
+  );
+}
+
+describe('handshake', () => {
+  it('refuses a foreign browser origin and accepts none (bots) or the site itself', async () => {
+    const foreign = openSocket(server, { origin: 'https://evil.example' });
+    sockets.push(foreign);
+    await expect(waitFor(foreign, 'connect_error')).resolves.toBeDefined();
+    const own = openSocket(server, { origin: server.url });
+    sockets.push(own);
+    await expect(waitFor(own, 'connect')).resolves.toBeUndefined();
+  });
+
+  it('disconnects a socket that does not authenticate in time', async () => {
+    const socket = openSocket(server);
+    sockets.push(socket);
+    const error = waitFor<{ code: string }>(socket, 'auth_error');
+    const closed = waitFor(socket, 'disconnect');
+    await waitFor(socket, 'connect');
+    expect((await error).code).toBe('AUTH_TIMEOUT');
+    await closed;
+  });
+
+  it('refuses a malformed authenticate payload', async () => {
+    const socket = openSocket(server);
+    sockets.push(socket);
+    await waitFor(socket, 'connect');
+    const error = waitFor<{ code: string; error: string }>(socket, 'auth_error');
+    socket.emit('authenticate', { type: 'nobody', token: 'x' } as never);
+    expect(await error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((await error).error).toMatch(/invalides/);
+  });
+});
+
+describe('authorization matrix', () => {
+  it('client: watches its own bot and gets the current state at once', async () => {
+    const owner = await createBotOwner(server);
+    const { socket: bot } = await connectBot(owner);
+    bot.emit('bot_update', { accounts: [account(owner.accounts[0]!)] });
+    await sleep(100);
+    const socket = openSocket(server, { hwid: owner.hwid });
+    sockets.push(socket);
+    await waitFor(socket, 'connect');
+    const first = waitFor<BotState>(socket, 'bot_update');
+    const ack = await socket.emitWithAck('authenticate', {
+      type: 'client',
+      token: owner.token,
+      hwid: owner.hwid,
+    });
+    expect(ack).toEqual({ ok: true });
+    const state = await first;
+    expect(state).toMatchObject({ hwid: owner.hwid, online: true, owner: { id: owner.user.id } });
+    expect(state.accounts.map((a) => a.name)).toEqual(owner.accounts);
+  });
+
+  it("client: refused on someone else's bot, allowed with can_manageMap", async () => {
+    const owner = await createBotOwner(server);
+    const stranger = await server.createUser();
+    const refused = track(
+      await connectAndAuthenticate(server, { type: 'client', token: stranger.token, hwid: owner.hwid }),
+    );
+    expect(refused.ack).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    await waitForClose(refused.socket);
+
+    const staff = await server.createUser({ permissions: ['can_manageMap'] });
+    const allowed = track(
+      await connectAndAuthenticate(server, { type: 'client', token: staff.token, hwid: owner.hwid }),
+    );
+    expect(allowed.ack).toEqual({ ok: true });
+  });
+
+  it('client: refused with a bad token or a query hwid that differs', async () => {
+    const owner = await createBotOwner(server);
+    const bad = track(
+      await connectAndAuthenticate(server, { type: 'client', token: 'nope', hwid: owner.hwid }),
+    );
+    expect(bad.ack).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
+    const mismatch = track(
+      await connectAndAuthenticate(
+        server,
+        { type: 'client', token: owner.token, hwid: owner.hwid },
+        { hwid: newHwid() },
+      ),
+    );
+    expect(mismatch.ack).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+  });
+
+  it('admin: refused without can_manageMap, snapshot and count with it', async () => {
+    const plain = await server.createUser({ permissions: ['can_useGathering'] });
+    const refused = track(await connectAndAuthenticate(server, { type: 'admin', token: plain.token }));
+    expect(refused.ack).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+
+    const owner = await createBotOwner(server);
+    await connectBot(owner);
+    const staff = await server.createUser({ permissions: ['can_manageMap'] });
+    const socket = openSocket(server);
+    sockets.push(socket);
+    await waitFor(socket, 'connect');
+    const snapshot = waitFor<BotState[]>(socket, 'bot_snapshot');
+    const count = waitFor<number>(socket, 'online_count');
+    expect(await socket.emitWithAck('authenticate', { type: 'admin', token: staff.token })).toEqual({
+      ok: true,
+    });
+    const states = await snapshot;
+    expect(states.find((state) => state.hwid === owner.hwid)).toMatchObject({ online: true });
+    expect(await count).toBe(states.length);
+    expect(listConnectedViewers(server.app.ctx).some((viewer) => viewer.userId === staff.user.id)).toBe(true);
+  });
+
+  it('bot: refused with a wrong token or a wrong hwid', async () => {
+    const owner = await createBotOwner(server);
+    const wrongToken = track(
+      await connectAndAuthenticate(server, { type: 'bot', token: 'bs_wrong', hwid: owner.hwid }),
+    );
+    expect(wrongToken.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+    const wrongHwid = track(
+      await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: newHwid() }),
+    );
+    expect(wrongHwid.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+    const right = await connectBot(owner);
+    expect(right.ack).toEqual({ ok: true });
+  });
+});
+
+describe('bot connections', () => {
+  it('a newer connection for the same hwid replaces the older one', async () => {
+    const owner = await createBotOwner(server);
+    const first = await connectBot(owner);
+    const replaced = waitFor<{ code: string }>(first.socket, 'auth_error');
+    const closed = waitFor(first.socket, 'disconnect');
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const updates = collect<BotState>(watcher.socket, 'bot_update');
+    const second = await connectBot(owner);
+    expect(second.ack).toEqual({ ok: true });
+    expect((await replaced).code).toBe('BOT_REPLACED');
+    await closed;
+    await sleep(150);
+    expect(updates.every((state) => state.online)).toBe(true);
+    expect((await listOnlineBots(server.app.ctx)).filter((state) => state.hwid === owner.hwid)).toHaveLength(
+      1,
+    );
+    second.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { status: 'banking' })] });
+    await waitFor<BotState>(watcher.socket, 'bot_update', (state) => state.accounts[0]?.status === 'banking');
+  });
+
+  it('a silent bot goes offline: bot_disconnect to staff, an offline state to the owner', async () => {
+    const owner = await createBotOwner(server);
+    const staff = await server.createUser({ permissions: ['can_manageMap'] });
+    const admin = track(await connectAndAuthenticate(server, { type: 'admin', token: staff.token }));
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const bot = await connectBot(owner);
+    const disconnected = waitFor<string>(admin.socket, 'bot_disconnect', (hwid) => hwid === owner.hwid);
+    const offline = waitFor<BotState>(watcher.socket, 'bot_update', (state) => !state.online);
+    const botClosed = waitFor(bot.socket, 'disconnect');
+    await disconnected;
+    expect((await offline).hwid).toBe(owner.hwid);
+    await botClosed;
+    expect((await listOnlineBots(server.app.ctx)).some((state) => state.hwid === owner.hwid)).toBe(false);
+  });
+
+  it('a bot that disconnects is offline at once', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const before = await countOnline(server.app.ctx);
+    bot.socket.disconnect();
+    await sleep(100);
+    expect(await countOnline(server.app.ctx)).toBe(before - 1);
+  });
+
+  it('staff can kick a bot', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const kicked = waitFor<{ code: string }>(bot.socket, 'auth_error');
+    expect(await kickBot(server.app.ctx, owner.hwid)).toBe(true);
+    expect((await kicked).code).toBe('BOT_KICKED');
+    expect(await kickBot(server.app.ctx, owner.hwid)).toBe(false);
+  });
+});
+
+describe('admin feed', () => {
+  it('sends batches with the latest state per bot, a few times a second', async () => {
+    const owners = [await createBotOwner(server), await createBotOwner(server)];
+    const bots = [await connectBot(owners[0]!), await connectBot(owners[1]!)];
+    const staff = await server.createUser({ permissions: ['can_manageMap'] });
+    const admin = track(await connectAndAuthenticate(server, { type: 'admin', token: staff.token }));
+    await sleep(150); // the connection updates are flushed
+    const batches = collect<BotState[]>(admin.socket, 'bot_update');
+    const [a, b] = owners;
+    bots[0]!.socket.emit('bot_update', { accounts: [account(a!.accounts[0]!, { level: 10 })] });
+    bots[0]!.socket.emit('bot_update', { accounts: [account(a!.accounts[0]!, { level: 11 })] });
+    bots[1]!.socket.emit('bot_update', { accounts: [account(b!.accounts[0]!, { level: 20 })] });
+    await sleep(300);
+    const mine = batches
+      .map((batch) => batch.filter((state) => state.hwid === a!.hwid || state.hwid === b!.hwid))
+      .filter((batch) => batch.length > 0);
+    expect(mine.every((batch) => Array.isArray(batch))).toBe(true);
+    const forA = mine.flat().filter((state) => state.hwid === a!.hwid);
+    // Both updates of A arrived within one flush: the admin sees only the latest.
+    expect(forA.length).toBeLessThanOrEqual(2);
+    expect(forA.at(-1)?.accounts[0]?.level).toBe(11);
+    expect(mine.flat().find((state) => state.hwid === b!.hwid)?.accounts[0]?.level).toBe(20);
+    expect(mine.length).toBeLessThan(3);
+  });
+});
+
+describe('payload checks', () => {
+  it('ignores malformed reports and accounts that are not whitelisted', async () => {
+    const owner = await createBotOwner(server, { accounts: ['Alpha'] });
+    const bot = await connectBot(owner);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const updates = collect<BotState>(watcher.socket, 'bot_update');
+    bot.socket.emit('bot_update', { accounts: [{ name: 'Alpha', level: 'high' }] } as never);
+    bot.socket.emit('bot_update', 'garbage' as never);
+    await sleep(600); // refill the throttle
+    bot.socket.emit('bot_update', { accounts: [account('alpha'), account('Intruder')] });
+    const state = await waitFor<BotState>(watcher.socket, 'bot_update', (s) => s.accounts.length > 0);
+    expect(state.accounts.map((a) => a.name)).toEqual(['alpha']);
+    expect(updates.filter((s) => s.accounts.length > 0)).toHaveLength(1);
+    expect(bot.socket.connected).toBe(true);
+  });
+
+  it('closes a socket sending an oversized message', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const closed = waitFor(bot.socket, 'disconnect');
+    bot.socket.emit('bot_update', {
+      accounts: [account(owner.accounts[0]!, { message: 'x'.repeat(8_000) })],
+    });
+    await closed;
+  });
+
+  it('throttles a flooding bot, then disconnects it', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    await sleep(300);
+    const updates = collect<BotState>(watcher.socket, 'bot_update');
+    const flood = waitFor<{ code: string }>(bot.socket, 'auth_error');
+    for (let i = 0; i < 100; i += 1) {
+      bot.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { level: i + 1 })] });
+    }
+    expect((await flood).code).toBe('SOCKET_FLOOD');
+    await sleep(100);
+    const reported = updates.filter((state) => state.online);
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('revocation', () => {
+  it('closes the sockets of a session on logout', async () => {
+    const owner = await createBotOwner(server);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const error = waitFor<{ code: string }>(watcher.socket, 'auth_error');
+    const closed = waitFor(watcher.socket, 'disconnect');
+    const call = apiClient(server);
+    expect((await call('POST', '/auth/logout', undefined, owner.token)).status).toBe(200);
+    expect((await error).code).toBe('UNAUTHORIZED');
+    await closed;
+  });
+
+  it('closes the bot socket when the access key is rotated', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const closed = waitFor(bot.socket, 'disconnect');
+    const call = apiClient(server);
+    expect((await call('POST', '/me/bot-key', undefined, owner.token)).status).toBe(200);
+    await closed;
+    const again = track(
+      await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
+    );
+    expect(again.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+  });
+});

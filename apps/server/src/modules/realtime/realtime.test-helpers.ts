@@ -1,0 +1,121 @@
+import {
+  type BotAccount,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  SOCKET_PATH,
+  type SocketAuthenticateAck,
+  type SocketAuthenticateInput,
+} from '@bot/contracts';
+import { io, type Socket } from 'socket.io-client';
+import { apiClient, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { newId } from '../../core/ids.ts';
+import { whitelistEntries } from '../whitelist/whitelist.table.ts';
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A real socket.io-client connection, websocket only, no automatic reconnection. */
+export function openSocket(
+  server: Pick<TestServer, 'url'>,
+  options: { hwid?: string; origin?: string } = {},
+): TestSocket {
+  return io(server.url, {
+    path: SOCKET_PATH,
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    query: options.hwid ? { hwid: options.hwid } : undefined,
+    extraHeaders: options.origin ? { origin: options.origin } : undefined,
+  });
+}
+
+export function waitFor<T = unknown>(
+  socket: TestSocket,
+  event: keyof ServerToClientEvents | 'connect' | 'disconnect' | 'connect_error',
+  predicate: (payload: T) => boolean = () => true,
+  timeoutMs = 5_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      (socket as Socket).off(event, listener);
+      reject(new Error(`timed out waiting for ${event}`));
+    }, timeoutMs);
+    const listener = (payload: T) => {
+      if (!predicate(payload)) return;
+      clearTimeout(timer);
+      (socket as Socket).off(event, listener);
+      resolve(payload);
+    };
+    (socket as Socket).on(event, listener);
+  });
+}
+
+/** Resolves once the socket is closed (at once when it already is). */
+export function waitForClose(socket: TestSocket, timeoutMs = 5_000): Promise<unknown> {
+  if (!socket.connected) return Promise.resolve();
+  return waitFor(socket, 'disconnect', () => true, timeoutMs);
+}
+
+/** Collects every payload of an event until read. */
+export function collect<T = unknown>(socket: TestSocket, event: keyof ServerToClientEvents): T[] {
+  const received: T[] = [];
+  (socket as Socket).on(event, (payload: T) => received.push(payload));
+  return received;
+}
+
+export async function connectAndAuthenticate(
+  server: Pick<TestServer, 'url'>,
+  payload: SocketAuthenticateInput,
+  options: { hwid?: string } = {},
+): Promise<{ socket: TestSocket; ack: SocketAuthenticateAck }> {
+  const socket = openSocket(server, { hwid: options.hwid ?? ('hwid' in payload ? payload.hwid : undefined) });
+  await waitFor(socket, 'connect');
+  const ack = await socket.timeout(5_000).emitWithAck('authenticate', payload);
+  return { socket, ack };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function newHwid(): string {
+  return `HW-${newId().replaceAll('-', '').slice(-20)}`;
+}
+
+/** Whitelists game accounts for a user (test setup; the whitelist domain owns the real flow). */
+export async function whitelist(server: TestServer, userId: string, names: string[]): Promise<void> {
+  for (const name of names) {
+    await server.app.ctx.db.insert(whitelistEntries).values({ id: newId(), userId, name });
+  }
+}
+
+/** A user with both bot permissions, whitelisted accounts and an open bot session for a fresh hwid. */
+export async function createBotOwner(
+  server: TestServer,
+  options: { accounts?: string[] } = {},
+): Promise<TestUser & { hwid: string; accessKey: string; botToken: string; accounts: string[] }> {
+  const call = apiClient(server);
+  const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+  const accounts = options.accounts ?? [`acc-${newId().slice(-8)}`];
+  await whitelist(server, owner.user.id, accounts);
+  const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);
+  const hwid = newHwid();
+  const session = await call<{ token: string }>('POST', '/bot/sessions', {
+    accessKey: key.body.data.accessKey,
+    hwid,
+    version: '1.0.0',
+  });
+  if (session.status !== 201) throw new Error(`bot session refused: ${JSON.stringify(session.body)}`);
+  return { ...owner, hwid, accessKey: key.body.data.accessKey, botToken: session.body.token, accounts };
+}
+
+export function account(name: string, overrides: Partial<BotAccount> = {}): BotAccount {
+  return {
+    name,
+    character: `${name}-char`,
+    level: 50,
+    status: 'gathering',
+    position: { mapId: 1, x: 3, y: -4 },
+    routeId: null,
+    stats: { gathered: 0, treasures: 0, kamas: 0, xp: 0 },
+    message: null,
+    ...overrides,
+  };
+}
