@@ -1,11 +1,176 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import type { BotState } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useAuthStore } from '../../../lib/auth-store.ts';
+import { useLiveData } from '../../../lib/socket/hooks.ts';
+import {
+  type LiveConnectionState,
+  type LiveEvent,
+  liveKeys,
+  socketClient,
+  watchBot,
+} from '../../../lib/socket/index.ts';
+import { BotKeyCard } from '../../account/components/bot-key-card.tsx';
+import { HwidCard } from '../../account/components/hwid-card.tsx';
+import { SectionCard } from '../../account/components/section-card.tsx';
+import { fetchMeInfo } from '../../auth/api/me-info.ts';
+import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
+import { AccountsTable } from '../components/accounts-table.tsx';
+import { EventLog } from '../components/event-log.tsx';
+import { FirstRunGuide } from '../components/first-run-guide.tsx';
+import { HourlyChart } from '../components/hourly-chart.tsx';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
+const NO_EVENTS: LiveEvent[] = [];
+
+const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
+  connecting: 'Connexion au direct…',
+  connected: 'Direct actif',
+  disconnected: 'Direct interrompu',
+  refused: 'Direct refusé',
+};
+
+/** /account/mybot: the customer's bot live (socket) with its last 24 h (GET /me/bot). */
 export default function MyBotPage() {
+  const queryClient = useQueryClient();
+  const bot = useQuery({
+    ...myBotQuery,
+    refetchInterval: (query) => (query.state.data?.hwid ? 60_000 : 5_000),
+  });
+  const hwid = bot.data?.hwid ?? null;
+  const storedHwid = useAuthStore((state) => state.user?.hwid ?? null);
+  const setUser = useAuthStore((state) => state.setUser);
+
+  // The socket writes the live state, the connection state and the event log to the query cache.
+  useEffect(() => {
+    if (!hwid) return;
+    return watchBot(queryClient, socketClient, hwid);
+  }, [queryClient, hwid]);
+
+  // The bot bound a PC since sign-in: refresh the user so the hwid card shows it.
+  useEffect(() => {
+    if (bot.data && bot.data.hwid !== storedHwid) {
+      fetchMeInfo()
+        .then(setUser)
+        .catch(() => undefined);
+    }
+  }, [bot.data, storedHwid, setUser]);
+
+  const liveState = useLiveData<BotState | null>(liveKeys.bot(hwid ?? 'none'), null);
+  const connection = useLiveData<LiveConnectionState>(liveKeys.botConnection(hwid ?? 'none'), 'connecting');
+  const events = useLiveData<LiveEvent[]>(liveKeys.botEvents(hwid ?? 'none'), NO_EVENTS);
+  const state = liveState ?? bot.data?.state ?? null;
+  const history = bot.data?.history;
+  const series = useMemo(() => hourlySeries(history ?? []), [history]);
+  const isFirstRun = bot.data !== undefined && !hwid && (history?.length ?? 0) === 0;
+
+  const onHwidChanged = () => void queryClient.invalidateQueries({ queryKey: myBotKeys.bot });
+
   return (
     <>
-      <PageHeader title="Mon bot" subtitle="Suivez votre bot en direct." />
-      <ComingSoon />
+      <PageHeader title="Mon bot" subtitle="Suivez votre bot en direct.">
+        {hwid ? (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Chip
+              data-testid="mybot-online"
+              data-online={state?.online ? 'true' : 'false'}
+              color={state?.online ? 'success' : 'default'}
+              label={state?.online ? 'Bot en ligne' : 'Bot hors ligne'}
+            />
+            <Chip
+              data-testid="mybot-connection"
+              data-state={connection}
+              variant="outlined"
+              label={CONNECTION_LABELS[connection]}
+            />
+          </Stack>
+        ) : null}
+      </PageHeader>
+
+      {bot.isPending ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+          <CircularProgress aria-label="Chargement" />
+        </Box>
+      ) : null}
+      {bot.isError ? <Alert severity="error">Impossible de charger votre bot.</Alert> : null}
+
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
+        <Stack spacing={3} sx={{ minWidth: 0 }}>
+          {isFirstRun ? <FirstRunGuide /> : null}
+          {hwid ? (
+            <SectionCard
+              title="État du bot"
+              subheader={
+                state
+                  ? `Version ${state.version} · connecté depuis ${dateTimeFormat.format(new Date(state.connectedAt))} · vu le ${dateTimeFormat.format(new Date(state.lastSeenAt))}`
+                  : 'Le bot n’est pas connecté en ce moment.'
+              }
+            >
+              <Box data-testid="mybot-state" data-hwid={hwid}>
+                <AccountsTable accounts={state?.online ? state.accounts : []} />
+              </Box>
+            </SectionCard>
+          ) : null}
+          {bot.data && !isFirstRun ? (
+            <SectionCard
+              title="Dernières 24 heures"
+              subheader="Totaux par heure, tous comptes de jeu confondus."
+            >
+              <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+                <HourlyChart
+                  title="Récoltes"
+                  testId="chart-gathered"
+                  hours={series.hours}
+                  values={series.gathered}
+                  color="#66bb6a"
+                />
+                <HourlyChart
+                  title="Trésors"
+                  testId="chart-treasures"
+                  hours={series.hours}
+                  values={series.treasures}
+                  color="#ffca28"
+                />
+                <HourlyChart
+                  title="Kamas"
+                  testId="chart-kamas"
+                  hours={series.hours}
+                  values={series.kamas}
+                  color="#4fc3f7"
+                />
+                <HourlyChart
+                  title="Expérience"
+                  testId="chart-xp"
+                  hours={series.hours}
+                  values={series.xp}
+                  color="#ab47bc"
+                />
+              </Box>
+            </SectionCard>
+          ) : null}
+        </Stack>
+        <Stack spacing={3} sx={{ minWidth: 0 }}>
+          {hwid ? (
+            <SectionCard title="Journal en direct">
+              <EventLog events={events} />
+            </SectionCard>
+          ) : null}
+          <BotKeyCard />
+          <HwidCard onChanged={onHwidChanged} />
+          {!hwid && !isFirstRun ? (
+            <Typography color="text.secondary">
+              Aucun PC lié : le bot se liera au prochain PC qui se connecte.
+            </Typography>
+          ) : null}
+        </Stack>
+      </Box>
     </>
   );
 }

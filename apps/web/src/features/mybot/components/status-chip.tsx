@@ -1,0 +1,25 @@
+import { BOT_STATUS_LABELS, type BotStatus } from '@bot/contracts';
+import Chip from '@mui/material/Chip';
+
+/** One colour per status, shared by the bot page and the admin map. */
+export const STATUS_COLORS: Record<BotStatus, string> = {
+  idle: '#9e9e9e',
+  moving: '#4fc3f7',
+  gathering: '#66bb6a',
+  treasure: '#ffca28',
+  fighting: '#ef5350',
+  banking: '#ab47bc',
+  stopped: '#607d8b',
+  error: '#ff7043',
+};
+
+export function StatusChip({ status }: { status: BotStatus }) {
+  return (
+    <Chip
+      size="small"
+      label={BOT_STATUS_LABELS[status]}
+      data-status={status}
+      sx={{ bgcolor: STATUS_COLORS[status], color: '#111', fontWeight: 600 }}
+    />
+  );
+}
