@@ -14,6 +14,11 @@ import { RateLimiter } from './core/rate-limiter.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
+import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
@@ -117,6 +122,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(meRoutes);
       await api.register(publicSettingsRoutes);
       // domain modules: register each here, one line per module
+      await api.register(catalogRoutes);
+      await api.register(ordersRoutes);
+      await api.register(paymentsRoutes);
+      await api.register(vouchersRoutes);
+      await api.register(whitelistRoutes);
       await api.register(botRoutes);
       await api.register(adminUsersRoutes);
       await api.register(rolesRoutes);

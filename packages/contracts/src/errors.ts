@@ -55,6 +55,32 @@ export const ERRORS = {
   },
   BOT_SESSION_INVALID: { status: 401, message: 'Session du bot invalide ou expirée.' },
 
+  PACKAGE_NOT_AVAILABLE: { status: 409, message: "Cette offre n'est plus disponible." },
+  PACKAGE_REORDER_MISMATCH: {
+    status: 400,
+    message: 'Le nouvel ordre doit contenir chaque offre une seule fois.',
+  },
+  ORDER_NOT_PENDING: { status: 409, message: "Cette commande n'est plus en attente de paiement." },
+  ORDER_NOT_REFUNDABLE: { status: 409, message: 'Seule une commande payée peut être remboursée.' },
+  PAYMENT_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    message: 'Le paiement est momentanément indisponible. Réessayez plus tard.',
+  },
+  SANDBOX_DISABLED: { status: 404, message: "Le mode de paiement de test n'est pas actif." },
+  WEBHOOK_SIGNATURE_INVALID: { status: 400, message: 'Signature du webhook invalide.' },
+  VOUCHER_INVALID: { status: 404, message: "Ce code promo n'existe pas ou n'est plus actif." },
+  VOUCHER_NOT_STARTED: { status: 409, message: "Ce code promo n'est pas encore valable." },
+  VOUCHER_EXPIRED: { status: 409, message: 'Ce code promo a expiré.' },
+  VOUCHER_EXHAUSTED: { status: 409, message: 'Ce code promo a atteint son nombre maximal d’utilisations.' },
+  VOUCHER_CUSTOMER_LIMIT: { status: 409, message: 'Vous avez déjà utilisé ce code promo.' },
+  VOUCHER_NOT_APPLICABLE: { status: 409, message: 'Ce code promo ne s’applique pas à cette offre.' },
+  VOUCHER_CODE_TAKEN: { status: 409, message: 'Ce code promo existe déjà.' },
+  WHITELIST_NAME_TAKEN: { status: 409, message: 'Ce compte de jeu est déjà sur une liste blanche.' },
+  WHITELIST_FULL: {
+    status: 409,
+    message: 'Toutes vos places de liste blanche sont utilisées. Achetez une offre pour en obtenir plus.',
+  },
+
   ROLE_NAME_TAKEN: { status: 409, message: 'Un rôle porte déjà ce nom.' },
   ROLE_IN_USE: {
     status: 409,

@@ -11,6 +11,8 @@ export interface DomainEvents {
   'botKey.rotated': { userId: string };
   'hwid.reset': { userId: string; hwid: string };
   'settings.changed': { keys: string[] };
+  /** A customer's whitelisted game accounts changed (the hub re-reads them). */
+  'whitelist.changed': { userId: string };
 }
 
 export class EventBus {

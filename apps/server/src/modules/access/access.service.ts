@@ -125,3 +125,15 @@ export async function grantPermission(
     createdById: input.createdById ?? null,
   });
 }
+
+/** Removes the grants a source gave (a refunded order); returns how many were removed. */
+export async function revokeGrantsOfSource(
+  db: DbOrTx,
+  input: { source: 'manual' | 'order'; sourceId: string },
+): Promise<number> {
+  const removed = await db
+    .delete(userGrants)
+    .where(and(eq(userGrants.source, input.source), eq(userGrants.sourceId, input.sourceId)))
+    .returning({ id: userGrants.id });
+  return removed.length;
+}

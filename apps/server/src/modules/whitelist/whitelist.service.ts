@@ -1,6 +1,22 @@
-import { asc, eq } from 'drizzle-orm';
+import type {
+  AdminWhitelistEntry,
+  AdminWhitelistQuery,
+  WhitelistEntry,
+  WhitelistSlots,
+} from '@bot/contracts';
+import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { whitelistEntries } from './whitelist.table.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { countWhitelistSlots } from '../orders/orders.service.ts';
+import { findUserByUsername, getUserById } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+import { type WhitelistEntryRow, whitelistEntries } from './whitelist.table.ts';
 
 /** The game account names a user's bot may drive, oldest first. */
 export async function listWhitelistedAccountNames(db: DbOrTx, userId: string): Promise<string[]> {
@@ -10,4 +26,209 @@ export async function listWhitelistedAccountNames(db: DbOrTx, userId: string): P
     .where(eq(whitelistEntries.userId, userId))
     .orderBy(asc(whitelistEntries.createdAt), asc(whitelistEntries.id));
   return rows.map((row) => row.name);
+}
+
+const NAME_INDEX = 'whitelist_entries_name_lower_idx';
+
+function toEntry(row: WhitelistEntryRow): WhitelistEntry {
+  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
+}
+
+/** Serialises a customer's whitelist changes, so two adds at once cannot both take the last slot. */
+async function lockWhitelist(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`whitelist:${userId}`}))`);
+}
+
+async function countEntries(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(whitelistEntries)
+    .where(eq(whitelistEntries.userId, userId));
+  return row?.value ?? 0;
+}
+
+/** Slots of a customer: those of their running packages; administrators have no limit (null). */
+async function slotsOf(db: DbOrTx, userId: string): Promise<number | null> {
+  const user = await getUserById(db, userId);
+  if (user.isAdministrator) return null;
+  return countWhitelistSlots(db, userId);
+}
+
+/** The customer's whitelist and slot usage. */
+export async function getMyWhitelist(
+  db: DbOrTx,
+  userId: string,
+): Promise<{ data: WhitelistEntry[]; slots: WhitelistSlots }> {
+  const rows = await db
+    .select()
+    .from(whitelistEntries)
+    .where(eq(whitelistEntries.userId, userId))
+    .orderBy(asc(whitelistEntries.createdAt), asc(whitelistEntries.id));
+  return { data: rows.map(toEntry), slots: { used: rows.length, total: await slotsOf(db, userId) } };
+}
+
+async function insertEntry(
+  tx: DbOrTx,
+  input: { userId: string; name: string; createdById: string },
+): Promise<WhitelistEntryRow> {
+  try {
+    // A savepoint keeps the caller's transaction usable after a unique violation on PostgreSQL.
+    return await tx.transaction(async (inner) => {
+      const [row] = await inner
+        .insert(whitelistEntries)
+        .values({ id: newId(), userId: input.userId, name: input.name, createdById: input.createdById })
+        .returning();
+      if (!row) throw new AppError('INTERNAL');
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, NAME_INDEX)) throw new AppError('WHITELIST_NAME_TAKEN');
+    throw error;
+  }
+}
+
+/** Adds a game account to the customer's own whitelist, within their slots. */
+export async function addToMyWhitelist(
+  ctx: AppContext,
+  input: { userId: string; name: string },
+): Promise<WhitelistEntry> {
+  const entry = await ctx.db.transaction(async (tx) => {
+    await lockWhitelist(tx, input.userId);
+    const total = await slotsOf(tx, input.userId);
+    if (total !== null && (await countEntries(tx, input.userId)) >= total)
+      throw new AppError('WHITELIST_FULL');
+    return insertEntry(tx, { ...input, createdById: input.userId });
+  });
+  ctx.events.emit('whitelist.changed', { userId: input.userId });
+  return toEntry(entry);
+}
+
+/** Removes one of the customer's own entries (another customer's is a 404). */
+export async function removeFromMyWhitelist(
+  ctx: AppContext,
+  input: { userId: string; entryId: string },
+): Promise<void> {
+  const removed = await ctx.db
+    .delete(whitelistEntries)
+    .where(and(eq(whitelistEntries.id, input.entryId), eq(whitelistEntries.userId, input.userId)))
+    .returning({ id: whitelistEntries.id });
+  if (removed.length === 0)
+    throw new AppError('NOT_FOUND', { message: 'Compte introuvable dans votre liste blanche.' });
+  ctx.events.emit('whitelist.changed', { userId: input.userId });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff
+
+const creators = alias(users, 'creators');
+
+const adminColumns = {
+  entry: whitelistEntries,
+  username: users.username,
+  creatorUsername: creators.username,
+};
+
+function toAdminEntry(row: {
+  entry: WhitelistEntryRow;
+  username: string;
+  creatorUsername: string | null;
+}): AdminWhitelistEntry {
+  return {
+    ...toEntry(row.entry),
+    user: { id: row.entry.userId, username: row.username },
+    createdBy:
+      row.entry.createdById && row.creatorUsername
+        ? { id: row.entry.createdById, username: row.creatorUsername }
+        : null,
+  };
+}
+
+function adminSelect(db: DbOrTx) {
+  return db
+    .select(adminColumns)
+    .from(whitelistEntries)
+    .innerJoin(users, eq(users.id, whitelistEntries.userId))
+    .leftJoin(creators, eq(creators.id, whitelistEntries.createdById));
+}
+
+/** Every entry, searchable by account name or customer. */
+export async function listWhitelist(
+  db: DbOrTx,
+  query: AdminWhitelistQuery,
+): Promise<{ data: AdminWhitelistEntry[]; total: number }> {
+  const filters: SQL[] = [];
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    filters.push(or(ilike(whitelistEntries.name, pattern), ilike(users.username, pattern)) as SQL);
+  }
+  if (query.userId) filters.push(eq(whitelistEntries.userId, query.userId));
+  const where = filters.length ? and(...filters) : undefined;
+  const order = orderOf(
+    query.sort,
+    { name: whitelistEntries.name, createdAt: whitelistEntries.createdAt, username: users.username },
+    desc(whitelistEntries.createdAt),
+  );
+  const { limit, offset } = pageOf(query);
+  const rows = await adminSelect(db)
+    .where(where)
+    .orderBy(order, desc(whitelistEntries.id))
+    .limit(limit)
+    .offset(offset);
+  const [total] = await db
+    .select({ value: count() })
+    .from(whitelistEntries)
+    .innerJoin(users, eq(users.id, whitelistEntries.userId))
+    .where(where);
+  return { data: rows.map(toAdminEntry), total: total?.value ?? 0 };
+}
+
+async function getAdminEntry(db: DbOrTx, id: string): Promise<AdminWhitelistEntry> {
+  const [row] = await adminSelect(db).where(eq(whitelistEntries.id, id));
+  if (!row) throw new AppError('NOT_FOUND', { message: 'Entrée de liste blanche introuvable.' });
+  return toAdminEntry(row);
+}
+
+/** Staff add an account for a customer; slots do not bind staff. */
+export async function addWhitelistEntryForCustomer(
+  ctx: AppContext,
+  input: { username: string; name: string; actor: AuditActor },
+): Promise<AdminWhitelistEntry> {
+  const customer = await findUserByUsername(ctx.db, input.username);
+  if (!customer) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  const entry = await ctx.db.transaction(async (tx) => {
+    await lockWhitelist(tx, customer.id);
+    const row = await insertEntry(tx, {
+      userId: customer.id,
+      name: input.name,
+      createdById: input.actor.id ?? customer.id,
+    });
+    const created = await getAdminEntry(tx, row.id);
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'whitelist.add',
+      target: { type: 'whitelist', id: row.id, label: `${row.name} (${customer.username})` },
+      after: created,
+    });
+    return created;
+  });
+  ctx.events.emit('whitelist.changed', { userId: customer.id });
+  return entry;
+}
+
+export async function removeWhitelistEntry(
+  ctx: AppContext,
+  input: { id: string; actor: AuditActor },
+): Promise<void> {
+  const userId = await ctx.db.transaction(async (tx) => {
+    const before = await getAdminEntry(tx, input.id);
+    await tx.delete(whitelistEntries).where(eq(whitelistEntries.id, input.id));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'whitelist.remove',
+      target: { type: 'whitelist', id: before.id, label: `${before.name} (${before.user.username})` },
+      before,
+    });
+    return before.user.id;
+  });
+  ctx.events.emit('whitelist.changed', { userId });
 }

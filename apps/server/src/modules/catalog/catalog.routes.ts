@@ -1,0 +1,96 @@
+import {
+  idParams,
+  packageAnswer,
+  packageInput,
+  packageListAnswer,
+  packageListQuery,
+  packageReorderInput,
+  packagesAnswer,
+  packageUpdateInput,
+} from '@bot/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requirePermission, sessionOf } from '../../core/auth-guard.ts';
+import type { AuditActor } from '../audit/audit.service.ts';
+import {
+  createPackage,
+  getPackageById,
+  listActivePackages,
+  listPackages,
+  reorderPackages,
+  toPackage,
+  updatePackage,
+} from './catalog.service.ts';
+
+/** Who an admin change is attributed to in the audit log. */
+export function auditActorOf(request: FastifyRequest): AuditActor {
+  const session = sessionOf(request);
+  return { id: session.userId, username: session.username, ip: request.ip ?? null };
+}
+
+export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.get('/packages', { schema: { tags: ['catalog'], response: { 200: packagesAnswer } } }, async () => ({
+    data: await listActivePackages(ctx.db),
+  }));
+
+  await app.register(adminPackageRoutes);
+};
+
+const adminPackageRoutes: FastifyPluginAsyncZod = async (admin) => {
+  const { ctx } = admin;
+  const tags = ['admin: packages'];
+  admin.addHook('onRequest', requirePermission('can_managePackages'));
+
+  admin.get(
+    '/admin/packages',
+    { schema: { tags, querystring: packageListQuery, response: { 200: packageListAnswer } } },
+    async (request) => listPackages(ctx.db, request.query),
+  );
+
+  admin.get(
+    '/admin/packages/:id',
+    { schema: { tags, params: idParams, response: { 200: packageAnswer } } },
+    async (request) => ({ data: toPackage(await getPackageById(ctx.db, request.params.id)) }),
+  );
+
+  admin.post(
+    '/admin/packages',
+    { schema: { tags, body: packageInput, response: { 201: packageAnswer } } },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({ data: await createPackage(ctx, { data: request.body, actor: auditActorOf(request) }) }),
+  );
+
+  admin.patch(
+    '/admin/packages/:id',
+    { schema: { tags, params: idParams, body: packageUpdateInput, response: { 200: packageAnswer } } },
+    async (request) => ({
+      data: await updatePackage(ctx, {
+        id: request.params.id,
+        data: request.body,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  // Orders keep referring to their package: "delete" retires it.
+  admin.delete('/admin/packages/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    await updatePackage(ctx, {
+      id: request.params.id,
+      data: { retired: true },
+      actor: auditActorOf(request),
+    });
+    return reply.status(204).send();
+  });
+
+  admin.post(
+    '/admin/packages/reorder',
+    { schema: { tags, body: packageReorderInput, response: { 200: packagesAnswer } } },
+    async (request) => ({
+      data: await reorderPackages(ctx, { ids: request.body.ids, actor: auditActorOf(request) }),
+    }),
+  );
+};

@@ -1,0 +1,173 @@
+import {
+  adminPaymentAnswer,
+  adminPaymentsAnswer,
+  adminPaymentsQuery,
+  createOrderInput,
+  idParams,
+  ORDER_STATUS_LABELS,
+  orderAnswer,
+  ordersAnswer,
+  PROVIDER_LABELS,
+  receiptAnswer,
+  refundInput,
+  subscriptionsAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { inBatches, sendCsv } from '../../core/admin-list.ts';
+import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf } from '../catalog/catalog.routes.ts';
+import {
+  createOrder,
+  expireStaleOrders,
+  getOwnOrder,
+  getPayment,
+  getReceipt,
+  listMyOrders,
+  listPayments,
+  listSubscriptions,
+  paymentsForExport,
+  refundOrder,
+  toOrder,
+} from './orders.service.ts';
+
+const EXPIRY_SWEEP_MS = 60_000;
+
+export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const sweep = setInterval(() => {
+    expireStaleOrders(ctx).catch((error) => ctx.log.error({ err: error }, 'order expiry sweep failed'));
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  ctx.onClose(() => clearInterval(sweep));
+
+  await app.register(myOrderRoutes);
+  await app.register(adminPaymentRoutes);
+};
+
+const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['orders'];
+  app.addHook('onRequest', requireSession);
+
+  app.get('/me/orders', { schema: { tags, response: { 200: ordersAnswer } } }, async (request) => ({
+    data: await listMyOrders(ctx, sessionOf(request).userId),
+  }));
+
+  app.post(
+    '/me/orders',
+    { schema: { tags, body: createOrderInput, response: { 201: orderAnswer } } },
+    async (request, reply) => {
+      const order = await createOrder(ctx, {
+        userId: sessionOf(request).userId,
+        packageId: request.body.packageId,
+        voucherCode: request.body.voucherCode || undefined,
+        ip: request.ip,
+      });
+      return reply.status(201).send({ data: order });
+    },
+  );
+
+  app.get(
+    '/me/orders/:id',
+    { schema: { tags, params: idParams, response: { 200: orderAnswer } } },
+    async (request) => ({
+      data: toOrder(
+        await getOwnOrder(ctx.db, { userId: sessionOf(request).userId, orderId: request.params.id }),
+      ),
+    }),
+  );
+
+  app.get(
+    '/me/orders/:id/receipt',
+    { schema: { tags, params: idParams, response: { 200: receiptAnswer } } },
+    async (request) => ({
+      data: await getReceipt(ctx, { userId: sessionOf(request).userId, orderId: request.params.id }),
+    }),
+  );
+
+  app.get(
+    '/me/subscriptions',
+    { schema: { tags, response: { 200: subscriptionsAnswer } } },
+    async (request) => ({
+      data: await listSubscriptions(ctx.db, sessionOf(request).userId),
+    }),
+  );
+};
+
+const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['admin: payments'];
+  app.addHook('onRequest', requirePermission('can_manageSettings'));
+
+  app.get(
+    '/admin/payments',
+    { schema: { tags, querystring: adminPaymentsQuery, response: { 200: adminPaymentsAnswer } } },
+    async (request) => listPayments(ctx, request.query),
+  );
+
+  app.get(
+    '/admin/payments/export.csv',
+    { schema: { tags, querystring: adminPaymentsQuery } },
+    async (request, reply) => {
+      const fetchPage = paymentsForExport(ctx.db, request.query);
+      async function* rows() {
+        for await (const payment of inBatches(fetchPage)) {
+          yield [
+            payment.number,
+            payment.createdAt,
+            payment.user.username,
+            payment.packageName,
+            ORDER_STATUS_LABELS[payment.status],
+            PROVIDER_LABELS[payment.provider],
+            (payment.priceCents / 100).toFixed(2),
+            (payment.discountCents / 100).toFixed(2),
+            (payment.amountCents / 100).toFixed(2),
+            payment.currency,
+            payment.voucherCode ?? '',
+            payment.paidAt ?? '',
+            payment.refundedAt ?? '',
+            payment.providerRef ?? '',
+          ];
+        }
+      }
+      return sendCsv(reply, {
+        filename: `paiements-${new Date().toISOString().slice(0, 10)}.csv`,
+        header: [
+          'Commande',
+          'Créée le',
+          'Client',
+          'Offre',
+          'Statut',
+          'Moyen',
+          'Prix',
+          'Réduction',
+          'Montant',
+          'Devise',
+          'Code promo',
+          'Payée le',
+          'Remboursée le',
+          'Référence',
+        ],
+        rows: rows(),
+      });
+    },
+  );
+
+  app.get(
+    '/admin/payments/:id',
+    { schema: { tags, params: idParams, response: { 200: adminPaymentAnswer } } },
+    async (request) => ({ data: await getPayment(ctx.db, request.params.id) }),
+  );
+
+  app.post(
+    '/admin/payments/:id/refund',
+    { schema: { tags, params: idParams, body: refundInput, response: { 200: adminPaymentAnswer } } },
+    async (request) => ({
+      data: await refundOrder(ctx, {
+        orderId: request.params.id,
+        reason: request.body.reason,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+};

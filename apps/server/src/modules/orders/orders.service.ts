@@ -1,0 +1,500 @@
+import type {
+  AdminPayment,
+  AdminPaymentsQuery,
+  Order,
+  PackageSubscription,
+  PaymentTotals,
+  Receipt,
+} from '@bot/contracts';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, type SQL, sql, sum } from 'drizzle-orm';
+import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import {
+  grantPermission,
+  invalidateUserPermissions,
+  revokeGrantsOfSource,
+} from '../access/access.service.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { getBuyablePackage } from '../catalog/catalog.service.ts';
+import { paymentProviderOf } from '../payments/payment-provider.ts';
+import { getUserById } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+import {
+  limitVoucherGuesses,
+  releaseVoucherRedemption,
+  reserveVoucher,
+  restoreVoucherRedemption,
+} from '../vouchers/vouchers.service.ts';
+import { type OrderRow, orders } from './orders.table.ts';
+
+/** A checkout left unpaid this long expires (and gives its voucher use back). */
+export const PENDING_ORDER_TTL_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+export const orderNumberOf = (row: Pick<OrderRow, 'number'>): string =>
+  `CMD-${String(row.number).padStart(6, '0')}`;
+
+export function toOrder(row: OrderRow): Order {
+  return {
+    id: row.id,
+    number: orderNumberOf(row),
+    status: row.status,
+    provider: row.provider,
+    packageId: row.packageId,
+    packageName: row.packageName,
+    durationDays: row.durationDays,
+    grants: row.grants,
+    whitelistSlots: row.whitelistSlots,
+    priceCents: row.priceCents,
+    discountCents: row.discountCents,
+    amountCents: row.amountCents,
+    currency: row.currency as Order['currency'],
+    voucherCode: row.voucherCode,
+    startsAt: row.startsAt?.toISOString() ?? null,
+    endsAt: row.endsAt?.toISOString() ?? null,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    checkoutUrl: row.status === 'pending' ? row.checkoutUrl : null,
+  };
+}
+
+/** Serialises the fulfilments of one customer: periods chain without overlapping (ADR 301). */
+async function lockCustomer(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`orders:${userId}`}))`);
+}
+
+/**
+ * pending (or, for a provider-confirmed payment, expired/failed) -> paid, and everything the order
+ * buys, in the caller's transaction. The conditional UPDATE makes it happen once per order whatever
+ * the number and order of the calls. Returns the paid order, or undefined when there was nothing to do.
+ */
+export async function fulfilOrder(
+  tx: DbOrTx,
+  input: { orderId: string; from: ('pending' | 'expired' | 'failed')[]; providerPaymentRef?: string | null },
+): Promise<OrderRow | undefined> {
+  const [current] = await tx
+    .select({ userId: orders.userId })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
+  if (!current) return undefined;
+  await lockCustomer(tx, current.userId);
+  const now = new Date();
+  const [paid] = await tx
+    .update(orders)
+    .set({
+      status: 'paid',
+      paidAt: now,
+      updatedAt: now,
+      ...(input.providerPaymentRef ? { providerPaymentRef: input.providerPaymentRef } : {}),
+    })
+    .where(and(eq(orders.id, input.orderId), inArray(orders.status, input.from)))
+    .returning();
+  if (!paid) return undefined;
+  const wasClosed = paid.failedAt !== null || paid.expiresAt <= now;
+  if (paid.voucherId && wasClosed)
+    await restoreVoucherRedemption(tx, { orderId: paid.id, voucherId: paid.voucherId, userId: paid.userId });
+
+  // Buying again extends from the current end date of the same package.
+  const [running] = await tx
+    .select({ endsAt: sql<Date | string | null>`max(${orders.endsAt})` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, paid.userId),
+        eq(orders.packageId, paid.packageId),
+        eq(orders.status, 'paid'),
+        gt(orders.endsAt, now),
+      ),
+    );
+  const runningEnd = running?.endsAt ? new Date(running.endsAt) : null;
+  const startsAt = runningEnd && runningEnd > now ? runningEnd : now;
+  const endsAt = new Date(startsAt.getTime() + paid.durationDays * DAY_MS);
+  const [dated] = await tx.update(orders).set({ startsAt, endsAt }).where(eq(orders.id, paid.id)).returning();
+  for (const permission of paid.grants) {
+    await grantPermission(tx, {
+      id: newId(),
+      userId: paid.userId,
+      permission,
+      expiresAt: endsAt,
+      source: 'order',
+      sourceId: paid.id,
+    });
+  }
+  return dated;
+}
+
+/** pending -> failed or expired, giving the voucher use back. Undefined when not pending any more. */
+export async function closeOrder(
+  tx: DbOrTx,
+  input: { orderId: string; status: 'failed' | 'expired' },
+): Promise<OrderRow | undefined> {
+  const now = new Date();
+  const [closed] = await tx
+    .update(orders)
+    .set({ status: input.status, updatedAt: now, ...(input.status === 'failed' ? { failedAt: now } : {}) })
+    .where(and(eq(orders.id, input.orderId), eq(orders.status, 'pending')))
+    .returning();
+  if (closed?.voucherId) await releaseVoucherRedemption(tx, { orderId: closed.id });
+  return closed;
+}
+
+/**
+ * Starts a checkout: prices the package (with a voucher, used at once and given back if the
+ * payment does not happen), then asks the payment provider for a checkout page. Nothing to pay
+ * (gift voucher, 100 % off): paid and fulfilled at once.
+ */
+export async function createOrder(
+  ctx: AppContext,
+  input: { userId: string; packageId: string; voucherCode?: string; ip: string },
+): Promise<Order> {
+  if (input.voucherCode) limitVoucherGuesses(ctx, { userId: input.userId, ip: input.ip });
+  const provider = paymentProviderOf(ctx);
+  const orderId = newId();
+  const created = await ctx.db.transaction(async (tx) => {
+    const pkg = await getBuyablePackage(tx, input.packageId);
+    const voucher = input.voucherCode
+      ? await reserveVoucher(tx, {
+          code: input.voucherCode,
+          userId: input.userId,
+          packageId: pkg.id,
+          orderId,
+        })
+      : undefined;
+    const discountCents = voucher
+      ? Math.min(
+          pkg.priceCents,
+          voucher.kind === 'gift'
+            ? pkg.priceCents
+            : voucher.kind === 'percent'
+              ? Math.round((pkg.priceCents * (voucher.percentOff ?? 0)) / 100)
+              : (voucher.amountOffCents ?? 0),
+        )
+      : 0;
+    const amountCents = pkg.priceCents - discountCents;
+    const now = new Date();
+    const [row] = await tx
+      .insert(orders)
+      .values({
+        id: orderId,
+        userId: input.userId,
+        packageId: pkg.id,
+        packageName: pkg.name,
+        durationDays: pkg.durationDays,
+        grants: pkg.grants,
+        whitelistSlots: pkg.whitelistSlots,
+        provider: amountCents === 0 ? 'voucher' : provider.name,
+        priceCents: pkg.priceCents,
+        discountCents,
+        amountCents,
+        currency: pkg.currency,
+        voucherId: voucher?.id ?? null,
+        voucherCode: voucher?.code ?? null,
+        expiresAt: new Date(now.getTime() + PENDING_ORDER_TTL_MS),
+      })
+      .returning();
+    if (!row) throw new AppError('INTERNAL');
+    if (amountCents > 0) return row;
+    return (await fulfilOrder(tx, { orderId: row.id, from: ['pending'] })) ?? row;
+  });
+  if (created.status === 'paid') {
+    invalidateUserPermissions(ctx, input.userId);
+    return toOrder(created);
+  }
+  try {
+    const customer = await getUserById(ctx.db, input.userId);
+    const checkout = await provider.createCheckout(created, { email: customer.email });
+    const [started] = await ctx.db
+      .update(orders)
+      .set({ providerRef: checkout.providerRef, checkoutUrl: checkout.checkoutUrl, updatedAt: new Date() })
+      .where(eq(orders.id, created.id))
+      .returning();
+    return toOrder(started ?? created);
+  } catch (error) {
+    ctx.log.error({ err: error, orderId: created.id }, 'checkout creation failed');
+    await ctx.db.transaction((tx) => closeOrder(tx, { orderId: created.id, status: 'failed' }));
+    throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+  }
+}
+
+/** Expires unpaid checkouts past their time (run periodically and before listings). */
+export async function expireStaleOrders(ctx: AppContext, userId?: string): Promise<number> {
+  const stale = await ctx.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'pending'),
+        lte(orders.expiresAt, new Date()),
+        userId ? eq(orders.userId, userId) : undefined,
+      ),
+    )
+    .limit(500);
+  let expired = 0;
+  for (const { id } of stale) {
+    const closed = await ctx.db.transaction((tx) => closeOrder(tx, { orderId: id, status: 'expired' }));
+    if (closed) expired += 1;
+  }
+  return expired;
+}
+
+export async function listMyOrders(ctx: AppContext, userId: string): Promise<Order[]> {
+  await expireStaleOrders(ctx, userId);
+  const rows = await ctx.db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(500);
+  return rows.map(toOrder);
+}
+
+export async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row;
+}
+
+/** The customer's own order; another customer's is a 404, never a 403 (ids are not confirmed). */
+export async function getOwnOrder(db: DbOrTx, input: { userId: string; orderId: string }): Promise<OrderRow> {
+  const row = await findOrderById(db, input.orderId);
+  if (!row || row.userId !== input.userId)
+    throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+  return row;
+}
+
+export async function getReceipt(
+  ctx: AppContext,
+  input: { userId: string; orderId: string },
+): Promise<Receipt> {
+  const row = await getOwnOrder(ctx.db, input);
+  const customer = await getUserById(ctx.db, row.userId);
+  return {
+    order: toOrder(row),
+    customer: { id: customer.id, username: customer.username, email: customer.email },
+    seller: { name: 'Bot platform', url: ctx.config.publicUrl },
+    issuedAt: new Date().toISOString(),
+  };
+}
+
+/** Running subscriptions: per package, the end of the last paid period. */
+export async function listSubscriptions(db: DbOrTx, userId: string): Promise<PackageSubscription[]> {
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'paid'), gt(orders.endsAt, new Date())))
+    .orderBy(asc(orders.endsAt));
+  const byPackage = new Map<string, PackageSubscription>();
+  for (const row of rows) {
+    byPackage.set(row.packageId, {
+      packageId: row.packageId,
+      packageName: row.packageName,
+      grants: row.grants,
+      whitelistSlots: row.whitelistSlots,
+      endsAt: (row.endsAt as Date).toISOString(),
+    });
+  }
+  return [...byPackage.values()];
+}
+
+/** Whitelist slots a customer holds now: the slots of every paid period running at this instant. */
+export async function countWhitelistSlots(db: DbOrTx, userId: string): Promise<number> {
+  const now = new Date();
+  const [row] = await db
+    .select({ value: sum(orders.whitelistSlots) })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.status, 'paid'),
+        lte(orders.startsAt, now),
+        gt(orders.endsAt, now),
+      ),
+    );
+  return Number(row?.value ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff: payments
+
+function paymentFilters(query: AdminPaymentsQuery, withStatus: boolean): SQL | undefined {
+  const filters: (SQL | undefined)[] = [];
+  if (withStatus && query.status) filters.push(eq(orders.status, query.status));
+  if (query.provider) filters.push(eq(orders.provider, query.provider));
+  if (query.from) filters.push(gte(orders.createdAt, new Date(query.from)));
+  if (query.to) filters.push(lte(orders.createdAt, new Date(query.to)));
+  if (query.userId) filters.push(eq(orders.userId, query.userId));
+  if (query.q) {
+    const pattern = likePattern(query.q);
+    const asNumber = /^(?:CMD-)?0*(\d{1,12})$/i.exec(query.q.trim());
+    filters.push(
+      or(
+        ilike(users.username, pattern),
+        ilike(orders.packageName, pattern),
+        ilike(orders.voucherCode, pattern),
+        asNumber ? eq(orders.number, Number(asNumber[1])) : undefined,
+      ),
+    );
+  }
+  const present = filters.filter((filter): filter is SQL => filter !== undefined);
+  return present.length ? and(...present) : undefined;
+}
+
+const paymentColumns = { order: orders, username: users.username };
+
+function toAdminPayment(row: { order: OrderRow; username: string }): AdminPayment {
+  return {
+    ...toOrder(row.order),
+    checkoutUrl: row.order.checkoutUrl,
+    user: { id: row.order.userId, username: row.username },
+    providerRef: row.order.providerRef,
+  };
+}
+
+const paymentSorts = {
+  createdAt: orders.createdAt,
+  amountCents: orders.amountCents,
+  status: orders.status,
+  provider: orders.provider,
+  number: orders.number,
+  paidAt: orders.paidAt,
+  username: users.username,
+};
+
+export async function listPayments(
+  ctx: AppContext,
+  query: AdminPaymentsQuery,
+): Promise<{ data: AdminPayment[]; total: number; totals: PaymentTotals }> {
+  await expireStaleOrders(ctx);
+  const where = paymentFilters(query, true);
+  const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
+  const { limit, offset } = pageOf(query);
+  const rows = await ctx.db
+    .select(paymentColumns)
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(where)
+    .orderBy(order, desc(orders.id))
+    .limit(limit)
+    .offset(offset);
+  const [total] = await ctx.db
+    .select({ value: count() })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(where);
+  return {
+    data: rows.map(toAdminPayment),
+    total: total?.value ?? 0,
+    totals: await paymentTotals(ctx.db, query),
+  };
+}
+
+/** Money of the period (and other filters but the status): paid, refunded, discounts. */
+async function paymentTotals(db: DbOrTx, query: AdminPaymentsQuery): Promise<PaymentTotals> {
+  const where = paymentFilters(query, false);
+  const [row] = await db
+    .select({
+      paidCount: sql<number>`count(*) filter (where ${orders.status} = 'paid')`,
+      paidCents: sql<string | null>`sum(${orders.amountCents}) filter (where ${orders.status} = 'paid')`,
+      refundedCount: sql<number>`count(*) filter (where ${orders.status} = 'refunded')`,
+      refundedCents: sql<
+        string | null
+      >`sum(${orders.amountCents}) filter (where ${orders.status} = 'refunded')`,
+      discountCents: sql<
+        string | null
+      >`sum(${orders.discountCents}) filter (where ${orders.status} = 'paid')`,
+    })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(where);
+  return {
+    paidCount: Number(row?.paidCount ?? 0),
+    paidCents: Number(row?.paidCents ?? 0),
+    refundedCount: Number(row?.refundedCount ?? 0),
+    refundedCents: Number(row?.refundedCents ?? 0),
+    discountCents: Number(row?.discountCents ?? 0),
+    currency: 'EUR',
+  };
+}
+
+/** Every payment matching the filters, page after page, for the CSV export. */
+export function paymentsForExport(db: DbOrTx, query: AdminPaymentsQuery) {
+  const where = paymentFilters(query, true);
+  const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
+  return async (offset: number, limit: number) => {
+    const rows = await db
+      .select(paymentColumns)
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(where)
+      .orderBy(order, desc(orders.id))
+      .limit(limit)
+      .offset(offset);
+    return rows.map(toAdminPayment);
+  };
+}
+
+export async function getPayment(db: DbOrTx, orderId: string): Promise<AdminPayment> {
+  const [row] = await db
+    .select(paymentColumns)
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!row) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
+  return toAdminPayment(row);
+}
+
+/**
+ * Refunds a paid order: the provider gives the money back, then, in one transaction, the order
+ * turns refunded, what it granted is revoked and the audit entry is written.
+ */
+export async function refundOrder(
+  ctx: AppContext,
+  input: { orderId: string; reason?: string; actor: AuditActor },
+): Promise<AdminPayment> {
+  const order = await findOrderById(ctx.db, input.orderId);
+  if (!order) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
+  if (order.status !== 'paid') throw new AppError('ORDER_NOT_REFUNDABLE');
+  if (order.provider === 'stripe') {
+    try {
+      await paymentProviderOf(ctx).refund(order);
+    } catch (error) {
+      ctx.log.error({ err: error, orderId: order.id }, 'refund at the provider failed');
+      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
+    }
+  }
+  const refunded = await ctx.db.transaction(async (tx) => {
+    const before = await getPayment(tx, order.id);
+    const now = new Date();
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'refunded', refundedAt: now, refundedById: input.actor.id, updatedAt: now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, 'paid')))
+      .returning();
+    if (!row) throw new AppError('ORDER_NOT_REFUNDABLE');
+    const revokedGrants = await revokeGrantsOfSource(tx, { source: 'order', sourceId: order.id });
+    const after = await getPayment(tx, order.id);
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'payment.refund',
+      target: { type: 'order', id: order.id, label: orderNumberOf(order) },
+      before,
+      after: { ...after, revokedGrants, reason: input.reason ?? null },
+    });
+    return after;
+  });
+  invalidateUserPermissions(ctx, order.userId);
+  return refunded;
+}
+
+/** Order states by id (voucher redemption lists). */
+export async function findOrderStatuses(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(inArray(orders.id, orderIds));
+  return new Map(rows.map((row) => [row.id, row.status]));
+}

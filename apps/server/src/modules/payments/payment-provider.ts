@@ -1,0 +1,31 @@
+import type { AppContext } from '../../core/context.ts';
+import type { OrderRow } from '../orders/orders.table.ts';
+import { createSandboxProvider } from './sandbox.provider.ts';
+import { createStripeProvider } from './stripe.provider.ts';
+
+export interface CheckoutStart {
+  /** The provider's id for this checkout (unique per provider). */
+  providerRef: string;
+  /** Where the browser goes to pay: absolute (Stripe) or a path of our web app (sandbox). */
+  checkoutUrl: string;
+}
+
+/** What a payment provider does for us; the order state machine stays ours (orders.service). */
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'stripe';
+  createCheckout(order: OrderRow, customer: { email: string }): Promise<CheckoutStart>;
+  /** Gives the money back at the provider; the caller then revokes what the order granted. */
+  refund(order: OrderRow): Promise<void>;
+}
+
+const providers = new WeakMap<AppContext, PaymentProvider>();
+
+/** Stripe when its keys are configured, the embedded sandbox otherwise. */
+export function paymentProviderOf(ctx: AppContext): PaymentProvider {
+  let provider = providers.get(ctx);
+  if (!provider) {
+    provider = ctx.config.stripe ? createStripeProvider(ctx, ctx.config.stripe) : createSandboxProvider();
+    providers.set(ctx, provider);
+  }
+  return provider;
+}

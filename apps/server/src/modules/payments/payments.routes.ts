@@ -1,0 +1,71 @@
+import { orderAnswer, sandboxActionParams } from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { AppError } from '../../core/errors.ts';
+import { actOnSandboxCheckout, handleStripeEvent } from './payments.service.ts';
+
+/** Stripe's signature timestamp may be this old at most (seconds). */
+export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
+
+export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['payments'];
+
+  app.post(
+    '/payments/sandbox/:orderId/:action',
+    {
+      onRequest: requireSession,
+      schema: { tags, params: sandboxActionParams, response: { 200: orderAnswer } },
+    },
+    async (request) => ({
+      data: await actOnSandboxCheckout(ctx, { userId: sessionOf(request).userId, ...request.params }),
+    }),
+  );
+
+  await app.register(stripeWebhookRoute);
+};
+
+/**
+ * Own plugin: the JSON parser is replaced by a raw one for this route only, since the signature
+ * covers the exact bytes Stripe sent.
+ */
+const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+  const verifier = new Stripe(ctx.config.stripe?.secretKey ?? 'sk_unused');
+
+  app.post(
+    '/payments/stripe/webhook',
+    {
+      schema: {
+        tags: ['payments'],
+        response: { 200: z.object({ received: z.literal(true), outcome: z.string() }) },
+      },
+    },
+    async (request) => {
+      const keys = ctx.config.stripe;
+      if (!keys) throw new AppError('NOT_FOUND');
+      const signature = request.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body))
+        throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+      let event: Stripe.Event;
+      try {
+        event = verifier.webhooks.constructEvent(
+          request.body,
+          signature,
+          keys.webhookSecret,
+          STRIPE_WEBHOOK_TOLERANCE_S,
+        );
+      } catch {
+        throw new AppError('WEBHOOK_SIGNATURE_INVALID');
+      }
+      const { outcome } = await handleStripeEvent(ctx, event);
+      return { received: true as const, outcome };
+    },
+  );
+};

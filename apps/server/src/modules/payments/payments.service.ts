@@ -1,0 +1,115 @@
+import type { Order } from '@bot/contracts';
+import { and, eq } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { invalidateUserPermissions } from '../access/access.service.ts';
+import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
+import { type OrderRow, orders, paymentEvents } from '../orders/orders.table.ts';
+
+/** What the sandbox checkout page's buttons do. */
+export async function actOnSandboxCheckout(
+  ctx: AppContext,
+  input: { userId: string; orderId: string; action: 'succeed' | 'fail' | 'abandon' },
+): Promise<Order> {
+  if (ctx.config.stripe) throw new AppError('SANDBOX_DISABLED');
+  const order = await getOwnOrder(ctx.db, input);
+  if (order.provider !== 'sandbox') throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+  const changed = await ctx.db.transaction(async (tx) => {
+    if (input.action === 'succeed') {
+      if (order.expiresAt <= new Date()) {
+        await closeOrder(tx, { orderId: order.id, status: 'expired' });
+        return undefined;
+      }
+      return fulfilOrder(tx, { orderId: order.id, from: ['pending'] });
+    }
+    return closeOrder(tx, { orderId: order.id, status: input.action === 'fail' ? 'failed' : 'expired' });
+  });
+  if (!changed) throw new AppError('ORDER_NOT_PENDING');
+  if (changed.status === 'paid') invalidateUserPermissions(ctx, changed.userId);
+  return toOrder(changed);
+}
+
+type CheckoutSession = Stripe.Checkout.Session;
+
+async function findStripeOrder(tx: DbOrTx, session: CheckoutSession): Promise<OrderRow | undefined> {
+  const [bySession] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.provider, 'stripe'), eq(orders.providerRef, session.id)));
+  if (bySession) return bySession;
+  // The session id is stored just after Stripe answers: a very fast webhook may come before.
+  const orderId = session.metadata?.orderId ?? session.client_reference_id;
+  if (!orderId || !/^[0-9a-f-]{36}$/i.test(orderId)) return undefined;
+  const [byId] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.provider, 'stripe'), eq(orders.id, orderId)));
+  return byId;
+}
+
+const paymentIntentOf = (session: CheckoutSession): string | null =>
+  typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+
+/**
+ * Handles one verified Stripe event exactly once: its id is recorded in the same transaction as
+ * its effect, so a replay (or a concurrent duplicate delivery) finds it and does nothing, and the
+ * order's conditional state change makes any order of deliveries fulfil at most once.
+ */
+export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): Promise<{ outcome: string }> {
+  let paidUserId: string | undefined;
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const [recorded] = await tx
+      .insert(paymentEvents)
+      .values({ id: newId(), provider: 'stripe', eventId: event.id, type: event.type, outcome: 'processing' })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
+    if (!recorded) return 'duplicate';
+    const result = await applyStripeEvent(tx, event);
+    if (result.paid) paidUserId = result.paid.userId;
+    await tx
+      .update(paymentEvents)
+      .set({ outcome: result.outcome, orderId: result.orderId ?? null })
+      .where(eq(paymentEvents.id, recorded.id));
+    return result.outcome;
+  });
+  if (paidUserId) invalidateUserPermissions(ctx, paidUserId);
+  ctx.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
+  return { outcome };
+}
+
+async function applyStripeEvent(
+  tx: DbOrTx,
+  event: Stripe.Event,
+): Promise<{ outcome: string; orderId?: string; paid?: OrderRow }> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      const session = event.data.object;
+      const order = await findStripeOrder(tx, session);
+      if (!order) return { outcome: 'unknown_order' };
+      if (session.payment_status === 'unpaid') return { outcome: 'awaiting_payment', orderId: order.id };
+      if (session.amount_total !== order.amountCents || session.currency?.toUpperCase() !== order.currency)
+        return { outcome: 'amount_mismatch', orderId: order.id };
+      const paid = await fulfilOrder(tx, {
+        orderId: order.id,
+        from: ['pending', 'expired', 'failed'],
+        providerPaymentRef: paymentIntentOf(session),
+      });
+      return { outcome: paid ? 'fulfilled' : `already_${order.status}`, orderId: order.id, paid };
+    }
+    case 'checkout.session.async_payment_failed':
+    case 'checkout.session.expired': {
+      const session = event.data.object;
+      const order = await findStripeOrder(tx, session);
+      if (!order) return { outcome: 'unknown_order' };
+      const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
+      const closed = await closeOrder(tx, { orderId: order.id, status });
+      return { outcome: closed ? status : `already_${order.status}`, orderId: order.id };
+    }
+    default:
+      return { outcome: 'ignored' };
+  }
+}

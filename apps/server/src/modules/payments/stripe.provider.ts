@@ -1,0 +1,57 @@
+import Stripe from 'stripe';
+import type { AppContext } from '../../core/context.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+
+/** Stripe refuses Checkout Sessions expiring sooner than 30 minutes. */
+const MIN_SESSION_LIFETIME_MS = 31 * 60_000;
+
+export function stripeClientOf(secretKey: string): Stripe {
+  return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+}
+
+/** Stripe Checkout: a hosted payment page, confirmed by signed webhooks (payments.routes). */
+export function createStripeProvider(
+  ctx: AppContext,
+  keys: { secretKey: string; webhookSecret: string },
+): PaymentProvider {
+  const stripe = stripeClientOf(keys.secretKey);
+  const base = ctx.config.publicUrl;
+  return {
+    name: 'stripe',
+    async createCheckout(order, customer) {
+      const expiresAt = Math.max(order.expiresAt.getTime(), Date.now() + MIN_SESSION_LIFETIME_MS);
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          client_reference_id: order.id,
+          customer_email: customer.email,
+          metadata: { orderId: order.id },
+          payment_intent_data: { metadata: { orderId: order.id } },
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: order.currency.toLowerCase(),
+                unit_amount: order.amountCents,
+                product_data: { name: order.packageName },
+              },
+            },
+          ],
+          success_url: `${base}/account/payments?order=${order.id}`,
+          cancel_url: `${base}/account/marketplace?cancelled=${order.id}`,
+          expires_at: Math.floor(expiresAt / 1000),
+        },
+        { idempotencyKey: `checkout-${order.id}` },
+      );
+      if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
+      return { providerRef: session.id, checkoutUrl: session.url };
+    },
+    async refund(order) {
+      if (!order.providerPaymentRef) throw new Error(`order ${order.id} has no PaymentIntent to refund`);
+      await stripe.refunds.create(
+        { payment_intent: order.providerPaymentRef, metadata: { orderId: order.id } },
+        { idempotencyKey: `refund-${order.id}` },
+      );
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import {
+  idParams,
+  listQuery,
+  voucherAnswer,
+  voucherInput,
+  voucherListAnswer,
+  voucherListQuery,
+  voucherPreviewAnswer,
+  voucherPreviewInput,
+  voucherRedemptionsAnswer,
+  voucherUpdateInput,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf } from '../catalog/catalog.routes.ts';
+import { findOrderStatuses } from '../orders/orders.service.ts';
+import {
+  createVoucher,
+  deleteVoucher,
+  getVoucher,
+  listVoucherRedemptions,
+  listVouchers,
+  previewVoucher,
+  updateVoucher,
+} from './vouchers.service.ts';
+
+export const vouchersRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(myVoucherRoutes);
+  await app.register(adminVoucherRoutes);
+};
+
+const myVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.post(
+    '/me/vouchers/preview',
+    {
+      onRequest: requireSession,
+      schema: { tags: ['vouchers'], body: voucherPreviewInput, response: { 200: voucherPreviewAnswer } },
+    },
+    async (request) => ({
+      data: await previewVoucher(ctx, { userId: sessionOf(request).userId, ip: request.ip, ...request.body }),
+    }),
+  );
+};
+
+const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['admin: vouchers'];
+  app.addHook('onRequest', requirePermission('can_manageVoucher'));
+
+  app.get(
+    '/admin/vouchers',
+    { schema: { tags, querystring: voucherListQuery, response: { 200: voucherListAnswer } } },
+    async (request) => listVouchers(ctx.db, request.query),
+  );
+
+  app.get(
+    '/admin/vouchers/:id',
+    { schema: { tags, params: idParams, response: { 200: voucherAnswer } } },
+    async (request) => ({ data: await getVoucher(ctx.db, request.params.id) }),
+  );
+
+  app.get(
+    '/admin/vouchers/:id/redemptions',
+    {
+      schema: { tags, params: idParams, querystring: listQuery, response: { 200: voucherRedemptionsAnswer } },
+    },
+    async (request) =>
+      listVoucherRedemptions(
+        ctx.db,
+        { voucherId: request.params.id, page: request.query.page, pageSize: request.query.pageSize },
+        (ids) => findOrderStatuses(ctx.db, ids),
+      ),
+  );
+
+  app.post(
+    '/admin/vouchers',
+    { schema: { tags, body: voucherInput, response: { 201: voucherAnswer } } },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({ data: await createVoucher(ctx, { data: request.body, actor: auditActorOf(request) }) }),
+  );
+
+  app.patch(
+    '/admin/vouchers/:id',
+    { schema: { tags, params: idParams, body: voucherUpdateInput, response: { 200: voucherAnswer } } },
+    async (request) => ({
+      data: await updateVoucher(ctx, {
+        id: request.params.id,
+        data: request.body,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  app.delete('/admin/vouchers/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    await deleteVoucher(ctx, { id: request.params.id, actor: auditActorOf(request) });
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,76 @@
+import {
+  adminWhitelistAddInput,
+  adminWhitelistEntryAnswer,
+  adminWhitelistListAnswer,
+  adminWhitelistQuery,
+  idParams,
+  myWhitelistAnswer,
+  whitelistAddInput,
+  whitelistEntryAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf } from '../catalog/catalog.routes.ts';
+import {
+  addToMyWhitelist,
+  addWhitelistEntryForCustomer,
+  getMyWhitelist,
+  listWhitelist,
+  removeFromMyWhitelist,
+  removeWhitelistEntry,
+} from './whitelist.service.ts';
+
+export const whitelistRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(myWhitelistRoutes);
+  await app.register(adminWhitelistRoutes);
+};
+
+const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['whitelist'];
+  app.addHook('onRequest', requireSession);
+
+  app.get('/me/whitelist', { schema: { tags, response: { 200: myWhitelistAnswer } } }, async (request) =>
+    getMyWhitelist(ctx.db, sessionOf(request).userId),
+  );
+
+  app.post(
+    '/me/whitelist',
+    { schema: { tags, body: whitelistAddInput, response: { 201: whitelistEntryAnswer } } },
+    async (request, reply) =>
+      reply.status(201).send({
+        data: await addToMyWhitelist(ctx, { userId: sessionOf(request).userId, name: request.body.name }),
+      }),
+  );
+
+  app.delete('/me/whitelist/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    await removeFromMyWhitelist(ctx, { userId: sessionOf(request).userId, entryId: request.params.id });
+    return reply.status(204).send();
+  });
+};
+
+const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const tags = ['admin: whitelist'];
+  app.addHook('onRequest', requirePermission('can_manageWhitelist'));
+
+  app.get(
+    '/admin/whitelist',
+    { schema: { tags, querystring: adminWhitelistQuery, response: { 200: adminWhitelistListAnswer } } },
+    async (request) => listWhitelist(ctx.db, request.query),
+  );
+
+  app.post(
+    '/admin/whitelist',
+    { schema: { tags, body: adminWhitelistAddInput, response: { 201: adminWhitelistEntryAnswer } } },
+    async (request, reply) =>
+      reply.status(201).send({
+        data: await addWhitelistEntryForCustomer(ctx, { ...request.body, actor: auditActorOf(request) }),
+      }),
+  );
+
+  app.delete('/admin/whitelist/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
+    await removeWhitelistEntry(ctx, { id: request.params.id, actor: auditActorOf(request) });
+    return reply.status(204).send();
+  });
+};
