@@ -26,7 +26,7 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/me/bot',
-    { preHandler: requireSession, schema: { tags: ['me'], response: { 200: myBotAnswer } } },
+    { onRequest: requireSession, schema: { tags: ['me'], response: { 200: myBotAnswer } } },
     async (request) => {
       const { userId } = sessionOf(request);
       const user = await getUserById(ctx.db, userId);

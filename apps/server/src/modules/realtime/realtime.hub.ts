@@ -496,6 +496,13 @@ export class RealtimeHub {
         }),
       ),
       events.on('user.changed', ({ userId }) => safely(() => this.recheckUser(userId))),
+      events.on('whitelist.changed', ({ userId }) =>
+        safely(async () => {
+          for (const connection of this.bots.values()) {
+            if (connection.userId === userId) await this.reloadAllowedAccounts(connection);
+          }
+        }),
+      ),
       events.on('settings.changed', () =>
         safely(async () => {
           const settings = toPublicSettings(await getSettings(this.ctx));

@@ -1,0 +1,262 @@
+import { EventEmitter } from 'node:events';
+import {
+  type BotReport,
+  type BotSessionAnswer,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  SOCKET_PATH,
+  SOCKET_RANDOMIZATION_FACTOR,
+  SOCKET_RECONNECTION_DELAY_MAX_MS,
+  SOCKET_RECONNECTION_DELAY_MS,
+  SOCKET_TIMEOUT_MS,
+} from '@bot/contracts';
+import { io, type Socket } from 'socket.io-client';
+
+export interface BotClientOptions {
+  /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
+  serverUrl: string;
+  /** The user's bot access key (shown in their account page). */
+  accessKey: string;
+  /** Hardware id of this PC. */
+  hwid: string;
+  /** Agent version, `major.minor.patch`. */
+  version: string;
+  /** A bot session opened earlier (reused until the server refuses it). */
+  session?: { token: string; expiresAt: string };
+  /** The last report is sent again after this much silence, so the server keeps the bot online. */
+  keepAliveMs?: number;
+}
+
+/** Errors after which reconnecting cannot help: the agent stops and reports `fatal`. */
+const FATAL_CODES = new Set([
+  'BOT_REPLACED',
+  'BOT_KICKED',
+  'BOT_KEY_INVALID',
+  'BOT_PERMISSION_REQUIRED',
+  'BOT_VERSION_OUTDATED',
+  'ACCOUNT_BANNED',
+  'ACCOUNT_NOT_ACTIVATED',
+  'HWID_MISMATCH',
+  'HWID_TAKEN',
+]);
+
+/** An error answered by the server (`{error, code}`). */
+export class BotApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface BotClientEvents {
+  authenticated: [];
+  disconnected: [reason: string];
+  /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
+  fatal: [error: BotApiError];
+  error: [error: Error];
+}
+
+export interface BotClient {
+  /** `POST /api/bot/sessions`: binds the hwid on first use; answers the token and the whitelist. */
+  openSession(): Promise<BotSessionAnswer>;
+  /** Opens a session when needed, connects and authenticates; resolves once authenticated. */
+  connect(): Promise<void>;
+  /** Sends the bot's state (accounts, positions, stats). False when not connected (kept for later). */
+  report(report: BotReport): boolean;
+  /** Closes the connection; no reconnection afterwards. */
+  stop(): Promise<void>;
+  readonly isConnected: boolean;
+  /** Game accounts the server accepts for this bot (from the last session opened). */
+  readonly whitelist: readonly string[];
+  on<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
+  off<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
+}
+
+type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** The reference bot agent SDK: one instance per PC (hwid). */
+export function createBotClient(options: BotClientOptions): BotClient {
+  const serverUrl = options.serverUrl.replace(/\/+$/, '');
+  const emitter = new EventEmitter();
+  emitter.on('error', () => {}); // errors are reported, never thrown at the event loop
+  let session = options.session;
+  let whitelist: string[] = [];
+  let socket: AgentSocket | undefined;
+  let isAuthenticated = false;
+  let isStopped = false;
+  let lastReport: BotReport | undefined;
+  let lastSentAt = 0;
+  let keepAlive: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryAttempt = 0;
+  let lastRefusal: BotApiError | undefined;
+  let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  async function openSession(): Promise<BotSessionAnswer> {
+    const response = await fetch(`${serverUrl}/api/bot/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accessKey: options.accessKey, hwid: options.hwid, version: options.version }),
+      signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
+    });
+    const body = (await response.json().catch(() => ({}))) as Partial<BotSessionAnswer> & {
+      error?: string;
+      code?: string;
+    };
+    if (response.status !== 201 || !body.token || !body.expiresAt) {
+      throw new BotApiError(
+        body.error ?? `HTTP ${response.status}`,
+        body.code ?? 'HTTP_ERROR',
+        response.status,
+      );
+    }
+    session = { token: body.token, expiresAt: body.expiresAt };
+    whitelist = body.whitelist ?? [];
+    return body as BotSessionAnswer;
+  }
+
+  function hasUsableSession(): boolean {
+    return session !== undefined && new Date(session.expiresAt).getTime() > Date.now() + 60_000;
+  }
+
+  /** SPEC.md's reconnection delays, for reconnections the Socket.IO manager does not do itself. */
+  function retryDelay(): number {
+    const base = Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, SOCKET_RECONNECTION_DELAY_MS * 2 ** retryAttempt);
+    retryAttempt += 1;
+    const jitter = base * SOCKET_RANDOMIZATION_FACTOR * (Math.random() * 2 - 1);
+    return Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, Math.max(0, Math.round(base + jitter)));
+  }
+
+  function settle(error?: Error): void {
+    const waiter = connectWaiter;
+    connectWaiter = undefined;
+    if (!waiter) return;
+    if (error) waiter.reject(error);
+    else waiter.resolve();
+  }
+
+  function fail(error: BotApiError): void {
+    isStopped = true;
+    emitter.emit('fatal', error);
+    settle(error);
+    void stop();
+  }
+
+  function scheduleReconnect(): void {
+    if (isStopped || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void reconnect();
+    }, retryDelay());
+  }
+
+  /** After the server closed the socket itself: a fresh session if it was refused, then connect. */
+  async function reconnect(): Promise<void> {
+    if (isStopped || !socket) return;
+    try {
+      if (!hasUsableSession() || lastRefusal?.code === 'BOT_SESSION_INVALID') await openSession();
+      lastRefusal = undefined;
+      socket.connect();
+    } catch (error) {
+      if (error instanceof BotApiError && FATAL_CODES.has(error.code)) fail(error);
+      else {
+        emitter.emit('error', error as Error);
+        scheduleReconnect();
+      }
+    }
+  }
+
+  function authenticate(current: AgentSocket): void {
+    if (!session) return;
+    current.emit('authenticate', { type: 'bot', token: session.token, hwid: options.hwid }, (answer) => {
+      if (!answer.ok) return; // auth_error follows and closes the socket
+      isAuthenticated = true;
+      retryAttempt = 0;
+      emitter.emit('authenticated');
+      settle();
+      if (lastReport) send(lastReport);
+    });
+  }
+
+  function send(report: BotReport): void {
+    socket?.emit('bot_update', report);
+    lastSentAt = Date.now();
+  }
+
+  async function connect(): Promise<void> {
+    if (isStopped) throw new Error('client stopped');
+    if (socket) return;
+    if (!hasUsableSession()) await openSession();
+    const current: AgentSocket = io(serverUrl, {
+      path: SOCKET_PATH,
+      transports: ['websocket'],
+      upgrade: false,
+      reconnection: true,
+      reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+      reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
+      randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
+      timeout: SOCKET_TIMEOUT_MS,
+      autoConnect: false,
+    });
+    socket = current;
+    current.on('connect', () => authenticate(current));
+    current.on('auth_error', (body) => {
+      lastRefusal = new BotApiError(body.error, body.code, 0);
+      if (FATAL_CODES.has(body.code)) fail(lastRefusal);
+    });
+    current.on('disconnect', (reason) => {
+      isAuthenticated = false;
+      emitter.emit('disconnected', reason);
+      // The manager reconnects by itself after network failures, not after a server-side close.
+      if (reason === 'io server disconnect' && !isStopped) scheduleReconnect();
+    });
+    current.on('connect_error', (error) => emitter.emit('error', error));
+    const authenticated = new Promise<void>((resolve, reject) => {
+      connectWaiter = { resolve, reject };
+    });
+    current.connect();
+    const keepAliveMs = options.keepAliveMs ?? 10_000;
+    keepAlive = setInterval(
+      () => {
+        if (isAuthenticated && lastReport && Date.now() - lastSentAt >= keepAliveMs) send(lastReport);
+      },
+      Math.max(250, Math.floor(keepAliveMs / 2)),
+    );
+    keepAlive.unref();
+    await authenticated;
+  }
+
+  function report(next: BotReport): boolean {
+    lastReport = next;
+    if (!isAuthenticated) return false;
+    send(next);
+    return true;
+  }
+
+  async function stop(): Promise<void> {
+    isStopped = true;
+    clearInterval(keepAlive);
+    clearTimeout(retryTimer);
+    isAuthenticated = false;
+    socket?.disconnect();
+    settle(new Error('client stopped'));
+  }
+
+  return {
+    openSession,
+    connect,
+    report,
+    stop,
+    get isConnected() {
+      return isAuthenticated;
+    },
+    get whitelist() {
+      return whitelist;
+    },
+    on: (event, listener) => void emitter.on(event, listener as (...args: unknown[]) => void),
+    off: (event, listener) => void emitter.off(event, listener as (...args: unknown[]) => void),
+  };
+}

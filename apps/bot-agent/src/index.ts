@@ -1,0 +1,9 @@
+export {
+  BotApiError,
+  type BotClient,
+  type BotClientEvents,
+  type BotClientOptions,
+  createBotClient,
+} from './client.ts';
+export { DEMO_BOTS_FILE_VERSION, type DemoBot, type DemoBotsFile } from './demo-file.ts';
+export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

@@ -1,0 +1,109 @@
+import { type BotApiError, createBotClient, SimulatedBot } from '@bot/bot-agent';
+import type { BotState } from '@bot/contracts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { countOnline, kickBot } from './realtime.service.ts';
+import {
+  connectAndAuthenticate,
+  newHwid,
+  sleep,
+  type TestSocket,
+  waitFor,
+  whitelist,
+} from './realtime.test-helpers.ts';
+
+let server: TestServer;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ realtime: { adminFlushMs: 100 } });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+async function newOwner(accounts: string[]) {
+  const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+  await whitelist(server, owner.user.id, accounts);
+  const key = await apiClient(server)<{ data: { accessKey: string } }>(
+    'GET',
+    '/me/bot-key',
+    undefined,
+    owner.token,
+  );
+  return { ...owner, accessKey: key.body.data.accessKey };
+}
+
+it('opens a session, connects, reports the simulated world and stops cleanly', async () => {
+  const owner = await newOwner(['Sim-One', 'Sim-Two']);
+  const hwid = newHwid();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: owner.accessKey,
+    hwid,
+    version: '1.4.0',
+  });
+  await client.connect();
+  expect(client.isConnected).toBe(true);
+  expect(client.whitelist).toEqual(['Sim-One', 'Sim-Two']);
+
+  const watcher = await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid });
+  sockets.push(watcher.socket);
+  const world = new SimulatedBot(hwid, ['Sim-One', 'Sim-Two']);
+  const next = waitFor<BotState>(watcher.socket, 'bot_update', (state) => state.accounts.length === 2);
+  expect(client.report(world.tick())).toBe(true);
+  const state = await next;
+  expect(state).toMatchObject({ hwid, online: true, version: '1.4.0', owner: { id: owner.user.id } });
+  for (const account of state.accounts) {
+    expect(Math.abs(account.position.x)).toBeLessThanOrEqual(40);
+    expect(Math.abs(account.position.y)).toBeLessThanOrEqual(40);
+  }
+
+  const offline = waitFor<BotState>(watcher.socket, 'bot_update', (s) => !s.online);
+  await client.stop();
+  await offline;
+  expect(client.isConnected).toBe(false);
+});
+
+it('reopens a session when the stored one is refused', async () => {
+  const owner = await newOwner(['Reuse']);
+  const hwid = newHwid();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: owner.accessKey,
+    hwid,
+    version: '1.0.0',
+    session: { token: 'bs_stale', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+  });
+  await client.connect();
+  expect(client.isConnected).toBe(true);
+  await client.stop();
+});
+
+it('stops for good when kicked, and fails on a wrong key', async () => {
+  const owner = await newOwner(['Kicked']);
+  const hwid = newHwid();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: owner.accessKey,
+    hwid,
+    version: '1.0.0',
+  });
+  await client.connect();
+  const fatal = new Promise<BotApiError>((resolve) => client.on('fatal', resolve));
+  const before = await countOnline(server.app.ctx);
+  await kickBot(server.app.ctx, hwid);
+  expect((await fatal).code).toBe('BOT_KICKED');
+  await sleep(200);
+  expect(client.isConnected).toBe(false);
+  expect(await countOnline(server.app.ctx)).toBe(before - 1);
+
+  const wrong = createBotClient({
+    serverUrl: server.url,
+    accessKey: 'bk_wrong_wrong_wrong',
+    hwid,
+    version: '1.0.0',
+  });
+  await expect(wrong.connect()).rejects.toMatchObject({ code: 'BOT_KEY_INVALID', status: 401 });
+});
