@@ -220,6 +220,31 @@ CREATE TABLE "whitelist_entries" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "bot_routes" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"kind" text NOT NULL,
+	"status" text DEFAULT 'draft' NOT NULL,
+	"steps" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by_id" uuid,
+	"updated_by_username" text
+);
+--> statement-breakpoint
+CREATE TABLE "world_areas" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"color" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "world_maps" (
+	"id" integer PRIMARY KEY NOT NULL,
+	"x" integer NOT NULL,
+	"y" integer NOT NULL,
+	"area_id" integer NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "role_permissions" ADD CONSTRAINT "role_permissions_role_id_roles_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."roles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "role_permissions" ADD CONSTRAINT "role_permissions_permission_permissions_name_fk" FOREIGN KEY ("permission") REFERENCES "public"."permissions"("name") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_grants" ADD CONSTRAINT "user_grants_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -236,6 +261,7 @@ ALTER TABLE "voucher_redemptions" ADD CONSTRAINT "voucher_redemptions_voucher_id
 ALTER TABLE "voucher_redemptions" ADD CONSTRAINT "voucher_redemptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "vouchers" ADD CONSTRAINT "vouchers_package_id_packages_id_fk" FOREIGN KEY ("package_id") REFERENCES "public"."packages"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "whitelist_entries" ADD CONSTRAINT "whitelist_entries_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "world_maps" ADD CONSTRAINT "world_maps_area_id_world_areas_id_fk" FOREIGN KEY ("area_id") REFERENCES "public"."world_areas"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "roles_name_idx" ON "roles" USING btree ("name");--> statement-breakpoint
 CREATE INDEX "user_grants_user_idx" ON "user_grants" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "user_grants_source_idx" ON "user_grants" USING btree ("source_id");--> statement-breakpoint
@@ -268,4 +294,7 @@ CREATE UNIQUE INDEX "voucher_redemptions_order_idx" ON "voucher_redemptions" USI
 CREATE UNIQUE INDEX "vouchers_code_upper_idx" ON "vouchers" USING btree (upper("code"));--> statement-breakpoint
 CREATE INDEX "vouchers_created_idx" ON "vouchers" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "whitelist_entries_name_lower_idx" ON "whitelist_entries" USING btree (lower("name"));--> statement-breakpoint
-CREATE INDEX "whitelist_entries_user_idx" ON "whitelist_entries" USING btree ("user_id");
+CREATE INDEX "whitelist_entries_user_idx" ON "whitelist_entries" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "bot_routes_status_kind_idx" ON "bot_routes" USING btree ("status","kind");--> statement-breakpoint
+CREATE INDEX "bot_routes_updated_idx" ON "bot_routes" USING btree ("updated_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "world_maps_xy_idx" ON "world_maps" USING btree ("x","y");

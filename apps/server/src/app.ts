@@ -28,6 +28,7 @@ import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
+import { worldRoutes } from './modules/world/world.routes.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
 
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(permissionsAdminRoutes);
       await api.register(auditRoutes);
       await api.register(settingsAdminRoutes);
+      await api.register(worldRoutes);
     },
     { prefix: '/api' },
   );

@@ -54,6 +54,7 @@ describe('guards', () => {
     ['DELETE', `/admin/users/${someId}/sessions/${someId}`],
     ['GET', `/admin/users/${someId}/audit`],
     ['GET', `/admin/users/${someId}/whitelist`],
+    ['GET', `/admin/users/${someId}/bot`],
   ];
   it.each(endpoints)(
     '%s %s: 401 without a session, 403 without can_manageUsers',

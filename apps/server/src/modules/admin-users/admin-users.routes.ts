@@ -12,6 +12,7 @@ import {
   idParams,
   listAnswer,
   listQuery,
+  myBotAnswer,
   permissionGrantSchema,
   successAnswer,
   userGrantParams,
@@ -30,6 +31,7 @@ import {
   activateUserByStaff,
   banUser,
   getAdminUserDetail,
+  getUserBot,
   listAdminUsers,
   listUserSessions,
   resendActivationByStaff,
@@ -286,5 +288,11 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       await getUserById(ctx.db, request.params.id);
       return { data: await listWhitelistedAccountNames(ctx.db, request.params.id) };
     },
+  );
+
+  app.get(
+    '/admin/users/:id/bot',
+    { schema: { tags, params: idParams, response: { 200: myBotAnswer } } },
+    async (request) => ({ data: await getUserBot(ctx, request.params.id) }),
   );
 };

@@ -31,28 +31,32 @@ import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { resendConfirmation } from '../auth/auth.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
+import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { resetHwid } from '../me/me.service.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
+import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 
 /**
- * Hook for the real-time hub: tells which of the given hwids have a bot online right now. The hub
- * registers it at start (`registerBotPresenceLookup(ctx, ...)`); until then every bot shows offline.
+ * Tells which of the given hwids have a bot online. By default it asks the real-time hub's state
+ * store; `registerBotPresenceLookup` replaces it (tests, or another presence source).
  */
 export type BotPresenceLookup = (hwids: string[]) => Promise<Set<string>> | Set<string>;
-/** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
-const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
-
 const presenceLookups = new WeakMap<AppContext, BotPresenceLookup>();
 
 export function registerBotPresenceLookup(ctx: AppContext, lookup: BotPresenceLookup): void {
   presenceLookups.set(ctx, lookup);
 }
 
+async function askRealtimeHub(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
+  const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
+  return new Set(states.flatMap((state) => (state?.online ? [state.hwid] : [])));
+}
+
 async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
-  const lookup = presenceLookups.get(ctx);
-  if (!lookup || hwids.length === 0) return new Set();
+  if (hwids.length === 0) return new Set();
+  const lookup = presenceLookups.get(ctx) ?? ((list: string[]) => askRealtimeHub(ctx, list));
   try {
     return await lookup(hwids);
   } catch (error) {
@@ -60,6 +64,34 @@ async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string
     return new Set();
   }
 }
+
+/** The bot of a user as its owner sees it: live state (when online) and the last 24 h of history. */
+export async function getUserBot(ctx: AppContext, userId: string) {
+  const user = await getUserById(ctx.db, userId);
+  if (!user.hwid) return { hwid: null, state: null, history: [] };
+  const state = await findBotState(ctx, user.hwid).catch(() => undefined);
+  const written = await listBotHistory(ctx.db, {
+    userId,
+    hwid: user.hwid,
+    since: new Date(Date.now() - BOT_HISTORY_WINDOW_MS),
+  });
+  let pending: ReturnType<typeof findPendingBotHistory> = [];
+  try {
+    pending = findPendingBotHistory(ctx, userId, user.hwid);
+  } catch {
+    // no hub attached: nothing buffered
+  }
+  return {
+    hwid: user.hwid,
+    state: state?.owner.id === userId ? state : null,
+    history: mergeHistory(written, pending),
+  };
+}
+
+const BOT_HISTORY_WINDOW_MS = 24 * 3_600_000;
+
+/** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
+const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
 
 const activeGrant = () => or(isNull(userGrants.expiresAt), gt(userGrants.expiresAt, new Date()));
 
