@@ -14,7 +14,7 @@ async function start() {
 
   void loadPublicSettings();
   const router = createAppRouter();
-  setNavigate((to, options) => void router.navigate(to, options));
+  setNavigate((to, options) => router.navigate(to, options));
 
   const container = document.getElementById('root');
   if (!container) throw new Error('#root manquant dans index.html');

@@ -13,6 +13,6 @@ export const api = createApiClient({
     if (!useAuthStore.getState().token) return;
     useAuthStore.getState().clearSession();
     notifyError(error.message);
-    navigateTo('/login', { replace: true });
+    void navigateTo('/login', { replace: true });
   },
 });

@@ -1,5 +1,5 @@
-/** Lets non-React code (the API client) navigate with the app's router once it exists. */
-type Navigate = (to: string, options?: { replace?: boolean }) => void;
+/** Lets non-React code (the API client, session actions) navigate with the app's router once it exists. */
+type Navigate = (to: string, options?: { replace?: boolean }) => Promise<void> | void;
 
 let navigateImpl: Navigate = (to) => window.location.assign(to);
 
@@ -7,6 +7,6 @@ export function setNavigate(navigate: Navigate): void {
   navigateImpl = navigate;
 }
 
-export function navigateTo(to: string, options?: { replace?: boolean }): void {
-  navigateImpl(to, options);
+export async function navigateTo(to: string, options?: { replace?: boolean }): Promise<void> {
+  await navigateImpl(to, options);
 }

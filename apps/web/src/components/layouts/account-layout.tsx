@@ -14,7 +14,7 @@ import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { fetchMeInfo, meKeys } from '../../features/auth/api/me-info.ts';
 import { signOut } from '../../features/auth/session.ts';
-import { useAuthStore } from '../../lib/auth-store.ts';
+import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 import { AppShell, type NavItem } from '../shell/app-shell.tsx';
 
@@ -61,6 +61,9 @@ export function LogoutButton() {
 }
 
 export default function AccountLayout() {
+  // A session that just ended (401) unmounts the area at once: no query may run without a token.
+  const isConnected = useIsConnected();
+  if (!isConnected) return null;
   return (
     <QueryProvider>
       <AccountArea />

@@ -19,7 +19,7 @@ import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
 import { type ReactNode, useMemo } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { canSeeRoute } from '../../app/guards/guard-decisions.ts';
-import { useAuthStore } from '../../lib/auth-store.ts';
+import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 import { AppShell, type NavItem } from '../shell/app-shell.tsx';
 import { LogoutButton, useSyncedUser } from './account-layout.tsx';
@@ -44,6 +44,9 @@ const ADMIN_NAV = WEB_ROUTES.filter((route) => route.layout === 'admin' && !rout
 
 /** The admin area frame (lazy-loaded with the admin pages). Data grids get their French texts here. */
 export default function AdminLayout() {
+  // A session that just ended (401) unmounts the area at once: no query may run without a token.
+  const isConnected = useIsConnected();
+  if (!isConnected) return null;
   return (
     <QueryProvider>
       <AdminArea />

@@ -21,8 +21,9 @@ export async function signIn(input: LoginInput) {
 /** Logout clears user, token and access token and navigates to / (the server session is revoked too). */
 export async function signOut() {
   const token = useAuthStore.getState().token;
+  // Leave the account area first, so none of its queries runs again without a token.
+  await navigateTo('/', { replace: true });
   useAuthStore.getState().clearSession();
-  navigateTo('/', { replace: true });
   if (token) await logout(token).catch(() => undefined);
 }
 

@@ -1,0 +1,82 @@
+import type { BotState } from '@bot/contracts';
+import CloseIcon from '@mui/icons-material/Close';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { StatusChip } from '../../mybot/components/status-chip.tsx';
+
+const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
+const numberFormat = new Intl.NumberFormat('fr-FR');
+
+/** Details of the bot clicked on the map; `state` null means it went offline. */
+export function BotPanel({
+  hwid,
+  state,
+  onClose,
+}: {
+  hwid: string;
+  state: BotState | null;
+  onClose: () => void;
+}) {
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, width: { xs: '100%', lg: 340 }, flexShrink: 0, overflowY: 'auto' }}
+      data-testid="map-panel"
+      data-hwid={hwid}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
+        <Typography variant="h2" sx={{ fontSize: '1.1rem', flexGrow: 1 }}>
+          {state ? state.owner.username : 'Bot hors ligne'}
+        </Typography>
+        <IconButton aria-label="Fermer" onClick={onClose} size="small">
+          <CloseIcon />
+        </IconButton>
+      </Box>
+      <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+        {hwid}
+      </Typography>
+      {state ? (
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            Version {state.version} · connecté depuis {dateTimeFormat.format(new Date(state.connectedAt))}
+            <br />
+            Dernier signe de vie : {dateTimeFormat.format(new Date(state.lastSeenAt))}
+          </Typography>
+          <Divider sx={{ my: 1.5 }} />
+          <Stack spacing={1.5}>
+            {state.accounts.map((account) => (
+              <Box key={account.name}>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                  <Typography sx={{ fontWeight: 600, flexGrow: 1 }}>
+                    {account.character}{' '}
+                    <Typography component="span" variant="caption" color="text.secondary">
+                      ({account.name}, niv. {account.level})
+                    </Typography>
+                  </Typography>
+                  <StatusChip status={account.status} />
+                </Box>
+                <Typography variant="body2" color="text.secondary">
+                  Position [{account.position.x}, {account.position.y}] · itinéraire {account.routeId ?? '—'}
+                </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  Récoltes {numberFormat.format(account.stats.gathered)} · trésors{' '}
+                  {numberFormat.format(account.stats.treasures)} · kamas{' '}
+                  {numberFormat.format(account.stats.kamas)} · XP {numberFormat.format(account.stats.xp)}
+                </Typography>
+                {account.message ? <Typography variant="caption">{account.message}</Typography> : null}
+              </Box>
+            ))}
+          </Stack>
+        </>
+      ) : (
+        <Typography color="text.secondary" sx={{ mt: 1 }}>
+          Ce bot s’est déconnecté.
+        </Typography>
+      )}
+    </Paper>
+  );
+}

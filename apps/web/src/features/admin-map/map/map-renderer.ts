@@ -1,0 +1,385 @@
+import { BOT_STATUSES, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
+import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
+import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
+
+/** Below this many pixels per map cell, accounts are grouped into clusters. */
+export const CLUSTER_BELOW_SCALE = 5;
+const CLUSTER_PIXELS = 36;
+const MIN_SCALE = 1.5;
+const MAX_SCALE = 80;
+
+export interface View {
+  /** World coordinates at the canvas centre. */
+  cx: number;
+  cy: number;
+  /** Pixels per map cell. */
+  scale: number;
+}
+
+export interface FrameStats {
+  frames: number;
+  drawn: number;
+  /** Milliseconds spent drawing, last frames (ring buffer). */
+  drawMs: number[];
+}
+
+function rgba(hex: string): number {
+  const value = Number.parseInt(hex.slice(1), 16);
+  const r = (value >> 16) & 255;
+  const g = (value >> 8) & 255;
+  const b = value & 255;
+  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0; // little-endian ABGR
+}
+const STATUS_PIXELS = Uint32Array.from(BOT_STATUSES.map((status) => rgba(STATUS_COLORS[status])));
+const STATUS_FILLS = BOT_STATUSES.map((status) => STATUS_COLORS[status]);
+
+/** Stable sub-cell offset of a slot, so accounts on one map do not hide each other. */
+function jitter(slot: number, axis: number): number {
+  const h = Math.imul(slot ^ (axis * 0x9e3779b1), 0x85ebca6b) >>> 0;
+  return ((h % 1000) / 1000 - 0.5) * 0.7;
+}
+
+/**
+ * Draws the fleet on a 2D canvas, only when something changed (data, view, hover): accounts are
+ * written as pixels into one ImageData (cost independent of canvas API calls per bot), clusters and
+ * highlights are vector shapes on top. The background (grid, areas) is cached and rebuilt on pan/zoom.
+ */
+export class MapRenderer {
+  readonly view: View = { cx: 0, cy: 0, scale: 8 };
+  width = 0;
+  height = 0;
+  world: World | null = null;
+  selectedHwid: string | null = null;
+  hoveredSlot = -1;
+  readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
+
+  private readonly context: CanvasRenderingContext2D;
+  private readonly background: HTMLCanvasElement;
+  private image: ImageData | null = null;
+  private pixels = new Uint32Array(0);
+  private backgroundPixels = new Uint32Array(0);
+  private isBackgroundStale = true;
+  private isDirty = true;
+  private drawnVersion = -1;
+  private frameHandle = 0;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private readonly buffers: FleetBuffers,
+  ) {
+    const context = canvas.getContext('2d', { alpha: false });
+    if (!context) throw new Error('Canvas 2D indisponible');
+    this.context = context;
+    this.background = document.createElement('canvas');
+  }
+
+  start(): void {
+    const loop = () => {
+      this.frameHandle = requestAnimationFrame(loop);
+      this.stats.frames++;
+      if (this.isDirty || this.drawnVersion !== this.buffers.version) this.draw();
+    };
+    this.frameHandle = requestAnimationFrame(loop);
+  }
+
+  stop(): void {
+    cancelAnimationFrame(this.frameHandle);
+  }
+
+  markDirty(): void {
+    this.isDirty = true;
+  }
+
+  resize(width: number, height: number): void {
+    const w = Math.max(1, Math.floor(width));
+    const h = Math.max(1, Math.floor(height));
+    if (w === this.width && h === this.height) return;
+    this.width = w;
+    this.height = h;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.background.width = w;
+    this.background.height = h;
+    this.image = this.context.createImageData(w, h);
+    this.pixels = new Uint32Array(this.image.data.buffer);
+    this.isBackgroundStale = true;
+    this.isDirty = true;
+  }
+
+  setWorld(world: World | null): void {
+    this.world = world;
+    this.isBackgroundStale = true;
+    this.isDirty = true;
+  }
+
+  bounds() {
+    return (
+      this.world?.bounds ?? {
+        minX: WORLD_MIN_COORD,
+        maxX: WORLD_MAX_COORD,
+        minY: WORLD_MIN_COORD,
+        maxY: WORLD_MAX_COORD,
+      }
+    );
+  }
+
+  /** Fits the whole world in the canvas. */
+  fit(): void {
+    const { minX, maxX, minY, maxY } = this.bounds();
+    this.view.cx = (minX + maxX) / 2;
+    this.view.cy = (minY + maxY) / 2;
+    const scale = Math.min(this.width / (maxX - minX + 2), this.height / (maxY - minY + 2));
+    this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
+    this.viewChanged();
+  }
+
+  panBy(dx: number, dy: number): void {
+    this.view.cx -= dx / this.view.scale;
+    this.view.cy -= dy / this.view.scale;
+    this.viewChanged();
+  }
+
+  /** Zooms by `factor` keeping the world point under (sx, sy) in place. */
+  zoomAt(sx: number, sy: number, factor: number): void {
+    const [wx, wy] = this.toWorld(sx, sy);
+    this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.view.scale * factor));
+    this.view.cx = wx - (sx - this.width / 2) / this.view.scale;
+    this.view.cy = wy - (sy - this.height / 2) / this.view.scale;
+    this.viewChanged();
+  }
+
+  private viewChanged(): void {
+    this.isBackgroundStale = true;
+    this.isDirty = true;
+  }
+
+  isClustered(): boolean {
+    return this.view.scale < CLUSTER_BELOW_SCALE;
+  }
+
+  toScreenX(x: number): number {
+    return (x - this.view.cx) * this.view.scale + this.width / 2;
+  }
+
+  toScreenY(y: number): number {
+    return (y - this.view.cy) * this.view.scale + this.height / 2;
+  }
+
+  toWorld(sx: number, sy: number): [number, number] {
+    return [
+      (sx - this.width / 2) / this.view.scale + this.view.cx,
+      (sy - this.height / 2) / this.view.scale + this.view.cy,
+    ];
+  }
+
+  /** Screen position of an account (cell centre plus its stable offset). */
+  slotScreen(slot: number): [number, number] {
+    const b = this.buffers;
+    return [
+      this.toScreenX((b.x[slot] ?? 0) + jitter(slot, 1)),
+      this.toScreenY((b.y[slot] ?? 0) + jitter(slot, 2)),
+    ];
+  }
+
+  /** The visible account nearest to a screen point (within `radius` px), or -1. */
+  pick(sx: number, sy: number, radius = 8): number {
+    const b = this.buffers;
+    const scale = this.view.scale;
+    const halfW = this.width / 2;
+    const halfH = this.height / 2;
+    const { cx, cy } = this.view;
+    let best = -1;
+    let bestDistance = radius * radius;
+    for (let slot = 0; slot < b.highWater; slot++) {
+      if (b.visible[slot] !== 1) continue;
+      const dx = ((b.x[slot] as number) + jitter(slot, 1) - cx) * scale + halfW - sx;
+      const dy = ((b.y[slot] as number) + jitter(slot, 2) - cy) * scale + halfH - sy;
+      const distance = dx * dx + dy * dy;
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = slot;
+      }
+    }
+    return best;
+  }
+
+  /** Accounts of the cluster under a screen point (cluster mode). */
+  pickCluster(sx: number, sy: number): { count: number; cellX: number; cellY: number } | null {
+    if (!this.isClustered()) return null;
+    const cells = Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
+    const [wx, wy] = this.toWorld(sx, sy);
+    const cellX = Math.floor((wx + 0.5) / cells);
+    const cellY = Math.floor((wy + 0.5) / cells);
+    let count = 0;
+    const b = this.buffers;
+    for (let slot = 0; slot < b.highWater; slot++) {
+      if (b.visible[slot] !== 1) continue;
+      if (
+        Math.floor(((b.x[slot] as number) + 0.5) / cells) === cellX &&
+        Math.floor(((b.y[slot] as number) + 0.5) / cells) === cellY
+      )
+        count++;
+    }
+    return count > 0 ? { count, cellX, cellY } : null;
+  }
+
+  private renderBackground(): void {
+    const ctx = this.background.getContext('2d') as CanvasRenderingContext2D;
+    const { width, height } = this;
+    const scale = this.view.scale;
+    ctx.fillStyle = '#0d1117';
+    ctx.fillRect(0, 0, width, height);
+    const { minX, maxX, minY, maxY } = this.bounds();
+    const left = this.toScreenX(minX - 0.5);
+    const top = this.toScreenY(minY - 0.5);
+    const right = this.toScreenX(maxX + 0.5);
+    const bottom = this.toScreenY(maxY + 0.5);
+    ctx.fillStyle = '#161b22';
+    ctx.fillRect(left, top, right - left, bottom - top);
+    if (this.world) {
+      const colors = new Map(this.world.areas.map((area) => [area.id, area.color]));
+      ctx.globalAlpha = 0.22;
+      for (const map of this.world.maps) {
+        const sx = this.toScreenX(map.x - 0.5);
+        const sy = this.toScreenY(map.y - 0.5);
+        if (sx > width || sy > height || sx + scale < 0 || sy + scale < 0) continue;
+        ctx.fillStyle = colors.get(map.areaId) ?? '#30363d';
+        ctx.fillRect(sx, sy, Math.ceil(scale), Math.ceil(scale));
+      }
+      ctx.globalAlpha = 1;
+    }
+    if (scale >= 6) {
+      ctx.strokeStyle = 'rgba(255,255,255,0.06)';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let x = minX; x <= maxX + 1; x++) {
+        const sx = Math.round(this.toScreenX(x - 0.5)) + 0.5;
+        if (sx < 0 || sx > width) continue;
+        ctx.moveTo(sx, Math.max(0, top));
+        ctx.lineTo(sx, Math.min(height, bottom));
+      }
+      for (let y = minY; y <= maxY + 1; y++) {
+        const sy = Math.round(this.toScreenY(y - 0.5)) + 0.5;
+        if (sy < 0 || sy > height) continue;
+        ctx.moveTo(Math.max(0, left), sy);
+        ctx.lineTo(Math.min(width, right), sy);
+      }
+      ctx.stroke();
+    }
+    ctx.strokeStyle = 'rgba(255,255,255,0.25)';
+    ctx.strokeRect(left, top, right - left, bottom - top);
+    this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, width, height).data.buffer);
+    this.isBackgroundStale = false;
+  }
+
+  draw(): void {
+    const started = performance.now();
+    this.isDirty = false;
+    this.drawnVersion = this.buffers.version;
+    if (!this.image || this.width === 0) return;
+    if (this.isBackgroundStale) this.renderBackground();
+    this.pixels.set(this.backgroundPixels);
+    if (this.isClustered()) {
+      this.context.putImageData(this.image, 0, 0);
+      this.drawClusters();
+    } else {
+      this.drawPoints();
+      this.context.putImageData(this.image, 0, 0);
+      this.drawHighlights();
+    }
+    this.stats.drawn++;
+    const ms = performance.now() - started;
+    this.stats.drawMs.push(ms);
+    if (this.stats.drawMs.length > 600) this.stats.drawMs.shift();
+  }
+
+  private drawPoints(): void {
+    const b = this.buffers;
+    const pixels = this.pixels;
+    const { width, height } = this;
+    const scale = this.view.scale;
+    const size = Math.max(2, Math.min(6, Math.round(scale * 0.3)));
+    const half = size >> 1;
+    const halfW = width / 2 - half;
+    const halfH = height / 2 - half;
+    const { cx, cy } = this.view;
+    for (let slot = 0; slot < b.highWater; slot++) {
+      if (b.visible[slot] !== 1) continue;
+      const px = Math.round(((b.x[slot] as number) + jitter(slot, 1) - cx) * scale + halfW);
+      const py = Math.round(((b.y[slot] as number) + jitter(slot, 2) - cy) * scale + halfH);
+      if (px < 0 || py < 0 || px + size > width || py + size > height) continue;
+      const color = STATUS_PIXELS[b.status[slot] as number] as number;
+      let row = py * width + px;
+      for (let j = 0; j < size; j++, row += width) pixels.fill(color, row, row + size);
+    }
+  }
+
+  private drawHighlights(): void {
+    const ctx = this.context;
+    ctx.lineWidth = 2;
+    if (this.selectedHwid) {
+      ctx.strokeStyle = '#ffffff';
+      for (const slot of this.buffers.slotsOf(this.selectedHwid)) {
+        const [sx, sy] = this.slotScreen(slot);
+        ctx.beginPath();
+        ctx.arc(sx, sy, 7, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+    }
+    if (this.hoveredSlot >= 0 && this.buffers.alive[this.hoveredSlot] === 1) {
+      const [sx, sy] = this.slotScreen(this.hoveredSlot);
+      ctx.strokeStyle = '#ffeb3b';
+      ctx.beginPath();
+      ctx.arc(sx, sy, 5, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+  }
+
+  private drawClusters(): void {
+    const b = this.buffers;
+    const cells = Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
+    const { minX, maxX, minY, maxY } = this.bounds();
+    const originX = Math.floor((minX + 0.5) / cells);
+    const originY = Math.floor((minY + 0.5) / cells);
+    const columns = Math.floor((maxX + 0.5) / cells) - originX + 1;
+    const rows = Math.floor((maxY + 0.5) / cells) - originY + 1;
+    const counts = new Uint32Array(columns * rows * STATUS_COUNT);
+    for (let slot = 0; slot < b.highWater; slot++) {
+      if (b.visible[slot] !== 1) continue;
+      const column = Math.floor(((b.x[slot] as number) + 0.5) / cells) - originX;
+      const row = Math.floor(((b.y[slot] as number) + 0.5) / cells) - originY;
+      if (column < 0 || row < 0 || column >= columns || row >= rows) continue;
+      (counts[(row * columns + column) * STATUS_COUNT + (b.status[slot] as number)] as number)++;
+    }
+    const ctx = this.context;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = '600 11px system-ui, sans-serif';
+    for (let row = 0; row < rows; row++) {
+      for (let column = 0; column < columns; column++) {
+        const base = (row * columns + column) * STATUS_COUNT;
+        let total = 0;
+        let dominant = 0;
+        for (let status = 0; status < STATUS_COUNT; status++) {
+          const count = counts[base + status] as number;
+          total += count;
+          if (count > (counts[base + dominant] as number)) dominant = status;
+        }
+        if (total === 0) continue;
+        const worldX = (column + originX) * cells + (cells - 1) / 2;
+        const worldY = (row + originY) * cells + (cells - 1) / 2;
+        const sx = this.toScreenX(worldX);
+        const sy = this.toScreenY(worldY);
+        const radius = Math.min(CLUSTER_PIXELS / 2 - 1, 5 + Math.sqrt(total) * 1.2);
+        ctx.globalAlpha = 0.85;
+        ctx.fillStyle = STATUS_FILLS[dominant] as string;
+        ctx.beginPath();
+        ctx.arc(sx, sy, radius, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = '#111';
+        ctx.fillText(String(total), sx, sy);
+      }
+    }
+  }
+}

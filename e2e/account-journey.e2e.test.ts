@@ -1,0 +1,190 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, TEST_PASSWORD, type TestServer } from '../apps/server/test/harness.ts';
+import {
+  expectHeading,
+  launchBrowser,
+  openPage,
+  readAuthState,
+  signInThroughForm,
+  WEB_DIST,
+  waitForPath,
+} from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Failed requests the browser logs itself when a test provokes them on purpose. */
+const expectedStatus = (status: number) => (error: string) => !error.includes(`status of ${status}`);
+
+describe('account journeys', () => {
+  it('registers, activates from the mail link, signs in, keeps the session, browses and signs out', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    const username = `joueur${Date.now().toString(36)}`;
+    const email = `${username}@example.test`;
+
+    const sponsor = await server.createUser();
+    await page.goto(`/register?ref=${sponsor.user.username}`);
+    expect(await page.locator('input[name="referral"]').inputValue()).toBe(sponsor.user.username);
+    await page.locator('input[name="username"]').fill(username);
+    await page.locator('input[name="email"]').fill(email);
+    await page.locator('input[name="password"]').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Créer mon compte' }).click();
+    await page.getByTestId('register-success').waitFor();
+
+    const mail = await server.mail.waitFor({ to: email });
+    const link = /https?:\/\/\S+\/login\?username=[^\s"<>]+/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await page.getByTestId('activation-success').waitFor();
+    expect(await page.locator('input[name="username"]').inputValue()).toBe(username);
+    await page.locator('input[name="password"]').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await waitForPath(page, '/account');
+    await expectHeading(page, 'Mon compte');
+
+    const state = await readAuthState(page);
+    expect(Object.keys(state ?? {}).sort()).toEqual([
+      'accesToken',
+      'betaUserId',
+      'isSnow',
+      'permissions',
+      'token',
+      'user',
+    ]);
+    expect(state).toMatchObject({ accesToken: null, betaUserId: null, isSnow: false, permissions: [] });
+    expect(typeof state?.token).toBe('string');
+    expect(state?.user).toMatchObject({
+      username,
+      email,
+      referral: sponsor.user.username,
+      Policy: { IsAdministrator: false },
+    });
+
+    await page.reload();
+    await expectHeading(page, 'Mon compte');
+    expect(await page.getByTestId('profile-username').textContent()).toBe(username);
+
+    for (const [label, path, heading] of [
+      ['Boutique', '/account/marketplace', 'Boutique'],
+      ['Mes paiements', '/account/payments', 'Mes paiements'],
+      ['Liste blanche', '/account/whitlist', 'Liste blanche'],
+      ['Mon compte', '/account', 'Mon compte'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Mon espace' }).getByRole('link', { name: label }).click();
+      await waitForPath(page, path);
+      await expectHeading(page, heading);
+    }
+
+    // Without a bot package the bot page sends the customer to the marketplace.
+    await page.goto('/account/mybot');
+    await waitForPath(page, '/account/marketplace');
+
+    await page.goto('/account');
+    await page.locator('input[name="discordId"]').fill('joueur#1234');
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await page.getByText('Identifiant Discord enregistré.').waitFor();
+    await page.reload();
+    await expect.poll(() => page.locator('input[name="discordId"]').inputValue()).toBe('joueur#1234');
+    await page.getByRole('button', { name: 'Retirer' }).click();
+    await page.getByText('Identifiant Discord retiré.').waitFor();
+    expect((await readAuthState(page))?.user).toMatchObject({ discordId: null });
+
+    await page.getByRole('button', { name: 'Afficher la clé' }).click();
+    await expect.poll(() => page.getByTestId('bot-key').inputValue()).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+
+    await page.getByTestId('logout').click();
+    await waitForPath(page, '/');
+    expect(await readAuthState(page)).toMatchObject({ token: null, user: null, accesToken: null });
+    await page.goto('/account');
+    await waitForPath(page, '/login?redirect=%2Faccount');
+
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('sends an anonymous visitor of account pages to /login, then back after sign-in', async () => {
+    const { user, password } = await server.createUser();
+    const { page, errors, close } = await openPage(browser, server.url);
+    for (const path of ['/account', '/account/marketplace', '/account/mybot', '/account/whitlist']) {
+      await page.goto(path);
+      await waitForPath(page, `/login?redirect=${encodeURIComponent(path)}`);
+    }
+    await page.goto('/account/payments');
+    await waitForPath(page, '/login?redirect=%2Faccount%2Fpayments');
+    await page.locator('input[name="username"]').fill(user.username);
+    await page.locator('input[name="password"]').fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await waitForPath(page, '/account/payments');
+    await expectHeading(page, 'Mes paiements');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('opens the bot page to a customer holding both bot permissions', async () => {
+    const { user, password } = await server.createUser({
+      permissions: ['can_useGathering', 'can_useTreasure'],
+    });
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, user.username, password);
+    expect((await readAuthState(page))?.permissions).toEqual(
+      expect.arrayContaining(['can_useGathering', 'can_useTreasure']),
+    );
+    await page.goto('/account/mybot');
+    await waitForPath(page, '/account/mybot');
+    await expectHeading(page, 'Mon bot');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('ends a session revoked on the server on /login with the state cleared', async () => {
+    const { user, password } = await server.createUser();
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, user.username, password);
+    const token = (await readAuthState(page))?.token as string;
+
+    const revoked = await fetch(`${server.api}/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(revoked.status).toBeLessThan(300);
+
+    await page.reload(); // the account area asks for /me/info: 401
+    await waitForPath(page, '/login');
+    await expect.poll(async () => (await readAuthState(page))?.token ?? null).toBeNull();
+    expect(await readAuthState(page)).toMatchObject({ user: null, accesToken: null });
+    expect(errors.filter(expectedStatus(401))).toEqual([]);
+    await close();
+  });
+
+  it('shows the French server error on a wrong password and offers to resend the activation mail', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    const active = await server.createUser();
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(active.user.username);
+    await page.locator('input[name="password"]').fill('mauvais-mot-de-passe');
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByText("Nom d'utilisateur ou mot de passe incorrect.").waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+
+    const dormant = await server.createUser({ activated: false });
+    await page.locator('input[name="username"]').fill(dormant.user.username);
+    await page.locator('input[name="password"]').fill(dormant.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
+    await page.getByText('Un nouvel e-mail d’activation a été envoyé', { exact: false }).waitFor();
+    const mail = await server.mail.waitFor({ to: dormant.user.email });
+    expect(mail.text).toContain(`/login?username=${encodeURIComponent(dormant.user.username)}`);
+    expect(errors.filter(expectedStatus(401)).filter(expectedStatus(403))).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,84 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { expectHeading, launchBrowser, openPage, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('hosting and error pages', () => {
+  it('serves the runtime config, the build id and the app shell from the server', async () => {
+    const config = await fetch(`${server.url}/config.json`);
+    expect(config.status).toBe(200);
+    expect(config.headers.get('cache-control')).toBe('no-store');
+    const body = (await config.json()) as Record<string, unknown>;
+    const build = (await (await fetch(`${server.url}/build.json`)).json()) as { buildId: string };
+    expect(body).toEqual({
+      apiBaseUrl: '/api',
+      socketUrl: '',
+      buildId: build.buildId,
+      buildCheckIntervalMs: 60_000,
+    });
+
+    for (const path of ['/', '/login', '/account/whitlist', '/admin/users/123', '/account/']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+    const unknownApi = await fetch(`${server.url}/api/nope`);
+    expect(unknownApi.status).toBe(404);
+    expect(await unknownApi.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await fetch(`${server.url}/.vite/manifest.json`)).status).toBe(404);
+  });
+
+  it('gives hashed assets a long cache', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const response = await fetch(`${server.url}${script}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers HTTP 404 and shows the 404 page for a path outside the route table', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    const response = await page.goto('/this/page/does-not-exist');
+    expect(response?.status()).toBe(404);
+    await expect.poll(() => page.title()).toBe('Page Not Found');
+    await expectHeading(page, 'Page not found');
+    expect(await page.getByTestId('error-status').textContent()).toBe('404');
+    // The browser reports the 404 document itself; nothing else may fail.
+    expect(errors.filter((error) => !/status of 404/.test(error))).toEqual([]);
+    await close();
+  });
+
+  it('renders every public page in French, dark, without console errors', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    const expected: Record<string, string> = {
+      '/': 'Votre bot travaille, vous gardez la main',
+      '/login': 'Connexion',
+      '/register': 'Inscription',
+      '/forgot-password': 'Mot de passe oublié',
+      '/started': 'Bien démarrer',
+    };
+    for (const [path, heading] of Object.entries(expected)) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expectHeading(page, heading, path);
+    }
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(15, 20, 25)');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** One headless Debian Chromium per test file (DESIGN.md section 9 flags). */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium introuvable (${CHROMIUM_PATH}) : apt-get install -y chromium`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh context (own storage, own service worker) and page that records every console error. */
+export async function openPage(browser: Browser, baseURL: string): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'fr-FR',
+    viewport: { width: 1366, height: 900 },
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()} @ ${message.location().url}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return { page, context, errors, close: () => context.close() };
+}
+
+/** Waits for the current URL's path (and query, when given) to be `expected`. */
+export async function waitForPath(page: Page, expected: string | RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForURL(
+    (url) => {
+      const current = `${url.pathname}${url.search}`;
+      return typeof expected === 'string'
+        ? current === expected || url.pathname === expected
+        : expected.test(current);
+    },
+    { timeout },
+  );
+}
+
+/** The persisted auth state (SPEC.md section 3), as the app wrote it in local storage. */
+export async function readAuthState(page: Page): Promise<Record<string, unknown> | null> {
+  const raw = await page.evaluate(() => localStorage.getItem('auth'));
+  if (!raw) return null;
+  return (JSON.parse(raw) as { state: Record<string, unknown> }).state;
+}
+
+/** Signs in through the login form and waits for the landing path. */
+export async function signInThroughForm(
+  page: Page,
+  username: string,
+  password: string,
+  landing = '/account',
+) {
+  await page.goto('/login');
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await waitForPath(page, landing);
+}
+
+/** The visible main heading (h1) text of the page. */
+export async function headingText(page: Page): Promise<string> {
+  const heading = page.locator('h1').first();
+  await heading.waitFor({ state: 'visible', timeout: 10_000 });
+  return (await heading.textContent())?.trim() ?? '';
+}
+
+/** Waits until the page's main heading reads `expected` (renders may trail the URL by a frame). */
+export async function expectHeading(page: Page, expected: string, label?: string): Promise<void> {
+  await expect.poll(() => headingText(page), { timeout: 10_000, message: label }).toBe(expected);
+}

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureTemplate } from '../../apps/server/test/database.ts';
+
+const webDir = fileURLToPath(new URL('../../apps/web/', import.meta.url));
+const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
+export const WEB_DIST = path.join(webDir, 'dist');
+
+function newestMtime(target: string): number {
+  const info = statSync(target);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return readdirSync(target).reduce(
+    (newest, name) => Math.max(newest, newestMtime(path.join(target, name))),
+    info.mtimeMs,
+  );
+}
+
+/** Builds the web app once when dist is missing or older than its sources, and the test database template. */
+export default async function setup(): Promise<void> {
+  const stamp = path.join(WEB_DIST, 'build.json');
+  const sources = [
+    path.join(webDir, 'src'),
+    path.join(webDir, 'public'),
+    path.join(webDir, 'index.html'),
+    path.join(webDir, 'vite.config.ts'),
+    contractsDir,
+  ];
+  const isStale =
+    !existsSync(stamp) ||
+    Math.max(...sources.map(newestMtime)) > statSync(stamp).mtimeMs ||
+    process.env.E2E_REBUILD === '1';
+  if (isStale) {
+    execFileSync(
+      process.execPath,
+      [path.join(webDir, '../../node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      {
+        cwd: webDir,
+        stdio: 'inherit',
+      },
+    );
+  }
+  await ensureTemplate();
+}
