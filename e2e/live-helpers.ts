@@ -1,0 +1,60 @@
+import { type BotClient, createBotClient, SimulatedBot } from '@bot/bot-agent';
+import type { Page } from 'playwright-core';
+import { newHwid, whitelist } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
+import { apiClient, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+
+/** A customer with both bot permissions and a bot agent (the SDK) driving simulated game accounts. */
+export interface LiveBot {
+  owner: TestUser;
+  hwid: string;
+  accounts: string[];
+  client: BotClient;
+  world: SimulatedBot;
+  /** Moves the simulated accounts one tick and reports them; answers what was sent. */
+  tick(): ReturnType<SimulatedBot['tick']>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startLiveBot(
+  server: TestServer,
+  options: { owner?: TestUser; accounts?: number } = {},
+): Promise<LiveBot> {
+  const owner =
+    options.owner ?? (await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] }));
+  counter += 1;
+  const accounts = Array.from({ length: options.accounts ?? 1 }, (_, index) => `Live${counter}x${index + 1}`);
+  await whitelist(server, owner.user.id, accounts);
+  const key = await apiClient(server)<{ data: { accessKey: string } }>(
+    'GET',
+    '/me/bot-key',
+    undefined,
+    owner.token,
+  );
+  const hwid = newHwid();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: key.body.data.accessKey,
+    hwid,
+    version: '1.2.3',
+  });
+  await client.connect();
+  const world = new SimulatedBot(hwid, accounts);
+  const tick = () => {
+    const report = world.tick();
+    client.report(report);
+    return report;
+  };
+  tick();
+  return { owner, hwid, accounts, client, world, tick, stop: () => client.stop() };
+}
+
+/** Reads a number the page exposes in a `data-count` attribute (0 when absent). */
+export async function readCount(page: Page, testId: string): Promise<number> {
+  const value = await page
+    .getByTestId(testId)
+    .getAttribute('data-count')
+    .catch(() => null);
+  return value === null ? -1 : Number(value);
+}

@@ -1,0 +1,128 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { type LiveBot, startLiveBot } from './live-helpers.ts';
+import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+const bots: LiveBot[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  for (const bot of bots) await bot.stop().catch(() => undefined);
+  await browser?.close();
+  await server?.close();
+});
+
+describe('/account/mybot live', () => {
+  it('shows the first-run guide while no bot ever connected', async () => {
+    const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, owner.user.username, owner.password);
+    await page.goto('/account/mybot');
+    await page.getByTestId('mybot-first-run').waitFor();
+    await page.getByRole('button', { name: 'Copier la clé' }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("shows the bot's update within 2 s and sees it go offline when the bot stops", async () => {
+    const bot = await startLiveBot(server, { accounts: 2 });
+    bots.push(bot);
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, bot.owner.user.username, bot.owner.password);
+    await page.goto('/account/mybot');
+    await page.locator('[data-testid="mybot-online"][data-online="true"]').waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="mybot-connection"][data-state="connected"]').waitFor();
+    for (const name of bot.accounts) await page.getByTestId(`mybot-account-${name}`).waitFor();
+
+    // Each report reaches the page within 2 s: position and status of the first account.
+    for (let round = 0; round < 3; round++) {
+      let report = bot.tick();
+      // Make sure the tick changed something visible: force a distinct position.
+      const first = report.accounts[0]!;
+      const x = ((first.position.x + 7 + round) % 40) - 1;
+      report = {
+        ...report,
+        accounts: [{ ...first, position: { ...first.position, x } }, ...report.accounts.slice(1)],
+      };
+      bot.client.report(report);
+      const sentAt = Date.now();
+      const row = page.getByTestId(`mybot-account-${first.name}`);
+      await row
+        .getByTestId('mybot-position')
+        .filter({ hasText: `[${x}, ${first.position.y}]` })
+        .waitFor({ timeout: 2_000 });
+      await page
+        .locator(`[data-testid="mybot-account-${first.name}"][data-status="${first.status}"]`)
+        .waitFor({ timeout: 2_000 });
+      expect(Date.now() - sentAt).toBeLessThan(2_000);
+      await page.waitForTimeout(300); // the server accepts a few updates per second per bot
+    }
+    await page.getByTestId('mybot-events').waitFor();
+
+    await bot.stop();
+    await page.locator('[data-testid="mybot-online"][data-online="false"]').waitFor({ timeout: 6_000 });
+    await page
+      .locator('[data-testid="mybot-events"] [data-kind="offline"]')
+      .first()
+      .waitFor({ timeout: 2_000 });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("never shows another customer's bot", async () => {
+    const mine = await startLiveBot(server);
+    const theirs = await startLiveBot(server);
+    bots.push(mine, theirs);
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, mine.owner.user.username, mine.owner.password);
+    await page.goto('/account/mybot');
+    await page.getByTestId(`mybot-account-${mine.accounts[0]}`).waitFor({ timeout: 5_000 });
+    for (let i = 0; i < 3; i++) {
+      theirs.tick();
+      mine.tick();
+      await page.waitForTimeout(400);
+    }
+    const html = await page.content();
+    expect(html).toContain(mine.hwid);
+    expect(html).not.toContain(theirs.hwid);
+    expect(html).not.toContain(theirs.accounts[0]);
+    expect(await page.getByTestId(`mybot-account-${theirs.accounts[0]}`).count()).toBe(0);
+
+    // Asking the socket for the other customer's hwid from this page is refused by the server.
+    const refused = await page.evaluate(
+      async ({ hwid }) => {
+        const token = (JSON.parse(localStorage.getItem('auth') ?? '{}') as { state?: { token?: string } })
+          .state?.token;
+        const ws = new WebSocket(
+          `${location.origin.replace('http', 'ws')}/socket.io/?hwid=${hwid}&EIO=4&transport=websocket`,
+        );
+        return await new Promise<string>((resolve) => {
+          const seen: string[] = [];
+          ws.onmessage = (message) => {
+            const data = String(message.data);
+            seen.push(data);
+            if (data.startsWith('0')) ws.send('40');
+            if (data.startsWith('40'))
+              ws.send(`42${JSON.stringify(['authenticate', { token, type: 'client', hwid }])}`);
+            if (data.includes('bot_update') || data.includes('auth_error')) resolve(data);
+          };
+          ws.onclose = () => resolve(seen.join('|'));
+          setTimeout(() => resolve(seen.join('|')), 4_000);
+        });
+      },
+      { hwid: theirs.hwid },
+    );
+    expect(refused).toContain('auth_error');
+    expect(refused).not.toContain(theirs.accounts[0]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
