@@ -1,10 +1,13 @@
 import type { BotHistoryPoint } from '@bot/contracts';
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
+/** History older than this is deleted (the owner's page shows 24 h; a week leaves room for support). */
+export const HISTORY_RETENTION_MS = 7 * 24 * 60 * MINUTE_MS;
+const PRUNE_INTERVAL_MS = 60 * MINUTE_MS;
 const INSERT_CHUNK = 500;
 /** Past this many buffered rows a failing database stops growing the buffer (oldest kept). */
 const MAX_BUFFERED_ROWS = 200_000;
@@ -31,6 +34,7 @@ interface BufferedRow extends ActivityDelta {
 export class ActivityRecorder {
   private buffer = new Map<string, BufferedRow>();
   private flushing: Promise<void> | undefined;
+  private prunedAt = 0;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -76,6 +80,13 @@ export class ActivityRecorder {
   }
 
   private async writeBuffered(): Promise<void> {
+    if (Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
+      this.prunedAt = Date.now();
+      await this.ctx.db
+        .delete(botActivityMinutes)
+        .where(lt(botActivityMinutes.minute, new Date(Date.now() - HISTORY_RETENTION_MS)))
+        .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'bot history pruning failed'));
+    }
     if (this.buffer.size === 0) return;
     const rows = [...this.buffer.values()];
     this.buffer = new Map();
