@@ -133,7 +133,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       if (!tip) return;
       tip.textContent = lines.join('\n');
       tip.style.display = 'block';
-      tip.style.transform = `translate(${Math.min(sx + 14, renderer.width - 240)}px, ${Math.max(0, sy - 10)}px)`;
+      tip.style.transform = `translate(${Math.min(sx + 14, renderer.width - 330)}px, ${Math.max(0, sy - 10)}px)`;
     };
     const onHover = (sx: number, sy: number) => {
       if (renderer.isClustered()) {
@@ -281,7 +281,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
           fontSize: 12,
           p: 1,
           borderRadius: 1,
-          maxWidth: 260,
+          maxWidth: 320,
           overflow: 'hidden',
         }}
       />

@@ -298,7 +298,7 @@ export class MapRenderer {
     const pixels = this.pixels;
     const { width, height } = this;
     const scale = this.view.scale;
-    const size = Math.max(2, Math.min(6, Math.round(scale * 0.3)));
+    const size = Math.max(2, Math.min(8, Math.round(scale * 0.4)));
     const half = size >> 1;
     const halfW = width / 2 - half;
     const halfH = height / 2 - half;

@@ -1,0 +1,97 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
+import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+const bots: LiveBot[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  for (const bot of bots) await bot.stop().catch(() => undefined);
+  await browser?.close();
+  await server?.close();
+});
+
+describe('/admin/map live', () => {
+  it('shows exactly the simulated accounts online, follows moves and a disconnection', async () => {
+    // 6 bots, 1 to 3 game accounts each: 12 accounts.
+    const sizes = [1, 2, 3, 1, 2, 3];
+    for (const accounts of sizes) bots.push(await startLiveBot(server, { accounts }));
+    const expected = sizes.reduce((sum, n) => sum + n, 0);
+
+    const admin = await server.createUser({ permissions: ['can_manageMap'] });
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await page.goto('/admin/map');
+    await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
+    await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(expected);
+    await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(sizes.length);
+    // Drawn on one canvas, not one element per bot.
+    expect(await page.locator('[data-testid="map-canvas"]').count()).toBe(1);
+
+    // Moves arrive as batches and keep the count.
+    for (let i = 0; i < 3; i++) {
+      for (const bot of bots) bot.tick();
+      await page.waitForTimeout(300);
+    }
+    expect(await readCount(page, 'map-accounts-count')).toBe(expected);
+
+    // Hovering an account shows its owner, hwid, character and status; clicking opens the panel.
+    const target = bots[2]!;
+    const slot = await page.evaluate((hwid) => {
+      const map = window.__adminMap!;
+      const [first] = map.buffers.slotsOf(hwid);
+      map.renderer.view.scale = 12;
+      map.renderer.view.cx = map.buffers.x[first!]!;
+      map.renderer.view.cy = map.buffers.y[first!]!;
+      map.renderer.markDirty();
+      return map.renderer.slotScreen(first!);
+    }, target.hwid);
+    const box = (await page.getByTestId('map-canvas').boundingBox())!;
+    await page.mouse.move(box.x + slot[0], box.y + slot[1]);
+    const tooltip = page.getByTestId('map-tooltip');
+    await tooltip.waitFor({ state: 'visible' });
+    const text = (await tooltip.textContent()) ?? '';
+    expect(text).toContain(target.owner.user.username);
+    expect(text).toContain('HWID');
+    await page.mouse.click(box.x + slot[0], box.y + slot[1]);
+    const panel = page.getByTestId('map-panel');
+    await panel.waitFor();
+    expect(await panel.getAttribute('data-hwid')).toBe(target.hwid);
+
+    // Owner filter: only that owner's accounts stay shown.
+    await page.getByTestId('map-owner-filter').fill(target.owner.user.username);
+    await expect
+      .poll(() => page.evaluate(() => window.__adminMap!.buffers.visibleCount), { timeout: 3_000 })
+      .toBe(target.accounts.length);
+    await page.getByTestId('map-owner-filter').fill('');
+
+    // A bot that stops disappears from the map and the counts.
+    const leaving = bots[1]!;
+    await leaving.stop();
+    await expect
+      .poll(() => readCount(page, 'map-accounts-count'), { timeout: 6_000 })
+      .toBe(expected - leaving.accounts.length);
+    await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 6_000 }).toBe(sizes.length - 1);
+    await page.screenshot({ path: '/tmp/live-map.png' });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('refuses the live feed to a staff member without can_manageMap (page kept out)', async () => {
+    const staff = await server.createUser({ permissions: ['can_manageUsers'] });
+    const { page, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, staff.user.username, staff.password);
+    await page.goto('/admin/map');
+    await page.waitForURL((url) => url.pathname !== '/admin/map', { timeout: 10_000 });
+    await close();
+  });
+});
