@@ -38,6 +38,7 @@ describe('guards', () => {
   const endpoints: [string, string, unknown?][] = [
     ['GET', '/admin/users'],
     ['GET', '/admin/users/export.csv'],
+    ['GET', '/admin/users/role-options'],
     ['GET', `/admin/users/${someId}`],
     ['POST', `/admin/users/${someId}/activate`],
     ['POST', `/admin/users/${someId}/resend-activation`],
@@ -240,6 +241,13 @@ describe('actions', () => {
     expect(set.status).toBe(200);
     expect(set.body.data.roles.map((r) => r.name)).toEqual(['Modérateurs audit']);
     expect(set.body.data.permissions).toEqual(['can_manageAudit']);
+    const options = await call<{ data: { name: string }[] }>(
+      'GET',
+      '/admin/users/role-options',
+      undefined,
+      staff.token,
+    );
+    expect(options.body.data.map((r) => r.name)).toContain('Modérateurs audit');
     expect((await call('GET', '/admin/audit', undefined, target.token)).status).toBe(200);
     const [entry] = await auditOf('user.roles', target.user.id);
     expect(entry).toMatchObject({ before: { roles: [] }, after: { roles: ['Modérateurs audit'] } });

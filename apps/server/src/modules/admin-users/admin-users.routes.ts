@@ -14,6 +14,7 @@ import {
   listQuery,
   myBotAnswer,
   permissionGrantSchema,
+  roleRef,
   successAnswer,
   userGrantParams,
   userRolesInput,
@@ -25,6 +26,7 @@ import { sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
 import { auditActorOf, listAudit } from '../audit/audit.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
+import { listAllRoles } from '../roles/roles.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
 import {
@@ -98,6 +100,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         })(),
       });
     },
+  );
+
+  app.get(
+    '/admin/users/role-options',
+    { schema: { tags, response: { 200: dataAnswer(z.array(roleRef)) } } },
+    async () => ({ data: await listAllRoles(ctx.db) }),
   );
 
   app.get(
