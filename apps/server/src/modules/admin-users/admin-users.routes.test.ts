@@ -56,6 +56,7 @@ describe('guards', () => {
     ['GET', `/admin/users/${someId}/audit`],
     ['GET', `/admin/users/${someId}/whitelist`],
     ['GET', `/admin/users/${someId}/bot`],
+    ['GET', `/admin/users/${someId}/orders`],
   ];
   it.each(endpoints)(
     '%s %s: 401 without a session, 403 without can_manageUsers',

@@ -13,6 +13,7 @@ import {
   listAnswer,
   listQuery,
   myBotAnswer,
+  ordersAnswer,
   permissionGrantSchema,
   roleRef,
   successAnswer,
@@ -25,6 +26,7 @@ import { z } from 'zod';
 import { sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
 import { auditActorOf, listAudit } from '../audit/audit.service.ts';
+import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
 import { listAllRoles } from '../roles/roles.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -302,5 +304,14 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/users/:id/bot',
     { schema: { tags, params: idParams, response: { 200: myBotAnswer } } },
     async (request) => ({ data: await getUserBot(ctx, request.params.id) }),
+  );
+
+  app.get(
+    '/admin/users/:id/orders',
+    { schema: { tags, params: idParams, response: { 200: ordersAnswer } } },
+    async (request) => {
+      await getUserById(ctx.db, request.params.id);
+      return { data: await listMyOrders(ctx, request.params.id) };
+    },
   );
 };
