@@ -29,6 +29,7 @@ import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
 import { worldRoutes } from './modules/world/world.routes.ts';
+import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
 
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(auditRoutes);
       await api.register(settingsAdminRoutes);
       await api.register(worldRoutes);
+      await api.register(usersOnlineRoutes);
     },
     { prefix: '/api' },
   );

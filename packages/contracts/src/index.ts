@@ -11,6 +11,7 @@ export * from './permissions.ts';
 export * from './roles.ts';
 export * from './routes.ts';
 export * from './settings.ts';
+export * from './users-online.ts';
 export * from './vouchers.ts';
 export * from './whitelist.ts';
 export * from './world.ts';

@@ -1,0 +1,246 @@
+import type { OnlineBot, OnlineSession } from '@bot/contracts';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { auditLog } from '../audit/audit.table.ts';
+import {
+  account,
+  connectAndAuthenticate,
+  createBotOwner,
+  type TestSocket,
+  waitFor,
+  waitForClose,
+} from '../realtime/realtime.test-helpers.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+let staff: TestUser;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ realtime: { adminFlushMs: 50 } });
+  call = apiClient(server);
+  staff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+async function onlineBot(accounts: string[]) {
+  const owner = await createBotOwner(server, { accounts });
+  const { socket, ack } = await connectAndAuthenticate(server, {
+    type: 'bot',
+    token: owner.botToken,
+    hwid: owner.hwid,
+  });
+  expect(ack).toEqual({ ok: true });
+  sockets.push(socket);
+  socket.emit('bot_update', { version: '1.0.0', accounts: accounts.map((name) => account(name)) });
+  return { owner, socket };
+}
+
+async function waitForBots(predicate: (bots: OnlineBot[]) => boolean, query = '') {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const answer = await call<{ data: OnlineBot[]; total: number }>(
+      'GET',
+      `/admin/users-online/bots?pageSize=500${query}`,
+      undefined,
+      staff.token,
+    );
+    expect(answer.status).toBe(200);
+    if (predicate(answer.body.data)) return answer.body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('bots never matched');
+}
+
+async function auditEntries(action: string, targetId: string) {
+  return server.app.ctx.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));
+}
+
+describe('guards', () => {
+  const routes: [string, string][] = [
+    ['GET', '/admin/users-online/bots'],
+    ['GET', '/admin/users-online/sessions'],
+    ['POST', '/admin/users-online/bots/HW-00000000/kick'],
+    ['POST', '/admin/users-online/sessions/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/revoke'],
+  ];
+
+  it('answers 401 without a session and 403 without can_manageUsersOnline', async () => {
+    const other = await server.createUser({ permissions: ['can_manageMap', 'can_manageUsers'] });
+    for (const [method, path] of routes) {
+      expect((await call(method, path)).status, `${method} ${path}`).toBe(401);
+      expect((await call(method, path, undefined, other.token)).status, `${method} ${path}`).toBe(403);
+    }
+  });
+});
+
+describe('connected bots', () => {
+  it('lists each connected bot with owner, hwid, version, connection times and game accounts; search and sort', async () => {
+    const first = await onlineBot(['Alpha-1', 'Alpha-2']);
+    const second = await onlineBot(['Beta-1']);
+    const body = await waitForBots(
+      (bots) =>
+        bots.some((bot) => bot.hwid === first.owner.hwid && bot.accounts === 2) &&
+        bots.some((bot) => bot.hwid === second.owner.hwid && bot.accounts === 1),
+    );
+    const listed = body.data.find((bot) => bot.hwid === first.owner.hwid);
+    expect(listed).toMatchObject({
+      ownerId: first.owner.user.id,
+      ownerUsername: first.owner.user.username,
+      version: '1.0.0',
+      accounts: 2,
+      accountNames: ['Alpha-1', 'Alpha-2'],
+    });
+    expect(Date.parse(listed?.connectedAt ?? '')).toBeGreaterThan(0);
+    expect(Date.parse(listed?.lastSeenAt ?? '')).toBeGreaterThan(0);
+
+    const searched = await waitForBots(() => true, `&q=${encodeURIComponent(second.owner.user.username)}`);
+    expect(searched.data.map((bot) => bot.hwid)).toEqual([second.owner.hwid]);
+    expect(searched.total).toBe(1);
+    const byAccount = await waitForBots(() => true, '&q=alpha-2');
+    expect(byAccount.data.map((bot) => bot.hwid)).toEqual([first.owner.hwid]);
+
+    const ascending = await waitForBots(() => true, '&sort=accounts');
+    const counts = ascending.data.map((bot) => bot.accounts);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    const descending = await waitForBots(() => true, '&sort=-ownerUsername');
+    const names = descending.data.map((bot) => bot.ownerUsername);
+    expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a, 'fr')));
+    expect((await call('GET', '/admin/users-online/bots?sort=password', undefined, staff.token)).status).toBe(
+      400,
+    );
+
+    const paged = await call<{ data: OnlineBot[]; total: number }>(
+      'GET',
+      '/admin/users-online/bots?pageSize=1&page=2&sort=hwid',
+      undefined,
+      staff.token,
+    );
+    expect(paged.body.data).toHaveLength(1);
+    expect(paged.body.total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('kicks a bot: its socket gets BOT_KICKED and closes, it leaves the list, an audit entry is written', async () => {
+    const { owner, socket } = await onlineBot(['Gamma-1']);
+    await waitForBots((bots) => bots.some((bot) => bot.hwid === owner.hwid));
+    const kicked = waitFor<{ code: string }>(socket, 'auth_error');
+    const answer = await call('POST', `/admin/users-online/bots/${owner.hwid}/kick`, undefined, staff.token);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ success: true });
+    expect((await kicked).code).toBe('BOT_KICKED');
+    await waitForClose(socket);
+    await waitForBots((bots) => !bots.some((bot) => bot.hwid === owner.hwid));
+
+    const entries = await auditEntries('bot.kick', owner.hwid);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorId: staff.user.id,
+      targetType: 'bot',
+      targetLabel: owner.user.username,
+    });
+
+    const again = await call<{ code: string }>(
+      'POST',
+      `/admin/users-online/bots/${owner.hwid}/kick`,
+      undefined,
+      staff.token,
+    );
+    expect(again.status).toBe(404);
+    expect(
+      (await call('POST', '/admin/users-online/bots/bad hwid!/kick', undefined, staff.token)).status,
+    ).toBe(400);
+  });
+});
+
+describe('signed-in sessions', () => {
+  it('lists active sessions with their user and revokes one (401 afterwards, audited)', async () => {
+    const customer = await server.createUser();
+    // A request marks the session as seen.
+    expect((await call('GET', '/me/info', undefined, customer.token)).status).toBe(200);
+    const list = await call<{ data: OnlineSession[]; total: number }>(
+      'GET',
+      `/admin/users-online/sessions?q=${encodeURIComponent(customer.user.username)}`,
+      undefined,
+      staff.token,
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(1);
+    const session = list.body.data[0];
+    expect(session).toMatchObject({
+      userId: customer.user.id,
+      username: customer.user.username,
+      liveSockets: 0,
+    });
+
+    const sorted = await call<{ data: OnlineSession[] }>(
+      'GET',
+      '/admin/users-online/sessions?sort=username',
+      undefined,
+      staff.token,
+    );
+    const usernames = sorted.body.data.map((row) => row.username);
+    expect(usernames.length).toBeGreaterThanOrEqual(2);
+    expect(
+      (await call('GET', '/admin/users-online/sessions?sort=tokenHash', undefined, staff.token)).status,
+    ).toBe(400);
+
+    const revoked = await call(
+      'POST',
+      `/admin/users-online/sessions/${session?.id}/revoke`,
+      undefined,
+      staff.token,
+    );
+    expect(revoked.status).toBe(200);
+    expect((await call('GET', '/me/info', undefined, customer.token)).status).toBe(401);
+    const after = await call<{ total: number }>(
+      'GET',
+      `/admin/users-online/sessions?q=${encodeURIComponent(customer.user.username)}`,
+      undefined,
+      staff.token,
+    );
+    expect(after.body.total).toBe(0);
+    const entries = await auditEntries('session.revoke', customer.user.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: staff.user.id, targetLabel: customer.user.username });
+
+    const again = await call(
+      'POST',
+      `/admin/users-online/sessions/${session?.id}/revoke`,
+      undefined,
+      staff.token,
+    );
+    expect(again.status).toBe(404);
+    expect(
+      (await call('POST', '/admin/users-online/sessions/not-a-uuid/revoke', undefined, staff.token)).status,
+    ).toBe(400);
+  });
+
+  it('closes the live sockets of a revoked session', async () => {
+    const owner = await createBotOwner(server);
+    const watcher = await connectAndAuthenticate(server, {
+      type: 'client',
+      token: owner.token,
+      hwid: owner.hwid,
+    });
+    sockets.push(watcher.socket);
+    expect(watcher.ack).toEqual({ ok: true });
+    const list = await call<{ data: OnlineSession[] }>(
+      'GET',
+      `/admin/users-online/sessions?q=${encodeURIComponent(owner.user.username)}`,
+      undefined,
+      staff.token,
+    );
+    expect(list.body.data[0]?.liveSockets).toBe(1);
+    const id = list.body.data[0]?.id;
+    expect(
+      (await call('POST', `/admin/users-online/sessions/${id}/revoke`, undefined, staff.token)).status,
+    ).toBe(200);
+    await waitForClose(watcher.socket);
+    expect(watcher.socket.connected).toBe(false);
+  });
+});

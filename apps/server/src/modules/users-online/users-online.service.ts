@@ -1,0 +1,186 @@
+import {
+  type BotState,
+  ONLINE_BOT_SORTS,
+  ONLINE_SESSION_WINDOW_MINUTES,
+  type OnlineBot,
+  type OnlineBotsQuery,
+  type OnlineSession,
+  type OnlineSessionsQuery,
+} from '@bot/contracts';
+import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { revokeSessions } from '../auth/sessions.service.ts';
+import { sessions } from '../auth/sessions.table.ts';
+import { findBotState, kickBot, listConnectedViewers, listOnlineBots } from '../realtime/realtime.service.ts';
+import { users } from '../users/users.table.ts';
+
+type OnlineBotSort = (typeof ONLINE_BOT_SORTS)[number];
+
+function toOnlineBot(state: BotState): OnlineBot {
+  return {
+    hwid: state.hwid,
+    ownerId: state.owner.id,
+    ownerUsername: state.owner.username,
+    version: state.version,
+    connectedAt: state.connectedAt,
+    lastSeenAt: state.lastSeenAt,
+    accounts: state.accounts.length,
+    accountNames: state.accounts.map((account) => account.name),
+  };
+}
+
+/** Connected bot agents (from the real-time layer's state store), searched, sorted and paged in memory. */
+export async function listUsersOnlineBots(
+  ctx: AppContext,
+  query: OnlineBotsQuery,
+): Promise<{ data: OnlineBot[]; total: number }> {
+  const needle = query.q?.trim().toLowerCase();
+  let bots = (await listOnlineBots(ctx)).filter((state) => state.online).map(toOnlineBot);
+  if (needle) {
+    bots = bots.filter(
+      (bot) =>
+        bot.ownerUsername.toLowerCase().includes(needle) ||
+        bot.hwid.toLowerCase().includes(needle) ||
+        bot.version.includes(needle) ||
+        bot.accountNames.some((name) => name.toLowerCase().includes(needle)),
+    );
+  }
+  const sort = query.sort ?? '-connectedAt';
+  const descending = sort.startsWith('-');
+  const field = (descending ? sort.slice(1) : sort) as OnlineBotSort;
+  if (!ONLINE_BOT_SORTS.includes(field)) {
+    throw new AppError('VALIDATION_ERROR', {
+      message: `Tri impossible sur « ${field} ». Champs possibles : ${ONLINE_BOT_SORTS.join(', ')}.`,
+    });
+  }
+  const direction = descending ? -1 : 1;
+  bots.sort((a, b) => {
+    const left = a[field];
+    const right = b[field];
+    const order =
+      typeof left === 'number' && typeof right === 'number'
+        ? left - right
+        : String(left).localeCompare(String(right), 'fr');
+    return order * direction || a.hwid.localeCompare(b.hwid);
+  });
+  const { limit, offset } = pageOf(query);
+  return { data: bots.slice(offset, offset + limit), total: bots.length };
+}
+
+/** Signed-in web sessions: not revoked, not expired, seen within the online window. */
+export async function listUsersOnlineSessions(
+  ctx: AppContext,
+  query: OnlineSessionsQuery,
+): Promise<{ data: OnlineSession[]; total: number }> {
+  const now = new Date();
+  const seenSince = new Date(now.getTime() - ONLINE_SESSION_WINDOW_MINUTES * 60_000);
+  const conditions = [
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, now),
+    gt(sessions.lastSeenAt, seenSince),
+  ];
+  if (query.q?.trim()) {
+    const pattern = likePattern(query.q.trim());
+    conditions.push(
+      or(ilike(users.username, pattern), ilike(sql`coalesce(${sessions.ip}, '')`, pattern)) as never,
+    );
+  }
+  const where = and(...conditions);
+  const order = orderOf(
+    query.sort,
+    {
+      username: users.username,
+      ip: sessions.ip,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    },
+    desc(sessions.lastSeenAt),
+  );
+  const { limit, offset } = pageOf(query);
+  const [rows, totals] = await Promise.all([
+    ctx.db
+      .select({ session: sessions, username: users.username })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(where)
+      .orderBy(order, desc(sessions.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db
+      .select({ total: count() })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(where),
+  ]);
+  const socketsByUser = new Map<string, number>();
+  for (const viewer of listConnectedViewers(ctx)) {
+    socketsByUser.set(viewer.userId, (socketsByUser.get(viewer.userId) ?? 0) + 1);
+  }
+  return {
+    data: rows.map(({ session, username }) => ({
+      id: session.id,
+      userId: session.userId,
+      username,
+      ip: session.ip,
+      userAgent: session.userAgent,
+      createdAt: session.createdAt.toISOString(),
+      lastSeenAt: session.lastSeenAt.toISOString(),
+      expiresAt: session.expiresAt.toISOString(),
+      liveSockets: socketsByUser.get(session.userId) ?? 0,
+    })),
+    total: totals[0]?.total ?? 0,
+  };
+}
+
+/** Disconnects a connected bot agent (it receives BOT_KICKED and stops); audited. */
+export async function kickOnlineBot(
+  ctx: AppContext,
+  input: { hwid: string; actor: AuditActor },
+): Promise<void> {
+  const state = await findBotState(ctx, input.hwid);
+  if (!state?.online || !(await kickBot(ctx, input.hwid))) {
+    throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
+  }
+  await ctx.db.transaction(async (tx) => {
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'bot.kick',
+      target: { type: 'bot', id: input.hwid, label: state.owner.username },
+      before: {
+        online: true,
+        version: state.version,
+        accounts: state.accounts.map((account) => account.name),
+      },
+      after: { online: false },
+    });
+  });
+}
+
+/** Ends one signed-in web session (its sockets close through the `sessions.revoked` event); audited. */
+export async function revokeOnlineSession(
+  ctx: AppContext,
+  input: { sessionId: string; actor: AuditActor },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ userId: sessions.userId, username: users.username, ip: sessions.ip })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+      );
+    if (!row) throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    await revokeSessions(ctx, tx, { userId: row.userId, sessionIds: [input.sessionId] });
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'session.revoke',
+      target: { type: 'user', id: row.userId, label: row.username },
+      before: { sessionId: input.sessionId, ip: row.ip, active: true },
+      after: { sessionId: input.sessionId, active: false },
+    });
+  });
+}
