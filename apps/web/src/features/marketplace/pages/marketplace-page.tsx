@@ -1,11 +1,207 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { formatPrice, type Package, PERMISSION_DESCRIPTIONS, type VoucherPreview } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { isApiError } from '../../../lib/api-error.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { refreshSession } from '../../auth/session.ts';
+import { createOrder, packagesQuery, previewVoucher, subscriptionsQuery } from '../api/marketplace.ts';
+import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
+
+/** /account/marketplace: packages on sale, running subscriptions, voucher preview and checkout. */
 export default function MarketplacePage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const checkoutId = searchParams.get('checkout');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const packages = useQuery(packagesQuery);
+  const subscriptions = useQuery(subscriptionsQuery);
+  const [code, setCode] = useState('');
+  const [preview, setPreview] = useState<VoucherPreview | null>(null);
+  const [voucherError, setVoucherError] = useState<string | null>(null);
+
+  const check = useMutation({
+    mutationFn: () => previewVoucher({ code: code.trim() }),
+    onSuccess: (result) => {
+      setPreview(result);
+      setVoucherError(null);
+    },
+    onError: (error) => {
+      setPreview(null);
+      setVoucherError(isApiError(error) ? error.message : 'Code promo invalide.');
+    },
+  });
+
+  const buy = useMutation({
+    mutationFn: (pkg: Package) =>
+      createOrder({ packageId: pkg.id, ...(preview && code.trim() ? { voucherCode: code.trim() } : {}) }),
+    onSuccess: async (order) => {
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      if (order.status === 'paid') {
+        await refreshSession().catch(() => undefined);
+        notifySuccess('Offre activée, merci !');
+        setPreview(null);
+        setCode('');
+        return;
+      }
+      if (!order.checkoutUrl) return notifyError('Le paiement n’a pas pu démarrer.');
+      if (/^https?:\/\//.test(order.checkoutUrl)) window.location.assign(order.checkoutUrl);
+      else void navigate(order.checkoutUrl);
+    },
+  });
+
+  const priceOf = (pkg: Package) => preview?.prices.find((price) => price.packageId === pkg.id);
+  const closeCheckout = () => {
+    const next = new URLSearchParams(searchParams);
+    next.delete('checkout');
+    setSearchParams(next, { replace: true });
+  };
+
   return (
     <>
       <PageHeader title="Boutique" subtitle="Choisissez l’offre qui donne accès au bot." />
-      <ComingSoon />
+      {checkoutId ? <SandboxCheckout orderId={checkoutId} onClose={closeCheckout} /> : null}
+
+      {subscriptions.data && subscriptions.data.length > 0 ? (
+        <Card variant="outlined" sx={{ mb: 3 }}>
+          <CardContent>
+            <Typography variant="h6" sx={{ mb: 1 }}>
+              Mes abonnements en cours
+            </Typography>
+            <Stack spacing={1} data-testid="subscriptions">
+              {subscriptions.data.map((subscription) => (
+                <Typography key={subscription.packageId}>
+                  <strong>{subscription.packageName}</strong> — jusqu’au{' '}
+                  {dateFormat.format(new Date(subscription.endsAt))}
+                  {subscription.whitelistSlots > 0
+                    ? ` · ${subscription.whitelistSlots} compte(s) de jeu`
+                    : ''}
+                </Typography>
+              ))}
+            </Stack>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              Racheter une offre en cours prolonge sa durée à partir de sa date de fin.
+            </Typography>
+          </CardContent>
+        </Card>
+      ) : null}
+
+      <Stack
+        component="form"
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ mb: 3, alignItems: { sm: 'flex-start' } }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (code.trim()) check.mutate();
+        }}
+      >
+        <TextField
+          label="Code promo"
+          name="voucherCode"
+          size="small"
+          value={code}
+          onChange={(event) => {
+            setCode(event.target.value);
+            setPreview(null);
+            setVoucherError(null);
+          }}
+          error={Boolean(voucherError)}
+          helperText={
+            voucherError ??
+            (preview
+              ? `Code ${preview.code} appliqué${preview.kind === 'gift' ? ' : offre offerte' : ''}.`
+              : ' ')
+          }
+          slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
+        />
+        <Button type="submit" variant="outlined" disabled={!code.trim() || check.isPending}>
+          Appliquer
+        </Button>
+      </Stack>
+
+      {packages.data && packages.data.length === 0 ? (
+        <Alert severity="info">Aucune offre n’est en vente pour le moment.</Alert>
+      ) : null}
+      <Box
+        sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr', lg: '1fr 1fr 1fr' } }}
+      >
+        {packages.data?.map((pkg) => {
+          const price = priceOf(pkg);
+          const excluded = Boolean(preview) && !price;
+          return (
+            <Card
+              key={pkg.id}
+              variant="outlined"
+              data-testid="package-card"
+              sx={{ display: 'flex', flexDirection: 'column' }}
+            >
+              <CardContent sx={{ flexGrow: 1 }}>
+                <Typography variant="h6" component="h2">
+                  {pkg.name}
+                </Typography>
+                <Box sx={{ my: 1 }}>
+                  {price && price.discountCents > 0 ? (
+                    <>
+                      <Typography
+                        component="span"
+                        sx={{ textDecoration: 'line-through', color: 'text.secondary', mr: 1 }}
+                      >
+                        {formatPrice(pkg.priceCents, pkg.currency)}
+                      </Typography>
+                      <Typography component="span" variant="h5" color="success.main">
+                        {formatPrice(price.amountCents, pkg.currency)}
+                      </Typography>
+                    </>
+                  ) : (
+                    <Typography variant="h5">{formatPrice(pkg.priceCents, pkg.currency)}</Typography>
+                  )}
+                  <Typography variant="body2" color="text.secondary">
+                    pour {pkg.durationDays} jours
+                  </Typography>
+                </Box>
+                {pkg.description ? (
+                  <Typography sx={{ mb: 1, whiteSpace: 'pre-line' }}>{pkg.description}</Typography>
+                ) : null}
+                <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+                  {pkg.grants.map((grant) => (
+                    <Chip key={grant} size="small" color="primary" label={PERMISSION_DESCRIPTIONS[grant]} />
+                  ))}
+                  <Chip size="small" variant="outlined" label={`${pkg.whitelistSlots} compte(s) de jeu`} />
+                </Stack>
+                {excluded ? (
+                  <Typography variant="body2" color="warning.main" sx={{ mt: 1 }}>
+                    Le code promo ne s’applique pas à cette offre.
+                  </Typography>
+                ) : null}
+              </CardContent>
+              <CardActions>
+                <Button
+                  variant="contained"
+                  fullWidth
+                  disabled={buy.isPending || excluded}
+                  onClick={() => buy.mutate(pkg)}
+                >
+                  {price && price.amountCents === 0 ? 'Activer gratuitement' : 'Acheter'}
+                </Button>
+              </CardActions>
+            </Card>
+          );
+        })}
+      </Box>
     </>
   );
 }

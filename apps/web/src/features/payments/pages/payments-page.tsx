@@ -1,11 +1,108 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { formatPrice, PROVIDER_LABELS } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { ordersQuery } from '../../marketplace/api/marketplace.ts';
+import { OrderStatusChip } from '../components/order-status-chip.tsx';
+import { ReceiptDialog } from '../components/receipt-dialog.tsx';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short' });
+const date = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
+
+/** /account/payments: the customer's orders with status, amounts, voucher and receipts. */
 export default function PaymentsPage() {
+  const orders = useQuery(ordersQuery);
+  const [receiptOf, setReceiptOf] = useState<string | null>(null);
   return (
     <>
-      <PageHeader title="Mes paiements" subtitle="L’historique de vos commandes et paiements." />
-      <ComingSoon />
+      <PageHeader title="Mes paiements" subtitle="Vos commandes, leur statut et leurs reçus." />
+      {orders.data && orders.data.length === 0 ? (
+        <Alert severity="info">
+          Aucune commande pour le moment.{' '}
+          <RouterLink to="/account/marketplace" style={{ color: 'inherit' }}>
+            Voir la boutique
+          </RouterLink>
+        </Alert>
+      ) : null}
+      {orders.data && orders.data.length > 0 ? (
+        <TableContainer component={Paper} variant="outlined">
+          <Table size="small" aria-label="Mes commandes">
+            <TableHead>
+              <TableRow>
+                <TableCell>Commande</TableCell>
+                <TableCell>Date</TableCell>
+                <TableCell>Offre</TableCell>
+                <TableCell>Statut</TableCell>
+                <TableCell align="right">Prix</TableCell>
+                <TableCell align="right">Réduction</TableCell>
+                <TableCell align="right">Payé</TableCell>
+                <TableCell>Période</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {orders.data.map((order) => (
+                <TableRow key={order.id} data-testid="order-row">
+                  <TableCell>
+                    {order.number}
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                      {PROVIDER_LABELS[order.provider]}
+                    </Typography>
+                  </TableCell>
+                  <TableCell>{dateTime.format(new Date(order.createdAt))}</TableCell>
+                  <TableCell>{order.packageName}</TableCell>
+                  <TableCell>
+                    <OrderStatusChip status={order.status} />
+                  </TableCell>
+                  <TableCell align="right">{formatPrice(order.priceCents, order.currency)}</TableCell>
+                  <TableCell align="right">
+                    {order.discountCents > 0 ? `− ${formatPrice(order.discountCents, order.currency)}` : '—'}
+                    {order.voucherCode ? (
+                      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                        {order.voucherCode}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
+                  <TableCell align="right">{formatPrice(order.amountCents, order.currency)}</TableCell>
+                  <TableCell>
+                    {order.startsAt && order.endsAt
+                      ? `${date.format(new Date(order.startsAt))} → ${date.format(new Date(order.endsAt))}`
+                      : '—'}
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {order.status === 'pending' && order.checkoutUrl ? (
+                      /^https?:\/\//.test(order.checkoutUrl) ? (
+                        <Button size="small" href={order.checkoutUrl}>
+                          Payer
+                        </Button>
+                      ) : (
+                        <Button size="small" component={RouterLink} to={order.checkoutUrl}>
+                          Payer
+                        </Button>
+                      )
+                    ) : null}
+                    <Button size="small" onClick={() => setReceiptOf(order.id)}>
+                      Reçu
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      ) : null}
+      {receiptOf ? <ReceiptDialog orderId={receiptOf} onClose={() => setReceiptOf(null)} /> : null}
     </>
   );
 }

@@ -1,11 +1,140 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { gameAccountNameSchema } from '@bot/contracts';
+import DeleteIcon from '@mui/icons-material/Delete';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { addToWhitelist, myWhitelistQuery, removeFromWhitelist } from '../api/whitelist.ts';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
+
+/** /account/whitlist: the game accounts the customer's bot may drive, within their slots. */
 export default function WhitelistPage() {
+  const queryClient = useQueryClient();
+  const whitelist = useQuery(myWhitelistQuery);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: myWhitelistQuery.queryKey });
+
+  const add = useMutation({
+    mutationFn: (value: string) => addToWhitelist(value),
+    onSuccess: async (entry) => {
+      setName('');
+      notifySuccess(`« ${entry.name} » ajouté à votre liste blanche.`);
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => removeFromWhitelist(id),
+    onSuccess: refresh,
+  });
+
+  const slots = whitelist.data?.slots;
+  const isFull = slots ? slots.total !== null && slots.used >= slots.total : false;
+
   return (
     <>
-      <PageHeader title="Liste blanche" subtitle="Les comptes de jeu que votre bot peut utiliser." />
-      <ComingSoon />
+      <PageHeader title="Liste blanche" subtitle="Les comptes de jeu que votre bot peut piloter." />
+      {slots ? (
+        <Card variant="outlined" sx={{ mb: 3 }}>
+          <CardContent>
+            <Typography data-testid="whitelist-slots">
+              {slots.total === null
+                ? `${slots.used} compte(s) — sans limite (administrateur)`
+                : `${slots.used} / ${slots.total} place(s) utilisée(s)`}
+            </Typography>
+            {slots.total ? (
+              <LinearProgress
+                variant="determinate"
+                value={Math.min(100, (slots.used / slots.total) * 100)}
+                sx={{ mt: 1, height: 8, borderRadius: 1 }}
+              />
+            ) : null}
+            {slots.total === 0 ? (
+              <Alert severity="info" sx={{ mt: 2 }}>
+                Aucune place : achetez une offre dans la{' '}
+                <RouterLink to="/account/marketplace" style={{ color: 'inherit' }}>
+                  boutique
+                </RouterLink>{' '}
+                pour ajouter des comptes.
+              </Alert>
+            ) : null}
+          </CardContent>
+        </Card>
+      ) : null}
+
+      <Stack
+        component="form"
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        sx={{ mb: 3, alignItems: { sm: 'flex-start' } }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          const parsed = gameAccountNameSchema.safeParse(name);
+          if (!parsed.success) {
+            setError(parsed.error.issues[0]?.message ?? 'Nom invalide.');
+            return;
+          }
+          setError(null);
+          add.mutate(parsed.data);
+        }}
+      >
+        <TextField
+          label="Nom du compte de jeu"
+          name="name"
+          size="small"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={Boolean(error)}
+          helperText={error ?? ' '}
+          disabled={isFull}
+          slotProps={{ htmlInput: { maxLength: 40, autoComplete: 'off' } }}
+        />
+        <Button type="submit" variant="contained" disabled={isFull || add.isPending || !name.trim()}>
+          Ajouter
+        </Button>
+      </Stack>
+
+      {whitelist.data && whitelist.data.data.length === 0 ? (
+        <Typography color="text.secondary">Aucun compte dans votre liste blanche.</Typography>
+      ) : null}
+      <List aria-label="Comptes de la liste blanche">
+        {whitelist.data?.data.map((entry) => (
+          <ListItem
+            key={entry.id}
+            divider
+            data-testid="whitelist-entry"
+            secondaryAction={
+              <IconButton
+                edge="end"
+                aria-label={`Retirer ${entry.name}`}
+                disabled={remove.isPending}
+                onClick={() => remove.mutate(entry.id)}
+              >
+                <DeleteIcon />
+              </IconButton>
+            }
+          >
+            <ListItemText
+              primary={entry.name}
+              secondary={`Ajouté le ${dateFormat.format(new Date(entry.createdAt))}`}
+            />
+          </ListItem>
+        ))}
+      </List>
     </>
   );
 }
