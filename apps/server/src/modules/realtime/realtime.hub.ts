@@ -63,7 +63,6 @@ interface BotConnection {
   state: BotState;
   lastSeenAt: number;
   allowedAccounts: Set<string>;
-  allowedLoadedAt: number;
   previousStats: Map<string, BotAccount['stats']>;
 }
 
@@ -79,7 +78,6 @@ export interface ConnectedViewer {
 }
 
 const FLOOD_WINDOW_MS = 10_000;
-const ALLOWED_ACCOUNTS_TTL_MS = 15_000;
 
 function errorBody(code: ErrorCode, message?: string): { error: string; code: ErrorCode } {
   return { error: message ?? ERRORS[code].message, code };
@@ -99,6 +97,7 @@ export class RealtimeHub {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
   private isClosed = false;
+  private readonly isClustered: boolean;
 
   constructor(
     private readonly ctx: AppContext,
@@ -107,6 +106,7 @@ export class RealtimeHub {
   ) {
     const { realtime, publicUrl } = ctx.config;
     this.store = store;
+    this.isClustered = ctx.config.redisUrl !== undefined;
     this.recorder = new ActivityRecorder(ctx);
     const allowedOrigin = new URL(publicUrl).origin;
     this.io = new Server<IncomingEvents, ServerToClientEvents, Record<string, never>, SocketData>(
@@ -285,7 +285,6 @@ export class RealtimeHub {
       hwid: input.hwid,
       lastSeenAt: now,
       allowedAccounts,
-      allowedLoadedAt: now,
       previousStats: new Map(),
       state: {
         hwid: input.hwid,
@@ -359,23 +358,19 @@ export class RealtimeHub {
     if (!parsed.success) return;
     const now = Date.now();
     connection.lastSeenAt = now;
-    if (now - connection.allowedLoadedAt > ALLOWED_ACCOUNTS_TTL_MS)
-      void this.reloadAllowedAccounts(connection);
     const accounts = parsed.data.accounts.filter((account) =>
       connection.allowedAccounts.has(account.name.toLowerCase()),
     );
     this.recordActivity(connection, accounts, now);
-    connection.state = {
-      ...connection.state,
-      version: parsed.data.version ?? connection.state.version,
-      lastSeenAt: new Date(now).toISOString(),
-      accounts,
-    };
+    // Updated in place: the store, the pending admin batch and the connection share one object.
+    const { state } = connection;
+    if (parsed.data.version) state.version = parsed.data.version;
+    state.lastSeenAt = new Date(now).toISOString();
+    state.accounts = accounts;
     void this.publish(connection);
   }
 
   private async reloadAllowedAccounts(connection: BotConnection): Promise<void> {
-    connection.allowedLoadedAt = Date.now();
     try {
       connection.allowedAccounts = await findAllowedAccounts(this.ctx, connection.userId);
     } catch (error) {
@@ -409,16 +404,26 @@ export class RealtimeHub {
   /** Stores the state, sends it to the bot's watchers at once and queues it for staff. */
   private async publish(connection: BotConnection): Promise<void> {
     const { state } = connection;
-    this.io.to(rooms.bot(state.hwid)).emit(SOCKET_EVENTS.botUpdate, state);
+    const room = rooms.bot(state.hwid);
+    if (this.hasAudience(room)) this.io.to(room).emit(SOCKET_EVENTS.botUpdate, state);
     this.pendingAdmin.set(state.hwid, state);
     await this.store.set(state);
+  }
+
+  /**
+   * Socket.IO serialises a broadcast before looking for recipients: most bots have no watcher, so
+   * on a single node an empty room is skipped. With several nodes watchers may be elsewhere.
+   */
+  private hasAudience(room: string): boolean {
+    if (this.isClustered) return true;
+    return (this.io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0;
   }
 
   private flushAdminFeed(): void {
     if (this.pendingAdmin.size > 0) {
       const batch = [...this.pendingAdmin.values()];
       this.pendingAdmin.clear();
-      this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, batch);
+      if (this.hasAudience(rooms.admins)) this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, batch);
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;

@@ -1,6 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
 import { countOnline, kickBot, listConnectedViewers, listOnlineBots } from './realtime.service.ts';
 import {
   account,
@@ -325,5 +326,27 @@ describe('revocation', () => {
       await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
     );
     expect(again.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+  });
+});
+
+describe('whitelist changes', () => {
+  it('accepts an account as soon as staff whitelist it', async () => {
+    const owner = await createBotOwner(server, { accounts: ['First'] });
+    const bot = await connectBot(owner);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    bot.socket.emit('bot_update', { accounts: [account('First'), account('Second')] });
+    const before = await waitFor<BotState>(watcher.socket, 'bot_update', (s) => s.accounts.length > 0);
+    expect(before.accounts.map((a) => a.name)).toEqual(['First']);
+    await addWhitelistEntryForCustomer(server.app.ctx, {
+      username: owner.user.username,
+      name: 'Second',
+      actor: { id: null, username: 'test', ip: null },
+    });
+    await sleep(300);
+    bot.socket.emit('bot_update', { accounts: [account('First'), account('Second')] });
+    const after = await waitFor<BotState>(watcher.socket, 'bot_update', (s) => s.accounts.length === 2);
+    expect(after.accounts.map((a) => a.name)).toEqual(['First', 'Second']);
   });
 });
