@@ -1,11 +1,139 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import type { AdminWhitelistEntry } from '@bot/contracts';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { addEntryForCustomer, removeEntry, WHITELIST_ENDPOINT } from '../api/whitelist.ts';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
-export default function WhitelistPage() {
+const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+
+/** /admin/whitelist: every whitelisted game account; staff add one for a customer or remove one. */
+export default function AdminWhitelistPage() {
+  const queryClient = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  const [username, setUsername] = useState('');
+  const [name, setName] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey(WHITELIST_ENDPOINT) });
+  const add = useMutation({
+    mutationFn: () => addEntryForCustomer({ username: username.trim(), name: name.trim() }),
+    onSuccess: async (entry) => {
+      notifySuccess(`« ${entry.name} » ajouté pour ${entry.user.username}.`);
+      setAdding(false);
+      setName('');
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (entry: AdminWhitelistEntry) => removeEntry(entry.id),
+    onSuccess: async () => {
+      notifySuccess('Compte retiré de la liste blanche.');
+      await refresh();
+    },
+  });
+
+  const columns: GridColDef<AdminWhitelistEntry>[] = [
+    { field: 'name', headerName: 'Compte de jeu', flex: 1, minWidth: 160 },
+    {
+      field: 'username',
+      headerName: 'Client',
+      flex: 1,
+      minWidth: 140,
+      valueGetter: (_v, row) => row.user.username,
+    },
+    {
+      field: 'createdBy',
+      headerName: 'Ajouté par',
+      width: 150,
+      sortable: false,
+      valueGetter: (_v, row) =>
+        row.createdBy ? (row.createdBy.id === row.user.id ? 'le client' : row.createdBy.username) : '—',
+    },
+    {
+      field: 'createdAt',
+      headerName: 'Ajouté le',
+      width: 160,
+      valueFormatter: (value: string) => dateTime.format(new Date(value)),
+    },
+    {
+      field: 'actions',
+      headerName: '',
+      width: 120,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Button size="small" color="error" disabled={remove.isPending} onClick={() => remove.mutate(row)}>
+          Retirer
+        </Button>
+      ),
+    },
+  ];
+
   return (
     <>
       <PageHeader title="Liste blanche" subtitle="Les comptes de jeu autorisés de tous les clients." />
-      <ComingSoon />
+      <AdminTable<AdminWhitelistEntry>
+        endpoint={WHITELIST_ENDPOINT}
+        columns={columns}
+        initialSort="-createdAt"
+        label="Liste blanche"
+        searchPlaceholder="Compte de jeu ou client"
+        toolbar={
+          <Button variant="contained" onClick={() => setAdding(true)}>
+            Ajouter pour un client
+          </Button>
+        }
+      />
+      {adding ? (
+        <Dialog open onClose={() => setAdding(false)} fullWidth maxWidth="xs">
+          <DialogTitle>Ajouter un compte pour un client</DialogTitle>
+          <DialogContent>
+            <Stack
+              component="form"
+              id="whitelist-form"
+              spacing={2}
+              sx={{ pt: 1 }}
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (username.trim() && name.trim()) add.mutate();
+              }}
+            >
+              <TextField
+                label="Nom d’utilisateur du client"
+                name="username"
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                required
+              />
+              <TextField
+                label="Compte de jeu"
+                name="name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+              />
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setAdding(false)}>Annuler</Button>
+            <Button
+              type="submit"
+              form="whitelist-form"
+              variant="contained"
+              disabled={add.isPending || !username.trim() || !name.trim()}
+            >
+              Ajouter
+            </Button>
+          </DialogActions>
+        </Dialog>
+      ) : null}
     </>
   );
 }
