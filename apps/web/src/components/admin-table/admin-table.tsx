@@ -188,6 +188,8 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
         {props.hideSearch ? null : (
           <TextField
+            fullWidth={false}
+            margin="none"
             size="small"
             type="search"
             value={search}
