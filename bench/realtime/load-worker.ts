@@ -1,0 +1,168 @@
+/**
+ * A load process: connects its share of bots (1 update/s each) and owner watchers, or the admin
+ * watcher, and measures what arrives. Separate processes keep client CPU out of the target's.
+ */
+import { io, type Socket } from 'socket.io-client';
+import {
+  type BenchBot,
+  preciseNow,
+  stampOf,
+  timeOfStamp,
+  type WorkerCommand,
+  type WorkerMessage,
+  type WorkerResult,
+} from './protocol.ts';
+
+const send = (message: WorkerMessage) => process.send?.(message);
+const sockets: Socket[] = [];
+const timers: NodeJS.Timeout[] = [];
+let window = { from: Number.POSITIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
+const result: WorkerResult = {
+  sent: 0,
+  sentWatched: 0,
+  ownerReceived: 0,
+  ownerLatencies: [],
+  adminStates: 0,
+  adminMessages: 0,
+  adminLatencies: [],
+  disconnects: 0,
+  refusals: 0,
+};
+const inWindow = (time: number | undefined): time is number =>
+  time !== undefined && time >= window.from && time <= window.to;
+
+function open(url: string): Socket {
+  const socket = io(url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+  });
+  socket.on('disconnect', () => {
+    result.disconnects += 1;
+  });
+  socket.on('auth_error', () => {
+    result.refusals += 1;
+  });
+  sockets.push(socket);
+  return socket;
+}
+
+function authenticate(socket: Socket, payload: Record<string, string>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    socket.on('connect', () => {
+      socket.emit('authenticate', payload, (answer: { ok: boolean }) => {
+        clearTimeout(timer);
+        resolve(answer.ok);
+      });
+    });
+    socket.on('connect_error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+}
+
+function report(bot: BenchBot, level: number, sentAt: number): unknown {
+  const stamp = stampOf(sentAt);
+  return {
+    accounts: bot.accounts.map((name, index) => ({
+      name,
+      character: `${name}-c`,
+      level,
+      status: 'gathering',
+      position: { mapId: 1_000_000 + index, x: index, y: -index },
+      routeId: null,
+      stats: { gathered: level, treasures: 0, kamas: level * 10, xp: level * 100 },
+      message: index === 0 ? stamp : null,
+    })),
+  };
+}
+
+async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promise<void> {
+  let failed = 0;
+  let watchers = 0;
+  let bots = 0;
+  let admins = 0;
+  if (command.adminToken) {
+    const admin = open(command.url);
+    admin.on('bot_update', (payload: unknown) => {
+      const states = (Array.isArray(payload) ? payload : [payload]) as { accounts: { message: unknown }[] }[];
+      const at = preciseNow();
+      let counted = false;
+      for (const state of states) {
+        const sentAt = timeOfStamp(state.accounts[0]?.message);
+        if (!inWindow(sentAt)) continue;
+        counted = true;
+        result.adminStates += 1;
+        if (result.adminStates % 10 === 0) result.adminLatencies.push(at - sentAt);
+      }
+      if (counted) result.adminMessages += 1;
+    });
+    if (await authenticate(admin, { type: 'admin', token: command.adminToken })) admins += 1;
+    else failed += 1;
+  }
+  const batch = Math.max(1, Math.round(command.connectPerSecond / 10));
+  for (let i = 0; i < command.bots.length; i += batch) {
+    const slice = command.bots.slice(i, i + batch);
+    const started = Date.now();
+    const outcomes = await Promise.all(
+      slice.map(async (bot) => {
+        let ok = true;
+        if (bot.ownerToken) {
+          const watcher = open(command.url);
+          watcher.on('bot_update', (state: { accounts: { message: unknown }[] }) => {
+            const sentAt = timeOfStamp(state.accounts?.[0]?.message);
+            if (!inWindow(sentAt)) return;
+            result.ownerReceived += 1;
+            result.ownerLatencies.push(preciseNow() - sentAt);
+          });
+          ok = await authenticate(watcher, { type: 'client', token: bot.ownerToken, hwid: bot.hwid });
+          if (ok) watchers += 1;
+        }
+        const socket = open(command.url);
+        const isAuthenticated = await authenticate(socket, {
+          type: 'bot',
+          token: bot.botToken,
+          hwid: bot.hwid,
+        });
+        if (!isAuthenticated) return false;
+        bots += 1;
+        let level = 1;
+        const isWatched = bot.ownerToken !== null;
+        const timer = setTimeout(() => {
+          timers.push(
+            setInterval(() => {
+              level += 1;
+              const sentAt = preciseNow();
+              const payload = report(bot, level, sentAt);
+              socket.emit('bot_update', payload);
+              if (inWindow(sentAt)) {
+                result.sent += 1;
+                if (isWatched) result.sentWatched += 1;
+              }
+            }, 1000),
+          );
+        }, Math.random() * 1000);
+        timers.push(timer);
+        return ok;
+      }),
+    );
+    failed += outcomes.filter((ok) => !ok).length;
+    const elapsed = Date.now() - started;
+    if (elapsed < 100) await new Promise((resolve) => setTimeout(resolve, 100 - elapsed));
+  }
+  send({ type: 'connected', bots, watchers, admins, failed });
+}
+
+process.on('message', (command: WorkerCommand) => {
+  if (command.type === 'start') void start(command);
+  if (command.type === 'window') window = { from: command.from, to: command.to };
+  if (command.type === 'collect') send({ type: 'result', result });
+  if (command.type === 'stop') {
+    for (const timer of timers) clearInterval(timer);
+    for (const socket of sockets) socket.disconnect();
+    setTimeout(() => process.exit(0), 200);
+  }
+});

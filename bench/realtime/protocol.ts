@@ -1,0 +1,48 @@
+/** Messages between the benchmark orchestrator (run.ts), its targets and its load workers. */
+
+export interface BenchBot {
+  hwid: string;
+  botToken: string;
+  /** A web session token of the owner when this bot has an owner watcher (one bot in ten). */
+  ownerToken: string | null;
+  accounts: string[];
+}
+
+export interface BenchFixture {
+  bots: BenchBot[];
+  adminToken: string;
+}
+
+export type TargetMessage =
+  | { type: 'ready'; port: number; fixtureFile: string }
+  | { type: 'stats'; cpuMicros: number; rss: number; heapUsed: number };
+
+export type WorkerCommand =
+  | { type: 'start'; url: string; bots: BenchBot[]; adminToken: string | null; connectPerSecond: number }
+  | { type: 'window'; from: number; to: number }
+  | { type: 'collect' }
+  | { type: 'stop' };
+
+export interface WorkerResult {
+  sent: number;
+  sentWatched: number;
+  ownerReceived: number;
+  ownerLatencies: number[];
+  adminStates: number;
+  adminMessages: number;
+  adminLatencies: number[];
+  disconnects: number;
+  refusals: number;
+}
+
+export type WorkerMessage =
+  | { type: 'connected'; bots: number; watchers: number; admins: number; failed: number }
+  | { type: 'result'; result: WorkerResult };
+
+/** Sub-millisecond wall clock comparable across processes of one machine. */
+export const preciseNow = (): number => performance.timeOrigin + performance.now();
+
+/** The send time travels in the first account's `message` (a field both targets carry as is). */
+export const stampOf = (time: number): string => `t=${time.toFixed(3)}`;
+export const timeOfStamp = (message: unknown): number | undefined =>
+  typeof message === 'string' && message.startsWith('t=') ? Number(message.slice(2)) : undefined;

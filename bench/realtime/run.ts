@@ -1,0 +1,339 @@
+/**
+ * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
+ *
+ * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
+ * sending 1 update/s, one owner watcher for one bot in ten, one admin watcher. Targets and load run
+ * in separate processes; the target's own CPU (process.cpuUsage) and RSS are measured over IPC.
+ * Results go to the "Real-time" section of docs/benchmarks.md.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  type BenchFixture,
+  preciseNow,
+  type TargetMessage,
+  type WorkerCommand,
+  type WorkerMessage,
+  type WorkerResult,
+} from './protocol.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    duration: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '5' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+const sizes = values.sizes
+  ? values.sizes.split(',').map(Number)
+  : values.quick
+    ? [1000]
+    : [1000, 5000, 10_000];
+const durationMs = Number(values.duration) * 1000;
+const warmupMs = Number(values.warmup) * 1000;
+const GRACE_MS = 3000;
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const EXEC_ARGV = ['--expose-gc', '--import', 'tsx'];
+
+type TargetName = 'relay' | 'server';
+
+interface Measurement {
+  target: TargetName;
+  n: number;
+  sockets: number;
+  connectSeconds: number;
+  failed: number;
+  expected: number;
+  delivered: number;
+  ownerExpected: number;
+  ownerDelivered: number;
+  adminMessages: number;
+  ownerP50: number;
+  ownerP99: number;
+  adminP50: number;
+  cpuMicros: number;
+  cpuShare: number;
+  rssPerSocketKb: number;
+  heapPerSocketKb: number;
+  rssMb: number;
+  disconnects: number;
+  refusals: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function nextMessage<T extends { type: string }>(
+  child: ChildProcess,
+  type: T['type'],
+  timeoutMs: number,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timeout waiting for ${type}`)), timeoutMs);
+    const listener = (message: T) => {
+      if (message.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', listener);
+      resolve(message);
+    };
+    child.on('message', listener);
+    child.once('exit', (code) => reject(new Error(`child exited (${code}) while waiting for ${type}`)));
+  });
+}
+
+async function statsOf(target: ChildProcess, gc: boolean) {
+  const answer = nextMessage<Extract<TargetMessage, { type: 'stats' }>>(target, 'stats', 30_000);
+  target.send({ type: 'stats', gc });
+  return answer;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(targetName: TargetName, n: number): Promise<Measurement> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const targetFile = here(targetName === 'server' ? './server-target.ts' : './relay-target.ts');
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const target = fork(targetFile, [String(n), String(port)], {
+    execArgv: [...EXEC_ARGV, ...profile],
+    stdio: 'inherit',
+  });
+  const children: ChildProcess[] = [target];
+  try {
+    const ready = await nextMessage<Extract<TargetMessage, { type: 'ready' }>>(target, 'ready', 600_000);
+    const fixture = JSON.parse(readFileSync(ready.fixtureFile, 'utf8')) as BenchFixture;
+    const idle = await statsOf(target, true);
+
+    const botWorkerCount = n <= 1000 ? 1 : 2;
+    const shares: BenchFixture['bots'][] = Array.from({ length: botWorkerCount }, () => []);
+    for (const [index, bot] of fixture.bots.entries()) shares[index % botWorkerCount]!.push(bot);
+    const workers = [
+      ...shares.map((bots) => ({ bots, adminToken: null as string | null })),
+      { bots: [] as BenchFixture['bots'], adminToken: fixture.adminToken },
+    ].map((share) => {
+      const worker = fork(here('./load-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+      children.push(worker);
+      return { worker, share };
+    });
+    const connectStarted = Date.now();
+    const connected = await Promise.all(
+      workers.map(({ worker, share }) => {
+        const done = nextMessage<Extract<WorkerMessage, { type: 'connected' }>>(worker, 'connected', 900_000);
+        const command: WorkerCommand = {
+          type: 'start',
+          url,
+          bots: share.bots,
+          adminToken: share.adminToken,
+          connectPerSecond: Math.ceil(1000 / botWorkerCount),
+        };
+        worker.send(command);
+        return done;
+      }),
+    );
+    const connectSeconds = (Date.now() - connectStarted) / 1000;
+    const failed = connected.reduce((total, c) => total + c.failed, 0);
+    const sockets = connected.reduce((total, c) => total + c.bots + c.watchers + c.admins, 0);
+    console.log(
+      `  ${targetName} N=${n}: ${sockets} sockets in ${connectSeconds.toFixed(1)} s (${failed} failed)`,
+    );
+
+    await sleep(warmupMs);
+    const from = preciseNow() + 300;
+    const to = from + durationMs;
+    for (const { worker } of workers) worker.send({ type: 'window', from, to } satisfies WorkerCommand);
+    await sleep(from - preciseNow());
+    const start = await statsOf(target, false);
+    await sleep(to - preciseNow());
+    const end = await statsOf(target, true);
+    await sleep(GRACE_MS);
+    const results = await Promise.all(
+      workers.map(({ worker }) => {
+        const answer = nextMessage<Extract<WorkerMessage, { type: 'result' }>>(worker, 'result', 60_000);
+        worker.send({ type: 'collect' } satisfies WorkerCommand);
+        return answer;
+      }),
+    );
+    const sum = (key: keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies'>) =>
+      results.reduce((total, r) => total + r.result[key], 0);
+    const ownerLatencies = results.flatMap((r) => r.result.ownerLatencies).sort((a, b) => a - b);
+    const adminLatencies = results.flatMap((r) => r.result.adminLatencies).sort((a, b) => a - b);
+    const sent = sum('sent');
+    const ownerExpected = sum('sentWatched');
+    const ownerDelivered = sum('ownerReceived');
+    const delivered = ownerDelivered + sum('adminStates');
+    const cpuMicros = end.cpuMicros - start.cpuMicros;
+    for (const { worker } of workers) worker.send({ type: 'stop' } satisfies WorkerCommand);
+    return {
+      target: targetName,
+      n,
+      sockets,
+      connectSeconds,
+      failed,
+      expected: sent + ownerExpected,
+      delivered,
+      ownerExpected,
+      ownerDelivered,
+      adminMessages: sum('adminMessages'),
+      ownerP50: percentile(ownerLatencies, 50),
+      ownerP99: percentile(ownerLatencies, 99),
+      adminP50: percentile(adminLatencies, 50),
+      cpuMicros,
+      cpuShare: cpuMicros / 1000 / durationMs,
+      rssPerSocketKb: (end.rss - idle.rss) / 1024 / Math.max(1, sockets),
+      heapPerSocketKb: (end.heapUsed - idle.heapUsed) / 1024 / Math.max(1, sockets),
+      rssMb: end.rss / 1024 / 1024,
+      disconnects: sum('disconnects'),
+      refusals: sum('refusals'),
+    };
+  } finally {
+    target.send({ type: 'stop' });
+    await sleep(1500);
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(2)} %` : 'n/a');
+
+function renderSection(rows: Measurement[], startedAt: Date): string {
+  const lines: string[] = [];
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  lines.push('## Real-time');
+  lines.push('');
+  lines.push(
+    `Measured by \`npm run bench:realtime\` (\`bench/realtime/\`) on ${startedAt.toISOString().slice(0, 16)}Z, ` +
+      `${os.cpus().length} cores (${cpu}), Node ${process.version}. Each N: N bots sending 1 update/s ` +
+      '(2 game accounts each), one owner watcher for one bot in ten, one admin watcher; ' +
+      `${durationMs / 1000} s measured after ${warmupMs / 1000} s of warm-up. Load comes from separate processes ` +
+      "(socket.io-client) on the same 2 cores; the target's CPU is its own `process.cpuUsage()`.",
+  );
+  lines.push('');
+  lines.push(
+    '- **server**: the real app (`buildApp`, embedded PGlite in-process: its CPU counts), authentication, zod ' +
+      'validation, whitelist filter, state store, admin batches every 250 ms, per-minute history upserts.',
+  );
+  lines.push(
+    '- **relay** (baseline): bare Socket.IO, same transport settings, each update relayed as is to the owner ' +
+      'room and the admin room (no checks, no state, so no batching: one admin message per update).',
+  );
+  lines.push(
+    '- *delivered / expected* counts bot states: one per update for the admin plus one per update of a watched ' +
+      'bot for its owner. CPU per delivered state = target CPU time in the window / delivered states. ' +
+      'RSS per socket = (RSS at the end − RSS before any client) / connected sockets.',
+  );
+  lines.push('');
+  lines.push(
+    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin messages | CPU per delivered state | target CPU | RSS per socket |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    lines.push(
+      `| ${row.n} | ${row.target} | ${row.sockets}${row.failed ? ` (${row.failed} failed)` : ''} | ` +
+        `${row.delivered} / ${row.expected} (${pct(row.delivered, row.expected)}) | ${fmt(row.ownerP50)} ms | ` +
+        `${fmt(row.ownerP99)} ms | ${fmt(row.adminP50)} ms | ${row.adminMessages} | ` +
+        `${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs | ${fmt(row.cpuShare * 100, 0)} % of a core | ` +
+        `${fmt(row.rssPerSocketKb)} KB |`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, memory per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms):',
+  );
+  lines.push('');
+  lines.push('| N | CPU per delivered state | RSS per socket | owner p99 | server delivery | verdict |');
+  lines.push('|---|---|---|---|---|---|');
+  for (const n of [...new Set(rows.map((row) => row.n))]) {
+    const server = rows.find((row) => row.n === n && row.target === 'server');
+    const relay = rows.find((row) => row.n === n && row.target === 'relay');
+    if (!server || !relay) continue;
+    const cpuRatio =
+      server.cpuMicros / Math.max(1, server.delivered) / (relay.cpuMicros / Math.max(1, relay.delivered));
+    const rssRatio = server.rssPerSocketKb / relay.rssPerSocketKb;
+    const delivery = server.delivered / Math.max(1, server.expected);
+    const misses: string[] = [];
+    if (cpuRatio > 1.3) misses.push('CPU');
+    if (rssRatio > 1.5) misses.push('memory');
+    if (delivery < 0.9999) misses.push('delivery');
+    if (!(server.ownerP99 <= 100)) misses.push('p99');
+    lines.push(
+      `| ${n} | ${fmt(cpuRatio, 2)} | ${fmt(rssRatio, 2)} | ${fmt(server.ownerP99 / relay.ownerP99, 2)} | ` +
+        `${pct(server.delivered, server.expected)} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goal'} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function writeSection(section: string): void {
+  const file = here('../../docs/benchmarks.md');
+  let text = '# Benchmarks\n';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // created below
+  }
+  const start = text.indexOf('\n## Real-time');
+  if (start === -1) {
+    text = `${text.trimEnd()}\n\n${section}`;
+  } else {
+    const next = text.indexOf('\n## ', start + 1);
+    const notes = extractNotes(text.slice(start, next === -1 ? undefined : next));
+    text = `${text.slice(0, start)}\n${section}${notes}${next === -1 ? '' : text.slice(next)}`;
+  }
+  writeFileSync(file, `${text.trimEnd()}\n`);
+}
+
+/** Hand-written analysis under "### Notes" survives a new run. */
+function extractNotes(previous: string): string {
+  const at = previous.indexOf('\n### Notes');
+  return at === -1 ? '' : `${previous.slice(at).trimEnd()}\n`;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const rows: Measurement[] = [];
+  for (const n of sizes) {
+    for (const target of ['relay', 'server'] as const) {
+      console.log(`N=${n} ${target}...`);
+      const row = await measure(target, n);
+      console.log(
+        `  delivered ${row.delivered}/${row.expected}, owner p50 ${fmt(row.ownerP50)} ms p99 ${fmt(row.ownerP99)} ms, ` +
+          `CPU ${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs/state (${fmt(row.cpuShare * 100, 0)} %), ` +
+          `RSS ${fmt(row.rssPerSocketKb)} KB/socket (heap ${fmt(row.heapPerSocketKb)} KB), disconnects ${row.disconnects}, refusals ${row.refusals}`,
+      );
+      rows.push(row);
+      await sleep(2000);
+    }
+  }
+  const section = renderSection(rows, startedAt);
+  console.log(`\n${section}`);
+  if (!values['no-write']) {
+    writeSection(section);
+    console.log('docs/benchmarks.md updated (section "Real-time").');
+  }
+  process.exit(0);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

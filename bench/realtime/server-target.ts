@@ -1,0 +1,143 @@
+/**
+ * Benchmark target "server": the real app (buildApp, PGlite in a temporary directory), seeded in bulk
+ * with N bot owners (both bot permissions, 2 whitelisted accounts, a bot session each), a web session
+ * for one owner in ten and one administrator. Reports its CPU and RSS over IPC.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts';
+import { getUserPermissions } from '../../apps/server/src/modules/access/access.service.ts';
+import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
+import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
+import {
+  findAllowedAccounts,
+  findBotSessionByToken,
+} from '../../apps/server/src/modules/bots/bots.service.ts';
+import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
+import { users } from '../../apps/server/src/modules/users/users.table.ts';
+import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
+import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
+
+const BATCH = 500;
+
+async function insertInBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
+}
+
+async function main(): Promise<void> {
+  const count = Number(process.argv[2]);
+  const port = Number(process.argv[3]);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-realtime-'));
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  });
+  const app = await buildApp({ config });
+  const { db } = app.ctx;
+
+  const passwordHash = 'not-a-password-hash'; // nobody signs in: sessions are created directly
+  const now = new Date();
+  const expiresAt = new Date(Date.now() + 24 * 3_600_000);
+  const userRows: (typeof users.$inferInsert)[] = [];
+  const grantRows: (typeof userGrants.$inferInsert)[] = [];
+  const whitelistRows: (typeof whitelistEntries.$inferInsert)[] = [];
+  const botSessionRows: (typeof botSessions.$inferInsert)[] = [];
+  const webSessionRows: (typeof sessions.$inferInsert)[] = [];
+  const bots: BenchBot[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const id = newId();
+    const hwid = `BENCH-${String(i).padStart(6, '0')}-${newSecret(6)}`;
+    const botKeyHash = hashSecret(newSecret());
+    userRows.push({
+      id,
+      username: `bench${i}`,
+      email: `bench${i}@bench.localhost`,
+      passwordHash,
+      hwid,
+      botKeyHash,
+      activatedAt: now,
+    });
+    for (const permission of ['can_useGathering', 'can_useTreasure']) {
+      grantRows.push({ id: newId(), userId: id, permission, expiresAt: null, source: 'manual' });
+    }
+    const accounts = [`bench${i}-a`, `bench${i}-b`];
+    for (const name of accounts) whitelistRows.push({ id: newId(), userId: id, name });
+    const botToken = `bs_${newSecret()}`;
+    botSessionRows.push({
+      id: newId(),
+      userId: id,
+      tokenHash: hashSecret(botToken),
+      hwid,
+      botKeyHash,
+      version: '1.0.0',
+      expiresAt,
+    });
+    let ownerToken: string | null = null;
+    if (i % 10 === 0) {
+      ownerToken = newSecret();
+      webSessionRows.push({ id: newId(), userId: id, tokenHash: hashSecret(ownerToken), expiresAt });
+    }
+    bots.push({ hwid, botToken, ownerToken, accounts });
+  }
+  const adminId = newId();
+  const adminToken = newSecret();
+  userRows.push({
+    id: adminId,
+    username: 'bench-admin',
+    email: 'bench-admin@bench.localhost',
+    passwordHash,
+    isAdministrator: true,
+    activatedAt: now,
+  });
+  webSessionRows.push({ id: newId(), userId: adminId, tokenHash: hashSecret(adminToken), expiresAt });
+
+  await insertInBatches(userRows, (batch) => db.insert(users).values(batch));
+  await insertInBatches(grantRows, (batch) => db.insert(userGrants).values(batch));
+  await insertInBatches(whitelistRows, (batch) => db.insert(whitelistEntries).values(batch));
+  await insertInBatches(botSessionRows, (batch) => db.insert(botSessions).values(batch));
+  await insertInBatches(webSessionRows, (batch) => db.insert(sessions).values(batch));
+
+  // The embedded database's memory grows with the first reads and never shrinks: run the reads
+  // the sockets' authentication will do once, so RSS growth afterwards is the sockets' and the hub's.
+  for (const bot of bots) {
+    const session = await findBotSessionByToken(app.ctx, { token: bot.botToken, hwid: bot.hwid });
+    if (session) {
+      await getUserPermissions(app.ctx, session.userId);
+      await findAllowedAccounts(app.ctx, session.userId);
+    }
+  }
+
+  const fixture: BenchFixture = { bots, adminToken };
+  const fixtureFile = path.join(dataDir, 'fixture.json');
+  await writeFile(fixtureFile, JSON.stringify(fixture));
+  await app.listen({ port, host: '127.0.0.1' });
+
+  const send = (message: TargetMessage) => process.send?.(message);
+  process.on('message', (message: { type: string; gc?: boolean }) => {
+    if (message.type === 'stats') {
+      // CPU first: the collection below is the benchmark's, not the target's.
+      const cpu = process.cpuUsage();
+      if (message.gc) (globalThis as { gc?: () => void }).gc?.();
+      const memory = process.memoryUsage();
+      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed });
+    }
+    if (message.type === 'stop') {
+      void app
+        .close()
+        .then(() => rm(dataDir, { recursive: true, force: true }))
+        .then(() => process.exit(0));
+    }
+  });
+  send({ type: 'ready', port, fixtureFile });
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
