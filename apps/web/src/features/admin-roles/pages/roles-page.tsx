@@ -1,11 +1,167 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { PERMISSIONS, type Role } from '@bot/contracts';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { deleteRole } from '../api/roles.ts';
+import { RoleDialog } from '../components/role-dialog.tsx';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+/** /admin/role: roles, their permissions and members. */
 export default function RolesPage() {
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Role | null>(null);
+  const [permission, setPermission] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey('/admin/roles') });
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await deleteRole(deleting.id);
+      notifySuccess(`Rôle « ${deleting.name} » supprimé.`);
+      void refresh();
+    } catch {
+      // shown by the API client (a role still assigned is refused)
+    }
+    setDeleting(null);
+  };
+
+  const columns: GridColDef<Role>[] = [
+    { field: 'name', headerName: 'Nom', flex: 1, minWidth: 150 },
+    { field: 'description', headerName: 'Description', flex: 1.5, minWidth: 180, sortable: false },
+    {
+      field: 'permissions',
+      headerName: 'Permissions',
+      flex: 2,
+      minWidth: 240,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Box
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: 0.5,
+            alignItems: 'center',
+            height: '100%',
+            overflow: 'hidden',
+          }}
+        >
+          {row.permissions.length === 0
+            ? '—'
+            : row.permissions.map((p) => <Chip key={p} size="small" label={p} />)}
+        </Box>
+      ),
+    },
+    { field: 'memberCount', headerName: 'Membres', width: 110, type: 'number' },
+    {
+      field: 'createdAt',
+      headerName: 'Créé le',
+      width: 150,
+      renderCell: ({ row }) => formatDateTime(row.createdAt),
+    },
+    {
+      field: 'actions',
+      headerName: 'Actions',
+      width: 110,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <>
+          <Tooltip title="Modifier">
+            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => setEditing(row)}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+          <Tooltip
+            title={row.memberCount > 0 ? 'Retirez le rôle à ses membres avant de le supprimer' : 'Supprimer'}
+          >
+            <span>
+              <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => setDeleting(row)}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </>
+      ),
+    },
+  ];
+
   return (
     <>
-      <PageHeader title="Rôles" subtitle="Les rôles et les permissions qu’ils donnent." />
-      <ComingSoon />
+      <PageHeader title="Rôles" subtitle="Des ensembles de permissions à donner aux membres du staff.">
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+          Nouveau rôle
+        </Button>
+      </PageHeader>
+      <AdminTable<Role>
+        endpoint="/admin/roles"
+        label="Rôles"
+        columns={columns}
+        filters={{ permission }}
+        initialSort="name"
+        csvFilename="roles.csv"
+        syncUrl
+        toolbar={
+          <TextField
+            select
+            fullWidth={false}
+            margin="none"
+            size="small"
+            label="Permission"
+            value={permission}
+            onChange={(event) => setPermission(event.target.value)}
+            sx={{ minWidth: 200 }}
+          >
+            <MenuItem value="">Toutes</MenuItem>
+            {PERMISSIONS.map((name) => (
+              <MenuItem key={name} value={name}>
+                {name}
+              </MenuItem>
+            ))}
+          </TextField>
+        }
+      />
+      <RoleDialog
+        open={editing !== null}
+        role={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+        }}
+      />
+      <Dialog open={deleting !== null} onClose={() => setDeleting(null)}>
+        <DialogTitle>Supprimer le rôle « {deleting?.name} » ?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {deleting && deleting.memberCount > 0
+              ? `Ce rôle est attribué à ${deleting.memberCount} utilisateur(s) : la suppression sera refusée tant qu'il leur est attribué.`
+              : 'Cette action est définitive.'}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setDeleting(null)}>Annuler</Button>
+          <Button color="error" variant="contained" onClick={confirmDelete}>
+            Supprimer
+          </Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }

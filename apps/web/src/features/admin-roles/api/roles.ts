@@ -1,0 +1,28 @@
+import { dataAnswer, type RoleInput, type RoleUpdateInput, roleDetailSchema } from '@bot/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+const detailAnswer = dataAnswer(roleDetailSchema);
+
+export const roleQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['admin-roles', id],
+    queryFn: async () => (await api.get(`/admin/roles/${id}`, { schema: detailAnswer })).data,
+  });
+
+export async function createRole(input: RoleInput) {
+  return (
+    await api.post('/admin/roles', input, { schema: detailAnswer, fallback: 'Création du rôle échouée.' })
+  ).data;
+}
+export async function updateRole(id: string, input: RoleUpdateInput) {
+  return (
+    await api.put(`/admin/roles/${id}`, input, {
+      schema: detailAnswer,
+      fallback: 'Modification du rôle échouée.',
+    })
+  ).data;
+}
+export function deleteRole(id: string) {
+  return api.delete(`/admin/roles/${id}`, { fallback: 'Suppression du rôle échouée.' });
+}
