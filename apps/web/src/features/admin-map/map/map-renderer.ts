@@ -59,6 +59,8 @@ export class MapRenderer {
   private pixels = new Uint32Array(0);
   private backgroundPixels = new Uint32Array(0);
   private isBackgroundStale = true;
+  /** After a background change the whole canvas is uploaded once. */
+  private needsFullUpload = true;
   private isDirty = true;
   private drawnVersion = -1;
   private frameHandle = 0;
@@ -270,6 +272,7 @@ export class MapRenderer {
     ctx.strokeRect(left, top, right - left, bottom - top);
     this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, width, height).data.buffer);
     this.isBackgroundStale = false;
+    this.needsFullUpload = true;
   }
 
   draw(): void {
@@ -278,13 +281,24 @@ export class MapRenderer {
     this.drawnVersion = this.buffers.version;
     if (!this.image || this.width === 0) return;
     if (this.isBackgroundStale) this.renderBackground();
-    this.pixels.set(this.backgroundPixels);
+    // Only the world's rectangle changes between frames: copy and upload just those rows/columns.
+    const rect = this.worldRect();
+    if (rect.isFull) this.pixels.set(this.backgroundPixels);
+    else {
+      for (let row = rect.top; row < rect.bottom; row++) {
+        const start = row * this.width;
+        this.pixels.set(
+          this.backgroundPixels.subarray(start + rect.left, start + rect.right),
+          start + rect.left,
+        );
+      }
+    }
     if (this.isClustered()) {
-      this.context.putImageData(this.image, 0, 0);
+      this.putImage(rect);
       this.drawClusters();
     } else {
       this.drawPoints();
-      this.context.putImageData(this.image, 0, 0);
+      this.putImage(rect);
       this.drawHighlights();
     }
     this.stats.drawn++;
@@ -293,12 +307,48 @@ export class MapRenderer {
     if (this.stats.drawMs.length > 600) this.stats.drawMs.shift();
   }
 
+  /** The world's bounds on screen (plus a margin for dots and rings), clipped to the canvas. */
+  private worldRect() {
+    const { minX, maxX, minY, maxY } = this.bounds();
+    const margin = CLUSTER_PIXELS / 2 + 4;
+    const left = Math.max(0, Math.floor(this.toScreenX(minX - 0.5)) - margin);
+    const top = Math.max(0, Math.floor(this.toScreenY(minY - 0.5)) - margin);
+    const right = Math.min(this.width, Math.ceil(this.toScreenX(maxX + 0.5)) + margin);
+    const bottom = Math.min(this.height, Math.ceil(this.toScreenY(maxY + 0.5)) + margin);
+    const isFull =
+      this.needsFullUpload || (left === 0 && top === 0 && right === this.width && bottom === this.height);
+    this.needsFullUpload = false;
+    return { left, top, right: Math.max(left, right), bottom: Math.max(top, bottom), isFull };
+  }
+
+  private putImage(rect: {
+    left: number;
+    top: number;
+    right: number;
+    bottom: number;
+    isFull: boolean;
+  }): void {
+    if (!this.image) return;
+    if (rect.isFull) this.context.putImageData(this.image, 0, 0);
+    else if (rect.right > rect.left && rect.bottom > rect.top) {
+      this.context.putImageData(
+        this.image,
+        0,
+        0,
+        rect.left,
+        rect.top,
+        rect.right - rect.left,
+        rect.bottom - rect.top,
+      );
+    }
+  }
+
   private drawPoints(): void {
     const b = this.buffers;
     const pixels = this.pixels;
     const { width, height } = this;
     const scale = this.view.scale;
-    const size = Math.max(2, Math.min(8, Math.round(scale * 0.4)));
+    const size = Math.max(2, Math.min(5, Math.round(scale * 0.3)));
     const half = size >> 1;
     const halfW = width / 2 - half;
     const halfH = height / 2 - half;

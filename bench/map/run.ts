@@ -1,0 +1,338 @@
+/**
+ * Admin map benchmark (issue 5): headless Debian Chromium renders /admin/map, first empty, then fed
+ * 10,000 game accounts that each move once per second, in the same run. Reports frame time p50/p95,
+ * frames per second, the renderer's own draw time, and the ratio to the empty map. It also checks
+ * that the map page's chunk is not downloaded by public or account pages.
+ *
+ * Feed: a test hook in the page (`window.__adminMap.inject`, enabled by a localStorage flag) writes
+ * batches to the query cache exactly as the admin socket's handlers do (live-cache.ts applyBatch /
+ * applySnapshot); each batch goes through JSON.stringify + JSON.parse first, to charge the decode cost
+ * a socket message would have. The server, sockets and network are not part of this measurement
+ * (bench/realtime measures them).
+ *
+ * Run: npx tsx bench/map/run.ts [--accounts 10000] [--seconds 10] [--json out.json]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from 'playwright-core';
+import { ensureTemplate } from '../../apps/server/test/database.ts';
+import { startTestServer } from '../../apps/server/test/harness.ts';
+
+const { values } = parseArgs({
+  options: {
+    accounts: { type: 'string', default: '10000' },
+    seconds: { type: 'string', default: '10' },
+    'accounts-per-bot': { type: 'string', default: '1' },
+    json: { type: 'string' },
+    rebuild: { type: 'boolean', default: false },
+  },
+});
+const ACCOUNTS = Number(values.accounts);
+const SECONDS = Number(values.seconds);
+const PER_BOT = Math.max(1, Number(values['accounts-per-bot']));
+const BATCHES_PER_SECOND = 4; // the hub flushes the admin feed every 250 ms
+
+const webDir = fileURLToPath(new URL('../../apps/web/', import.meta.url));
+const webDist = path.join(webDir, 'dist');
+
+/** The fleet player, run in a Web Worker of the page (plain JS source). */
+const FLEET_WORKER = `
+onmessage = (event) => {
+  const { accounts, perBot, batchesPerSecond } = event.data;
+  const statuses = ['idle', 'moving', 'gathering', 'treasure', 'fighting', 'banking'];
+  const bots = Math.ceil(accounts / perBot);
+  let seed = 12345;
+  const random = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+  const now = new Date().toISOString();
+  const states = [];
+  for (let bot = 0; bot < bots; bot++) {
+    const list = [];
+    for (let index = 0; index < Math.min(perBot, accounts - bot * perBot); index++) {
+      const x = Math.round(random() * 80 - 40);
+      const y = Math.round(random() * 80 - 40);
+      list.push({
+        name: 'acc-' + bot + '-' + index, character: 'Perso' + bot + '-' + index,
+        level: 1 + Math.floor(random() * 199), status: statuses[Math.floor(random() * statuses.length)],
+        position: { mapId: (x + 1000) * 10000 + (y + 1000), x, y }, routeId: null,
+        stats: { gathered: 0, treasures: 0, kamas: 0, xp: 0 }, message: null,
+      });
+    }
+    states.push({
+      hwid: 'BENCH-' + String(bot).padStart(6, '0'),
+      owner: { id: 'owner-' + (bot % 500), username: 'client' + (bot % 500) },
+      online: true, version: '1.2.3', connectedAt: now, lastSeenAt: now, accounts: list,
+    });
+  }
+  postMessage({ snapshot: true, json: JSON.stringify(states) });
+  let cursor = 0;
+  const perBatch = Math.ceil(bots / batchesPerSecond);
+  setInterval(() => {
+    const batch = [];
+    const stamp = new Date().toISOString();
+    for (let i = 0; i < perBatch; i++) {
+      const state = states[cursor];
+      cursor = (cursor + 1) % bots;
+      for (const account of state.accounts) {
+        const x = Math.max(-40, Math.min(40, account.position.x + Math.round(random() * 2 - 1)));
+        const y = Math.max(-40, Math.min(40, account.position.y + Math.round(random() * 2 - 1)));
+        account.position = { mapId: (x + 1000) * 10000 + (y + 1000), x, y };
+        account.stats.gathered += 1;
+        if (random() < 0.05) account.status = statuses[Math.floor(random() * statuses.length)];
+      }
+      state.lastSeenAt = stamp;
+      batch.push(state);
+    }
+    postMessage({ snapshot: false, json: JSON.stringify(batch) });
+  }, 1000 / batchesPerSecond);
+};
+`;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+interface PhaseResult {
+  label: string;
+  frames: number;
+  seconds: number;
+  fps: number;
+  frameP50: number;
+  frameP95: number;
+  frameMax: number;
+  drawP50: number;
+  drawP95: number;
+  draws: number;
+  accountsDrawn: number;
+  batches: number;
+  /** JSON.parse of one batch (what a socket message costs to decode). */
+  parseP50: number;
+  parseP95: number;
+  /** Applying one batch: query cache update, typed-array update. */
+  applyP50: number;
+  applyP95: number;
+}
+
+/** Records rAF intervals (the frame time a user sees) for `seconds`, with the renderer's draw times. */
+async function measure(page: Page, label: string, seconds: number): Promise<PhaseResult> {
+  const raw = await page.evaluate(async (durationMs) => {
+    const map = window.__adminMap;
+    if (!map) throw new Error('map not mounted');
+    const drawStart = map.renderer.stats.drawn;
+    map.renderer.stats.drawMs.length = 0;
+    const bench = window as unknown as {
+      __benchBatches?: number;
+      __benchParseMs?: number[];
+      __benchApplyMs?: number[];
+    };
+    const batchesStart = bench.__benchBatches ?? 0;
+    if (bench.__benchParseMs) bench.__benchParseMs.length = 0;
+    if (bench.__benchApplyMs) bench.__benchApplyMs.length = 0;
+    const stamps: number[] = [];
+    await new Promise<void>((resolve) => {
+      const started = performance.now();
+      const loop = (now: number) => {
+        stamps.push(now);
+        if (now - started < durationMs) requestAnimationFrame(loop);
+        else resolve();
+      };
+      requestAnimationFrame(loop);
+    });
+    return {
+      stamps,
+      drawMs: [...map.renderer.stats.drawMs],
+      draws: map.renderer.stats.drawn - drawStart,
+      accounts: map.buffers.size,
+      batches: (bench.__benchBatches ?? 0) - batchesStart,
+      parseMs: [...(bench.__benchParseMs ?? [])],
+      applyMs: [...(bench.__benchApplyMs ?? [])],
+    };
+  }, seconds * 1000);
+  const intervals = raw.stamps.slice(1).map((stamp, index) => stamp - (raw.stamps[index] as number));
+  const sorted = [...intervals].sort((a, b) => a - b);
+  const drawSorted = [...raw.drawMs].sort((a, b) => a - b);
+  const parseSorted = [...raw.parseMs].sort((a, b) => a - b);
+  const applySorted = [...raw.applyMs].sort((a, b) => a - b);
+  const elapsed = ((raw.stamps.at(-1) as number) - (raw.stamps[0] as number)) / 1000;
+  return {
+    label,
+    frames: intervals.length,
+    seconds: elapsed,
+    fps: intervals.length / elapsed,
+    frameP50: percentile(sorted, 50),
+    frameP95: percentile(sorted, 95),
+    frameMax: sorted.at(-1) ?? Number.NaN,
+    drawP50: percentile(drawSorted, 50),
+    drawP95: percentile(drawSorted, 95),
+    draws: raw.draws,
+    accountsDrawn: raw.accounts,
+    batches: raw.batches,
+    parseP50: percentile(parseSorted, 50),
+    parseP95: percentile(parseSorted, 95),
+    applyP50: percentile(applySorted, 50),
+    applyP95: percentile(applySorted, 95),
+  };
+}
+
+async function main() {
+  if (values.rebuild || !existsSync(path.join(webDist, 'index.html'))) {
+    execFileSync(
+      process.execPath,
+      [path.join(webDir, '../../node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      {
+        cwd: webDir,
+        stdio: 'inherit',
+      },
+    );
+  }
+  await ensureTemplate();
+  const server = await startTestServer({ webDist });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+  try {
+    const admin = await server.createUser({ isAdministrator: true, permissions: ['can_manageMap'] });
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1600, height: 1000 },
+    });
+    // tsx (esbuild keepNames) wraps named functions in __name(); functions sent to the page need it.
+    await context.addInitScript({ content: 'window.__name = (fn) => fn;' });
+    // The worker is served from the page's origin (the CSP allows workers from 'self' only).
+    await context.route('**/__bench/fleet-worker.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: FLEET_WORKER }),
+    );
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+
+    // Lazy loading: public and account pages never download the map page's chunk.
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    await page.goto('/login');
+    await page.locator('input[name="username"]').fill(admin.user.username);
+    await page.locator('input[name="password"]').fill(admin.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((url) => url.pathname === '/account');
+    await page.waitForLoadState('networkidle');
+    const beforeMap = scripts.filter((name) => /map-page/.test(name));
+    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
+    await page.goto('/admin/map');
+    await page.locator('[data-testid="map-canvas"]').waitFor();
+    await page.waitForFunction(() => Boolean(window.__adminMap?.inject));
+    const mapChunks = scripts.filter((name) => /map-page/.test(name));
+    // Fit the whole world (the default view): every account is inside the canvas.
+    await page.waitForTimeout(1000);
+
+    const empty = await measure(page, 'empty map', SECONDS);
+
+    // 10,000 accounts (PER_BOT per bot), each bot sending one state per second, in 4 batches a second.
+    // A Web Worker plays the fleet and posts JSON text, as a socket would hand it over; the page
+    // thread only parses it and applies it, exactly what it does with a real admin socket message.
+    await page.evaluate(
+      ({ accounts, perBot, batchesPerSecond }) => {
+        const hook = window.__adminMap?.inject;
+        if (!hook) throw new Error('test hook missing');
+        const worker = new Worker('/__bench/fleet-worker.js');
+        const w = window as unknown as {
+          __benchBatches: number;
+          __benchWorker: Worker;
+          __benchParseMs: number[];
+          __benchApplyMs: number[];
+        };
+        w.__benchBatches = 0;
+        w.__benchParseMs = [];
+        w.__benchApplyMs = [];
+        w.__benchWorker = worker;
+        worker.onmessage = (event: MessageEvent<{ snapshot: boolean; json: string }>) => {
+          const started = performance.now();
+          const states = JSON.parse(event.data.json);
+          const parsed = performance.now();
+          hook(states, event.data.snapshot);
+          if (!event.data.snapshot) {
+            w.__benchBatches++;
+            w.__benchParseMs.push(parsed - started);
+            w.__benchApplyMs.push(performance.now() - parsed);
+          }
+        };
+        worker.postMessage({ accounts, perBot, batchesPerSecond });
+      },
+      { accounts: ACCOUNTS, perBot: PER_BOT, batchesPerSecond: BATCHES_PER_SECOND },
+    );
+    await page.waitForTimeout(1500);
+    const loaded = await measure(page, `${ACCOUNTS.toLocaleString('en')} moving accounts`, SECONDS);
+    const shownCount = await page.getByTestId('map-accounts-count').getAttribute('data-count');
+
+    // Zoomed in (accounts drawn one by one, no clustering) and zoomed out (clusters).
+    await page.evaluate(() => {
+      const r = window.__adminMap?.renderer;
+      if (!r) return;
+      r.view.scale = 14;
+      r.view.cx = 0;
+      r.view.cy = 0;
+      r.markDirty();
+      (r as unknown as { isBackgroundStale: boolean }).isBackgroundStale = true;
+    });
+    await page.waitForTimeout(500);
+    const zoomed = await measure(page, `${ACCOUNTS.toLocaleString('en')} moving, zoomed in`, SECONDS);
+    await page.evaluate(() => {
+      const r = window.__adminMap?.renderer;
+      if (!r) return;
+      r.view.scale = 3;
+      r.markDirty();
+      (r as unknown as { isBackgroundStale: boolean }).isBackgroundStale = true;
+    });
+    await page.waitForTimeout(500);
+    const clustered = await measure(page, `${ACCOUNTS.toLocaleString('en')} moving, clustered`, SECONDS);
+    await page.evaluate(() => (window as unknown as { __benchWorker: Worker }).__benchWorker.terminate());
+    const scale = await page.evaluate(() => window.__adminMap?.renderer.view.scale);
+
+    const results = [empty, loaded, zoomed, clustered];
+    const report = {
+      date: new Date().toISOString(),
+      cpus: os.cpus().length,
+      loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+      accounts: ACCOUNTS,
+      accountsPerBot: PER_BOT,
+      batchesPerSecond: BATCHES_PER_SECOND,
+      viewport: '1600x1000',
+      fitScale: scale,
+      mapCountShown: Number(shownCount),
+      lazy: { mapChunkBeforeAdmin: beforeMap, mapChunkOnAdminMap: mapChunks },
+      results,
+      ratios: results.slice(1).map((result) => ({
+        label: result.label,
+        frameP50: result.frameP50 / empty.frameP50,
+        frameP95: result.frameP95 / empty.frameP95,
+        fps: result.fps / empty.fps,
+      })),
+    };
+    console.log(JSON.stringify(report, null, 2));
+    if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2));
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
