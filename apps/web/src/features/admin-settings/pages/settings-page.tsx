@@ -1,11 +1,180 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { type AuditEntry, SETTINGS_LABELS, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
+import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
+import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const HISTORY = '/admin/settings/history';
+const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode'] as const;
+
+const labelled = (value: unknown) =>
+  value && typeof value === 'object'
+    ? Object.fromEntries(
+        Object.entries(value).map(([key, v]) => [SETTINGS_LABELS[key as keyof SiteSettings] ?? key, v]),
+      )
+    : value;
+
+const historyColumns: GridColDef<AuditEntry>[] = [
+  { field: 'at', headerName: 'Date', width: 150, renderCell: ({ row }) => formatDateTime(row.at) },
+  { field: 'actor', headerName: 'Par', width: 150, renderCell: ({ row }) => row.actorUsername ?? '—' },
+  {
+    field: 'details',
+    headerName: 'Changements',
+    flex: 1,
+    minWidth: 260,
+    sortable: false,
+    renderCell: ({ row }) => summarizeDiff(labelled(row.before), labelled(row.after)),
+  },
+];
+
+function SettingsForm({ settings }: { settings: SiteSettings }) {
+  const queryClient = useQueryClient();
+  const form = useForm<SiteSettings>({ resolver: schemaResolver(siteSettingsSchema), values: settings });
+  const { errors, isDirty, isSubmitting } = form.formState;
+  const error = (name: keyof SiteSettings) => errors[name]?.message;
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await saveSettings(values);
+      queryClient.setQueryData(settingsKeys.all, saved);
+      form.reset(saved);
+      notifySuccess('Paramètres enregistrés. Les navigateurs ouverts les reçoivent en direct.');
+      void queryClient.invalidateQueries({ queryKey: adminTableKey(HISTORY) });
+    } catch {
+      // shown by the API client
+    }
+  });
+
+  return (
+    <Card variant="outlined" component="form" onSubmit={submit} noValidate aria-label="Paramètres du site">
+      <CardHeader title="Paramètres du site" slotProps={{ title: { variant: 'h6' } }} />
+      <CardContent sx={{ pt: 0 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
+          {SWITCHES.map((name) => (
+            <Controller
+              key={name}
+              control={form.control}
+              name={name}
+              render={({ field }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      name={name}
+                      checked={Boolean(field.value)}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                      color={name === 'maintenanceMode' ? 'warning' : 'primary'}
+                    />
+                  }
+                  label={SETTINGS_LABELS[name]}
+                />
+              )}
+            />
+          ))}
+        </Box>
+        <TextField
+          {...form.register('maintenanceMessage')}
+          label={SETTINGS_LABELS.maintenanceMessage}
+          helperText={
+            error('maintenanceMessage') ??
+            'Montré aux visiteurs pendant la maintenance (le staff garde l’accès).'
+          }
+          error={Boolean(error('maintenanceMessage'))}
+          multiline
+          minRows={2}
+        />
+        <TextField
+          {...form.register('announcement')}
+          label={SETTINGS_LABELS.announcement}
+          helperText={error('announcement') ?? 'Vide : pas de bannière.'}
+          error={Boolean(error('announcement'))}
+          multiline
+          minRows={2}
+        />
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' } }}>
+          <TextField
+            {...form.register('hwidResetCooldownHours', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.hwidResetCooldownHours}
+            error={Boolean(error('hwidResetCooldownHours'))}
+            helperText={error('hwidResetCooldownHours')}
+          />
+          <TextField
+            {...form.register('botOfflineTimeoutSeconds', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.botOfflineTimeoutSeconds}
+            error={Boolean(error('botOfflineTimeoutSeconds'))}
+            helperText={error('botOfflineTimeoutSeconds')}
+          />
+          <TextField
+            {...form.register('minBotVersion')}
+            label={SETTINGS_LABELS.minBotVersion}
+            error={Boolean(error('minBotVersion'))}
+            helperText={error('minBotVersion') ?? 'Les bots plus anciens sont refusés avec un message clair.'}
+          />
+        </Box>
+        <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
+          <Button type="submit" variant="contained" disabled={!isDirty || isSubmitting}>
+            Enregistrer
+          </Button>
+          <Button disabled={!isDirty || isSubmitting} onClick={() => form.reset(settings)}>
+            Annuler les modifications
+          </Button>
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /admin/settings: site settings with validation, and their history. */
 export default function SettingsPage() {
+  const settings = useQuery(adminSettingsQuery);
+  const [open, setOpen] = useState<AuditEntry | null>(null);
   return (
     <>
-      <PageHeader title="Paramètres" subtitle="Les paramètres du site." />
-      <ComingSoon />
+      <PageHeader title="Paramètres" subtitle="Neige, inscriptions, maintenance, bot et annonce." />
+      {settings.data ? <SettingsForm settings={settings.data} /> : null}
+      <Card variant="outlined" sx={{ mt: 2 }}>
+        <CardHeader title="Historique" slotProps={{ title: { variant: 'h6' } }} />
+        <CardContent sx={{ pt: 0 }}>
+          <AdminTable<AuditEntry>
+            endpoint={HISTORY}
+            label="Historique des paramètres"
+            columns={historyColumns}
+            hideSearch
+            initialPageSize={10}
+            onRowClick={setOpen}
+          />
+        </CardContent>
+      </Card>
+      <Dialog open={open !== null} onClose={() => setOpen(null)} fullWidth maxWidth="md">
+        <DialogTitle>
+          {open ? `Modification du ${formatDateTime(open.at)} par ${open.actorUsername ?? '—'}` : ''}
+        </DialogTitle>
+        <DialogContent>
+          {open ? <AuditDiffView before={open.before} after={open.after} labels={SETTINGS_LABELS} /> : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(null)}>Fermer</Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }

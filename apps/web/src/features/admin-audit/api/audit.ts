@@ -1,0 +1,11 @@
+import { dataAnswer } from '@bot/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../../../lib/api.ts';
+
+export const auditActionsQuery = queryOptions({
+  queryKey: ['admin-audit', 'actions'],
+  queryFn: async () =>
+    (await api.get('/admin/audit/actions', { schema: dataAnswer(z.array(z.string())) })).data,
+  staleTime: 60_000,
+});
