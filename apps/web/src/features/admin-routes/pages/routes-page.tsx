@@ -1,11 +1,202 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import {
+  ROUTE_KIND_LABELS,
+  ROUTE_KINDS,
+  ROUTE_STATUS_LABELS,
+  ROUTE_STATUSES,
+  type Route,
+} from '@bot/contracts';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { notifySuccess } from '../../../lib/notify.ts';
+import { deleteRoute, ROUTES_ENDPOINT, updateRoute } from '../api/routes.ts';
+import { RouteEditor } from '../components/route-editor.tsx';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+/** /admin/route: the routes bots follow; drafts stay private, published ones go to entitled bots. */
 export default function RoutesPage() {
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState('');
+  const [status, setStatus] = useState('');
+  const [editing, setEditing] = useState<Route | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Route | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey(ROUTES_ENDPOINT) });
+
+  const togglePublished = async (route: Route) => {
+    const next = route.status === 'published' ? 'draft' : 'published';
+    try {
+      await updateRoute(route.id, { status: next });
+      notifySuccess(
+        next === 'published' ? `« ${route.name} » est publié.` : `« ${route.name} » repasse en brouillon.`,
+      );
+      void refresh();
+    } catch {
+      // shown by the API client
+    }
+  };
+
+  const columns: GridColDef<Route>[] = [
+    { field: 'name', headerName: 'Nom', flex: 1, minWidth: 180 },
+    { field: 'kind', headerName: 'Type', width: 160, renderCell: ({ row }) => ROUTE_KIND_LABELS[row.kind] },
+    {
+      field: 'status',
+      headerName: 'Statut',
+      width: 130,
+      renderCell: ({ row }) => (
+        <Chip
+          size="small"
+          color={row.status === 'published' ? 'success' : 'default'}
+          label={ROUTE_STATUS_LABELS[row.status]}
+        />
+      ),
+    },
+    {
+      field: 'steps',
+      headerName: 'Étapes',
+      width: 90,
+      sortable: false,
+      renderCell: ({ row }) => row.steps.length,
+    },
+    {
+      field: 'updatedAt',
+      headerName: 'Modifié le',
+      width: 150,
+      renderCell: ({ row }) => formatDateTime(row.updatedAt),
+    },
+    {
+      field: 'updatedBy',
+      headerName: 'Par',
+      width: 130,
+      sortable: false,
+      renderCell: ({ row }) => row.updatedByUsername ?? '—',
+    },
+    {
+      field: 'actions',
+      headerName: 'Actions',
+      width: 230,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <>
+          <Button size="small" onClick={() => togglePublished(row)}>
+            {row.status === 'published' ? 'Dépublier' : 'Publier'}
+          </Button>
+          <Tooltip title="Modifier">
+            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => setEditing(row)}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title="Supprimer">
+            <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => setDeleting(row)}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </>
+      ),
+    },
+  ];
+
+  const small = { fullWidth: false, margin: 'none', size: 'small', select: true } as const;
   return (
     <>
-      <PageHeader title="Itinéraires" subtitle="Les itinéraires suivis par les bots." />
-      <ComingSoon />
+      <PageHeader
+        title="Itinéraires"
+        subtitle="Les parcours que suivent les bots de récolte et de chasse au trésor."
+      >
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+          Nouvel itinéraire
+        </Button>
+      </PageHeader>
+      <AdminTable<Route>
+        endpoint={ROUTES_ENDPOINT}
+        label="Itinéraires"
+        columns={columns}
+        filters={{ kind, status }}
+        initialSort="-updatedAt"
+        csvFilename="itineraires.csv"
+        syncUrl
+        toolbar={
+          <>
+            <TextField
+              {...small}
+              label="Type"
+              value={kind}
+              onChange={(e) => setKind(e.target.value)}
+              sx={{ minWidth: 170 }}
+            >
+              <MenuItem value="">Tous</MenuItem>
+              {ROUTE_KINDS.map((value) => (
+                <MenuItem key={value} value={value}>
+                  {ROUTE_KIND_LABELS[value]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              {...small}
+              label="Statut"
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+              sx={{ minWidth: 150 }}
+            >
+              <MenuItem value="">Tous</MenuItem>
+              {ROUTE_STATUSES.map((value) => (
+                <MenuItem key={value} value={value}>
+                  {ROUTE_STATUS_LABELS[value]}
+                </MenuItem>
+              ))}
+            </TextField>
+          </>
+        }
+      />
+      <RouteEditor
+        open={editing !== null}
+        route={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+        }}
+      />
+      <Dialog open={deleting !== null} onClose={() => setDeleting(null)}>
+        <DialogTitle>Supprimer « {deleting?.name} » ?</DialogTitle>
+        <DialogContent>
+          <DialogContentText>Les bots ne le recevront plus. Cette action est définitive.</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setDeleting(null)}>Annuler</Button>
+          <Button
+            color="error"
+            variant="contained"
+            onClick={async () => {
+              if (!deleting) return;
+              try {
+                await deleteRoute(deleting.id);
+                notifySuccess('Itinéraire supprimé.');
+                void refresh();
+              } catch {
+                // shown by the API client
+              }
+              setDeleting(null);
+            }}
+          >
+            Supprimer
+          </Button>
+        </DialogActions>
+      </Dialog>
     </>
   );
 }
