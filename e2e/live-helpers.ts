@@ -58,3 +58,27 @@ export async function readCount(page: Page, testId: string): Promise<number> {
     .catch(() => null);
   return value === null ? -1 : Number(value);
 }
+
+/** What /admin/map exposes on `window.__adminMap` (see apps/web/src/features/admin-map/components/live-map.tsx). */
+export interface AdminMapHandle {
+  renderer: {
+    view: { cx: number; cy: number; scale: number };
+    markDirty(): void;
+    slotScreen(slot: number): [number, number];
+    stats: { frames: number; drawn: number; drawMs: number[] };
+  };
+  buffers: {
+    size: number;
+    visibleCount: number;
+    x: Float32Array;
+    y: Float32Array;
+    slotsOf(hwid: string): readonly number[];
+  };
+  inject?: (states: unknown[], asSnapshot?: boolean) => void;
+}
+
+declare global {
+  interface Window {
+    __adminMap?: AdminMapHandle;
+  }
+}

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { ensureTemplate } from '../../apps/server/test/database.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
+import type {} from '../../e2e/live-helpers.ts';
 
 const { values } = parseArgs({
   options: {
