@@ -29,3 +29,8 @@ export function paymentProviderOf(ctx: AppContext): PaymentProvider {
   }
   return provider;
 }
+
+/** Replaces the provider of an app (tests: Stripe pointed at a local stand-in of its API). */
+export function setPaymentProvider(ctx: AppContext, provider: PaymentProvider): void {
+  providers.set(ctx, provider);
+}

@@ -5,16 +5,24 @@ import type { PaymentProvider } from './payment-provider.ts';
 /** Stripe refuses Checkout Sessions expiring sooner than 30 minutes. */
 const MIN_SESSION_LIFETIME_MS = 31 * 60_000;
 
-export function stripeClientOf(secretKey: string): Stripe {
-  return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+/** Where the Stripe API lives; tests point it at a local stand-in. */
+export interface StripeEndpoint {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
+
+export function stripeClientOf(secretKey: string, endpoint?: StripeEndpoint): Stripe {
+  return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...endpoint });
 }
 
 /** Stripe Checkout: a hosted payment page, confirmed by signed webhooks (payments.routes). */
 export function createStripeProvider(
   ctx: AppContext,
   keys: { secretKey: string; webhookSecret: string },
+  endpoint?: StripeEndpoint,
 ): PaymentProvider {
-  const stripe = stripeClientOf(keys.secretKey);
+  const stripe = stripeClientOf(keys.secretKey, endpoint);
   const base = ctx.config.publicUrl;
   return {
     name: 'stripe',
