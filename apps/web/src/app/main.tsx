@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { startBuildUpdates } from '../features/build-update/start-build-updates.ts';
-import { loadPublicSettings } from '../features/settings/api/public-settings.ts';
+import { startPublicSettingsSync } from '../features/settings/api/public-settings.ts';
 import { setNavigate } from '../lib/navigation.ts';
 import { loadRuntimeConfig } from '../lib/runtime-config.ts';
 import { AppProviders } from './providers.tsx';
@@ -12,7 +12,7 @@ async function start() {
   const config = await loadRuntimeConfig();
   startBuildUpdates({ intervalMs: config.buildCheckIntervalMs, announcedBuildId: config.buildId });
 
-  void loadPublicSettings();
+  startPublicSettingsSync();
   const router = createAppRouter();
   setNavigate((to, options) => router.navigate(to, options));
 

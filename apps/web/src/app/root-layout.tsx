@@ -1,5 +1,10 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { usePublicSettings } from '../features/settings/api/public-settings.ts';
+import {
+  isOpenDuringMaintenance,
+  isStaffMember,
+  MaintenancePage,
+} from '../features/settings/components/maintenance-page.tsx';
 import { SiteBanner } from '../features/settings/components/site-banner.tsx';
 import { Snow } from '../features/settings/components/snow.tsx';
 import { useAuthStore } from '../lib/auth-store.ts';
@@ -9,6 +14,15 @@ export function RootLayout() {
   const navigation = useNavigation();
   const settings = usePublicSettings((state) => state.settings);
   const isSnow = useAuthStore((state) => state.isSnow);
+  const { pathname } = useLocation();
+  const isStaff = useAuthStore((state) =>
+    isStaffMember({
+      isAdministrator: state.user?.Policy.IsAdministrator === true,
+      permissions: state.permissions,
+    }),
+  );
+  const isInMaintenance =
+    settings?.maintenanceMode === true && !isStaff && !isOpenDuringMaintenance(pathname);
 
   return (
     <>
@@ -16,7 +30,7 @@ export function RootLayout() {
         <div className="nav-progress" role="progressbar" aria-label="Chargement" />
       ) : null}
       <SiteBanner settings={settings} />
-      <Outlet />
+      {isInMaintenance ? <MaintenancePage message={settings?.maintenanceMessage ?? ''} /> : <Outlet />}
       {isSnow ? <Snow /> : null}
       <ScrollRestoration />
     </>

@@ -23,6 +23,8 @@ import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
 
 const HISTORY = '/admin/settings/history';
+/** Listened to by the public settings sync (features/settings); a DOM event keeps the features apart. */
+const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
 const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode'] as const;
 
 const labelled = (value: unknown) =>
@@ -58,6 +60,8 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
       form.reset(saved);
       notifySuccess('Paramètres enregistrés. Les navigateurs ouverts les reçoivent en direct.');
       void queryClient.invalidateQueries({ queryKey: adminTableKey(HISTORY) });
+      // This tab shows the change at once (snow, banner); others follow by polling.
+      window.dispatchEvent(new Event(PUBLIC_SETTINGS_REFRESH_EVENT));
     } catch {
       // shown by the API client
     }

@@ -35,3 +35,28 @@ export async function loadPublicSettings(): Promise<void> {
     // Public settings are comfort: without them the site works with everything off.
   }
 }
+
+/** How often open pages re-read the public settings (fallback when no socket pushes them). */
+export const PUBLIC_SETTINGS_POLL_MS = 30_000;
+/** Dispatched on `window` by a page that just changed the settings (the admin settings page). */
+export const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
+
+/**
+ * Loads the public settings now, then keeps them fresh: every 30 s, when the tab comes back, and
+ * on demand (`PUBLIC_SETTINGS_REFRESH_EVENT`). Snow, banner and maintenance follow without a reload.
+ */
+export function startPublicSettingsSync(intervalMs = PUBLIC_SETTINGS_POLL_MS): () => void {
+  void loadPublicSettings();
+  const refresh = () => void loadPublicSettings();
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') refresh();
+  };
+  const timer = setInterval(refresh, intervalMs);
+  document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener(PUBLIC_SETTINGS_REFRESH_EVENT, refresh);
+  return () => {
+    clearInterval(timer);
+    document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener(PUBLIC_SETTINGS_REFRESH_EVENT, refresh);
+  };
+}
