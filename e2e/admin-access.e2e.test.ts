@@ -22,18 +22,19 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Every admin path of the route table, with a concrete id for /admin/users/:id. */
-const ADMIN_PAGES = WEB_ROUTES.filter((route) => route.layout === 'admin').map((route) => ({
-  path: route.path.replace(':id', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'),
-  heading: route.name,
-}));
+/** Every admin path of the route table, with a real user's id for /admin/users/:id. */
+const adminPages = (userId: string) =>
+  WEB_ROUTES.filter((route) => route.layout === 'admin').map((route) => ({
+    path: route.path.replace(':id', userId),
+    heading: route.name,
+  }));
 
 describe('admin area', () => {
   it('keeps a customer out of every admin page', async () => {
     const { user, password } = await server.createUser();
     const { page, errors, close } = await openPage(browser, server.url);
     await signInThroughForm(page, user.username, password);
-    for (const { path } of ADMIN_PAGES) {
+    for (const { path } of adminPages(user.id)) {
       await page.goto(path);
       await waitForPath(page, '/account');
       await expectHeading(page, 'Mon compte', path);
@@ -62,7 +63,7 @@ describe('admin area', () => {
     const { user, password } = await server.createUser({ isAdministrator: true });
     const { page, errors, close } = await openPage(browser, server.url);
     await signInThroughForm(page, user.username, password);
-    for (const { path, heading } of ADMIN_PAGES) {
+    for (const { path, heading } of adminPages(user.id)) {
       await page.goto(path);
       await expectHeading(page, heading, path);
       expect(new URL(page.url()).pathname, path).toBe(path);

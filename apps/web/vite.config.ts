@@ -5,6 +5,10 @@ import { VitePWA } from 'vite-plugin-pwa';
 // Relative path: the config is bundled by Vite, and Node 20 cannot load the package's .ts entry itself.
 import { WEB_ROUTES } from '../../packages/contracts/src/routes.ts';
 
+// A build is always a production build, even when started from a test runner (vitest sets NODE_ENV=test,
+// which would otherwise give a development bundle: no service worker, no build checks, dev React).
+if (process.argv.includes('build')) process.env.NODE_ENV = 'production';
+
 /** One id per build: baked into the bundle and written to dist/build.json (see docs/decisions/101). */
 const buildId = process.env.BUILD_ID ?? `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+/** This run's snapshot of the built web app (made by the global setup), else apps/web/dist. */
+export const WEB_DIST =
+  process.env.E2E_WEB_DIST ?? fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** One headless Debian Chromium per test file (DESIGN.md section 9 flags). */
@@ -35,11 +37,16 @@ export interface WatchedPage {
 }
 
 /** A fresh context (own storage, own service worker) and page that records every console error. */
-export async function openPage(browser: Browser, baseURL: string): Promise<WatchedPage> {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: { blockServiceWorkers?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<WatchedPage> {
   const context = await browser.newContext({
     baseURL,
     locale: 'fr-FR',
-    viewport: { width: 1366, height: 900 },
+    viewport: options.viewport ?? { width: 1366, height: 900 },
+    serviceWorkers: options.blockServiceWorkers ? 'block' : 'allow',
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureTemplate } from '../../apps/server/test/database.ts';
 
 const webDir = fileURLToPath(new URL('../../apps/web/', import.meta.url));
 const contractsDir = fileURLToPath(new URL('../../packages/contracts/src/', import.meta.url));
-export const WEB_DIST = path.join(webDir, 'dist');
+const WEB_DIST = path.join(webDir, 'dist');
 
 function newestMtime(target: string): number {
   const info = statSync(target);
@@ -17,8 +18,11 @@ function newestMtime(target: string): number {
   );
 }
 
-/** Builds the web app once when dist is missing or older than its sources, and the test database template. */
-export default async function setup(): Promise<void> {
+/**
+ * Builds the web app once when dist is missing or older than its sources (E2E_REBUILD=1 forces it),
+ * snapshots it for this run, and builds the test database template.
+ */
+export default async function setup(): Promise<() => void> {
   const stamp = path.join(WEB_DIST, 'build.json');
   const sources = [
     path.join(webDir, 'src'),
@@ -41,5 +45,11 @@ export default async function setup(): Promise<void> {
       },
     );
   }
+  // Each run serves its own snapshot: another run may rebuild apps/web/dist while this one is going.
+  const snapshot = mkdtempSync(path.join(os.tmpdir(), 'e2e-web-'));
+  cpSync(WEB_DIST, snapshot, { recursive: true });
+  process.env.E2E_WEB_DIST = snapshot;
+
   await ensureTemplate();
+  return () => rmSync(snapshot, { recursive: true, force: true });
 }

@@ -3,7 +3,9 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import NotFoundPage from '../components/errors/not-found-page.tsx';
 import { RootErrorBoundary } from '../components/errors/root-error-boundary.tsx';
 import { LandingLayout } from '../components/layouts/landing-layout.tsx';
+import { isChunkLoadError } from '../features/build-update/build-check.ts';
 import LandingPage from '../features/landing/pages/landing-page.tsx';
+import { reloadPageOnce } from '../lib/reload-guard.ts';
 import { guardLoader } from './guards/guard-loader.ts';
 import { RootLayout } from './root-layout.tsx';
 
@@ -16,9 +18,27 @@ function tableEntry(path: string): WebRoute {
 
 type PageModule = Promise<{ default: React.ComponentType }>;
 
-/** Every page but the home page is its own chunk, so each page downloads only what it uses. */
+/** Resolves never: keeps the current page (and URL) while the tab reloads. */
+const untilReload = () => new Promise<never>(() => {});
+
+/**
+ * Every page but the home page is its own chunk, so each page downloads only what it uses. A chunk
+ * that fails to load reloads the tab on the page the user was on (behind the 10 s reload guard); when
+ * the guard refuses, the error reaches the error view.
+ */
 function lazyComponent(load: () => PageModule) {
-  return async () => ({ Component: (await load()).default });
+  return async () => {
+    let module: Awaited<PageModule> | undefined;
+    try {
+      module = await load();
+    } catch (error) {
+      if (isChunkLoadError(error) && reloadPageOnce('module introuvable')) return untilReload();
+      throw error;
+    }
+    // Undefined when the vite:preloadError listener has already started a reload.
+    if (!module) return untilReload();
+    return { Component: module.default };
+  };
 }
 
 /** A lazily loaded page guarded by its route table entry. */

@@ -19,7 +19,12 @@ export function RootErrorBoundary() {
       />
     );
   }
-  if (isChunkLoadError(error) && reloadPageOnce('module introuvable après une mise à jour')) return null;
+  if (isChunkLoadError(error)) {
+    if (reloadPageOnce('module introuvable après une mise à jour')) return null;
+    return (
+      <ErrorView description="Une partie du site n’a pas pu être chargée, sans doute à cause d’une nouvelle version. Rechargez la page." />
+    );
+  }
 
   console.warn('Erreur non gérée', error);
   return <ErrorView status={500} description={error instanceof Error ? error.message : undefined} />;

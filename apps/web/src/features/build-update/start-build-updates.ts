@@ -3,6 +3,9 @@ import { notifyInfo } from '../../lib/notify.ts';
 import { reloadPageOnce } from '../../lib/reload-guard.ts';
 import { fetchLatestBuildId, isNewerBuild } from './build-check.ts';
 
+const SW_UPDATE_WAIT_MS = 3000;
+const delay = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
 /**
  * SPEC.md section 4: reload on a newer build (polled at the configured interval) and on a lazy chunk
  * that fails to load, both behind the 10 s reload guard; the service worker reloads on update or
@@ -15,9 +18,10 @@ export function startBuildUpdates({
   intervalMs: number;
   announcedBuildId: string;
 }) {
+  // A lazy chunk that fails to load (usually removed by a newer deployment): reload once; when the
+  // guard refuses, the error goes on to the route's error view.
   window.addEventListener('vite:preloadError', (event) => {
-    event.preventDefault();
-    reloadPageOnce('chargement d’un module impossible');
+    if (reloadPageOnce('chargement d’un module impossible')) event.preventDefault();
   });
 
   if (import.meta.env.DEV) return;
@@ -35,8 +39,11 @@ export function startBuildUpdates({
   const check = async () => {
     const latest = await fetchLatestBuildId();
     if (isNewerBuild(__BUILD_ID__, latest)) {
-      // Let the service worker fetch the new shell first, so the reload does not serve the old one.
-      await registration?.update().catch(() => undefined);
+      // Let the service worker fetch the new shell first (at most a few seconds), so the reload does
+      // not serve the old one from its cache.
+      if (registration) {
+        await Promise.race([registration.update().catch(() => undefined), delay(SW_UPDATE_WAIT_MS)]);
+      }
       reloadPageOnce('nouvelle version');
     }
   };
