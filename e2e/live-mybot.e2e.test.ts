@@ -66,6 +66,7 @@ describe('/account/mybot live', () => {
       await page.waitForTimeout(300); // the server accepts a few updates per second per bot
     }
     await page.getByTestId('mybot-events').waitFor();
+    if (process.env.LIVE_SCREENSHOTS) await page.screenshot({ path: '/tmp/live-mybot.png', fullPage: true });
 
     await bot.stop();
     await page.locator('[data-testid="mybot-online"][data-online="false"]').waitFor({ timeout: 6_000 });
