@@ -94,8 +94,8 @@ export async function fulfilOrder(
     .where(and(eq(orders.id, input.orderId), inArray(orders.status, input.from)))
     .returning();
   if (!paid) return undefined;
-  const wasClosed = paid.failedAt !== null || paid.expiresAt <= now;
-  if (paid.voucherId && wasClosed)
+  // An order closed before its payment arrived gave its voucher use back: take it again (no-op otherwise).
+  if (paid.voucherId)
     await restoreVoucherRedemption(tx, { orderId: paid.id, voucherId: paid.voucherId, userId: paid.userId });
 
   // Buying again extends from the current end date of the same package.

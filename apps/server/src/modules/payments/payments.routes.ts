@@ -42,6 +42,8 @@ const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payments/stripe/webhook',
     {
+      // Stripe events are a few KB; leave room for large sessions, still bounded.
+      bodyLimit: 1024 * 1024,
       schema: {
         tags: ['payments'],
         response: { 200: z.object({ received: z.literal(true), outcome: z.string() }) },

@@ -219,4 +219,58 @@ describe('Stripe Checkout', () => {
       await server.app.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, order.id)),
     ).toHaveLength(1);
   });
+
+  it('a payment confirmed after the session expired takes the voucher use back', async () => {
+    const customer = await server.createUser();
+    const voucher = await call<{ data: { id: string; code: string } }>(
+      'POST',
+      '/admin/vouchers',
+      { kind: 'percent', percentOff: 50, maxRedemptions: 5 },
+      staff.token,
+    );
+    const count = async () =>
+      (
+        await call<{ data: { redemptionsCount: number } }>(
+          'GET',
+          `/admin/vouchers/${voucher.body.data.id}`,
+          undefined,
+          staff.token,
+        )
+      ).body.data.redemptionsCount;
+    const order = (
+      await call<{ data: Order }>(
+        'POST',
+        '/me/orders',
+        { packageId, voucherCode: voucher.body.data.code },
+        customer.token,
+      )
+    ).body.data;
+    expect(await count()).toBe(1);
+    const sessionId = (order.checkoutUrl ?? '').split('/').pop() ?? '';
+    expect((await deliver('checkout.session.expired', sessionId, order.id)).body.outcome).toBe('expired');
+    expect(await count()).toBe(0);
+    // The discounted amount (995) is what Stripe charged.
+    const payload = JSON.stringify({
+      id: `evt_${sessionId}_late`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          id: sessionId,
+          object: 'checkout.session',
+          metadata: { orderId: order.id },
+          payment_status: 'paid',
+          amount_total: 995,
+          currency: 'eur',
+          payment_intent: `pi_${sessionId}`,
+        },
+      },
+    });
+    const late = await call<{ outcome: string }>('POST', '/payments/stripe/webhook', payload, undefined, {
+      'content-type': 'application/json',
+      'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    });
+    expect(late.body.outcome).toBe('fulfilled');
+    expect(await count()).toBe(1);
+  });
 });
