@@ -187,4 +187,21 @@ describe('account journeys', () => {
     expect(errors.filter(expectedStatus(401)).filter(expectedStatus(403))).toEqual([]);
     await close();
   });
+
+  it('uses a drawer below the lg breakpoint (1280 px)', async () => {
+    const { user, password } = await server.createUser();
+    const { page, errors, close } = await openPage(browser, server.url, {
+      viewport: { width: 390, height: 844 },
+    });
+    await signInThroughForm(page, user.username, password);
+    const menu = page.getByRole('navigation', { name: 'Mon espace' });
+    expect(await menu.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+    await menu.getByRole('link', { name: 'Boutique' }).click();
+    await waitForPath(page, '/account/marketplace');
+    await expectHeading(page, 'Boutique');
+    await expect.poll(() => menu.isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await close();
+  });
 });

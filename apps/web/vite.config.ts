@@ -31,6 +31,11 @@ const serverUrl = process.env.WEB_DEV_SERVER ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId) },
+  resolve: {
+    // The toast styles ship as a CSS file (imported in app/providers.tsx) instead of a JS string
+    // injected at run time: about 3 KB gzip less JavaScript on every page, one toast module for all.
+    alias: [{ find: /^react-toastify$/, replacement: 'react-toastify/unstyled' }],
+  },
   plugins: [
     react(),
     buildInfo(),

@@ -3,6 +3,7 @@ import GlobalStyles from '@mui/material/GlobalStyles';
 import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { cssTransition, ToastContainer } from 'react-toastify';
+import 'react-toastify/ReactToastify.css';
 import { TOAST_AUTO_CLOSE_MS, TOAST_COLLAPSE_MS, TOAST_POSITION, TOAST_THEME } from '../lib/constants.ts';
 import { theme } from '../lib/theme.ts';
 

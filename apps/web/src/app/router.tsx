@@ -59,6 +59,8 @@ export const routes: RouteObject[] = [
   {
     id: 'root',
     element: <RootLayout />,
+    // Shown while the first page's guard or lazy chunk loads (index.html already paints the dark background).
+    hydrateFallbackElement: <div className="nav-progress" role="progressbar" aria-label="Chargement" />,
     errorElement: <RootErrorBoundary />,
     children: [
       {

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -70,12 +69,21 @@ export default function StartedPage() {
           </Paper>
         ))}
       </Box>
-      <Alert severity="info" sx={{ mt: 4 }} aria-label="Qu’est-ce que le HWID ?">
-        <strong>Qu’est-ce que le HWID ?</strong> C’est l’identifiant matériel du PC qui fait tourner votre
-        bot. Au premier lancement, le bot lie votre compte à ce PC : il ne pourra pas être utilisé depuis un
-        autre. Pour changer de PC, déliez l’ancien depuis « Mon compte » (une fois par période de quelques
-        heures).
-      </Alert>
+      <Paper
+        component="aside"
+        variant="outlined"
+        aria-label="Qu’est-ce que le HWID ?"
+        sx={{ mt: 4, p: 3, borderColor: 'info.main', bgcolor: 'rgba(41, 182, 246, 0.08)' }}
+      >
+        <Typography variant="h3" sx={{ fontSize: '1.1rem', mb: 1 }}>
+          Qu’est-ce que le HWID ?
+        </Typography>
+        <Typography color="text.secondary">
+          C’est l’identifiant matériel du PC qui fait tourner votre bot. Au premier lancement, le bot lie
+          votre compte à ce PC : il ne pourra pas être utilisé depuis un autre. Pour changer de PC, déliez
+          l’ancien depuis « Mon compte » (une fois par période de quelques heures).
+        </Typography>
+      </Paper>
     </Container>
   );
 }
