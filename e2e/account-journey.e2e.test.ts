@@ -204,4 +204,62 @@ describe('account journeys', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('resets a forgotten password from the mail link, then changes it from the account page', async () => {
+    const { user } = await server.createUser();
+    const { page, errors, close } = await openPage(browser, server.url);
+    await page.goto('/forgot-password');
+    await page.locator('input[name="email"]').fill(user.email);
+    await page.getByRole('button', { name: 'Envoyer le lien' }).click();
+    await page.getByTestId('forgot-sent').waitFor();
+
+    const mail = await server.mail.waitFor({ to: user.email });
+    const link = /https?:\/\/\S+\/forgot-password\?token=[^\s"<>]+/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    await expectHeading(page, 'Nouveau mot de passe');
+    const renewed = 'Marmotte-Lanterne-Violon-58';
+    await page.locator('input[name="password"]').fill(renewed);
+    await page.locator('input[name="confirmation"]').fill(renewed);
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await waitForPath(page, '/login');
+    await signInThroughForm(page, user.username, renewed);
+
+    const changed = 'Boussole-Grenadine-Phare-27';
+    await page.locator('input[name="currentPassword"]').fill(renewed);
+    await page.locator('input[name="newPassword"]').fill(changed);
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click();
+    await page.getByText('Mot de passe modifié.', { exact: false }).waitFor();
+    await page.getByTestId('logout').click();
+    await waitForPath(page, '/');
+    await signInThroughForm(page, user.username, changed);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows the bound PC and unbinds it once, with the next possible date', async () => {
+    const { user, password, token } = await server.createUser({ permissions: ['can_useGathering'] });
+    const key = (await (
+      await fetch(`${server.api}/me/bot-key`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { data: { accessKey: string } };
+    const hwid = 'PC-E2E-0001-ABCD';
+    const opened = await fetch(`${server.api}/bot/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accessKey: key.data.accessKey, hwid, version: '1.0.0' }),
+    });
+    expect(opened.status).toBe(201);
+
+    const { page, errors, close } = await openPage(browser, server.url);
+    await signInThroughForm(page, user.username, password);
+    await expect.poll(() => page.getByTestId('hwid').textContent()).toBe(hwid);
+    expect(await page.getByTestId('bot-key').inputValue()).not.toContain(key.data.accessKey);
+    await page.getByRole('button', { name: 'Délier mon PC' }).click();
+    await page.getByText('Prochaine déliaison possible le', { exact: false }).waitFor();
+    expect(await page.getByTestId('hwid').textContent()).toBe('Aucun PC lié pour le moment.');
+    expect(await page.getByRole('button', { name: 'Délier mon PC' }).isDisabled()).toBe(true);
+    expect((await readAuthState(page))?.user).toMatchObject({ hwid: null });
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
