@@ -1,0 +1,241 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../apps/server/src/core/ids.ts';
+import { users } from '../apps/server/src/modules/users/users.table.ts';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+import { startLiveBot } from './live-helpers.ts';
+import {
+  expectHeading,
+  launchBrowser,
+  openPage,
+  signInThroughForm,
+  WEB_DIST,
+  waitForPath,
+} from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+let admin: TestUser;
+let call: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+  admin = await server.createUser({ isAdministrator: true });
+  call = apiClient(server);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Failed requests the browser logs itself when a test provokes them on purpose. */
+const unexpected = (errors: string[], ...statuses: number[]) =>
+  errors.filter((error) => !statuses.some((status) => error.includes(`status of ${status}`)));
+
+async function signInAsAdmin(): Promise<Awaited<ReturnType<typeof openPage>>> {
+  const watched = await openPage(browser, server.url);
+  await signInThroughForm(watched.page, admin.user.username, admin.password);
+  return watched;
+}
+
+async function saveSettingsThroughForm(page: Page, change: (page: Page) => Promise<void>) {
+  await page.goto('/admin/settings');
+  await expectHeading(page, 'Paramètres');
+  await page.locator('input[name="isSnow"]').waitFor({ state: 'attached' });
+  await change(page);
+  await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  await page.getByText('Paramètres enregistrés.', { exact: false }).first().waitFor();
+}
+
+describe('back office journeys', () => {
+  it('creates a role, gives it to a user, and the user gains the page', async () => {
+    const member = await server.createUser();
+    const staff = await signInAsAdmin();
+    const { page } = staff;
+
+    await page.goto('/admin/role');
+    await expectHeading(page, 'Rôles');
+    await page.getByRole('button', { name: 'Nouveau rôle' }).click();
+    await page.locator('input[name="name"]').fill('Auditeurs');
+    await page.locator('input[name="can_manageAudit"]').check();
+    await page.getByRole('button', { name: 'Créer le rôle' }).click();
+    await page.getByRole('gridcell', { name: 'Auditeurs', exact: true }).waitFor();
+
+    // the member cannot open the audit page yet
+    const customer = await openPage(browser, server.url);
+    await signInThroughForm(customer.page, member.user.username, member.password);
+    await customer.page.goto('/admin/audit');
+    await waitForPath(customer.page, '/account');
+
+    await page.goto(`/admin/users/${member.user.id}`);
+    await expectHeading(page, 'Utilisateur');
+    await page.getByRole('combobox', { name: 'Rôles' }).click();
+    await page.getByRole('option', { name: 'Auditeurs' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Enregistrer les rôles' }).click();
+    await page.getByTestId('effective-permissions').getByText('can_manageAudit').waitFor();
+
+    // on the member's next visit the page opens
+    await customer.page.goto('/admin/audit');
+    await expectHeading(customer.page, 'Audit');
+    expect(new URL(customer.page.url()).pathname).toBe('/admin/audit');
+
+    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpected(customer.errors)).toEqual([]);
+    await customer.close();
+    await staff.close();
+  });
+
+  it('bans a user: their session ends and their bot drops', async () => {
+    const bot = await startLiveBot(server);
+    let fatal = '';
+    bot.client.on('fatal', (error) => {
+      fatal = error.code;
+    });
+    const customer = await openPage(browser, server.url);
+    await signInThroughForm(customer.page, bot.owner.user.username, bot.owner.password);
+
+    const staff = await signInAsAdmin();
+    const { page } = staff;
+    await page.goto(`/admin/users/${bot.owner.user.id}`);
+    await expectHeading(page, 'Utilisateur');
+    await page.getByRole('button', { name: 'Bannir', exact: true }).click();
+    await page.locator('textarea[name="reason"]').fill('Revente de comptes');
+    await page.getByRole('dialog').getByRole('button', { name: 'Bannir' }).click();
+    await expect.poll(() => page.getByTestId('user-status').textContent()).toBe('Banni');
+
+    await expect.poll(() => fatal, { timeout: 10_000 }).toBe('ACCOUNT_BANNED');
+    expect(bot.client.isConnected).toBe(false);
+    // the customer's next request finds the session over: back to the sign-in page
+    await customer.page.reload();
+    await waitForPath(customer.page, '/login');
+    expect((await call('GET', '/me/info', undefined, bot.owner.token)).status).toBe(401);
+
+    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpected(customer.errors, 401)).toEqual([]);
+    await bot.stop();
+    await customer.close();
+    await staff.close();
+  });
+
+  it('turns snow on and the open landing page snows without a reload', async () => {
+    const visitor = await openPage(browser, server.url);
+    await visitor.page.clock.install();
+    await visitor.page.goto('/');
+    await visitor.page.locator('h1').first().waitFor();
+    expect(await visitor.page.getByTestId('snow').count()).toBe(0);
+
+    const staff = await signInAsAdmin();
+    await saveSettingsThroughForm(staff.page, (page) => page.locator('input[name="isSnow"]').check());
+
+    // the landing page re-reads the public settings every 30 s
+    await visitor.page.clock.runFor(31_000);
+    await visitor.page.getByTestId('snow').waitFor({ state: 'attached' });
+
+    await saveSettingsThroughForm(staff.page, (page) => page.locator('input[name="isSnow"]').uncheck());
+    await visitor.page.clock.runFor(31_000);
+    await expect.poll(() => visitor.page.getByTestId('snow').count()).toBe(0);
+    expect(visitor.errors).toEqual([]);
+    expect(unexpected(staff.errors)).toEqual([]);
+    await visitor.close();
+    await staff.close();
+  });
+
+  it('maintenance mode: customers see the maintenance page and get 503, staff keep working', async () => {
+    const member = await server.createUser();
+    const customer = await openPage(browser, server.url);
+    await signInThroughForm(customer.page, member.user.username, member.password);
+
+    const staff = await signInAsAdmin();
+    await saveSettingsThroughForm(staff.page, async (page) => {
+      await page.locator('input[name="maintenanceMode"]').check();
+      await page.locator('textarea[name="maintenanceMessage"]').fill('Retour prévu à 15 h.');
+    });
+
+    await customer.page.reload();
+    await customer.page.getByText('Maintenance en cours').waitFor();
+    expect(await customer.page.getByTestId('maintenance-message').textContent()).toBe('Retour prévu à 15 h.');
+    const blocked = await call('GET', '/packages', undefined, member.token);
+    expect(blocked.status).toBe(503);
+    expect(blocked.body).toMatchObject({ code: 'MAINTENANCE', error: 'Retour prévu à 15 h.' });
+
+    // staff keep the admin area
+    await staff.page.goto('/admin/users');
+    await expectHeading(staff.page, 'Utilisateurs');
+    await staff.page.getByRole('gridcell', { name: member.user.username, exact: true }).waitFor();
+
+    await saveSettingsThroughForm(staff.page, (page) =>
+      page.locator('input[name="maintenanceMode"]').uncheck(),
+    );
+    await customer.page.reload();
+    await expectHeading(customer.page, 'Mon compte');
+    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpected(customer.errors, 503)).toEqual([]);
+    await customer.close();
+    await staff.close();
+  });
+
+  it('exports a large user list as CSV with the search applied', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      id: newId(),
+      username: `export_${String(i).padStart(4, '0')}`,
+      email: `export_${i}@example.test`,
+      passwordHash: 'x',
+      activatedAt: new Date(),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await server.app.ctx.db.insert(users).values(rows.slice(i, i + 500));
+    const staff = await signInAsAdmin();
+    const { page } = staff;
+    await page.goto('/admin/users');
+    await page.getByRole('searchbox').fill('export_');
+    await page.getByText(/sur 3\s?000/).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exporter en CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('utilisateurs.csv');
+    const text = await readFile((await download.path()) as string, 'utf8');
+    const lines = text.trim().split(/\r?\n/);
+    expect(lines).toHaveLength(3001);
+    expect(lines.slice(1).every((line) => line.includes(',export_'))).toBe(true);
+    expect(unexpected(staff.errors)).toEqual([]);
+    await staff.close();
+  });
+
+  it('publishes a route on the grid and an entitled bot receives it', async () => {
+    const staff = await signInAsAdmin();
+    const { page } = staff;
+    await page.goto('/admin/route');
+    await expectHeading(page, 'Itinéraires');
+    await page.getByRole('button', { name: 'Nouvel itinéraire' }).click();
+    await page.locator('input[name="name"]').fill('Tour des plaines');
+    const grid = page.getByTestId('world-grid');
+    await grid.waitFor();
+    // cells are 8 px from (-40, -40): these pick [0, 0] and [3, 0]
+    await grid.click({ position: { x: 40 * 8 + 4, y: 40 * 8 + 4 } });
+    await grid.click({ position: { x: 43 * 8 + 4, y: 40 * 8 + 4 } });
+    await page.getByText('Étapes (2)').waitFor();
+    await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+    const row = page.getByRole('row', { name: /Tour des plaines/ });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Publier' }).click();
+    await row.getByText('Publié').waitFor();
+
+    const bot = await startLiveBot(server);
+    const session = await bot.client.openSession();
+    const routes = await call<{
+      data: { name: string; steps: { x: number; y: number; action: string }[] }[];
+    }>('GET', `/bot/routes?hwid=${bot.hwid}`, undefined, session.token);
+    expect(routes.status).toBe(200);
+    const route = routes.body.data.find((item) => item.name === 'Tour des plaines');
+    expect(route?.steps.map(({ x, y, action }) => ({ x, y, action }))).toEqual([
+      { x: 0, y: 0, action: 'gather' },
+      { x: 3, y: 0, action: 'gather' },
+    ]);
+    await bot.stop();
+    expect(unexpected(staff.errors)).toEqual([]);
+    await staff.close();
+  });
+});
