@@ -36,14 +36,23 @@ export default async function setup(): Promise<() => void> {
     Math.max(...sources.map(newestMtime)) > statSync(stamp).mtimeMs ||
     process.env.E2E_REBUILD === '1';
   if (isStale) {
+    // Build aside, then swap: other test runs may be reading the current dist meanwhile.
+    const staging = path.join(webDir, `dist.staging-${process.pid}`);
+    const vite = path.join(webDir, '../../node_modules/vite/bin/vite.js');
     execFileSync(
       process.execPath,
-      [path.join(webDir, '../../node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      [vite, 'build', '--logLevel', 'warn', '--outDir', staging, '--emptyOutDir'],
       {
         cwd: webDir,
         stdio: 'inherit',
+        // Vitest sets NODE_ENV=test; a web build must be a production build (vite.config.ts also forces it).
+        env: { ...process.env, NODE_ENV: 'production' },
       },
     );
+    const previous = path.join(webDir, `dist.previous-${process.pid}`);
+    if (existsSync(WEB_DIST)) renameSync(WEB_DIST, previous);
+    renameSync(staging, WEB_DIST);
+    rmSync(previous, { recursive: true, force: true });
   }
   // Each run serves its own snapshot: another run may rebuild apps/web/dist while this one is going.
   const snapshot = mkdtempSync(path.join(os.tmpdir(), 'e2e-web-'));
