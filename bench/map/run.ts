@@ -22,6 +22,7 @@ import { chromium, type Page } from 'playwright-core';
 import { ensureTemplate } from '../../apps/server/test/database.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
 import type {} from '../../e2e/live-helpers.ts';
+import { prepareSocketFleet, type SocketFleet } from './socket-fleet.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,12 +31,15 @@ const { values } = parseArgs({
     'accounts-per-bot': { type: 'string', default: '1' },
     json: { type: 'string' },
     rebuild: { type: 'boolean', default: false },
+    /** hook: in-page worker + test hook (default); socket: SDK bots through the real admin socket. */
+    feed: { type: 'string', default: 'hook' },
   },
 });
 const ACCOUNTS = Number(values.accounts);
 const SECONDS = Number(values.seconds);
 const PER_BOT = Math.max(1, Number(values['accounts-per-bot']));
 const BATCHES_PER_SECOND = 4; // the hub flushes the admin feed every 250 ms
+const FEED = values.feed === 'socket' ? 'socket' : 'hook';
 
 const webDir = fileURLToPath(new URL('../../apps/web/', import.meta.url));
 const webDist = path.join(webDir, 'dist');
@@ -207,6 +211,15 @@ async function main() {
   });
   try {
     const admin = await server.createUser({ isAdministrator: true, permissions: ['can_manageMap'] });
+    const fleetPlan =
+      FEED === 'socket'
+        ? await prepareSocketFleet(server, {
+            bots: Math.ceil(ACCOUNTS / PER_BOT),
+            accountsPerBot: PER_BOT,
+            onProgress: (text) => console.error(text),
+          })
+        : undefined;
+    let fleet: SocketFleet | undefined;
     const context = await browser.newContext({
       baseURL: server.url,
       viewport: { width: 1600, height: 1000 },
@@ -243,39 +256,47 @@ async function main() {
 
     const empty = await measure(page, 'empty map', SECONDS);
 
-    // 10,000 accounts (PER_BOT per bot), each bot sending one state per second, in 4 batches a second.
-    // A Web Worker plays the fleet and posts JSON text, as a socket would hand it over; the page
-    // thread only parses it and applies it, exactly what it does with a real admin socket message.
-    await page.evaluate(
-      ({ accounts, perBot, batchesPerSecond }) => {
-        const hook = window.__adminMap?.inject;
-        if (!hook) throw new Error('test hook missing');
-        const worker = new Worker('/__bench/fleet-worker.js');
-        const w = window as unknown as {
-          __benchBatches: number;
-          __benchWorker: Worker;
-          __benchParseMs: number[];
-          __benchApplyMs: number[];
-        };
-        w.__benchBatches = 0;
-        w.__benchParseMs = [];
-        w.__benchApplyMs = [];
-        w.__benchWorker = worker;
-        worker.onmessage = (event: MessageEvent<{ snapshot: boolean; json: string }>) => {
-          const started = performance.now();
-          const states = JSON.parse(event.data.json);
-          const parsed = performance.now();
-          hook(states, event.data.snapshot);
-          if (!event.data.snapshot) {
-            w.__benchBatches++;
-            w.__benchParseMs.push(parsed - started);
-            w.__benchApplyMs.push(performance.now() - parsed);
-          }
-        };
-        worker.postMessage({ accounts, perBot, batchesPerSecond });
-      },
-      { accounts: ACCOUNTS, perBot: PER_BOT, batchesPerSecond: BATCHES_PER_SECOND },
-    );
+    if (fleetPlan) {
+      fleet = await fleetPlan.start();
+      console.error(`fleet: ${fleet.bots} bots, ${fleet.accounts} accounts through the real admin socket`);
+      await page.waitForFunction((n) => (window.__adminMap?.buffers.size ?? 0) >= n, fleet.accounts, {
+        timeout: 120_000,
+      });
+    } else {
+      // 10,000 accounts (PER_BOT per bot), each bot sending one state per second, in 4 batches a second.
+      // A Web Worker plays the fleet and posts JSON text, as a socket would hand it over; the page
+      // thread only parses it and applies it, exactly what it does with a real admin socket message.
+      await page.evaluate(
+        ({ accounts, perBot, batchesPerSecond }) => {
+          const hook = window.__adminMap?.inject;
+          if (!hook) throw new Error('test hook missing');
+          const worker = new Worker('/__bench/fleet-worker.js');
+          const w = window as unknown as {
+            __benchBatches: number;
+            __benchWorker: Worker;
+            __benchParseMs: number[];
+            __benchApplyMs: number[];
+          };
+          w.__benchBatches = 0;
+          w.__benchParseMs = [];
+          w.__benchApplyMs = [];
+          w.__benchWorker = worker;
+          worker.onmessage = (event: MessageEvent<{ snapshot: boolean; json: string }>) => {
+            const started = performance.now();
+            const states = JSON.parse(event.data.json);
+            const parsed = performance.now();
+            hook(states, event.data.snapshot);
+            if (!event.data.snapshot) {
+              w.__benchBatches++;
+              w.__benchParseMs.push(parsed - started);
+              w.__benchApplyMs.push(performance.now() - parsed);
+            }
+          };
+          worker.postMessage({ accounts, perBot, batchesPerSecond });
+        },
+        { accounts: ACCOUNTS, perBot: PER_BOT, batchesPerSecond: BATCHES_PER_SECOND },
+      );
+    }
     await page.waitForTimeout(1500);
     const loaded = await measure(page, `${ACCOUNTS.toLocaleString('en')} moving accounts`, SECONDS);
     const shownCount = await page.getByTestId('map-accounts-count').getAttribute('data-count');
@@ -301,7 +322,9 @@ async function main() {
     });
     await page.waitForTimeout(500);
     const clustered = await measure(page, `${ACCOUNTS.toLocaleString('en')} moving, clustered`, SECONDS);
-    await page.evaluate(() => (window as unknown as { __benchWorker: Worker }).__benchWorker.terminate());
+    if (fleet) await fleet.stop();
+    else
+      await page.evaluate(() => (window as unknown as { __benchWorker: Worker }).__benchWorker.terminate());
     const scale = await page.evaluate(() => window.__adminMap?.renderer.view.scale);
 
     const results = [empty, loaded, zoomed, clustered];
@@ -309,6 +332,8 @@ async function main() {
       date: new Date().toISOString(),
       cpus: os.cpus().length,
       loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+      feed: FEED,
+      fleet: fleet ? { bots: fleet.bots, accounts: fleet.accounts, ...fleet.counters } : undefined,
       accounts: ACCOUNTS,
       accountsPerBot: PER_BOT,
       batchesPerSecond: BATCHES_PER_SECOND,
