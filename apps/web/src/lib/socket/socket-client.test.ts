@@ -42,6 +42,11 @@ beforeAll(async () => {
     seen.push(entry);
     socket.on('authenticate', (payload) => {
       entry.auth.push(payload);
+      if (payload.token === 'refused-token') {
+        socket.emit('auth_error', { error: 'Accès refusé.', code: 'FORBIDDEN' });
+        socket.disconnect(true);
+        return;
+      }
       socket.emit('authenticated', { type: payload.type, hwid: payload.hwid });
     });
   });
@@ -196,6 +201,22 @@ describe('connectToHwid', () => {
     await waitFor(() => connectedServerSockets().length === 0);
     expect(client.openHwids()).toEqual([]);
     expect(client.hasAdminSocket()).toBe(false);
+  });
+
+  it('stays "refused" after auth_error and does not reconnect', async () => {
+    const { client } = makeClient('refused-token');
+    const states: string[] = [];
+    const errors: { code: string }[] = [];
+    client.connectToHwid('HWID-0001', {
+      onUpdate: () => undefined,
+      onConnectionChange: (s) => states.push(s),
+      onAuthError: (body) => errors.push(body),
+    });
+    await waitFor(() => errors.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(errors[0]?.code).toBe('FORBIDDEN');
+    expect(states.at(-1)).toBe('refused');
+    expect(seen).toHaveLength(1); // a server-side close is not retried
   });
 
   it('authenticates again after a reconnection', async () => {

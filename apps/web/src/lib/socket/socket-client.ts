@@ -90,6 +90,8 @@ export function createSocketClient(deps: SocketClientDeps) {
     },
   ) {
     handlers.onConnectionChange?.('connecting');
+    // A refused socket stays "refused" (the server closes it right after `auth_error`).
+    let isRefused = false;
     socket.on('connect', () => {
       const token = deps.getToken();
       if (!token) {
@@ -101,10 +103,13 @@ export function createSocketClient(deps: SocketClientDeps) {
     });
     socket.on(SOCKET_EVENTS.authenticated, () => handlers.onConnectionChange?.('connected'));
     socket.on(SOCKET_EVENTS.authError, (body) => {
+      isRefused = true;
       handlers.onConnectionChange?.('refused');
       handlers.onAuthError?.(body);
     });
-    socket.on('disconnect', () => handlers.onConnectionChange?.('disconnected'));
+    socket.on('disconnect', () => {
+      if (!isRefused) handlers.onConnectionChange?.('disconnected');
+    });
     socket.io.on('reconnect_attempt', () => handlers.onConnectionChange?.('connecting'));
   }
 

@@ -114,7 +114,15 @@ export default function MyBotPage() {
               }
             >
               <Box data-testid="mybot-state" data-hwid={hwid}>
-                <AccountsTable accounts={state?.online ? state.accounts : []} />
+                {state?.online ? (
+                  <AccountsTable accounts={state.accounts} />
+                ) : (
+                  <Typography color="text.secondary" data-testid="mybot-offline">
+                    {state
+                      ? `Le bot est hors ligne (dernier signe de vie le ${dateTimeFormat.format(new Date(state.lastSeenAt))}).`
+                      : 'Le bot est hors ligne. Lancez-le sur votre PC pour le suivre ici.'}
+                  </Typography>
+                )}
               </Box>
             </SectionCard>
           ) : null}
