@@ -8,6 +8,8 @@ import {
 } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { useAuthStore } from '../../../lib/auth-store.ts';
+import { fetchMyPermissions } from '../../auth/api/me-permissions.ts';
 
 export const commerceKeys = {
   packages: ['packages'] as const,
@@ -75,4 +77,13 @@ export async function actOnSandboxCheckout(orderId: string, action: 'succeed' | 
       fallback: 'Le paiement de test a échoué.',
     })
   ).data;
+}
+
+/** A purchase grants permissions: store them at once so the guards (bot page) see them. */
+export async function reloadPermissions(): Promise<void> {
+  try {
+    useAuthStore.getState().setPermissions(await fetchMyPermissions());
+  } catch {
+    // The account layout refreshes them too; a failure here only delays the update.
+  }
 }

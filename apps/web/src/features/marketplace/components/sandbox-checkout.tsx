@@ -8,8 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifyInfo, notifySuccess } from '../../../lib/notify.ts';
-import { refreshSession } from '../../auth/session.ts';
-import { actOnSandboxCheckout, commerceKeys, orderQuery } from '../api/marketplace.ts';
+import { actOnSandboxCheckout, commerceKeys, orderQuery, reloadPermissions } from '../api/marketplace.ts';
 
 const OUTCOME_TEXT: Record<Order['status'], string> = {
   pending: 'Paiement en attente.',
@@ -32,7 +31,7 @@ export function SandboxCheckout({ orderId, onClose }: { orderId: string; onClose
       queryClient.setQueryData(commerceKeys.order(orderId), updated);
       await queryClient.invalidateQueries({ queryKey: ['me'] });
       if (updated.status === 'paid') {
-        await refreshSession().catch(() => undefined);
+        await reloadPermissions();
         notifySuccess('Paiement accepté : votre offre est active.');
       } else notifyInfo(OUTCOME_TEXT[updated.status]);
     },

@@ -15,8 +15,13 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { refreshSession } from '../../auth/session.ts';
-import { createOrder, packagesQuery, previewVoucher, subscriptionsQuery } from '../api/marketplace.ts';
+import {
+  createOrder,
+  packagesQuery,
+  previewVoucher,
+  reloadPermissions,
+  subscriptionsQuery,
+} from '../api/marketplace.ts';
 import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
@@ -51,7 +56,7 @@ export default function MarketplacePage() {
     onSuccess: async (order) => {
       await queryClient.invalidateQueries({ queryKey: ['me'] });
       if (order.status === 'paid') {
-        await refreshSession().catch(() => undefined);
+        await reloadPermissions();
         notifySuccess('Offre activée, merci !');
         setPreview(null);
         setCode('');
