@@ -41,7 +41,9 @@ describe('/admin/usersOnline', () => {
     expect(await keptRow.textContent()).toContain(kept.accounts.join(', '));
 
     // Search narrows the list to one owner.
-    await page.getByRole('searchbox', { name: 'Propriétaire, HWID, compte…' }).fill(kicked.owner.user.username);
+    await page
+      .getByRole('searchbox', { name: 'Propriétaire, HWID, compte…' })
+      .fill(kicked.owner.user.username);
     await expect.poll(() => keptRow.count(), { timeout: 5_000 }).toBe(0);
     await kickedRow.waitFor();
     await page.getByRole('searchbox', { name: 'Propriétaire, HWID, compte…' }).fill('');
