@@ -69,5 +69,8 @@ export async function* inBatches<T>(
     const page = await fetchPage(offset, size);
     yield* page;
     if (page.length < size) return;
+    // Let the socket flush between pages: PGlite answers without an I/O turn, which would hold
+    // the whole export in memory until the last page.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
