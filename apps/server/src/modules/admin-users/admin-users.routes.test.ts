@@ -384,6 +384,36 @@ describe('actions', () => {
   });
 });
 
+describe('user page extras', () => {
+  it("answers the user's bot, orders and whitelist", async () => {
+    const target = await server.createUser();
+    await server.app.ctx.db
+      .update(users)
+      .set({ hwid: 'HWID-EXTRAS-0001' })
+      .where(eq(users.id, target.user.id));
+    const bot = await call<{ data: { hwid: string; state: unknown; history: unknown[] } }>(
+      'GET',
+      `/admin/users/${target.user.id}/bot`,
+      undefined,
+      staff.token,
+    );
+    expect(bot.status).toBe(200);
+    expect(bot.body.data).toEqual({ hwid: 'HWID-EXTRAS-0001', state: null, history: [] });
+    const orders = await call('GET', `/admin/users/${target.user.id}/orders`, undefined, staff.token);
+    expect(orders.status).toBe(200);
+    expect(orders.body).toEqual({ data: [] });
+    const whitelist = await call('GET', `/admin/users/${target.user.id}/whitelist`, undefined, staff.token);
+    expect(whitelist.body).toEqual({ data: [] });
+    const detail = await call<{ data: { username: string; permissions: string[] } }>(
+      'GET',
+      `/admin/users/${target.user.id}`,
+      undefined,
+      staff.token,
+    );
+    expect(detail.body.data).toMatchObject({ username: target.user.username, permissions: [] });
+  });
+});
+
 describe('CSV export', () => {
   it('streams every matching row of a large list (3,000 users) with the same filters', async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({
