@@ -65,6 +65,8 @@ interface Measurement {
   rssMb: number;
   disconnects: number;
   refusals: number;
+  /** 1-minute load average of the machine at the end of the window (other work shares the cores). */
+  load: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -203,6 +205,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
       rssMb: end.rss / 1024 / 1024,
       disconnects: sum('disconnects'),
       refusals: sum('refusals'),
+      load: os.loadavg()[0] ?? 0,
     };
   } finally {
     target.send({ type: 'stop' });
@@ -242,16 +245,16 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   );
   lines.push('');
   lines.push(
-    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin messages | CPU per delivered state | target CPU | RSS per socket |',
+    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin messages | CPU per delivered state | target CPU | RSS per socket | load avg |',
   );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     lines.push(
       `| ${row.n} | ${row.target} | ${row.sockets}${row.failed ? ` (${row.failed} failed)` : ''} | ` +
         `${row.delivered} / ${row.expected} (${pct(row.delivered, row.expected)}) | ${fmt(row.ownerP50)} ms | ` +
         `${fmt(row.ownerP99)} ms | ${fmt(row.adminP50)} ms | ${row.adminMessages} | ` +
         `${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs | ${fmt(row.cpuShare * 100, 0)} % of a core | ` +
-        `${fmt(row.rssPerSocketKb)} KB |`,
+        `${fmt(row.rssPerSocketKb)} KB (heap ${fmt(row.heapPerSocketKb)}) | ${fmt(row.load)} |`,
     );
   }
   lines.push('');

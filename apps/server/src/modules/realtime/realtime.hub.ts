@@ -78,6 +78,8 @@ export interface ConnectedViewer {
 }
 
 const FLOOD_WINDOW_MS = 10_000;
+/** Longest our own checks of an `authenticate` may take before the socket is dropped. */
+const VERIFICATION_TIMEOUT_MS = 60_000;
 
 function errorBody(code: ErrorCode, message?: string): { error: string; code: ErrorCode } {
   return { error: message ?? ERRORS[code].message, code };
@@ -166,17 +168,19 @@ export class RealtimeHub {
       tokensAt: now,
       dropped: 0,
     };
-    socket.use((_packet, next) => {
-      if (this.isFlooding(socket)) {
-        this.refuse(socket, 'SOCKET_FLOOD');
-        return;
-      }
-      next();
+    // Every message counts, whatever its event; counted on the engine socket (cheaper than a
+    // Socket.IO middleware, which allocates per packet).
+    socket.conn.on('data', () => {
+      if (this.isFlooding(socket)) this.refuse(socket, 'SOCKET_FLOOD');
     });
-    const authTimer = setTimeout(() => {
-      if (!socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
-    }, this.ctx.config.realtime.authTimeoutMs);
-    authTimer.unref();
+    const armAuthTimer = (delayMs: number) => {
+      const timer = setTimeout(() => {
+        if (!socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
+      }, delayMs);
+      timer.unref();
+      return timer;
+    };
+    let authTimer = armAuthTimer(this.ctx.config.realtime.authTimeoutMs);
     socket.on('disconnect', () => {
       clearTimeout(authTimer);
       this.onDisconnect(socket);
@@ -185,6 +189,9 @@ export class RealtimeHub {
     socket.on(SOCKET_EVENTS.authenticate, (payload: unknown, ack?: unknown) => {
       if (isAuthenticating || socket.data.kind) return; // one authentication per socket
       isAuthenticating = true;
+      // The peer was on time; our own checks may queue behind others (a reconnect storm): allow them longer.
+      clearTimeout(authTimer);
+      authTimer = armAuthTimer(VERIFICATION_TIMEOUT_MS);
       const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined;
       this.authenticate(socket, payload)
         .then((refusal) => {
@@ -367,7 +374,9 @@ export class RealtimeHub {
     if (parsed.data.version) state.version = parsed.data.version;
     state.lastSeenAt = new Date(now).toISOString();
     state.accounts = accounts;
-    void this.publish(connection);
+    this.publish(connection).catch((error: unknown) =>
+      this.ctx.log.warn({ err: error }, 'bot state store failed'),
+    );
   }
 
   private async reloadAllowedAccounts(connection: BotConnection): Promise<void> {
@@ -402,12 +411,12 @@ export class RealtimeHub {
   }
 
   /** Stores the state, sends it to the bot's watchers at once and queues it for staff. */
-  private async publish(connection: BotConnection): Promise<void> {
+  private publish(connection: BotConnection): Promise<void> {
     const { state } = connection;
     const room = rooms.bot(state.hwid);
     if (this.hasAudience(room)) this.io.to(room).emit(SOCKET_EVENTS.botUpdate, state);
     this.pendingAdmin.set(state.hwid, state);
-    await this.store.set(state);
+    return this.store.set(state);
   }
 
   /**
