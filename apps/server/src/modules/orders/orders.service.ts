@@ -1,10 +1,11 @@
-import type {
-  AdminPayment,
-  AdminPaymentsQuery,
-  Order,
-  PackageSubscription,
-  PaymentTotals,
-  Receipt,
+import {
+  type AdminPayment,
+  type AdminPaymentsQuery,
+  discountOf,
+  type Order,
+  type PackageSubscription,
+  type PaymentTotals,
+  type Receipt,
 } from '@bot/contracts';
 import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, type SQL, sql, sum } from 'drizzle-orm';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
@@ -164,16 +165,7 @@ export async function createOrder(
           orderId,
         })
       : undefined;
-    const discountCents = voucher
-      ? Math.min(
-          pkg.priceCents,
-          voucher.kind === 'gift'
-            ? pkg.priceCents
-            : voucher.kind === 'percent'
-              ? Math.round((pkg.priceCents * (voucher.percentOff ?? 0)) / 100)
-              : (voucher.amountOffCents ?? 0),
-        )
-      : 0;
+    const discountCents = voucher ? discountOf(voucher, pkg.priceCents) : 0;
     const amountCents = pkg.priceCents - discountCents;
     const now = new Date();
     const [row] = await tx
