@@ -13,6 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { fetchMeInfo, meKeys } from '../../features/auth/api/me-info.ts';
+import { fetchMyPermissions } from '../../features/auth/api/me-permissions.ts';
 import { signOut } from '../../features/auth/session.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
@@ -40,13 +41,25 @@ const ADMIN_PERMISSIONS = new Set<string>([
   'can_manageWhitelist',
 ]);
 
-/** Keeps the stored user fresh; a revoked session answers 401 here and ends on /login. */
+/**
+ * Keeps the stored user and permissions fresh (a purchase grants permissions, staff change roles);
+ * a revoked session answers 401 here and ends on /login.
+ */
 export function useSyncedUser() {
   const setUser = useAuthStore((state) => state.setUser);
+  const setPermissions = useAuthStore((state) => state.setPermissions);
   const info = useQuery({ queryKey: meKeys.info(), queryFn: fetchMeInfo, staleTime: 60_000 });
+  const permissions = useQuery({
+    queryKey: meKeys.permissions(),
+    queryFn: fetchMyPermissions,
+    staleTime: 60_000,
+  });
   useEffect(() => {
     if (info.data) setUser(info.data);
   }, [info.data, setUser]);
+  useEffect(() => {
+    if (permissions.data) setPermissions(permissions.data);
+  }, [permissions.data, setPermissions]);
 }
 
 export function LogoutButton() {

@@ -27,7 +27,7 @@ export async function signOut() {
   if (token) await logout(token).catch(() => undefined);
 }
 
-/** Refreshes the stored user and permissions from the server (at start and after account changes). */
+/** Refreshes the stored user and permissions from the server (after a purchase or an account change). */
 export async function refreshSession() {
   if (!useAuthStore.getState().token) return;
   const [permissions, info] = await Promise.all([fetchMyPermissions(), fetchMeInfo()]);
