@@ -64,6 +64,7 @@ export interface AdminMapHandle {
   renderer: {
     view: { cx: number; cy: number; scale: number };
     markDirty(): void;
+    isClustered(): boolean;
     slotScreen(slot: number): [number, number];
     stats: { frames: number; drawn: number; drawMs: number[] };
   };

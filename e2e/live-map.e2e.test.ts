@@ -74,6 +74,21 @@ describe('/admin/map live', () => {
       .toBe(target.accounts.length);
     await page.getByTestId('map-owner-filter').fill('');
 
+    // Wheel zooms around the cursor, dragging pans, zooming far out groups accounts into clusters.
+    const view = () => page.evaluate(() => ({ ...window.__adminMap!.renderer.view }));
+    const before = await view();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -300);
+    await expect.poll(async () => (await view()).scale).toBeGreaterThan(before.scale);
+    const zoomed = await view();
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 5 });
+    await page.mouse.up();
+    expect((await view()).cx).toBeLessThan(zoomed.cx);
+    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 400);
+    await expect.poll(async () => (await view()).scale).toBeLessThan(5);
+    expect(await page.evaluate(() => window.__adminMap!.renderer.isClustered())).toBe(true);
+
     // A bot that stops disappears from the map and the counts.
     const leaving = bots[1]!;
     await leaving.stop();
