@@ -9,6 +9,8 @@ export * from './socket-client.ts';
 export const socketClient = createSocketClient({
   getUrl: () => getRuntimeConfig().socketUrl,
   getToken: () => useAuthStore.getState().token,
+  // Settings pushed live: the public settings sync re-reads them (snow, banner, maintenance).
+  onSettingsUpdate: () => window.dispatchEvent(new Event('public-settings:refresh')),
 });
 
 // A session that ends closes every socket it opened.

@@ -24,6 +24,8 @@ export interface SocketClientDeps {
   log?: (message: string) => void;
   /** socket.io-client's `io` (tests may wrap it). */
   connect?: typeof io;
+  /** The hub pushed new public settings (`settings_update`) to this signed-in browser. */
+  onSettingsUpdate?: (settings: Record<string, unknown>) => void;
 }
 
 export interface HwidHandlers {
@@ -102,6 +104,7 @@ export function createSocketClient(deps: SocketClientDeps) {
       socket.emit(SOCKET_EVENTS.authenticate, authenticate(token));
     });
     socket.on(SOCKET_EVENTS.authenticated, () => handlers.onConnectionChange?.('connected'));
+    socket.on(SOCKET_EVENTS.settingsUpdate, (settings) => deps.onSettingsUpdate?.(settings));
     socket.on(SOCKET_EVENTS.authError, (body) => {
       isRefused = true;
       handlers.onConnectionChange?.('refused');
