@@ -159,6 +159,18 @@ describe('commerce journey (sandbox provider)', () => {
     }
     await page.goto('/admin/payments');
     await expect.poll(() => page.getByTestId('total-paid').textContent()).toContain('19,90');
+
+    await page.goto('/admin/vouchers');
+    await page.getByRole('button', { name: 'Nouveau bon' }).click();
+    await page.locator('input[name="code"]').fill('printemps-e2e');
+    await page.locator('input[name="percentOff"]').fill('20');
+    await page.getByRole('button', { name: 'Créer' }).click();
+    const voucherRow = page.getByRole('row').filter({ hasText: 'PRINTEMPS-E2E' });
+    await voucherRow.getByText('−20 %').waitFor();
+    await voucherRow.getByRole('button', { name: 'Modifier' }).click();
+    await page.locator('input[name="percentOff"]').fill('35');
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await voucherRow.getByText('−35 %').waitFor();
     expect(errors).toEqual([]);
     await close();
   });

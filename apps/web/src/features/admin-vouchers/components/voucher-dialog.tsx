@@ -2,6 +2,7 @@ import {
   type Package,
   VOUCHER_KIND_LABELS,
   VOUCHER_KINDS,
+  type Voucher,
   type VoucherInput,
   type VoucherKind,
   voucherProblems,
@@ -20,30 +21,44 @@ import { useState } from 'react';
 
 const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
 const intOrNull = (value: string) => (value.trim() ? Number(value) : null);
+const pad = (n: number) => String(n).padStart(2, '0');
+/** ISO instant -> the value of a datetime-local input, in the browser's time zone. */
+function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
 
-/** Create a voucher: typed or generated code, kind, value, restriction, limits, dates. */
+/** Create a voucher (typed or generated code, kind, value, restriction, limits, dates) or edit its terms. */
 export function VoucherDialog({
+  initial,
   packages,
   onClose,
   onSubmit,
   isSaving,
 }: {
+  /** Editing: code and kind stay as given to customers. */
+  initial?: Voucher;
   packages: Package[];
   onClose: () => void;
   onSubmit: (input: VoucherInput) => void;
   isSaving: boolean;
 }) {
-  const [code, setCode] = useState('');
-  const [kind, setKind] = useState<VoucherKind>('percent');
-  const [percentOff, setPercentOff] = useState('10');
-  const [amountOff, setAmountOff] = useState('5.00');
-  const [packageId, setPackageId] = useState('');
-  const [maxRedemptions, setMaxRedemptions] = useState('');
-  const [perCustomerLimit, setPerCustomerLimit] = useState('1');
-  const [startsAt, setStartsAt] = useState('');
-  const [endsAt, setEndsAt] = useState('');
-  const [note, setNote] = useState('');
-  const [active, setActive] = useState(true);
+  const [code, setCode] = useState(initial?.code ?? '');
+  const [kind, setKind] = useState<VoucherKind>(initial?.kind ?? 'percent');
+  const [percentOff, setPercentOff] = useState(String(initial?.percentOff ?? 10));
+  const [amountOff, setAmountOff] = useState(
+    initial?.amountOffCents ? (initial.amountOffCents / 100).toFixed(2) : '5.00',
+  );
+  const [packageId, setPackageId] = useState(initial?.packageId ?? '');
+  const [maxRedemptions, setMaxRedemptions] = useState(initial ? String(initial.maxRedemptions ?? '') : '');
+  const [perCustomerLimit, setPerCustomerLimit] = useState(
+    initial ? String(initial.perCustomerLimit ?? '') : '1',
+  );
+  const [startsAt, setStartsAt] = useState(toLocalInput(initial?.startsAt));
+  const [endsAt, setEndsAt] = useState(toLocalInput(initial?.endsAt));
+  const [note, setNote] = useState(initial?.note ?? '');
+  const [active, setActive] = useState(initial?.active ?? true);
 
   const input: VoucherInput = {
     ...(code.trim() ? { code: code.trim() } : {}),
@@ -67,7 +82,7 @@ export function VoucherDialog({
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
-      <DialogTitle>Nouveau bon</DialogTitle>
+      <DialogTitle>{initial ? `Modifier ${initial.code}` : 'Nouveau bon'}</DialogTitle>
       <DialogContent>
         <Stack
           component="form"
@@ -84,6 +99,7 @@ export function VoucherDialog({
             name="code"
             value={code}
             onChange={(e) => setCode(e.target.value.toUpperCase())}
+            disabled={Boolean(initial)}
             slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
           />
           <TextField
@@ -91,6 +107,7 @@ export function VoucherDialog({
             label="Type"
             name="kind"
             value={kind}
+            disabled={Boolean(initial)}
             onChange={(e) => setKind(e.target.value as VoucherKind)}
           >
             {VOUCHER_KINDS.map((value) => (
@@ -196,7 +213,7 @@ export function VoucherDialog({
           variant="contained"
           disabled={problems.length > 0 || isSaving}
         >
-          Créer
+          {initial ? 'Enregistrer' : 'Créer'}
         </Button>
       </DialogActions>
     </Dialog>

@@ -47,13 +47,14 @@ function periodOf(voucher: Voucher): string {
 export default function VouchersPage() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Voucher | null>(null);
   const [showing, setShowing] = useState<Voucher | null>(null);
   const [kind, setKind] = useState('');
   const [active, setActive] = useState('');
   const packages = useQuery({
     queryKey: ['admin', 'packages', 'all'],
     queryFn: fetchPackagesOnSale,
-    enabled: creating,
+    enabled: creating || editing !== null,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey(VOUCHERS_ENDPOINT) });
 
@@ -62,6 +63,25 @@ export default function VouchersPage() {
     onSuccess: async (voucher) => {
       notifySuccess(`Bon ${voucher.code} créé.`);
       setCreating(false);
+      await refresh();
+    },
+  });
+  const edit = useMutation({
+    mutationFn: ({ id, input }: { id: string; input: VoucherInput }) =>
+      updateVoucher(id, {
+        percentOff: input.percentOff,
+        amountOffCents: input.amountOffCents,
+        packageId: input.packageId,
+        maxRedemptions: input.maxRedemptions,
+        perCustomerLimit: input.perCustomerLimit,
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+        active: input.active,
+        note: input.note,
+      }),
+    onSuccess: async (voucher) => {
+      notifySuccess(`Bon ${voucher.code} modifié.`);
+      setEditing(null);
       await refresh();
     },
   });
@@ -138,12 +158,15 @@ export default function VouchersPage() {
     {
       field: 'actions',
       headerName: '',
-      width: 290,
+      width: 380,
       sortable: false,
       renderCell: ({ row }) => (
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
           <Button size="small" onClick={() => setShowing(row)}>
             Utilisations
+          </Button>
+          <Button size="small" onClick={() => setEditing(row)}>
+            Modifier
           </Button>
           <Button size="small" onClick={() => toggle.mutate(row)}>
             {row.active ? 'Désactiver' : 'Activer'}
@@ -209,6 +232,15 @@ export default function VouchersPage() {
           isSaving={create.isPending}
           onClose={() => setCreating(false)}
           onSubmit={(input) => create.mutate(input)}
+        />
+      ) : null}
+      {editing ? (
+        <VoucherDialog
+          initial={editing}
+          packages={packages.data ?? []}
+          isSaving={edit.isPending}
+          onClose={() => setEditing(null)}
+          onSubmit={(input) => edit.mutate({ id: editing.id, input })}
         />
       ) : null}
       {showing ? <RedemptionsDialog voucher={showing} onClose={() => setShowing(null)} /> : null}

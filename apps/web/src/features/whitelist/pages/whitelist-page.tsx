@@ -1,4 +1,4 @@
-import { gameAccountNameSchema } from '@bot/contracts';
+import { whitelistAddInput } from '@bot/contracts';
 import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -10,13 +10,14 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
+import { FormTextField } from '../../../components/form-text-field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { addToWhitelist, myWhitelistQuery, removeFromWhitelist } from '../api/whitelist.ts';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
@@ -25,14 +26,16 @@ const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
 export default function WhitelistPage() {
   const queryClient = useQueryClient();
   const whitelist = useQuery(myWhitelistQuery);
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<{ name: string }>({
+    resolver: schemaResolver(whitelistAddInput),
+    defaultValues: { name: '' },
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: myWhitelistQuery.queryKey });
 
   const add = useMutation({
     mutationFn: (value: string) => addToWhitelist(value),
     onSuccess: async (entry) => {
-      setName('');
+      form.reset({ name: '' });
       notifySuccess(`« ${entry.name} » ajouté à votre liste blanche.`);
       await refresh();
     },
@@ -78,32 +81,16 @@ export default function WhitelistPage() {
 
       <Stack
         component="form"
+        noValidate
         direction={{ xs: 'column', sm: 'row' }}
         spacing={1}
-        sx={{ mb: 3, alignItems: { sm: 'flex-start' } }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          const parsed = gameAccountNameSchema.safeParse(name);
-          if (!parsed.success) {
-            setError(parsed.error.issues[0]?.message ?? 'Nom invalide.');
-            return;
-          }
-          setError(null);
-          add.mutate(parsed.data);
-        }}
+        sx={{ mb: 3, alignItems: { sm: 'center' }, maxWidth: 560 }}
+        onSubmit={form.handleSubmit((values) => add.mutate(values.name))}
       >
-        <TextField
-          label="Nom du compte de jeu"
-          name="name"
-          size="small"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={Boolean(error)}
-          helperText={error ?? ' '}
-          disabled={isFull}
-          slotProps={{ htmlInput: { maxLength: 40, autoComplete: 'off' } }}
-        />
-        <Button type="submit" variant="contained" disabled={isFull || add.isPending || !name.trim()}>
+        <fieldset disabled={isFull} style={{ border: 0, margin: 0, padding: 0, flexGrow: 1 }}>
+          <FormTextField form={form} name="name" label="Nom du compte de jeu" autoComplete="off" />
+        </fieldset>
+        <Button type="submit" variant="contained" disabled={isFull || add.isPending}>
           Ajouter
         </Button>
       </Stack>
