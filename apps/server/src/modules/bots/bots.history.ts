@@ -71,15 +71,19 @@ export class ActivityRecorder {
     return points;
   }
 
-  /** Writes the buffered rows; concurrent calls share one flush. */
-  flush(): Promise<void> {
-    this.flushing ??= this.writeBuffered().finally(() => {
+  /**
+   * Writes the buffered rows; concurrent calls share one flush. The periodic flush writes only
+   * finished minutes (each row once, not once per flush); `all` (tests, shutdown) writes everything.
+   */
+  async flush(options: { all?: boolean } = { all: true }): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.flushing = this.writeBuffered(options.all === true).finally(() => {
       this.flushing = undefined;
     });
     return this.flushing;
   }
 
-  private async writeBuffered(): Promise<void> {
+  private async writeBuffered(all: boolean): Promise<void> {
     if (Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
       this.prunedAt = Date.now();
       await this.ctx.db
@@ -88,9 +92,17 @@ export class ActivityRecorder {
         .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'bot history pruning failed'));
     }
     if (this.buffer.size === 0) return;
-    const rows = [...this.buffer.values()];
-    this.buffer = new Map();
+    const currentMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    const rows: BufferedRow[] = [];
+    for (const [key, row] of this.buffer) {
+      if (all || row.minute < currentMinute) {
+        rows.push(row);
+        this.buffer.delete(key);
+      }
+    }
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      // The embedded database runs on this thread: let sockets through between statements.
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       try {
         await upsertActivity(this.ctx.db, chunk);

@@ -148,7 +148,7 @@ export class RealtimeHub {
         Math.min(1000, Math.max(50, (realtime.offlineTimeoutMs ?? 3000) / 3)),
       ),
     );
-    this.timers.push(setInterval(() => void this.recorder.flush(), realtime.historyFlushMs));
+    this.timers.push(setInterval(() => void this.recorder.flush({ all: false }), realtime.historyFlushMs));
     for (const timer of this.timers) timer.unref();
     this.subscribeToDomainEvents();
   }
