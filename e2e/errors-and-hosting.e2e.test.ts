@@ -81,4 +81,31 @@ describe('hosting and error pages', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('keeps the true 404 once the service worker controls the page', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    await page.goto('/');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
+      }
+    });
+    const shell = await page.goto('/account/whitlist');
+    expect(shell?.status()).toBe(200);
+    const missing = await page.goto('/not/a/page');
+    expect(missing?.status()).toBe(404);
+    await expectHeading(page, 'Page not found');
+    expect(errors.filter((error) => !/status of 404/.test(error))).toEqual([]);
+    await close();
+  });
+
+  it('shows why an activation link failed', async () => {
+    const { page, errors, close } = await openPage(browser, server.url);
+    await page.goto('/login?username=personne&token=jeton-invalide');
+    await page.getByTestId('activation-failed').waitFor();
+    expect(await page.getByTestId('activation-failed').textContent()).toMatch(/invalide|expiré|introuvable/i);
+    expect(errors.filter((error) => !/status of 4\d\d/.test(error))).toEqual([]);
+    await close();
+  });
 });

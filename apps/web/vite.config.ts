@@ -52,6 +52,9 @@ export default defineConfig({
         icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
       },
       workbox: {
+        // autoUpdate: a new worker takes over at once, and the page reloads (through the reload guard).
+        skipWaiting: true,
+        clientsClaim: true,
         // Admin chunks stay out of the precache so a visitor never downloads the admin area.
         globPatterns: ['**/*.{js,css,html,svg,webmanifest}'],
         globIgnores: ['assets/admin/**'],
