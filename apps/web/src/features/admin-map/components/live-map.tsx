@@ -263,6 +263,8 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       <canvas
         ref={canvas}
         data-testid="map-canvas"
+        role="img"
+        aria-label="Carte en direct des comptes de jeu en ligne"
         style={{ display: 'block', cursor: 'crosshair', touchAction: 'none' }}
       />
       <Box
