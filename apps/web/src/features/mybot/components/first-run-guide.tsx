@@ -27,7 +27,10 @@ const STEPS = [
 /** Shown while no bot has ever connected to this account. */
 export function FirstRunGuide() {
   return (
-    <SectionCard title="Premiers pas" subheader="Aucun PC n’est lié à votre compte pour le moment : suivez ces étapes.">
+    <SectionCard
+      title="Premiers pas"
+      subheader="Aucun PC n’est lié à votre compte pour le moment : suivez ces étapes."
+    >
       <Stepper orientation="vertical" activeStep={-1} data-testid="mybot-first-run">
         {STEPS.map((step) => (
           <Step key={step.label} expanded>
