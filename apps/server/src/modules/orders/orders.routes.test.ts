@@ -169,6 +169,17 @@ describe('checkout with the sandbox provider', () => {
     ).toBe(400);
   });
 
+  it('refuses a sixth unpaid checkout at once; closing one makes room', async () => {
+    const customer = await server.createUser();
+    const open: Order[] = [];
+    for (let i = 0; i < 5; i += 1) open.push((await checkout(customer, gathering.id)).body.data);
+    const sixth = await checkout(customer, gathering.id);
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    await pay(customer, open[0] as Order, 'abandon');
+    expect((await checkout(customer, gathering.id)).status).toBe(201);
+  });
+
   it('gives a printable receipt', async () => {
     const customer = await server.createUser();
     const order = (await checkout(customer, gathering.id)).body.data;

@@ -33,6 +33,8 @@ import { type OrderRow, orders } from './orders.table.ts';
 
 /** A checkout left unpaid this long expires (and gives its voucher use back). */
 export const PENDING_ORDER_TTL_MS = 60 * 60_000;
+/** Unpaid checkouts a customer may have open at once (each one may hold a provider session). */
+export const MAX_PENDING_ORDERS = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
 export const orderNumberOf = (row: Pick<OrderRow, 'number'>): string =>
@@ -156,6 +158,19 @@ export async function createOrder(
   const provider = paymentProviderOf(ctx);
   const orderId = newId();
   const created = await ctx.db.transaction(async (tx) => {
+    await lockCustomer(tx, input.userId);
+    const [open] = await tx
+      .select({ value: count() })
+      .from(orders)
+      .where(
+        and(eq(orders.userId, input.userId), eq(orders.status, 'pending'), gt(orders.expiresAt, new Date())),
+      );
+    if ((open?.value ?? 0) >= MAX_PENDING_ORDERS)
+      throw new AppError('RATE_LIMITED', {
+        message:
+          'Vous avez déjà plusieurs paiements en attente : terminez-les ou abandonnez-les avant d’en commencer un autre.',
+        retryAfter: Math.ceil(PENDING_ORDER_TTL_MS / 1000),
+      });
     const pkg = await getBuyablePackage(tx, input.packageId);
     const voucher = input.voucherCode
       ? await reserveVoucher(tx, {
