@@ -44,7 +44,7 @@ describe('/account/mybot live', () => {
 
     // Each report reaches the page within 2 s: position and status of the first account.
     for (let round = 0; round < 3; round++) {
-      let report = bot.tick();
+      let report = bot.world.tick(); // one report per round: the hub accepts a few per second
       // Make sure the tick changed something visible: force a distinct position.
       const first = report.accounts[0]!;
       const x = ((first.position.x + 7 + round) % 40) - 1;
