@@ -137,6 +137,20 @@ describe('customer whitelist', () => {
     expect((await add(stranger, 'osa-libre')).status).toBe(201);
   });
 
+  it('concurrent adds never exceed the slots, and one name goes to one customer', async () => {
+    const customer = await server.createUser();
+    await buy(customer, oneSlot);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => add(customer, `Course-${i}`)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.body.code === 'WHITELIST_FULL')).toHaveLength(9);
+
+    const rivals = [await server.createUser(), await server.createUser(), await server.createUser()];
+    for (const rival of rivals) await buy(rival, oneSlot);
+    const race = await Promise.all(rivals.map((rival, i) => add(rival, i % 2 ? 'DISPUTE' : 'dispute')));
+    expect(race.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(race.filter((answer) => answer.body.code === 'WHITELIST_NAME_TAKEN')).toHaveLength(2);
+  });
+
   it('validates names', async () => {
     const customer = await server.createUser();
     for (const name of ['', 'a', 'x'.repeat(41), '<script>', ' -début']) {
