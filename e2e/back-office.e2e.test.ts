@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { fetchBotRoutes, RouteFollower } from '@bot/bot-agent';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
+import { findBotState } from '../apps/server/src/modules/realtime/realtime.service.ts';
 import { users } from '../apps/server/src/modules/users/users.table.ts';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
 import { startLiveBot } from './live-helpers.ts';
@@ -204,7 +206,7 @@ describe('back office journeys', () => {
     await staff.close();
   });
 
-  it('publishes a route on the grid and an entitled bot receives it', async () => {
+  it('publishes a route on the grid; an entitled simulated bot fetches it and follows it', async () => {
     const staff = await signInAsAdmin();
     const { page } = staff;
     await page.goto('/admin/route');
@@ -225,15 +227,41 @@ describe('back office journeys', () => {
 
     const bot = await startLiveBot(server);
     const session = await bot.client.openSession();
-    const routes = await call<{
-      data: { name: string; steps: { x: number; y: number; action: string }[] }[];
-    }>('GET', `/bot/routes?hwid=${bot.hwid}`, undefined, session.token);
-    expect(routes.status).toBe(200);
-    const route = routes.body.data.find((item) => item.name === 'Tour des plaines');
+    const routes = await fetchBotRoutes({ serverUrl: server.url, token: session.token, hwid: bot.hwid });
+    const route = routes.find((item) => item.name === 'Tour des plaines');
     expect(route?.steps.map(({ x, y, action }) => ({ x, y, action }))).toEqual([
       { x: 0, y: 0, action: 'gather' },
       { x: 3, y: 0, action: 'gather' },
     ]);
+
+    // the simulated bot follows it: its first account walks to [0, 0] and gathers there
+    const follower = new RouteFollower(route!, { actionTicks: 2 });
+    const account = (): string => bot.accounts[0]!;
+    let reached = false;
+    let lastReport = bot.world.tick();
+    // The follower owns this account's position; the simulator keeps driving the others.
+    let followed = bot.world.tick().accounts.find((item) => item.name === account())!;
+    for (let tick = 0; tick < 200 && !reached; tick += 1) {
+      const report = bot.world.tick();
+      followed = follower.advance(followed);
+      report.accounts = report.accounts.map((item) => (item.name === account() ? followed : item));
+      bot.client.report(report);
+      lastReport = report;
+      reached = followed.status === 'gathering' && followed.position.x === 0 && followed.position.y === 0;
+    }
+    expect(reached).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          // The hub keeps a few reports per second: the last one is sent again until it lands.
+          bot.client.report(lastReport);
+          const state = await findBotState(server.app.ctx, bot.hwid);
+          const live = state?.accounts.find((item) => item.name === account());
+          return live && `${live.routeId}:${live.position.x},${live.position.y}`;
+        },
+        { timeout: 10_000, interval: 300 },
+      )
+      .toBe(`${route!.id}:0,0`);
     await bot.stop();
     expect(unexpected(staff.errors)).toEqual([]);
     await staff.close();

@@ -6,4 +6,5 @@ export {
   createBotClient,
 } from './client.ts';
 export { DEMO_BOTS_FILE_VERSION, type DemoBot, type DemoBotsFile } from './demo-file.ts';
+export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';
