@@ -44,7 +44,13 @@ export async function sendCsv(
   reply: FastifyReply,
   input: { filename: string; header: string[]; rows: AsyncIterable<unknown[]> },
 ): Promise<FastifyReply> {
-  const csv = stringify({ header: true, columns: input.header, bom: true });
+  const csv = stringify({
+    header: true,
+    columns: input.header,
+    bom: true,
+    // Spreadsheets run cells starting with = + - @ as formulas (CSV injection): quote them as text.
+    cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
+  });
   reply.header('content-type', 'text/csv; charset=utf-8');
   reply.header('content-disposition', `attachment; filename="${input.filename}"`);
   void (async () => {

@@ -444,6 +444,19 @@ describe('CSV export', () => {
       undefined,
       staff.token,
     );
+
+    // a cell a spreadsheet would run as a formula is exported as text
+    const sly = await server.createUser({ username: 'formula_user' });
+    await server.app.ctx.db
+      .update(users)
+      .set({ discordId: '=HYPERLINK("http://evil.test","x")' })
+      .where(eq(users.id, sly.user.id));
+    const exported = await (
+      await fetch(`${server.api}/admin/users/export.csv?q=formula_user`, {
+        headers: { authorization: `Bearer ${staff.token}` },
+      })
+    ).text();
+    expect(exported).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
     expect(page.body.total).toBe(3000);
   });
 });
