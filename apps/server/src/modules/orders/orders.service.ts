@@ -473,27 +473,40 @@ export async function refundOrder(
     }
   }
   const refunded = await ctx.db.transaction(async (tx) => {
-    const before = await getPayment(tx, order.id);
-    const now = new Date();
-    const [row] = await tx
-      .update(orders)
-      .set({ status: 'refunded', refundedAt: now, refundedById: input.actor.id, updatedAt: now })
-      .where(and(eq(orders.id, order.id), eq(orders.status, 'paid')))
-      .returning();
-    if (!row) throw new AppError('ORDER_NOT_REFUNDABLE');
-    const revokedGrants = await revokeGrantsOfSource(tx, { source: 'order', sourceId: order.id });
-    const after = await getPayment(tx, order.id);
-    await writeAudit(tx, {
-      actor: input.actor,
-      action: 'payment.refund',
-      target: { type: 'order', id: order.id, label: orderNumberOf(order) },
-      before,
-      after: { ...after, revokedGrants, reason: input.reason ?? null },
-    });
-    return after;
+    const done = await markOrderRefunded(tx, { orderId: order.id, actor: input.actor, reason: input.reason });
+    if (!done) throw new AppError('ORDER_NOT_REFUNDABLE');
+    return done;
   });
   invalidateUserPermissions(ctx, order.userId);
   return refunded;
+}
+
+/**
+ * paid -> refunded in the caller's transaction: revokes what the order granted and writes the audit
+ * entry. Undefined when the order was not paid (already refunded, for instance).
+ */
+export async function markOrderRefunded(
+  tx: DbOrTx,
+  input: { orderId: string; actor: AuditActor; reason?: string },
+): Promise<AdminPayment | undefined> {
+  const before = await getPayment(tx, input.orderId);
+  const now = new Date();
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'refunded', refundedAt: now, refundedById: input.actor.id, updatedAt: now })
+    .where(and(eq(orders.id, input.orderId), eq(orders.status, 'paid')))
+    .returning();
+  if (!row) return undefined;
+  const revokedGrants = await revokeGrantsOfSource(tx, { source: 'order', sourceId: row.id });
+  const after = await getPayment(tx, row.id);
+  await writeAudit(tx, {
+    actor: input.actor,
+    action: 'payment.refund',
+    target: { type: 'order', id: row.id, label: orderNumberOf(row) },
+    before,
+    after: { ...after, revokedGrants, reason: input.reason ?? null },
+  });
+  return after;
 }
 
 /** Order states by id (voucher redemption lists). */

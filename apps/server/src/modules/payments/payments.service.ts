@@ -6,7 +6,13 @@ import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
-import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
+import {
+  closeOrder,
+  fulfilOrder,
+  getOwnOrder,
+  markOrderRefunded,
+  toOrder,
+} from '../orders/orders.service.ts';
 import { type OrderRow, orders, paymentEvents } from '../orders/orders.table.ts';
 
 /** What the sandbox checkout page's buttons do. */
@@ -59,7 +65,7 @@ const paymentIntentOf = (session: CheckoutSession): string | null =>
  * order's conditional state change makes any order of deliveries fulfil at most once.
  */
 export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): Promise<{ outcome: string }> {
-  let paidUserId: string | undefined;
+  let paidUserId: string | undefined; // whose permissions changed
   const outcome = await ctx.db.transaction(async (tx) => {
     const [recorded] = await tx
       .insert(paymentEvents)
@@ -69,6 +75,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
     if (!recorded) return 'duplicate';
     const result = await applyStripeEvent(tx, event);
     if (result.paid) paidUserId = result.paid.userId;
+    if (result.refundedUserId) paidUserId = result.refundedUserId;
     await tx
       .update(paymentEvents)
       .set({ outcome: result.outcome, orderId: result.orderId ?? null })
@@ -83,7 +90,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
 async function applyStripeEvent(
   tx: DbOrTx,
   event: Stripe.Event,
-): Promise<{ outcome: string; orderId?: string; paid?: OrderRow }> {
+): Promise<{ outcome: string; orderId?: string; paid?: OrderRow; refundedUserId?: string }> {
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
@@ -108,6 +115,27 @@ async function applyStripeEvent(
       const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
       const closed = await closeOrder(tx, { orderId: order.id, status });
       return { outcome: closed ? status : `already_${order.status}`, orderId: order.id };
+    }
+    case 'charge.refunded': {
+      // A refund made in Stripe's dashboard (or ours, echoed back): only a full refund revokes.
+      const charge = event.data.object;
+      const paymentIntent =
+        typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      if (!paymentIntent) return { outcome: 'unknown_order' };
+      const [order] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.provider, 'stripe'), eq(orders.providerPaymentRef, paymentIntent)));
+      if (!order) return { outcome: 'unknown_order' };
+      if (!charge.refunded) return { outcome: 'partial_refund', orderId: order.id };
+      const refunded = await markOrderRefunded(tx, {
+        orderId: order.id,
+        actor: { id: null, username: 'stripe', ip: null },
+        reason: 'Remboursement Stripe',
+      });
+      return refunded
+        ? { outcome: 'refunded', orderId: order.id, refundedUserId: order.userId }
+        : { outcome: `already_${order.status}`, orderId: order.id };
     }
     default:
       return { outcome: 'ignored' };

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
 import { userGrants } from '../access/access.table.ts';
+import { auditLog } from '../audit/audit.table.ts';
 import { orders, paymentEvents } from '../orders/orders.table.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_commerce_secret';
@@ -254,6 +255,46 @@ describe('exactly one fulfilment', () => {
       data: { object: {} },
     });
     expect((await deliver(other, signed(other))).body.outcome).toBe('ignored');
+  });
+});
+
+describe('refunds made at Stripe', () => {
+  function chargeRefunded(paymentIntent: string, refunded: boolean, eventId = `evt_test_${++eventCounter}`) {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'charge.refunded',
+      data: {
+        object: { id: `ch_${eventCounter}`, object: 'charge', payment_intent: paymentIntent, refunded },
+      },
+    });
+  }
+
+  it('a full refund revokes the grants once (audited); a partial one changes nothing', async () => {
+    const { orderId, sessionId, customer } = await pendingStripeOrder();
+    const completed = eventBody('checkout.session.completed', { id: sessionId, orderId });
+    expect((await deliver(completed, signed(completed))).body.outcome).toBe('fulfilled');
+    const paymentIntent = `pi_${sessionId.slice(8)}`;
+
+    const partial = chargeRefunded(paymentIntent, false);
+    expect((await deliver(partial, signed(partial))).body.outcome).toBe('partial_refund');
+    expect(await stateOf(orderId)).toMatchObject({ status: 'paid', grants: 2 });
+
+    const full = chargeRefunded(paymentIntent, true);
+    expect((await deliver(full, signed(full))).body.outcome).toBe('refunded');
+    expect(await stateOf(orderId)).toMatchObject({ status: 'refunded', grants: 0 });
+    const permissions = await call<{ data: string[] }>('GET', '/me/permissions', undefined, customer.token);
+    expect(permissions.body.data).toEqual([]);
+    const [entry] = await server.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'payment.refund'), eq(auditLog.targetId, orderId)));
+    expect(entry).toMatchObject({ actorId: null, actorUsername: 'stripe' });
+
+    const echo = chargeRefunded(paymentIntent, true);
+    expect((await deliver(echo, signed(echo))).body.outcome).toBe('already_refunded');
+    const unknown = chargeRefunded('pi_unknown', true);
+    expect((await deliver(unknown, signed(unknown))).body.outcome).toBe('unknown_order');
   });
 });
 
