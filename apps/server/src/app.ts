@@ -13,25 +13,26 @@ import { createMailer } from './core/mailer.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
-import { ordersRoutes } from './modules/orders/orders.routes.ts';
-import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
-import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
+import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
-import { attachRealtime } from './modules/realtime/realtime.service.ts';
+import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
+import { attachRealtime } from './modules/realtime/realtime.service.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
-import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
-import { worldRoutes } from './modules/world/world.routes.ts';
-import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
+import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
+import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
+import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
+import { webRoutes } from './modules/web/web.routes.ts';
+import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
+import { worldRoutes } from './modules/world/world.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,13 +130,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(paymentsRoutes);
       await api.register(vouchersRoutes);
       await api.register(whitelistRoutes);
-      await api.register(botRoutes);
       await api.register(adminUsersRoutes);
       await api.register(rolesRoutes);
       await api.register(permissionsAdminRoutes);
       await api.register(auditRoutes);
       await api.register(settingsAdminRoutes);
       await api.register(worldRoutes);
+      await api.register(botRoutes);
       await api.register(usersOnlineRoutes);
     },
     { prefix: '/api' },
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   attachRealtime(app);
 
   // web app hosting
+  await app.register(webRoutes, { distDir: config.webDistDir });
 
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
