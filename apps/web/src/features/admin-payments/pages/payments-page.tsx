@@ -10,6 +10,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -22,6 +23,7 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { AdminTable, adminTableKey, listSearchParams } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -58,10 +60,13 @@ export default function AdminPaymentsPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [refunding, setRefunding] = useState<AdminPayment | null>(null);
+  // `/admin/payments?userId=<id>` lists one customer's payments (links from a user's page).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const userId = searchParams.get('userId') ?? '';
   const [reason, setReason] = useState('');
   const filters = useMemo(
-    () => ({ status, provider, from: dayBound(from, false), to: dayBound(to, true) }),
-    [status, provider, from, to],
+    () => ({ status, provider, from: dayBound(from, false), to: dayBound(to, true), userId }),
+    [status, provider, from, to, userId],
   );
   const totalsParams = listSearchParams({
     filters: { provider: filters.provider, from: filters.from, to: filters.to },
@@ -203,6 +208,17 @@ export default function AdminPaymentsPage() {
           onChange={(e) => setTo(e.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
+        {userId ? (
+          <Chip
+            label="Un seul client"
+            onDelete={() => {
+              const next = new URLSearchParams(searchParams);
+              next.delete('userId');
+              setSearchParams(next, { replace: true });
+            }}
+            sx={{ alignSelf: 'center' }}
+          />
+        ) : null}
       </Stack>
       <AdminTable<AdminPayment>
         endpoint={PAYMENTS_ENDPOINT}
