@@ -42,6 +42,11 @@ describe('world grid', () => {
     const center = world.body.data.maps.find((map) => map.x === 0 && map.y === 0);
     expect(center).toEqual({ id: mapIdOf(0, 0), x: 0, y: 0, areaId: seedAreaOf(0, 0) });
     expect(world.body.data.areas.find((area) => area.id === center?.areaId)?.name).toBe('Cité Centrale');
+    const mismatched = world.body.data.maps.filter(
+      (map) => map.id !== mapIdOf(map.x, map.y) || map.areaId !== seedAreaOf(map.x, map.y),
+    );
+    expect(mismatched).toEqual([]);
+    expect(new Set(world.body.data.maps.map((map) => map.areaId)).size).toBe(9);
   });
 });
 

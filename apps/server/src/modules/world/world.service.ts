@@ -13,7 +13,7 @@ import {
   WORLD_MIN_COORD,
   type World,
 } from '@bot/contracts';
-import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -49,15 +49,16 @@ export async function seedWorld(db: DbOrTx): Promise<void> {
   const [existing] = await db.select({ total: count() }).from(worldMaps);
   if ((existing?.total ?? 0) >= SPAN * SPAN) return;
   await db.insert(worldAreas).values(SEED_AREAS).onConflictDoNothing();
-  const cells: { id: number; x: number; y: number; areaId: number }[] = [];
-  for (let x = WORLD_MIN_COORD; x <= WORLD_MAX_COORD; x += 1)
-    for (let y = WORLD_MIN_COORD; y <= WORLD_MAX_COORD; y += 1)
-      cells.push({ id: mapIdOf(x, y), x, y, areaId: seedAreaOf(x, y) });
-  for (let i = 0; i < cells.length; i += 1000)
-    await db
-      .insert(worldMaps)
-      .values(cells.slice(i, i + 1000))
-      .onConflictDoNothing();
+  // One statement (generate_series) instead of 6,561 parameters: ~1 s -> a few ms on PGlite, and every
+  // test server seeds its fresh database. Same formulas as `mapIdOf` and `seedAreaOf`.
+  const min = WORLD_MIN_COORD;
+  const max = WORLD_MAX_COORD;
+  await db.execute(sql`
+    insert into ${worldMaps} (id, x, y, area_id)
+    select (gx + 1000) * 10000 + (gy + 1000), gx, gy,
+      least(2, ((gy - ${min}) * 3) / ${SPAN}) * 3 + least(2, ((gx - ${min}) * 3) / ${SPAN}) + 1
+    from generate_series(${min}::int, ${max}::int) as gx, generate_series(${min}::int, ${max}::int) as gy
+    on conflict do nothing`);
 }
 
 /** The whole grid with its areas (the admin map and the route editor draw it). */
