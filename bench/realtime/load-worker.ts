@@ -27,6 +27,10 @@ const result: WorkerResult = {
   adminLatencies: [],
   disconnects: 0,
   refusals: 0,
+  reasons: {},
+};
+const countReason = (reason: string) => {
+  result.reasons[reason] = (result.reasons[reason] ?? 0) + 1;
 };
 const inWindow = (time: number | undefined): time is number =>
   time !== undefined && time >= window.from && time <= window.to;
@@ -38,11 +42,13 @@ function open(url: string): Socket {
     reconnection: false,
     forceNew: true,
   });
-  socket.on('disconnect', () => {
+  socket.on('disconnect', (reason) => {
     result.disconnects += 1;
+    countReason(reason);
   });
-  socket.on('auth_error', () => {
+  socket.on('auth_error', (body: { code: string }) => {
     result.refusals += 1;
+    countReason(body.code);
   });
   sockets.push(socket);
   return socket;
@@ -57,7 +63,8 @@ function authenticate(socket: Socket, payload: Record<string, string>): Promise<
         resolve(answer.ok);
       });
     });
-    socket.on('connect_error', () => {
+    socket.on('connect_error', (error) => {
+      countReason(`connect_error: ${error.message}`);
       clearTimeout(timer);
       resolve(false);
     });

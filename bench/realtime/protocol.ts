@@ -15,7 +15,7 @@ export interface BenchFixture {
 
 export type TargetMessage =
   | { type: 'ready'; port: number; fixtureFile: string }
-  | { type: 'stats'; cpuMicros: number; rss: number; heapUsed: number };
+  | { type: 'stats'; cpuMicros: number; rss: number; heapUsed: number; hub?: unknown };
 
 export type WorkerCommand =
   | { type: 'start'; url: string; bots: BenchBot[]; adminToken: string | null; connectPerSecond: number }
@@ -33,6 +33,8 @@ export interface WorkerResult {
   adminLatencies: number[];
   disconnects: number;
   refusals: number;
+  /** Why sockets closed (Socket.IO reasons, auth_error codes). */
+  reasons: Record<string, number>;
 }
 
 export type WorkerMessage =

@@ -7,9 +7,10 @@
  * Results go to the "Real-time" section of docs/benchmarks.md.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '5' },
     'no-write': { type: 'boolean', default: false },
+    targets: { type: 'string', default: 'relay,server' },
   },
 });
 
@@ -65,6 +67,8 @@ interface Measurement {
   rssMb: number;
   disconnects: number;
   refusals: number;
+  reasons: Record<string, number>;
+  hub: unknown;
   /** 1-minute load average of the machine at the end of the window (other work shares the cores). */
   load: number;
 }
@@ -115,7 +119,19 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  const target = fork(targetFile, [String(n), String(port)], {
+  const targetArgs = [String(n), String(port)];
+  if (targetName === 'server') {
+    // Seeded by a first process; the measured one only opens the database.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-realtime-'));
+    targetArgs.push(dataDir);
+    const seeder = fork(targetFile, [...targetArgs, 'seed'], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    });
+    const code = await new Promise<number | null>((resolve) => seeder.once('exit', resolve));
+    if (code !== 0) throw new Error(`seeding failed (${code})`);
+  }
+  const target = fork(targetFile, targetArgs, {
     execArgv: [...EXEC_ARGV, ...profile],
     stdio: 'inherit',
   });
@@ -174,7 +190,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
         return answer;
       }),
     );
-    const sum = (key: keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies'>) =>
+    const sum = (key: keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies' | 'reasons'>) =>
       results.reduce((total, r) => total + r.result[key], 0);
     const ownerLatencies = results.flatMap((r) => r.result.ownerLatencies).sort((a, b) => a - b);
     const adminLatencies = results.flatMap((r) => r.result.adminLatencies).sort((a, b) => a - b);
@@ -206,6 +222,12 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
       disconnects: sum('disconnects'),
       refusals: sum('refusals'),
       load: os.loadavg()[0] ?? 0,
+      reasons: results.reduce<Record<string, number>>((all, r) => {
+        for (const [reason, count] of Object.entries(r.result.reasons))
+          all[reason] = (all[reason] ?? 0) + count;
+        return all;
+      }, {}),
+      hub: end.hub ?? null,
     };
   } finally {
     target.send({ type: 'stop' });
@@ -315,13 +337,14 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const rows: Measurement[] = [];
   for (const n of sizes) {
-    for (const target of ['relay', 'server'] as const) {
+    for (const target of values.targets.split(',') as TargetName[]) {
       console.log(`N=${n} ${target}...`);
       const row = await measure(target, n);
       console.log(
         `  delivered ${row.delivered}/${row.expected}, owner p50 ${fmt(row.ownerP50)} ms p99 ${fmt(row.ownerP99)} ms, ` +
           `CPU ${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs/state (${fmt(row.cpuShare * 100, 0)} %), ` +
-          `RSS ${fmt(row.rssPerSocketKb)} KB/socket (heap ${fmt(row.heapPerSocketKb)} KB), disconnects ${row.disconnects}, refusals ${row.refusals}`,
+          `RSS ${fmt(row.rssPerSocketKb)} KB/socket (heap ${fmt(row.heapPerSocketKb)} KB), disconnects ${row.disconnects}, refusals ${row.refusals}, ` +
+          `load ${fmt(row.load)}, reasons ${JSON.stringify(row.reasons)}${row.hub ? `, hub ${JSON.stringify(row.hub)}` : ''}`,
       );
       rows.push(row);
       await sleep(2000);

@@ -3,13 +3,13 @@
  * with N bot owners (both bot permissions, 2 whitelisted accounts, a bot session each), a web session
  * for one owner in ten and one administrator. Reports its CPU and RSS over IPC.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts';
+import type { Db } from '../../apps/server/src/db/client.ts';
 import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
 import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
 import {
@@ -17,6 +17,7 @@ import {
   findBotSessionByToken,
 } from '../../apps/server/src/modules/bots/bots.service.ts';
 import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
+import { getRealtimeHub } from '../../apps/server/src/modules/realtime/realtime.service.ts';
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
 import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
 import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
@@ -30,7 +31,8 @@ async function insertInBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unk
 async function main(): Promise<void> {
   const count = Number(process.argv[2]);
   const port = Number(process.argv[3]);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-realtime-'));
+  const dataDir = process.argv[4] ?? '';
+  const mode = process.argv[5] === 'seed' ? 'seed' : 'serve';
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -39,8 +41,16 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
   });
   const app = await buildApp({ config });
-  const { db } = app.ctx;
+  if (mode === 'seed') {
+    await seed(app.ctx.db, count, dataDir);
+    await app.close();
+    process.exit(0);
+  }
+  await serve(app, port, dataDir);
+}
 
+/** Seeds in its own process, so the serving process starts from a clean heap (RSS is measured). */
+async function seed(db: Db, count: number, dataDir: string): Promise<void> {
   const passwordHash = 'not-a-password-hash'; // nobody signs in: sessions are created directly
   const now = new Date();
   const expiresAt = new Date(Date.now() + 24 * 3_600_000);
@@ -103,6 +113,17 @@ async function main(): Promise<void> {
   await insertInBatches(botSessionRows, (batch) => db.insert(botSessions).values(batch));
   await insertInBatches(webSessionRows, (batch) => db.insert(sessions).values(batch));
 
+  const fixture: BenchFixture = { bots, adminToken };
+  await writeFile(path.join(dataDir, 'fixture.json'), JSON.stringify(fixture));
+}
+
+async function serve(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  port: number,
+  dataDir: string,
+): Promise<void> {
+  const { db } = app.ctx;
+  const fixtureFile = path.join(dataDir, 'fixture.json');
   // The embedded database's memory grows with the first reads and never shrinks: read every table
   // the sockets' authentication reads once, so RSS growth afterwards is mostly the sockets' and the hub's.
   for (const table of [
@@ -116,9 +137,6 @@ async function main(): Promise<void> {
     await db.execute(sql.raw(`select count(*) from ${table}`));
   }
 
-  const fixture: BenchFixture = { bots, adminToken };
-  const fixtureFile = path.join(dataDir, 'fixture.json');
-  await writeFile(fixtureFile, JSON.stringify(fixture));
   await app.listen({ port, host: '127.0.0.1' });
 
   const send = (message: TargetMessage) => process.send?.(message);
@@ -128,7 +146,13 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage();
       if (message.gc) (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
-      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed });
+      send({
+        type: 'stats',
+        cpuMicros: cpu.user + cpu.system,
+        rss: memory.rss,
+        heapUsed: memory.heapUsed,
+        hub: getRealtimeHub(app.ctx).counters,
+      });
     }
     if (message.type === 'stop') {
       void app

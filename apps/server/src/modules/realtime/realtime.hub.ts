@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  BOT_STATUSES,
   type BotAccount,
   type BotState,
+  type BotStatus,
   botReportSchema,
   type ClientToServerEvents,
   ERRORS,
@@ -63,7 +65,6 @@ interface BotConnection {
   state: BotState;
   lastSeenAt: number;
   allowedAccounts: Set<string>;
-  previousStats: Map<string, BotAccount['stats']>;
 }
 
 /** A browser socket as presence lists show it. */
@@ -99,6 +100,8 @@ export class RealtimeHub {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
   private isClosed = false;
+  /** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
+  readonly counters = { refused: {} as Record<string, number>, silentBots: 0, droppedReports: 0, invalidReports: 0 };
   private readonly isClustered: boolean;
 
   constructor(
@@ -292,7 +295,6 @@ export class RealtimeHub {
       hwid: input.hwid,
       lastSeenAt: now,
       allowedAccounts,
-      previousStats: new Map(),
       state: {
         hwid: input.hwid,
         owner: { id: session.userId, username: session.username },
@@ -303,8 +305,6 @@ export class RealtimeHub {
         accounts: previous?.state.accounts ?? [],
       },
     };
-    for (const account of connection.state.accounts)
-      connection.previousStats.set(account.name, account.stats);
     this.bots.set(input.hwid, connection);
     await socket.join([rooms.agent(input.hwid), rooms.userAgents(session.userId)]);
     socket.emit(SOCKET_EVENTS.authenticated, { type: 'bot', hwid: input.hwid });
@@ -316,6 +316,7 @@ export class RealtimeHub {
   /** Sends `auth_error {error, code}` then closes the socket. */
   private refuse(socket: HubSocket, code: ErrorCode, message?: string): void {
     if (!socket.connected) return;
+    this.counters.refused[code] = (this.counters.refused[code] ?? 0) + 1;
     socket.emit(SOCKET_EVENTS.authError, errorBody(code, message));
     socket.disconnect(true);
   }
@@ -350,6 +351,7 @@ export class RealtimeHub {
     data.tokensAt = now;
     if (data.updateTokens < 1) {
       data.dropped += 1;
+      this.counters.droppedReports += 1;
       return false;
     }
     data.updateTokens -= 1;
@@ -362,18 +364,21 @@ export class RealtimeHub {
     if (connection?.socket !== socket) return;
     if (!this.takeUpdateToken(socket)) return;
     const parsed = botReportSchema.safeParse(payload);
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      this.counters.invalidReports += 1;
+      return;
+    }
     const now = Date.now();
     connection.lastSeenAt = now;
     const accounts = parsed.data.accounts.filter((account) =>
       connection.allowedAccounts.has(account.name.toLowerCase()),
     );
-    this.recordActivity(connection, accounts, now);
+    this.recordActivity(connection, connection.state.accounts, accounts, now);
     // Updated in place: the store, the pending admin batch and the connection share one object.
     const { state } = connection;
     if (parsed.data.version) state.version = parsed.data.version;
     state.lastSeenAt = new Date(now).toISOString();
-    state.accounts = accounts;
+    state.accounts = mergeAccounts(state.accounts, accounts);
     this.publish(connection).catch((error: unknown) =>
       this.ctx.log.warn({ err: error }, 'bot state store failed'),
     );
@@ -387,14 +392,19 @@ export class RealtimeHub {
     }
   }
 
-  private recordActivity(connection: BotConnection, accounts: BotAccount[], now: number): void {
-    for (const account of accounts) {
-      const before = connection.previousStats.get(account.name);
-      const after = account.stats;
-      connection.previousStats.set(account.name, after);
-      if (!before) continue; // the first report of an account is its baseline
+  /** Stat deltas since the previous report of each account (its first report is the baseline). */
+  private recordActivity(
+    connection: BotConnection,
+    before: BotAccount[],
+    after: BotAccount[],
+    now: number,
+  ): void {
+    for (const account of after) {
+      const previous = before.find((candidate) => candidate.name === account.name)?.stats;
+      if (!previous) continue;
+      const next = account.stats;
       const delta = (key: keyof BotAccount['stats']) =>
-        after[key] >= before[key] ? after[key] - before[key] : after[key];
+        next[key] >= previous[key] ? next[key] - previous[key] : next[key];
       this.recorder.record({
         userId: connection.userId,
         hwid: connection.hwid,
@@ -454,6 +464,7 @@ export class RealtimeHub {
     const now = Date.now();
     for (const connection of [...this.bots.values()]) {
       if (now - connection.lastSeenAt > timeoutMs) {
+        this.counters.silentBots += 1;
         await this.markOffline(connection);
         connection.socket.disconnect(true);
       }
@@ -608,6 +619,35 @@ export class RealtimeHub {
     await this.recorder.flush();
     await this.store.close();
   }
+}
+
+const STATUS_NAMES = new Map<string, BotStatus>(BOT_STATUSES.map((status) => [status, status]));
+
+/**
+ * Copies a report into the retained state objects when the accounts are the same as before: the
+ * parsed report then dies young instead of being promoted, which keeps garbage collection cheap
+ * with thousands of bots (the benchmark showed GC as the hub's main extra cost).
+ */
+function mergeAccounts(current: BotAccount[], incoming: BotAccount[]): BotAccount[] {
+  if (current.length !== incoming.length) return incoming;
+  for (let i = 0; i < current.length; i += 1) if (current[i]!.name !== incoming[i]!.name) return incoming;
+  for (let i = 0; i < current.length; i += 1) {
+    const kept = current[i]!;
+    const next = incoming[i]!;
+    if (kept.character !== next.character) kept.character = next.character;
+    kept.level = next.level;
+    kept.status = STATUS_NAMES.get(next.status) ?? next.status;
+    kept.position.mapId = next.position.mapId;
+    kept.position.x = next.position.x;
+    kept.position.y = next.position.y;
+    if (kept.routeId !== next.routeId) kept.routeId = next.routeId;
+    kept.stats.gathered = next.stats.gathered;
+    kept.stats.treasures = next.stats.treasures;
+    kept.stats.kamas = next.stats.kamas;
+    kept.stats.xp = next.stats.xp;
+    if (kept.message !== next.message) kept.message = next.message;
+  }
+  return current;
 }
 
 /** Bots send no Origin; browsers must come from the site itself (CORS does not stop websockets). */
