@@ -1,3 +1,4 @@
+import '@bot/contracts/zod-locale';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';

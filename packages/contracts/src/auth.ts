@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.ts';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from './constants.ts';
 import { PERMISSIONS } from './permissions.ts';
 
 export const usernameSchema = z
   .string()
   .trim()
-  .min(3, "Le nom d'utilisateur doit contenir au moins 3 caractères.")
-  .max(32, "Le nom d'utilisateur doit contenir au plus 32 caractères.")
+  .min(USERNAME_MIN_LENGTH, `Le nom d'utilisateur doit contenir au moins ${USERNAME_MIN_LENGTH} caractères.`)
+  .max(USERNAME_MAX_LENGTH, `Le nom d'utilisateur doit contenir au plus ${USERNAME_MAX_LENGTH} caractères.`)
   .regex(/^[A-Za-z0-9_.-]+$/, "Le nom d'utilisateur ne peut contenir que des lettres, chiffres, _ . et -.");
 
 export const emailSchema = z.string().trim().max(254).email('Adresse e-mail invalide.');

@@ -28,6 +28,10 @@ export const MOBILE_BREAKPOINT = 'lg';
 /** Local-storage key of the persisted auth state. */
 export const AUTH_STORAGE_KEY = 'auth';
 
+/** Username length bounds. */
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 32;
+
 /** Password length bounds (decided in docs/decisions). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;

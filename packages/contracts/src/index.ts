@@ -15,8 +15,3 @@ export * from './users-online.ts';
 export * from './vouchers.ts';
 export * from './whitelist.ts';
 export * from './world.ts';
-
-import { z } from 'zod';
-
-// Validation messages in French, on the server and in the web app alike.
-z.config(z.locales.fr());

@@ -1,3 +1,5 @@
+// zod's validation messages in French for the forms of this area (docs/decisions/103).
+import '@bot/contracts/zod-locale';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import FactCheckIcon from '@mui/icons-material/FactCheck';

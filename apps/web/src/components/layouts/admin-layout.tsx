@@ -1,3 +1,5 @@
+// zod's validation messages in French for the forms of this area (docs/decisions/103).
+import '@bot/contracts/zod-locale';
 import { WEB_ROUTES } from '@bot/contracts';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import CardGiftcardIcon from '@mui/icons-material/CardGiftcard';

@@ -1,4 +1,3 @@
-import { forgotPasswordInput, passwordSchema, resetPasswordInput } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,26 +5,16 @@ import Link from '@mui/material/Link';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import type { z } from 'zod';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { requestPasswordReset } from '../api/forgot-password.ts';
 import { resetPassword } from '../api/reset-password.ts';
-
-const newPasswordForm = resetPasswordInput
-  .pick({ password: true })
-  .extend({ confirmation: passwordSchema })
-  .refine((values) => values.password === values.confirmation, {
-    message: 'Les deux mots de passe ne correspondent pas.',
-    path: ['confirmation'],
-  });
+import { emailRules, passwordRules } from '../form-rules.ts';
 
 function RequestForm() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<{ email: string }>({
-    resolver: schemaResolver(forgotPasswordInput),
     defaultValues: { email: '' },
   });
   const onSubmit = form.handleSubmit(async ({ email }) => {
@@ -48,7 +37,14 @@ function RequestForm() {
         </Alert>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Mot de passe oublié">
-        <FormTextField form={form} name="email" label="Adresse e-mail" type="email" autoComplete="email" />
+        <FormTextField
+          form={form}
+          name="email"
+          label="Adresse e-mail"
+          type="email"
+          autoComplete="email"
+          rules={emailRules}
+        />
         <Button
           type="submit"
           variant="contained"
@@ -71,8 +67,7 @@ function RequestForm() {
 
 function ResetForm({ token }: { token: string }) {
   const navigate = useNavigate();
-  const form = useForm<z.infer<typeof newPasswordForm>>({
-    resolver: schemaResolver(newPasswordForm),
+  const form = useForm<{ password: string; confirmation: string }>({
     defaultValues: { password: '', confirmation: '' },
   });
   const onSubmit = form.handleSubmit(async ({ password }) => {
@@ -93,6 +88,7 @@ function ResetForm({ token }: { token: string }) {
           label="Nouveau mot de passe"
           type="password"
           autoComplete="new-password"
+          rules={passwordRules}
         />
         <FormTextField
           form={form}
@@ -100,6 +96,11 @@ function ResetForm({ token }: { token: string }) {
           label="Confirmez le mot de passe"
           type="password"
           autoComplete="new-password"
+          rules={{
+            ...passwordRules,
+            validate: (value, values) =>
+              value === values.password || 'Les deux mots de passe ne correspondent pas.',
+          }}
         />
         <Button
           type="submit"

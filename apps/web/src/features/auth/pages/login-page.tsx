@@ -1,4 +1,4 @@
-import { type LoginInput, loginInput } from '@bot/contracts';
+import type { LoginInput } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,10 +12,10 @@ import { FormTextField } from '../../../components/form-text-field.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useIsConnected } from '../../../lib/auth-store.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { schemaResolver } from '../../../lib/schema-resolver.ts';
-import { activate } from '../api/activate.ts';
 import { resendConfirmation } from '../api/resend-confirmation.ts';
-import { signIn } from '../session.ts';
+import { required } from '../form-rules.ts';
+
+const authCalls = () => import('../auth-calls.ts');
 
 type Activation = { state: 'pending' } | { state: 'done' } | { state: 'failed'; message: string };
 
@@ -28,7 +28,6 @@ export default function LoginPage() {
   const redirectTo = safeRedirectTarget(params.get('redirect'));
 
   const form = useForm<LoginInput>({
-    resolver: schemaResolver(loginInput),
     defaultValues: { username: activationUsername ?? '', password: '' },
   });
   const [needsActivation, setNeedsActivation] = useState<string | null>(null);
@@ -41,7 +40,8 @@ export default function LoginPage() {
     if (!activationUsername || !activationToken || activationStarted.current) return;
     activationStarted.current = true;
     setActivation({ state: 'pending' });
-    activate({ username: activationUsername, token: activationToken })
+    authCalls()
+      .then(({ activate }) => activate({ username: activationUsername, token: activationToken }))
       .then(() => {
         setActivation({ state: 'done' });
         notifySuccess('Votre compte est activé.');
@@ -60,6 +60,7 @@ export default function LoginPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     setNeedsActivation(null);
     try {
+      const { signIn } = await authCalls();
       await signIn(values);
       notifySuccess('Connexion réussie.');
       await navigate(redirectTo, { replace: true });
@@ -116,6 +117,7 @@ export default function LoginPage() {
           label="Nom d’utilisateur"
           autoComplete="username"
           autoFocus
+          rules={required("Le nom d'utilisateur est requis.")}
         />
         <FormTextField
           form={form}
@@ -123,6 +125,7 @@ export default function LoginPage() {
           label="Mot de passe"
           type="password"
           autoComplete="current-password"
+          rules={required('Le mot de passe est requis.')}
         />
         <Button
           type="submit"

@@ -1,4 +1,3 @@
-import { registerInput } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,18 +5,22 @@ import Link from '@mui/material/Link';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import type { z } from 'zod';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { TOAST_AUTO_CLOSE_MS, TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS } from '../../../lib/constants.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { usePublicSettings } from '../../settings/api/public-settings.ts';
-import { register } from '../api/register.ts';
+import { emailRules, passwordRules, usernameRules } from '../form-rules.ts';
+
+const authCalls = () => import('../auth-calls.ts');
 
 /** The registration payload with the referral as a plain text field (empty means none). */
-const registerForm = registerInput.extend({ referral: registerInput.shape.referral.unwrap().unwrap() });
-type RegisterForm = z.infer<typeof registerForm>;
+interface RegisterForm {
+  username: string;
+  email: string;
+  password: string;
+  referral: string;
+}
 
 export default function RegisterPage() {
   const [params] = useSearchParams();
@@ -27,13 +30,13 @@ export default function RegisterPage() {
   const registrations = useRef(0);
 
   const form = useForm<RegisterForm>({
-    resolver: schemaResolver(registerForm),
     defaultValues: { username: '', email: '', password: '', referral: params.get('ref') ?? '' },
   });
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await register({ ...values, referral: values.referral || null });
+      const { register } = await authCalls();
+      await register({ ...values, referral: values.referral.trim() || null });
     } catch {
       return; // The API client has shown the server's message.
     }
@@ -62,14 +65,28 @@ export default function RegisterPage() {
         </Alert>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Inscription">
-        <FormTextField form={form} name="username" label="Nom d’utilisateur" autoComplete="username" />
-        <FormTextField form={form} name="email" label="Adresse e-mail" type="email" autoComplete="email" />
+        <FormTextField
+          form={form}
+          name="username"
+          label="Nom d’utilisateur"
+          autoComplete="username"
+          rules={usernameRules}
+        />
+        <FormTextField
+          form={form}
+          name="email"
+          label="Adresse e-mail"
+          type="email"
+          autoComplete="email"
+          rules={emailRules}
+        />
         <FormTextField
           form={form}
           name="password"
           label="Mot de passe"
           type="password"
           autoComplete="new-password"
+          rules={passwordRules}
           helperText="8 caractères au moins ; évitez les mots de passe courants."
         />
         <FormTextField form={form} name="referral" label="Parrain (facultatif)" autoComplete="off" />
