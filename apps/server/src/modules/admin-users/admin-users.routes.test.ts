@@ -233,11 +233,21 @@ describe('actions', () => {
     );
     const target = await server.createUser();
     expect((await call('GET', '/admin/audit', undefined, target.token)).status).toBe(403);
-    const set = await call<{ data: { roles: { name: string }[]; permissions: string[] } }>(
+    // staff cannot give through a role a staff permission they do not hold
+    const escalation = await call(
       'PUT',
       `/admin/users/${target.user.id}/roles`,
       { roleIds: [role.body.data.id] },
       staff.token,
+    );
+    expect(escalation.status).toBe(403);
+    expect(escalation.body).toMatchObject({ details: { missing: ['can_manageAudit'] } });
+    const senior = await server.createUser({ permissions: ['can_manageUsers', 'can_manageAudit'] });
+    const set = await call<{ data: { roles: { name: string }[]; permissions: string[] } }>(
+      'PUT',
+      `/admin/users/${target.user.id}/roles`,
+      { roleIds: [role.body.data.id] },
+      senior.token,
     );
     expect(set.status).toBe(200);
     expect(set.body.data.roles.map((r) => r.name)).toEqual(['Modérateurs audit']);
@@ -256,7 +266,7 @@ describe('actions', () => {
       'PUT',
       `/admin/users/${target.user.id}/roles`,
       { roleIds: [newId()] },
-      staff.token,
+      senior.token,
     );
     expect(unknown.body).toMatchObject({ code: 'UNKNOWN_ROLE' });
   });
@@ -271,6 +281,19 @@ describe('actions', () => {
       staff.token,
     );
     expect(past.status).toBe(400);
+    const escalation = await call(
+      'POST',
+      `/admin/users/${target.user.id}/grants`,
+      { permission: 'can_manageSettings', expiresAt: end },
+      staff.token,
+    );
+    expect(escalation.status).toBe(403);
+    const admin = await server.createUser({ isAdministrator: true });
+    const onAdmin = await call('DELETE', `/admin/users/${admin.user.id}/sessions`, undefined, staff.token);
+    expect(onAdmin.status).toBe(403);
+    expect(onAdmin.body).toMatchObject({
+      error: 'Seul un administrateur peut modifier un compte administrateur.',
+    });
     const granted = await call<{ data: { id: string; expiresAt: string; isActive: boolean } }>(
       'POST',
       `/admin/users/${target.user.id}/grants`,

@@ -33,7 +33,11 @@ import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { resetHwid } from '../me/me.service.ts';
-import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
+import {
+  assertMayGivePermissions,
+  assertMayManageUser,
+  findGrantsOfUsers,
+} from '../permissions-admin/permissions-admin.service.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
@@ -253,6 +257,7 @@ export async function activateUserByStaff(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
     const now = new Date();
     await tx.update(users).set({ activatedAt: now }).where(eq(users.id, user.id));
@@ -321,6 +326,7 @@ export async function unbanUser(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     if (!user.bannedAt) throw new AppError('NOT_BANNED');
     await tx.update(users).set({ bannedAt: null, banReason: null }).where(eq(users.id, user.id));
     await writeAudit(tx, {
@@ -340,6 +346,24 @@ export async function setUserRoles(
   input: { userId: string; roleIds: string[]; actor: AuditActor },
 ): Promise<void> {
   const roleIds = [...new Set(input.roleIds)];
+  // Roles added or removed may carry staff permissions: the actor must hold them (checked before
+  // the transaction: PGlite runs one session, no `ctx.db` call may wait inside one).
+  const current = (await findRolesOfUsers(ctx.db, [input.userId])).get(input.userId) ?? [];
+  const changedRoleIds = [
+    ...roleIds.filter((id) => !current.some((role) => role.id === id)),
+    ...current.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
+  ];
+  if (changedRoleIds.length) {
+    const carried = await ctx.db
+      .select({ permission: rolePermissions.permission })
+      .from(rolePermissions)
+      .where(inArray(rolePermissions.roleId, changedRoleIds));
+    await assertMayGivePermissions(
+      ctx,
+      input.actor.id,
+      carried.map((row) => row.permission),
+    );
+  }
   await ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
     const chosen = roleIds.length
@@ -347,6 +371,7 @@ export async function setUserRoles(
       : [];
     if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
     const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     await tx.delete(userRoles).where(eq(userRoles.userId, user.id));
     if (roleIds.length)
       await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: user.id, roleId })));
@@ -367,6 +392,7 @@ export async function setUserDiscordId(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     await tx.update(users).set({ discordId: input.discordId }).where(eq(users.id, user.id));
     await writeAudit(tx, {
       actor: input.actor,
@@ -383,6 +409,10 @@ export async function resetUserHwidByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor & { id: string; username: string } },
 ): Promise<void> {
+  await assertMayManageUser(ctx.db, {
+    actorId: input.actor.id,
+    target: await getUserById(ctx.db, input.userId),
+  });
   await resetHwid(ctx, {
     userId: input.userId,
     ip: input.actor.ip,
@@ -419,6 +449,7 @@ export async function revokeUserSessions(
 ): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     const revoked = await revokeSessions(ctx, tx, {
       userId: user.id,
       ...(input.sessionId ? { sessionIds: [input.sessionId] } : {}),

@@ -11,10 +11,10 @@ import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
+import { getUserPermissions, grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
 import { rolePermissions, roles, userGrants } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { findUserByLogin, getUserById } from '../users/users.service.ts';
+import { findUserById, findUserByLogin, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 
 type GrantRow = typeof userGrants.$inferSelect;
@@ -100,6 +100,41 @@ export async function getPermissionDetail(ctx: AppContext, name: Permission): Pr
   return { ...summary, grants };
 }
 
+/**
+ * No privilege escalation: a staff member may give or take away a `can_manage*` permission (directly
+ * or through a role) only if they hold it; bot permissions (`can_use*`) are customers' and any staff
+ * member of the page may give them. Administrators hold every permission.
+ */
+export async function assertMayGivePermissions(
+  ctx: AppContext,
+  actorId: string | null,
+  wanted: readonly string[],
+): Promise<void> {
+  const staffOnly = [...new Set(wanted)].filter((name) => name.startsWith('can_manage'));
+  if (staffOnly.length === 0) return;
+  const held = actorId ? await getUserPermissions(ctx, actorId) : [];
+  const missing = staffOnly.filter((name) => !held.includes(name as Permission));
+  if (missing.length) {
+    throw new AppError('FORBIDDEN', {
+      message: `Vous ne pouvez pas accorder ou retirer une permission que vous n'avez pas : ${missing.join(', ')}.`,
+      details: { missing },
+    });
+  }
+}
+
+/** Only administrators act on administrator accounts. */
+export async function assertMayManageUser(
+  db: DbOrTx,
+  input: { actorId: string | null; target: { isAdministrator: boolean } },
+): Promise<void> {
+  if (!input.target.isAdministrator) return;
+  const actor = input.actorId ? await findUserById(db, input.actorId) : undefined;
+  if (!actor?.isAdministrator)
+    throw new AppError('FORBIDDEN', {
+      message: 'Seul un administrateur peut modifier un compte administrateur.',
+    });
+}
+
 /** Gives a permission to a user directly, until a date or without end; audited with the change. */
 export async function createGrant(
   ctx: AppContext,
@@ -115,6 +150,8 @@ export async function createGrant(
     ? await getUserById(ctx.db, input.userId)
     : await findUserByLogin(ctx.db, input.username ?? '');
   if (!user) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  await assertMayManageUser(ctx.db, { actorId: input.actor.id, target: user });
+  await assertMayGivePermissions(ctx, input.actor.id, [input.permission]);
   const id = newId();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   const grant = await ctx.db.transaction(async (tx) => {
@@ -153,12 +190,26 @@ async function getGrant(
   return row;
 }
 
+/** Checks made before the transaction: PGlite runs one session, so no `ctx.db` call may wait inside one. */
+async function assertMayChangeGrant(
+  ctx: AppContext,
+  input: { grantId: string; userId?: string; actor: AuditActor },
+): Promise<void> {
+  const { grant } = await getGrant(ctx.db, input.grantId, input.userId);
+  await assertMayManageUser(ctx.db, {
+    actorId: input.actor.id,
+    target: await getUserById(ctx.db, grant.userId),
+  });
+  await assertMayGivePermissions(ctx, input.actor.id, [grant.permission]);
+}
+
 /** Moves the end date of a grant (extend, shorten, or remove the end). */
 export async function updateGrant(
   ctx: AppContext,
   input: { grantId: string; userId?: string; expiresAt: string | null; actor: AuditActor },
 ): Promise<PermissionGrant> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  await assertMayChangeGrant(ctx, input);
   const result = await ctx.db.transaction(async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
     const [updated] = await tx
@@ -188,6 +239,7 @@ export async function deleteGrant(
   ctx: AppContext,
   input: { grantId: string; userId?: string; actor: AuditActor },
 ): Promise<void> {
+  await assertMayChangeGrant(ctx, input);
   const userId = await ctx.db.transaction(async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
     await tx.delete(userGrants).where(eq(userGrants.id, grant.id));

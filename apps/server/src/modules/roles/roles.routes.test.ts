@@ -13,7 +13,10 @@ let usersStaff: TestUser;
 beforeAll(async () => {
   server = await startTestServer();
   call = apiClient(server);
-  staff = await server.createUser({ permissions: ['can_manageRoles'] });
+  // Giving a staff permission through a role needs holding it (no privilege escalation).
+  staff = await server.createUser({
+    permissions: ['can_manageRoles', 'can_manageUsers', 'can_manageAudit', 'can_manageMap'],
+  });
   outsider = await server.createUser({ permissions: ['can_manageUsers'] });
   usersStaff = outsider;
 });
@@ -130,6 +133,36 @@ describe('roles', () => {
     expect((await call('GET', '/me/permissions', undefined, member.token)).body).toEqual({
       data: ['can_manageMap'],
     });
+  });
+});
+
+describe('no privilege escalation', () => {
+  it('refuses to put on a role a staff permission the actor does not hold', async () => {
+    const rolesOnly = await server.createUser({ permissions: ['can_manageRoles'] });
+    const refused = await call(
+      'POST',
+      '/admin/roles',
+      { name: 'Escalade', permissions: ['can_manageSettings'] },
+      rolesOnly.token,
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'FORBIDDEN', details: { missing: ['can_manageSettings'] } });
+    // customer permissions are fine
+    const bots = await call(
+      'POST',
+      '/admin/roles',
+      { name: 'Testeurs', permissions: ['can_useGathering'] },
+      rolesOnly.token,
+    );
+    expect(bots.status).toBe(201);
+    const role = bots.body as { data: { id: string } };
+    const edit = await call(
+      'PUT',
+      `/admin/roles/${role.data.id}`,
+      { permissions: ['can_manageRoute'] },
+      rolesOnly.token,
+    );
+    expect(edit.status).toBe(403);
   });
 });
 

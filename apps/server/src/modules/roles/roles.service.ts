@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { rolePermissions, roles, userRoles } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { assertMayGivePermissions } from '../permissions-admin/permissions-admin.service.ts';
 import { users } from '../users/users.table.ts';
 
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
@@ -161,6 +162,7 @@ export async function createRole(
   input: { role: RoleInput; actor: AuditActor },
 ): Promise<RoleDetail> {
   const name = input.role.name.trim();
+  await assertMayGivePermissions(ctx, input.actor.id, input.role.permissions ?? []);
   return withNameGuard(() =>
     ctx.db.transaction(async (tx) => {
       await assertNameFree(tx, name);
@@ -186,6 +188,16 @@ export async function updateRole(
   ctx: AppContext,
   input: { roleId: string; patch: RoleUpdateInput; actor: AuditActor },
 ): Promise<RoleDetail> {
+  if (input.patch.permissions !== undefined) {
+    // Adding or removing a staff permission on a role needs that permission (checked before the
+    // transaction: PGlite runs one session).
+    const current = await getRoleDetail(ctx.db, input.roleId);
+    const wanted = input.patch.permissions;
+    await assertMayGivePermissions(ctx, input.actor.id, [
+      ...wanted.filter((p) => !current.permissions.includes(p)),
+      ...current.permissions.filter((p) => !wanted.includes(p)),
+    ]);
+  }
   const { role, members } = await withNameGuard(() =>
     ctx.db.transaction(async (tx) => {
       const before = await getRoleDetail(tx, input.roleId);
