@@ -58,3 +58,16 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'route.update': 'Itinéraire modifié',
   'route.delete': 'Itinéraire supprimé',
 };
+
+/** Target types of the audit trail, with their French names (the filter's choices). */
+export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
+  user: 'Utilisateur',
+  role: 'Rôle',
+  settings: 'Paramètres',
+  route: 'Itinéraire',
+  order: 'Commande',
+  package: 'Offre',
+  voucher: 'Bon de réduction',
+  whitelist: 'Liste blanche',
+  bot: 'Bot',
+};

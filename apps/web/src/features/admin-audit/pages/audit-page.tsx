@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_LABELS, type AuditEntry } from '@bot/contracts';
+import { AUDIT_ACTION_LABELS, AUDIT_TARGET_TYPE_LABELS, type AuditEntry } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -57,6 +57,7 @@ export default function AuditPage() {
   const [actor, setActor] = useState('');
   const [action, setAction] = useState('');
   const [target, setTarget] = useState('');
+  const [targetType, setTargetType] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [open, setOpen] = useState<AuditEntry | null>(null);
