@@ -202,6 +202,13 @@ describe('back office journeys', () => {
     const lines = text.trim().split(/\r?\n/);
     expect(lines).toHaveLength(3001);
     expect(lines.slice(1).every((line) => line.includes(',export_'))).toBe(true);
+
+    // page, search and sort live in the URL: a reload keeps them
+    await page.getByRole('button', { name: /page suivante/i }).click();
+    await page.getByText(/26–50 sur 3\s?000/).waitFor();
+    await page.reload();
+    await page.getByText(/26–50 sur 3\s?000/).waitFor();
+    expect(await page.getByRole('searchbox').inputValue()).toBe('export_');
     expect(unexpected(staff.errors)).toEqual([]);
     await staff.close();
   });

@@ -32,7 +32,7 @@ import {
 } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { joinUrl } from '../../lib/api-client.ts';
@@ -133,11 +133,15 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
   // Compared by value: a new object with the same filters must not refetch.
   const filters = useMemo(() => JSON.parse(filtersKey) as AdminFilters, [filtersKey]);
 
-  // A new search or filter starts again from the first page.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on these inputs only
+  // A new search or filter starts again from the first page (not the first render: a page from the
+  // URL must survive a reload).
+  const searchKey = `${q}\n${filtersKey}`;
+  const previousSearchKey = useRef(searchKey);
   useEffect(() => {
+    if (previousSearchKey.current === searchKey) return;
+    previousSearchKey.current = searchKey;
     setPagination((current) => (current.page === 0 ? current : { ...current, page: 0 }));
-  }, [q, filtersKey]);
+  }, [searchKey]);
 
   const params = useMemo(
     () => listSearchParams({ page: pagination.page + 1, pageSize: pagination.pageSize, sort, q, filters }),
