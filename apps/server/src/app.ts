@@ -64,7 +64,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
   const database =
-    options.database ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    options.database ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
+    });
   if (!options.skipMigrations) await database.migrate();
   await seedPermissions(database.db);
 

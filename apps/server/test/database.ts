@@ -86,6 +86,15 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
       dispose: async () => {
         const dropper = new pg.Client({ connectionString: url });
         await dropper.connect();
+        // Let the app's closed pool finish saying goodbye before forcing what is left.
+        for (let attempt = 0; attempt < 30; attempt++) {
+          const { rows } = await dropper.query(
+            'select count(*)::int as n from pg_stat_activity where datname = $1',
+            [name],
+          );
+          if (rows[0]?.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         await dropper.query(`drop database if exists "${name}" with (force)`);
         await dropper.end();
       },

@@ -30,9 +30,18 @@ export interface Database {
 }
 
 /** PostgreSQL when a URL is given, else PGlite in `dataDir/pglite` (or an existing PGlite instance). */
-export function openDatabase(options: { databaseUrl?: string; dataDir?: string; pglite?: PGlite }): Database {
+export function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  pglite?: PGlite;
+  onIdleError?: (error: Error) => void;
+}): Database {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection killed by the server (restart, failover, admin command) is an 'error' event
+    // of the pool: without a listener it would crash the process. The pool replaces the connection;
+    // queries in flight fail on their own and are answered as errors.
+    pool.on('error', (error) => options.onIdleError?.(error));
     const db = drizzleNodePg(pool) as unknown as Db;
     return {
       db,
