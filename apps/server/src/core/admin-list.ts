@@ -80,3 +80,23 @@ export async function* inBatches<T>(
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
+
+/**
+ * Pages through a query by key (`WHERE key > last key`), so each page costs the same however deep
+ * the export goes (OFFSET re-reads every skipped row). Order by a unique key, e.g. a UUID v7 id.
+ */
+export async function* inKeysetBatches<T, K>(
+  fetchPage: (after: K | undefined, limit: number) => Promise<T[]>,
+  keyOf: (row: T) => K,
+  size = 1000,
+): AsyncIterable<T> {
+  let after: K | undefined;
+  for (;;) {
+    const page = await fetchPage(after, size);
+    yield* page;
+    const last = page.at(-1);
+    if (page.length < size || last === undefined) return;
+    after = keyOf(last);
+    await new Promise((resolve) => setImmediate(resolve)); // let the socket flush between pages
+  }
+}

@@ -21,7 +21,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -222,18 +222,20 @@ export async function listAdminUsers(
 /** Every user matching the filters, page by page (CSV export without a row cap). */
 export function streamAdminUsers(ctx: AppContext, query: Partial<AdminUsersQuery>): AsyncIterable<AdminUser> {
   const where = userFilterOf(query);
-  return inBatches(async (offset, limit) =>
-    toAdminUsers(
-      ctx,
-      ctx.db,
-      await ctx.db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(asc(users.createdAt), asc(users.id))
-        .limit(limit)
-        .offset(offset),
-    ),
+  // Keyset on the UUID v7 id (creation order): every page costs the same, however large the table.
+  return inKeysetBatches(
+    async (after: string | undefined, limit) =>
+      toAdminUsers(
+        ctx,
+        ctx.db,
+        await ctx.db
+          .select()
+          .from(users)
+          .where(and(where, after ? gt(users.id, after) : undefined))
+          .orderBy(asc(users.id))
+          .limit(limit),
+      ),
+    (user) => user.id,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
-import { and, asc, count, desc, eq, gte, ilike, like, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { sessionOf } from '../../core/auth-guard.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
@@ -145,16 +145,18 @@ export async function listAudit(
 /** Every entry matching the filters, fetched page by page (for the CSV export). */
 export function streamAudit(ctx: AppContext, query: Partial<AuditQuery>): AsyncIterable<AuditEntryView> {
   const where = auditFilterOf(query);
-  return inBatches(async (offset, limit) =>
-    (
-      await ctx.db
-        .select()
-        .from(auditLog)
-        .where(where)
-        .orderBy(desc(auditLog.at), desc(auditLog.id))
-        .limit(limit)
-        .offset(offset)
-    ).map(toAuditEntry),
+  // Newest first by the UUID v7 id (write order), keyset-paged: the trail only grows.
+  return inKeysetBatches(
+    async (before: string | undefined, limit) =>
+      (
+        await ctx.db
+          .select()
+          .from(auditLog)
+          .where(and(where, before ? lt(auditLog.id, before) : undefined))
+          .orderBy(desc(auditLog.id))
+          .limit(limit)
+      ).map(toAuditEntry),
+    (entry) => entry.id,
   );
 }
 
