@@ -73,6 +73,8 @@ export default defineConfig({
   ],
   build: {
     manifest: true,
+    // Every browser the app supports has <link rel="modulepreload">: no polyfill in the entry chunk.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     chunkSizeWarningLimit: 800,
     rolldownOptions: {

@@ -2,19 +2,9 @@ import CssBaseline from '@mui/material/CssBaseline';
 import GlobalStyles from '@mui/material/GlobalStyles';
 import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
-import { cssTransition, ToastContainer } from 'react-toastify';
-import 'react-toastify/ReactToastify.css';
-import { TOAST_AUTO_CLOSE_MS, TOAST_COLLAPSE_MS, TOAST_POSITION, TOAST_THEME } from '../lib/constants.ts';
 import { theme } from '../lib/theme.ts';
 
-/** react-toastify's bounce, with the spec's collapse duration written out. */
-const toastTransition = cssTransition({
-  enter: 'Toastify--animate Toastify__bounce-enter',
-  exit: 'Toastify--animate Toastify__bounce-exit',
-  appendPosition: true,
-  collapseDuration: TOAST_COLLAPSE_MS,
-});
-
+/** Theme and global styles; the toast container mounts with the first notification (lib/toaster.tsx). */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider theme={theme}>
@@ -36,16 +26,6 @@ export function AppProviders({ children }: { children: ReactNode }) {
         })}
       />
       {children}
-      <ToastContainer
-        position={TOAST_POSITION}
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        theme={TOAST_THEME}
-        transition={toastTransition}
-        newestOnTop
-        closeOnClick
-        pauseOnFocusLoss={false}
-        limit={5}
-      />
     </ThemeProvider>
   );
 }

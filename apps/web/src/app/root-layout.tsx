@@ -1,3 +1,4 @@
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { usePublicSettings } from '../features/settings/api/public-settings.ts';
 import {
@@ -6,8 +7,15 @@ import {
   MaintenancePage,
 } from '../features/settings/components/maintenance-page.tsx';
 import { SiteBanner } from '../features/settings/components/site-banner.tsx';
-import { Snow } from '../features/settings/components/snow.tsx';
 import { useAuthStore } from '../lib/auth-store.ts';
+
+/** Loaded only when it snows; a failed load just means no snow. */
+const Snow = lazy<ComponentType>(() =>
+  import('../features/settings/components/snow.tsx').then(
+    (module) => ({ default: module.Snow }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /** Above every layout: navigation progress, public settings (banner, snow). */
 export function RootLayout() {
@@ -31,7 +39,11 @@ export function RootLayout() {
       ) : null}
       <SiteBanner settings={settings} />
       {isInMaintenance ? <MaintenancePage message={settings?.maintenanceMessage ?? ''} /> : <Outlet />}
-      {isSnow ? <Snow /> : null}
+      {isSnow ? (
+        <Suspense fallback={null}>
+          <Snow />
+        </Suspense>
+      ) : null}
       <ScrollRestoration />
     </>
   );

@@ -1,5 +1,23 @@
-import { type ToastOptions, toast } from 'react-toastify';
+import type { ToastOptions } from 'react-toastify';
 import { TOAST_DEBOUNCE_MS } from './constants.ts';
+
+type Toaster = typeof import('./toaster.tsx');
+
+let toaster: Promise<Toaster> | undefined;
+
+/** react-toastify and its container load with the first notification, not with the page. */
+function withToast(show: (toast: Toaster['toast']) => void): void {
+  toaster ??= import('./toaster.tsx').then((module) => {
+    module.mountToaster();
+    return module;
+  });
+  toaster.then(
+    ({ toast }) => show(toast),
+    () => {
+      toaster = undefined; // a failed chunk load: the next notification tries again
+    },
+  );
+}
 
 const lastShown = new Map<string, number>();
 
@@ -13,15 +31,15 @@ function debounced(message: string): boolean {
 
 export function notifyError(message: string, options?: ToastOptions): void {
   if (debounced(message)) return;
-  toast.error(message, { toastId: `error:${message}`, ...options });
+  withToast((toast) => toast.error(message, { toastId: `error:${message}`, ...options }));
 }
 
 export function notifySuccess(message: string, options?: ToastOptions): void {
   if (debounced(message)) return;
-  toast.success(message, options);
+  withToast((toast) => toast.success(message, options));
 }
 
 export function notifyInfo(message: string, options?: ToastOptions): void {
   if (debounced(message)) return;
-  toast.info(message, { toastId: `info:${message}`, ...options });
+  withToast((toast) => toast.info(message, { toastId: `info:${message}`, ...options }));
 }

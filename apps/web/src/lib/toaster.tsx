@@ -1,0 +1,38 @@
+import { createRoot } from 'react-dom/client';
+import { cssTransition, ToastContainer } from 'react-toastify';
+import 'react-toastify/ReactToastify.css';
+import { TOAST_AUTO_CLOSE_MS, TOAST_COLLAPSE_MS, TOAST_POSITION, TOAST_THEME } from './constants.ts';
+
+export { toast } from 'react-toastify';
+
+/** react-toastify's bounce, with the spec's collapse duration written out. */
+const toastTransition = cssTransition({
+  enter: 'Toastify--animate Toastify__bounce-enter',
+  exit: 'Toastify--animate Toastify__bounce-exit',
+  appendPosition: true,
+  collapseDuration: TOAST_COLLAPSE_MS,
+});
+
+/**
+ * Mounts the toast container (SPEC.md section 9 settings) in its own root, once. lib/notify.ts loads
+ * this module on the first notification, so react-toastify is not part of the first paint
+ * (docs/decisions/103); toasts sent before the container is up are queued by react-toastify.
+ */
+export function mountToaster(): void {
+  if (document.getElementById('toaster')) return;
+  const host = document.createElement('div');
+  host.id = 'toaster';
+  document.body.append(host);
+  createRoot(host).render(
+    <ToastContainer
+      position={TOAST_POSITION}
+      autoClose={TOAST_AUTO_CLOSE_MS}
+      theme={TOAST_THEME}
+      transition={toastTransition}
+      newestOnTop
+      closeOnClick
+      pauseOnFocusLoss={false}
+      limit={5}
+    />,
+  );
+}
