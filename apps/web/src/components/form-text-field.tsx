@@ -3,7 +3,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import { type InputHTMLAttributes, useId } from 'react';
-import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 
 /**
  * An outlined text field bound to react-hook-form; `name` is the payload field (autofill, password
@@ -18,7 +18,6 @@ export function FormTextField<T extends FieldValues>({
   autoComplete,
   autoFocus,
   helperText,
-  rules,
 }: {
   form: UseFormReturn<T>;
   name: Path<T>;
@@ -27,11 +26,9 @@ export function FormTextField<T extends FieldValues>({
   autoComplete?: string;
   autoFocus?: boolean;
   helperText?: string;
-  /** react-hook-form rules, for forms without a schema resolver (the public forms). */
-  rules?: RegisterOptions<T, Path<T>>;
 }) {
   const id = useId();
-  const { ref, ...field } = form.register(name, rules);
+  const { ref, ...field } = form.register(name);
   const error = form.formState.errors[name];
   const message = typeof error?.message === 'string' ? error.message : undefined;
   const help = message ?? helperText;

@@ -4,40 +4,37 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
 } from '@bot/contracts';
-import type { RegisterOptions } from 'react-hook-form';
+import type { FieldRules } from '../../lib/light-form.ts';
 
 /**
  * Client rules of the public forms: presence and length, with the contracts' bounds and messages.
  * SPEC.md section 5: the server decides (the contracts' zod schemas) and its error text is displayed,
- * so these pages ship no zod (docs/decisions/103).
+ * so these pages ship neither zod nor react-hook-form (lib/light-form.ts, docs/decisions/103).
  */
-export const required = (message: string) => ({ required: message }) satisfies RegisterOptions;
+export const required = (message: string): FieldRules<unknown> => ({ required: message });
 
-export const usernameRules = {
-  required: "Le nom d'utilisateur est requis.",
-  minLength: {
-    value: USERNAME_MIN_LENGTH,
-    message: `Le nom d'utilisateur doit contenir au moins ${USERNAME_MIN_LENGTH} caractères.`,
-  },
+const tooShortUsername = `Le nom d'utilisateur doit contenir au moins ${USERNAME_MIN_LENGTH} caractères.`;
+const tooShortPassword = `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`;
+
+export const usernameRules: FieldRules<unknown> = {
+  required: tooShortUsername,
+  minLength: { value: USERNAME_MIN_LENGTH, message: tooShortUsername },
   maxLength: {
     value: USERNAME_MAX_LENGTH,
     message: `Le nom d'utilisateur doit contenir au plus ${USERNAME_MAX_LENGTH} caractères.`,
   },
-} satisfies RegisterOptions;
+};
 
-export const emailRules = {
+export const emailRules: FieldRules<unknown> = {
   required: 'Adresse e-mail invalide.',
   pattern: { value: /^\S+@\S+\.\S+$/, message: 'Adresse e-mail invalide.' },
-} satisfies RegisterOptions;
+};
 
-export const passwordRules = {
-  required: 'Le mot de passe est requis.',
-  minLength: {
-    value: PASSWORD_MIN_LENGTH,
-    message: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
-  },
+export const passwordRules: FieldRules<unknown> = {
+  required: tooShortPassword,
+  minLength: { value: PASSWORD_MIN_LENGTH, message: tooShortPassword },
   maxLength: {
     value: PASSWORD_MAX_LENGTH,
     message: `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères.`,
   },
-} satisfies RegisterOptions;
+};

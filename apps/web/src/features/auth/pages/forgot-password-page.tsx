@@ -1,12 +1,12 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormTextField } from '../../../components/form-text-field.tsx';
+import { LightTextField } from '../../../components/light-text-field.tsx';
+import { Notice } from '../../../components/notice.tsx';
+import { useLightForm } from '../../../lib/light-form.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { requestPasswordReset } from '../api/forgot-password.ts';
 import { resetPassword } from '../api/reset-password.ts';
@@ -14,7 +14,7 @@ import { emailRules, passwordRules } from '../form-rules.ts';
 
 function RequestForm() {
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const form = useForm<{ email: string }>({
+  const form = useLightForm<{ email: string }>({
     defaultValues: { email: '' },
   });
   const onSubmit = form.handleSubmit(async ({ email }) => {
@@ -31,13 +31,13 @@ function RequestForm() {
       subtitle="Indiquez l’adresse e-mail de votre compte : nous vous enverrons un lien."
     >
       {sentTo ? (
-        <Alert severity="success" data-testid="forgot-sent">
+        <Notice severity="success" data-testid="forgot-sent">
           Si un compte correspond à {sentTo}, un e-mail avec un lien de réinitialisation vient d’être envoyé.
           Le lien est valable 30 minutes.
-        </Alert>
+        </Notice>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Mot de passe oublié">
-        <FormTextField
+        <LightTextField
           form={form}
           name="email"
           label="Adresse e-mail"
@@ -67,7 +67,7 @@ function RequestForm() {
 
 function ResetForm({ token }: { token: string }) {
   const navigate = useNavigate();
-  const form = useForm<{ password: string; confirmation: string }>({
+  const form = useLightForm<{ password: string; confirmation: string }>({
     defaultValues: { password: '', confirmation: '' },
   });
   const onSubmit = form.handleSubmit(async ({ password }) => {
@@ -82,7 +82,7 @@ function ResetForm({ token }: { token: string }) {
   return (
     <AuthCard title="Nouveau mot de passe" subtitle="Choisissez le nouveau mot de passe de votre compte.">
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Nouveau mot de passe">
-        <FormTextField
+        <LightTextField
           form={form}
           name="password"
           label="Nouveau mot de passe"
@@ -90,7 +90,7 @@ function ResetForm({ token }: { token: string }) {
           autoComplete="new-password"
           rules={passwordRules}
         />
-        <FormTextField
+        <LightTextField
           form={form}
           name="confirmation"
           label="Confirmez le mot de passe"

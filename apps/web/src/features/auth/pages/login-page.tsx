@@ -1,16 +1,16 @@
 import type { LoginInput } from '@bot/contracts';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { safeRedirectTarget } from '../../../app/guards/guard-decisions.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormTextField } from '../../../components/form-text-field.tsx';
+import { LightTextField } from '../../../components/light-text-field.tsx';
+import { Notice } from '../../../components/notice.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { useIsConnected } from '../../../lib/auth-store.ts';
+import { useLightForm } from '../../../lib/light-form.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { resendConfirmation } from '../api/resend-confirmation.ts';
 import { required } from '../form-rules.ts';
@@ -27,7 +27,7 @@ export default function LoginPage() {
   const activationToken = params.get('token');
   const redirectTo = safeRedirectTarget(params.get('redirect'));
 
-  const form = useForm<LoginInput>({
+  const form = useLightForm<LoginInput>({
     defaultValues: { username: activationUsername ?? '', password: '' },
   });
   const [needsActivation, setNeedsActivation] = useState<string | null>(null);
@@ -86,19 +86,19 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Connexion" subtitle="Connectez-vous pour gérer votre bot et votre abonnement.">
-      {activation?.state === 'pending' ? <Alert severity="info">Activation de votre compte…</Alert> : null}
+      {activation?.state === 'pending' ? <Notice severity="info">Activation de votre compte…</Notice> : null}
       {activation?.state === 'done' ? (
-        <Alert severity="success" data-testid="activation-success">
+        <Notice severity="success" data-testid="activation-success">
           Votre compte est activé. Vous pouvez maintenant vous connecter.
-        </Alert>
+        </Notice>
       ) : null}
       {activation?.state === 'failed' ? (
-        <Alert severity="error" data-testid="activation-failed">
+        <Notice severity="error" data-testid="activation-failed">
           {activation.message}
-        </Alert>
+        </Notice>
       ) : null}
       {needsActivation ? (
-        <Alert
+        <Notice
           severity="warning"
           sx={{ mt: 2 }}
           action={
@@ -108,10 +108,10 @@ export default function LoginPage() {
           }
         >
           Votre compte n’est pas encore activé.
-        </Alert>
+        </Notice>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Connexion">
-        <FormTextField
+        <LightTextField
           form={form}
           name="username"
           label="Nom d’utilisateur"
@@ -119,7 +119,7 @@ export default function LoginPage() {
           autoFocus
           rules={required("Le nom d'utilisateur est requis.")}
         />
-        <FormTextField
+        <LightTextField
           form={form}
           name="password"
           label="Mot de passe"

@@ -1,13 +1,13 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { FormTextField } from '../../../components/form-text-field.tsx';
+import { LightTextField } from '../../../components/light-text-field.tsx';
+import { Notice } from '../../../components/notice.tsx';
 import { TOAST_AUTO_CLOSE_MS, TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS } from '../../../lib/constants.ts';
+import { useLightForm } from '../../../lib/light-form.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/api/public-settings.ts';
 import { emailRules, passwordRules, usernameRules } from '../form-rules.ts';
@@ -15,12 +15,7 @@ import { emailRules, passwordRules, usernameRules } from '../form-rules.ts';
 const authCalls = () => import('../auth-calls.ts');
 
 /** The registration payload with the referral as a plain text field (empty means none). */
-interface RegisterForm {
-  username: string;
-  email: string;
-  password: string;
-  referral: string;
-}
+type RegisterForm = { username: string; email: string; password: string; referral: string };
 
 export default function RegisterPage() {
   const [params] = useSearchParams();
@@ -29,7 +24,7 @@ export default function RegisterPage() {
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
   const registrations = useRef(0);
 
-  const form = useForm<RegisterForm>({
+  const form = useLightForm<RegisterForm>({
     defaultValues: { username: '', email: '', password: '', referral: params.get('ref') ?? '' },
   });
 
@@ -55,24 +50,24 @@ export default function RegisterPage() {
       subtitle="Créez votre compte en une minute, puis activez-le depuis l’e-mail reçu."
     >
       {isClosed ? (
-        <Alert severity="warning" sx={{ mb: 2 }}>
+        <Notice severity="warning" sx={{ mb: 2 }}>
           Les inscriptions sont actuellement fermées.
-        </Alert>
+        </Notice>
       ) : null}
       {registeredEmail ? (
-        <Alert severity="success" sx={{ mb: 2 }} data-testid="register-success">
+        <Notice severity="success" sx={{ mb: 2 }} data-testid="register-success">
           Compte créé. Un e-mail d’activation a été envoyé à {registeredEmail}.
-        </Alert>
+        </Notice>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Inscription">
-        <FormTextField
+        <LightTextField
           form={form}
           name="username"
           label="Nom d’utilisateur"
           autoComplete="username"
           rules={usernameRules}
         />
-        <FormTextField
+        <LightTextField
           form={form}
           name="email"
           label="Adresse e-mail"
@@ -80,7 +75,7 @@ export default function RegisterPage() {
           autoComplete="email"
           rules={emailRules}
         />
-        <FormTextField
+        <LightTextField
           form={form}
           name="password"
           label="Mot de passe"
@@ -89,7 +84,7 @@ export default function RegisterPage() {
           rules={passwordRules}
           helperText="8 caractères au moins ; évitez les mots de passe courants."
         />
-        <FormTextField form={form} name="referral" label="Parrain (facultatif)" autoComplete="off" />
+        <LightTextField form={form} name="referral" label="Parrain (facultatif)" autoComplete="off" />
         <Button
           type="submit"
           variant="contained"
