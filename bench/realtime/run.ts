@@ -30,6 +30,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '5' },
     'no-write': { type: 'boolean', default: false },
     targets: { type: 'string', default: 'relay,server' },
+    merge: { type: 'boolean', default: false },
   },
 });
 
@@ -350,7 +351,23 @@ async function main(): Promise<void> {
       await sleep(2000);
     }
   }
-  const section = renderSection(rows, startedAt);
+  // Every run's rows are kept in results.json; --merge keeps earlier rows this run did not redo
+  // (the 10,000 case is heavy: it can be run alone and merged).
+  const resultsFile = here('./results.json');
+  let allRows = rows;
+  if (values.merge) {
+    try {
+      const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as Measurement[];
+      const redone = (row: Measurement) => rows.some((r) => r.n === row.n && r.target === row.target);
+      allRows = [...previous.filter((row) => !redone(row)), ...rows].sort(
+        (a, b) => a.n - b.n || a.target.localeCompare(b.target),
+      );
+    } catch {
+      // nothing to merge
+    }
+  }
+  if (!values['no-write']) writeFileSync(resultsFile, `${JSON.stringify(allRows, null, 1)}\n`);
+  const section = renderSection(allRows, startedAt);
   console.log(`\n${section}`);
   if (!values['no-write']) {
     writeSection(section);

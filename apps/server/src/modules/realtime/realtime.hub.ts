@@ -81,6 +81,8 @@ export interface ConnectedViewer {
 const FLOOD_WINDOW_MS = 10_000;
 /** Longest our own checks of an `authenticate` may take before the socket is dropped. */
 const VERIFICATION_TIMEOUT_MS = 60_000;
+/** Authentications checked at once (each costs a few SQL reads). */
+const MAX_CONCURRENT_AUTHENTICATIONS = 4;
 
 function errorBody(code: ErrorCode, message?: string): { error: string; code: ErrorCode } {
   return { error: message ?? ERRORS[code].message, code };
@@ -100,8 +102,15 @@ export class RealtimeHub {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
   private isClosed = false;
+  private authenticating = 0;
+  private readonly authenticationQueue: (() => void)[] = [];
   /** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
-  readonly counters = { refused: {} as Record<string, number>, silentBots: 0, droppedReports: 0, invalidReports: 0 };
+  readonly counters = {
+    refused: {} as Record<string, number>,
+    silentBots: 0,
+    droppedReports: 0,
+    invalidReports: 0,
+  };
   private readonly isClustered: boolean;
 
   constructor(
@@ -196,7 +205,7 @@ export class RealtimeHub {
       clearTimeout(authTimer);
       authTimer = armAuthTimer(VERIFICATION_TIMEOUT_MS);
       const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined;
-      this.authenticate(socket, payload)
+      this.withAuthenticationSlot(() => this.authenticate(socket, payload))
         .then((refusal) => {
           clearTimeout(authTimer);
           if (refusal) {
@@ -214,11 +223,32 @@ export class RealtimeHub {
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
   }
 
+  /**
+   * Runs authentications a few at a time, each after a turn of the event loop. The embedded
+   * database answers through promise chains that never yield: hundreds of bots reconnecting at once
+   * would otherwise keep the loop from sending pings and accepting sockets for seconds (the
+   * benchmark showed mass ping timeouts at 5,000 bots).
+   */
+  private async withAuthenticationSlot<T>(task: () => Promise<T>): Promise<T> {
+    if (this.authenticating >= MAX_CONCURRENT_AUTHENTICATIONS) {
+      await new Promise<void>((resolve) => this.authenticationQueue.push(resolve));
+    }
+    this.authenticating += 1;
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      return await task();
+    } finally {
+      this.authenticating -= 1;
+      this.authenticationQueue.shift()?.();
+    }
+  }
+
   /** Answers a refusal, or undefined once the socket joined its rooms. */
   private async authenticate(
     socket: HubSocket,
     payload: unknown,
   ): Promise<{ error: string; code: ErrorCode } | undefined> {
+    if (!socket.connected) return undefined; // gone while waiting for its turn
     const parsed = socketAuthenticateInput.safeParse(payload);
     if (!parsed.success) return errorBody('VALIDATION_ERROR');
     const input = parsed.data;
