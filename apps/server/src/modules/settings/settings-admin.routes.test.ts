@@ -112,7 +112,11 @@ describe('maintenance mode', () => {
     // the web app can still tell who is signed in and show the page
     expect((await call('GET', '/settings/public')).body).toMatchObject({ maintenanceMode: true });
     expect((await call('GET', '/me/info', undefined, customer.token)).status).toBe(200);
+    expect((await call('GET', '/me/permissions', undefined, customer.token)).status).toBe(200);
     expect((await call('GET', '/healthz')).status).toBe(200);
+    // but a customer cannot buy or change anything meanwhile
+    expect((await call('GET', '/me/orders', undefined, customer.token)).status).toBe(503);
+    expect((await call('POST', '/me/bot-key', undefined, customer.token)).status).toBe(503);
     const login = await call('POST', '/auth/login', {
       username: customer.user.username,
       password: TEST_PASSWORD,
