@@ -1,6 +1,8 @@
 import type { BotState } from '@bot/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { users } from '../users/users.table.ts';
 import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
 import { countOnline, kickBot, listConnectedViewers, listOnlineBots } from './realtime.service.ts';
 import {
@@ -325,6 +327,41 @@ describe('revocation', () => {
       await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
     );
     expect(again.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+  });
+});
+
+describe('bans and PC resets', () => {
+  it('a ban closes the browser and bot sockets and ends the bot sessions', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const botError = waitFor<{ code: string }>(bot.socket, 'auth_error');
+    const watcherError = waitFor<{ code: string }>(watcher.socket, 'auth_error');
+    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, owner.user.id));
+    server.app.ctx.events.emit('user.banned', { userId: owner.user.id });
+    expect((await botError).code).toBe('ACCOUNT_BANNED');
+    expect((await watcherError).code).toBe('ACCOUNT_BANNED');
+    await sleep(100);
+    expect((await listOnlineBots(server.app.ctx)).some((state) => state.hwid === owner.hwid)).toBe(false);
+    const again = track(
+      await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
+    );
+    expect(again.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+  });
+
+  it('unbinding the PC closes its bot socket and the owner watcher', async () => {
+    const owner = await createBotOwner(server);
+    const bot = await connectBot(owner);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: owner.token, hwid: owner.hwid }),
+    );
+    const botError = waitFor<{ code: string }>(bot.socket, 'auth_error');
+    const watcherError = waitFor<{ code: string }>(watcher.socket, 'auth_error');
+    expect((await apiClient(server)('DELETE', '/me/hwid', undefined, owner.token)).status).toBe(200);
+    expect((await botError).code).toBe('BOT_SESSION_INVALID');
+    expect((await watcherError).code).toBe('FORBIDDEN');
   });
 });
 
