@@ -8,7 +8,8 @@ const MINUTE_MS = 60_000;
 /** History older than this is deleted (the owner's page shows 24 h; a week leaves room for support). */
 export const HISTORY_RETENTION_MS = 7 * 24 * 60 * MINUTE_MS;
 const PRUNE_INTERVAL_MS = 60 * MINUTE_MS;
-const INSERT_CHUNK = 500;
+/** Rows per statement: the embedded database blocks the event loop while a statement runs. */
+const INSERT_CHUNK = 200;
 /** Past this many buffered rows a failing database stops growing the buffer (oldest kept). */
 const MAX_BUFFERED_ROWS = 200_000;
 

@@ -83,6 +83,8 @@ const FLOOD_WINDOW_MS = 10_000;
 const VERIFICATION_TIMEOUT_MS = 60_000;
 /** Authentications checked at once (each costs a few SQL reads). */
 const MAX_CONCURRENT_AUTHENTICATIONS = 4;
+/** States per admin `bot_update` message. */
+const ADMIN_BATCH_SLICE = 500;
 
 function errorBody(code: ErrorCode, message?: string): { error: string; code: ErrorCode } {
   return { error: message ?? ERRORS[code].message, code };
@@ -468,11 +470,27 @@ export class RealtimeHub {
     return (this.io.sockets.adapter.rooms.get(room)?.size ?? 0) > 0;
   }
 
+  /**
+   * Sends a batch in slices, one per turn of the event loop: encoding thousands of states at once
+   * would hold every other socket back for tens of milliseconds.
+   */
+  private emitAdminBatch(batch: BotState[], from: number): void {
+    const slice = batch
+      .slice(from, from + ADMIN_BATCH_SLICE)
+      .filter((state) => this.bots.get(state.hwid)?.state === state); // still online here
+    if (slice.length > 0) this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, slice);
+    if (from + ADMIN_BATCH_SLICE < batch.length) {
+      setImmediate(() => {
+        if (!this.isClosed) this.emitAdminBatch(batch, from + ADMIN_BATCH_SLICE);
+      });
+    }
+  }
+
   private flushAdminFeed(): void {
     if (this.pendingAdmin.size > 0) {
       const batch = [...this.pendingAdmin.values()];
       this.pendingAdmin.clear();
-      if (this.hasAudience(rooms.admins)) this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, batch);
+      if (this.hasAudience(rooms.admins)) this.emitAdminBatch(batch, 0);
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;
