@@ -12,10 +12,6 @@ import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts'
 import type { Db } from '../../apps/server/src/db/client.ts';
 import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
 import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
-import {
-  findAllowedAccounts,
-  findBotSessionByToken,
-} from '../../apps/server/src/modules/bots/bots.service.ts';
 import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
 import { getRealtimeHub } from '../../apps/server/src/modules/realtime/realtime.service.ts';
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
