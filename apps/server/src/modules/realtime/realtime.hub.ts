@@ -80,7 +80,7 @@ export interface ConnectedViewer {
 
 const FLOOD_WINDOW_MS = 10_000;
 /** Longest our own checks of an `authenticate` may take before the socket is dropped. */
-const VERIFICATION_TIMEOUT_MS = 60_000;
+const VERIFICATION_TIMEOUT_MS = 120_000;
 /** Authentications checked at once (each costs a few SQL reads). */
 const MAX_CONCURRENT_AUTHENTICATIONS = 4;
 /** States per admin `bot_update` message. */
