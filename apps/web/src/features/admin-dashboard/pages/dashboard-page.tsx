@@ -1,14 +1,326 @@
-import { ComingSoon, PageHeader } from '../../../components/page-header.tsx';
+import { AUDIT_ACTION_LABELS, formatPrice, type Permission, WEB_ROUTES } from '@bot/contracts';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useMemo } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { canSeeRoute } from '../../../app/guards/guard-decisions.ts';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useAuthStore } from '../../../lib/auth-store.ts';
+import { useLiveData } from '../../../lib/socket/hooks.ts';
+import {
+  emptyFleet,
+  type LiveConnectionState,
+  type LiveFleet,
+  liveKeys,
+  socketClient,
+  watchFleet,
+} from '../../../lib/socket/index.ts';
+import { latestAuditQuery, revenueQuery, usersQuery } from '../api/dashboard.ts';
 
-/** Placeholder (title and navigation only) until its issue fills it; see apps/web/PAGES.md. */
+const numberFormat = new Intl.NumberFormat('fr-FR');
+const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+
+const ADMIN_LINKS = WEB_ROUTES.filter(
+  (route) => route.layout === 'admin' && route.path !== '/admin' && !route.path.includes(':'),
+);
+
+const CONNECTION_LABELS: Record<
+  LiveConnectionState,
+  { label: string; color: 'success' | 'warning' | 'error' }
+> = {
+  connecting: { label: 'Connexion…', color: 'warning' },
+  connected: { label: 'En direct', color: 'success' },
+  disconnected: { label: 'Déconnecté', color: 'warning' },
+  refused: { label: 'Refusé', color: 'error' },
+};
+
+/** The permissions the signed-in user holds (an administrator holds them all). */
+function usePermissionCheck() {
+  const permissions = useAuthStore((state) => state.permissions);
+  const isAdministrator = useAuthStore((state) => state.user?.Policy.IsAdministrator === true);
+  return useMemo(
+    () => ({
+      has: (permission: Permission) => isAdministrator || permissions.includes(permission),
+      permissions,
+      isAdministrator,
+    }),
+    [permissions, isAdministrator],
+  );
+}
+
+function DashboardCard({
+  title,
+  action,
+  children,
+  testId,
+}: {
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+  testId: string;
+}) {
+  return (
+    <Card variant="outlined" data-testid={testId} sx={{ height: '100%' }}>
+      <CardContent>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1.5 }}>
+          <Typography variant="h6" component="h2" sx={{ flexGrow: 1, fontSize: '1.05rem' }}>
+            {title}
+          </Typography>
+          {action}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** One figure; `count` (a number) is exposed in `data-count` for tests and tooling. */
+function Figure({
+  label,
+  value,
+  count,
+  testId,
+  hint,
+}: {
+  label: string;
+  value: ReactNode;
+  count?: number;
+  testId: string;
+  hint?: string;
+}) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography
+        variant="h5"
+        component="p"
+        data-testid={testId}
+        data-count={count}
+        sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
+      >
+        {value}
+      </Typography>
+      {hint ? (
+        <Typography variant="caption" color="text.secondary">
+          {hint}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+const loading = <Skeleton variant="text" width={80} />;
+const failed = (
+  <Typography component="span" color="error">
+    —
+  </Typography>
+);
+
+function FiguresRow({ children }: { children: ReactNode }) {
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 2 }}>{children}</Box>
+  );
+}
+
+/** Bots and game accounts online, live from the admin socket (same cache as /admin/map). */
+function OnlineCard() {
+  const queryClient = useQueryClient();
+  const fleet = useLiveData<LiveFleet>(liveKeys.fleet, emptyFleet);
+  const connection = useLiveData<LiveConnectionState>(liveKeys.fleetConnection, 'connecting');
+  useEffect(() => watchFleet(queryClient, socketClient), [queryClient]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the fleet's version changes with its bots
+  const accounts = useMemo(() => {
+    let total = 0;
+    for (const bot of fleet.bots.values()) total += bot.accounts.length;
+    return total;
+  }, [fleet.version, fleet.bots]);
+  const isLive = connection === 'connected';
+  const state = CONNECTION_LABELS[connection] ?? CONNECTION_LABELS.connecting;
+  return (
+    <DashboardCard
+      title="En ligne"
+      testId="dashboard-online"
+      action={<Chip size="small" variant="outlined" color={state.color} label={state.label} />}
+    >
+      <FiguresRow>
+        <Figure
+          label="Bots en ligne"
+          testId="dashboard-bots-online"
+          count={isLive ? fleet.onlineCount : undefined}
+          value={isLive ? numberFormat.format(fleet.onlineCount) : loading}
+        />
+        <Figure
+          label="Comptes de jeu"
+          testId="dashboard-accounts-online"
+          count={isLive ? accounts : undefined}
+          value={isLive ? numberFormat.format(accounts) : loading}
+        />
+      </FiguresRow>
+      <Button component={RouterLink} to="/admin/map" size="small" sx={{ mt: 1.5, px: 0 }}>
+        Voir la carte
+      </Button>
+    </DashboardCard>
+  );
+}
+
+/** Paid orders today and over 30 days (refunds excluded), from the payments totals. */
+function RevenueCard() {
+  const today = useQuery(revenueQuery('today'));
+  const month = useQuery(revenueQuery('month'));
+  const show = (query: typeof today) =>
+    query.data ? formatPrice(query.data.paidCents, query.data.currency) : query.isError ? failed : loading;
+  const hint = (query: typeof today) =>
+    query.data ? `${numberFormat.format(query.data.paidCount)} commande(s) payée(s)` : undefined;
+  return (
+    <DashboardCard title="Chiffre d’affaires" testId="dashboard-revenue">
+      <FiguresRow>
+        <Figure
+          label="Aujourd’hui"
+          testId="dashboard-revenue-today"
+          count={today.data?.paidCents}
+          value={show(today)}
+          hint={hint(today)}
+        />
+        <Figure
+          label="30 derniers jours"
+          testId="dashboard-revenue-month"
+          count={month.data?.paidCents}
+          value={show(month)}
+          hint={hint(month)}
+        />
+      </FiguresRow>
+      <Button component={RouterLink} to="/admin/payments" size="small" sx={{ mt: 1.5, px: 0 }}>
+        Voir les paiements
+      </Button>
+    </DashboardCard>
+  );
+}
+
+function UsersCard() {
+  const users = useQuery(usersQuery);
+  const data = users.data;
+  const state = data ? undefined : users.isError ? failed : loading;
+  return (
+    <DashboardCard title="Utilisateurs" testId="dashboard-users">
+      <FiguresRow>
+        <Figure
+          label="Inscrits"
+          testId="dashboard-users-total"
+          count={data?.total}
+          value={data ? numberFormat.format(data.total) : state}
+        />
+        <Figure
+          label="Nouveaux (7 jours)"
+          testId="dashboard-users-recent"
+          count={data?.recent}
+          value={data ? `${numberFormat.format(data.recent)}${data.isRecentCapped ? '+' : ''}` : state}
+        />
+      </FiguresRow>
+      <Button component={RouterLink} to="/admin/users" size="small" sx={{ mt: 1.5, px: 0 }}>
+        Voir les utilisateurs
+      </Button>
+    </DashboardCard>
+  );
+}
+
+function AuditCard() {
+  const audit = useQuery(latestAuditQuery);
+  return (
+    <DashboardCard
+      title="Dernières actions"
+      testId="dashboard-audit"
+      action={
+        <Button component={RouterLink} to="/admin/audit" size="small">
+          Tout voir
+        </Button>
+      }
+    >
+      {audit.data ? (
+        audit.data.length === 0 ? (
+          <Typography color="text.secondary">Aucune entrée pour l’instant.</Typography>
+        ) : (
+          <List dense disablePadding>
+            {audit.data.map((entry) => (
+              <ListItem key={entry.id} disableGutters data-testid="dashboard-audit-entry">
+                <ListItemText
+                  primary={AUDIT_ACTION_LABELS[entry.action] ?? entry.action}
+                  secondary={[
+                    dateTime.format(new Date(entry.at)),
+                    entry.actorUsername ?? 'Système',
+                    entry.targetLabel,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                  slotProps={{ secondary: { noWrap: true } }}
+                />
+              </ListItem>
+            ))}
+          </List>
+        )
+      ) : audit.isError ? (
+        <Typography color="error">Journal indisponible.</Typography>
+      ) : (
+        <>
+          <Skeleton />
+          <Skeleton />
+          <Skeleton />
+        </>
+      )}
+    </DashboardCard>
+  );
+}
+
+/** Every admin page the user may open. */
+function LinksCard() {
+  const { permissions, isAdministrator } = usePermissionCheck();
+  const links = ADMIN_LINKS.filter((route) => isAdministrator || canSeeRoute(route, permissions));
+  return (
+    <DashboardCard title="Accès rapides" testId="dashboard-links">
+      <Box component="nav" aria-label="Accès rapides" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+        {links.map((route) => (
+          <Button key={route.path} component={RouterLink} to={route.path} variant="outlined" size="small">
+            {route.name}
+          </Button>
+        ))}
+      </Box>
+    </DashboardCard>
+  );
+}
+
+/** /admin: live counts, revenue, users, latest audit entries and links, each shown only with its permission. */
 export default function DashboardPage() {
+  const { has } = usePermissionCheck();
   return (
     <>
-      <PageHeader
-        title="Administration"
-        subtitle="Vue d’ensemble de la plateforme : les indicateurs arrivent bientôt."
-      />
-      <ComingSoon />
+      <PageHeader title="Administration" subtitle="Vue d’ensemble de la plateforme." />
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: {
+            xs: 'minmax(0, 1fr)',
+            md: 'repeat(2, minmax(0, 1fr))',
+            xl: 'repeat(3, minmax(0, 1fr))',
+          },
+        }}
+      >
+        <OnlineCard />
+        {has('can_manageSettings') ? <RevenueCard /> : null}
+        {has('can_manageUsers') ? <UsersCard /> : null}
+        {has('can_manageAudit') ? <AuditCard /> : null}
+        <LinksCard />
+      </Box>
     </>
   );
 }

@@ -1,0 +1,134 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
+import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+const bots: LiveBot[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100 } }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  for (const bot of bots) await bot.stop().catch(() => undefined);
+  await browser?.close();
+  await server?.close();
+});
+
+/** Buys a package through the sandbox provider and pays it. */
+async function buy(customer: TestUser, packageId: string) {
+  const call = apiClient(server);
+  const started = await call<{ data: { id: string } }>('POST', '/me/orders', { packageId }, customer.token);
+  expect(started.status).toBe(201);
+  const paid = await call(
+    'POST',
+    `/payments/sandbox/${started.body.data.id}/succeed`,
+    undefined,
+    customer.token,
+  );
+  expect(paid.status).toBe(200);
+}
+
+/** Every API answer 403 the page received (a card shown without its permission would cause one). */
+function recordForbidden(page: Page): string[] {
+  const forbidden: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 403) forbidden.push(response.url());
+  });
+  return forbidden;
+}
+
+describe('/admin dashboard', () => {
+  it('shows the administrator live counts, revenue, users, audit and every link', async () => {
+    const call = apiClient(server);
+    const admin = await server.createUser({ isAdministrator: true });
+    const packageId = (
+      await call<{ data: { id: string } }>(
+        'POST',
+        '/admin/packages',
+        {
+          name: 'Tableau',
+          priceCents: 1250,
+          durationDays: 30,
+          grants: ['can_useTreasure'],
+          whitelistSlots: 1,
+        },
+        admin.token,
+      )
+    ).body.data.id;
+    const buyer = await server.createUser();
+    await server.createUser();
+    await buy(buyer, packageId);
+    const bot = await startLiveBot(server, { accounts: 3 });
+    bots.push(bot);
+    // What the server itself counts (users of this test server, all registered just now).
+    const users = await call<{ total: number }>('GET', '/admin/users?pageSize=1', undefined, admin.token);
+    expect(users.body.total).toBeGreaterThanOrEqual(4);
+
+    const { page, errors, close } = await openPage(browser, server.url);
+    const forbidden = recordForbidden(page);
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await page.goto('/admin');
+    await expectHeading(page, 'Administration');
+
+    await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => readCount(page, 'dashboard-accounts-online')).toBe(3);
+    await expect.poll(() => readCount(page, 'dashboard-revenue-today')).toBe(1250);
+    expect(await readCount(page, 'dashboard-revenue-month')).toBe(1250);
+    expect(await page.getByTestId('dashboard-revenue-today').textContent()).toMatch(/12,50\s€/);
+    expect(await page.getByTestId('dashboard-revenue').textContent()).toContain('1 commande(s) payée(s)');
+    await expect.poll(() => readCount(page, 'dashboard-users-total')).toBe(users.body.total);
+    expect(await readCount(page, 'dashboard-users-recent')).toBe(users.body.total);
+
+    // Latest audit entries: the package created above is among them.
+    const audit = page.getByTestId('dashboard-audit');
+    await audit.getByTestId('dashboard-audit-entry').first().waitFor();
+    expect(await audit.textContent()).toContain(admin.user.username);
+
+    // A link to every other admin page; one opens its page.
+    const links = page.getByRole('navigation', { name: 'Accès rapides' }).getByRole('link');
+    expect(await links.count()).toBe(12);
+    await page
+      .getByRole('navigation', { name: 'Accès rapides' })
+      .getByRole('link', { name: 'Audit' })
+      .click();
+    await expectHeading(page, 'Audit');
+
+    // A second bot comes online while the dashboard is open: the count follows live.
+    await page.goto('/admin');
+    await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(1);
+    const second = await startLiveBot(server, { accounts: 1 });
+    bots.push(second);
+    await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => readCount(page, 'dashboard-accounts-online')).toBe(4);
+
+    expect(forbidden).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows a map-only staff member the live counts and links, and nothing they may not read', async () => {
+    const staff = await server.createUser({ permissions: ['can_manageMap'] });
+    const { page, errors, close } = await openPage(browser, server.url);
+    const forbidden = recordForbidden(page);
+    await signInThroughForm(page, staff.user.username, staff.password);
+    await page.goto('/admin');
+    await expectHeading(page, 'Administration');
+    await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(bots.length);
+    await page.getByTestId('dashboard-links').waitFor();
+    const links = page.getByRole('navigation', { name: 'Accès rapides' }).getByRole('link');
+    expect(await links.allTextContents()).toEqual(['Carte']);
+    for (const card of ['dashboard-revenue', 'dashboard-users', 'dashboard-audit'])
+      expect(await page.getByTestId(card).count(), card).toBe(0);
+    // Give any stray request time to answer before judging.
+    await page.waitForLoadState('networkidle');
+    expect(forbidden).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
