@@ -181,7 +181,9 @@ function RevenueCard() {
   const show = (query: typeof today) =>
     query.data ? formatPrice(query.data.paidCents, query.data.currency) : query.isError ? failed : loading;
   const hint = (query: typeof today) =>
-    query.data ? `${numberFormat.format(query.data.paidCount)} commande(s) payée(s)` : undefined;
+    query.data
+      ? `${numberFormat.format(query.data.paidCount)} ${query.data.paidCount > 1 ? 'commandes payées' : 'commande payée'}`
+      : undefined;
   return (
     <DashboardCard title="Chiffre d’affaires" testId="dashboard-revenue">
       <FiguresRow>
