@@ -9,6 +9,8 @@ export const RECENT_USERS_WINDOW = 200;
 export const AUDIT_PREVIEW_SIZE = 6;
 
 const dashboardKey = ['admin', 'dashboard'] as const;
+/** The figures refresh on their own while the dashboard stays open. */
+const REFRESH_MS = 60_000;
 
 /** Midnight today in the browser's time zone. */
 export function startOfToday(now = new Date()): Date {
@@ -21,6 +23,7 @@ export function startOfToday(now = new Date()): Date {
 export const revenueQuery = (period: 'today' | 'month') =>
   queryOptions({
     queryKey: [...dashboardKey, 'revenue', period],
+    refetchInterval: REFRESH_MS,
     queryFn: () => {
       const from = period === 'today' ? startOfToday() : new Date(Date.now() - 30 * DAY_MS);
       return fetchPaymentTotals(new URLSearchParams({ from: from.toISOString() }));
@@ -33,6 +36,7 @@ export const revenueQuery = (period: 'today' | 'month') =>
  */
 export const usersQuery = queryOptions({
   queryKey: [...dashboardKey, 'users'],
+  refetchInterval: REFRESH_MS,
   queryFn: async () => {
     const params = new URLSearchParams({ pageSize: String(RECENT_USERS_WINDOW), sort: '-createdAt' });
     const page = await api.get(`/admin/users?${params.toString()}`, {
@@ -53,6 +57,7 @@ export const usersQuery = queryOptions({
 /** The latest audit entries (can_manageAudit). */
 export const latestAuditQuery = queryOptions({
   queryKey: [...dashboardKey, 'audit'],
+  refetchInterval: REFRESH_MS,
   queryFn: async () =>
     (
       await api.get(`/admin/audit?pageSize=${AUDIT_PREVIEW_SIZE}`, {
