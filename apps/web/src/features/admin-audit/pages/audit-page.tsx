@@ -76,6 +76,7 @@ export default function AuditPage() {
           actor: actor.trim(),
           action,
           target: target.trim(),
+          targetType,
           from: fromLocalInput(from),
           to: fromLocalInput(to),
         }}
@@ -110,6 +111,21 @@ export default function AuditPage() {
               {(actions.data ?? []).map((name) => (
                 <MenuItem key={name} value={name}>
                   {actionLabel(name)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              {...small}
+              select
+              label="Type de cible"
+              value={targetType}
+              onChange={(e) => setTargetType(e.target.value)}
+              sx={{ minWidth: 160 }}
+            >
+              <MenuItem value="">Tous</MenuItem>
+              {Object.entries(AUDIT_TARGET_TYPE_LABELS).map(([type, label]) => (
+                <MenuItem key={type} value={type}>
+                  {label}
                 </MenuItem>
               ))}
             </TextField>
