@@ -265,6 +265,7 @@ ALTER TABLE "world_maps" ADD CONSTRAINT "world_maps_area_id_world_areas_id_fk" F
 CREATE UNIQUE INDEX "roles_name_idx" ON "roles" USING btree ("name");--> statement-breakpoint
 CREATE INDEX "user_grants_user_idx" ON "user_grants" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "user_grants_source_idx" ON "user_grants" USING btree ("source_id");--> statement-breakpoint
+CREATE INDEX "user_grants_expires_idx" ON "user_grants" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "user_roles_role_idx" ON "user_roles" USING btree ("role_id");--> statement-breakpoint
 CREATE INDEX "audit_at_idx" ON "audit_log" USING btree ("at");--> statement-breakpoint
 CREATE INDEX "audit_actor_idx" ON "audit_log" USING btree ("actor_id");--> statement-breakpoint

@@ -81,6 +81,8 @@ export interface RealtimeConfig {
   botUpdatesPerSecond: number;
   /** Messages a socket may send in 10 s before it is disconnected as a flood. */
   floodMessagesPer10s: number;
+  /** How often open sockets are checked for expired sessions and expired permission grants. */
+  expirySweepMs: number;
 }
 
 export const DEFAULT_REALTIME: RealtimeConfig = {
@@ -91,6 +93,7 @@ export const DEFAULT_REALTIME: RealtimeConfig = {
   maxMessageBytes: 16 * 1024,
   botUpdatesPerSecond: 4,
   floodMessagesPer10s: 200,
+  expirySweepMs: 60_000,
 };
 
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
-import { and, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../core/context.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -136,4 +136,13 @@ export async function revokeGrantsOfSource(
     .where(and(eq(userGrants.source, input.source), eq(userGrants.sourceId, input.sourceId)))
     .returning({ id: userGrants.id });
   return removed.length;
+}
+
+/** Users holding a grant that expired in (from, to]: their permissions shrank with no event to say so. */
+export async function findUsersWithGrantsExpiredBetween(db: DbOrTx, from: Date, to: Date): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: userGrants.userId })
+    .from(userGrants)
+    .where(and(gt(userGrants.expiresAt, from), lte(userGrants.expiresAt, to)));
+  return rows.map((row) => row.userId);
 }

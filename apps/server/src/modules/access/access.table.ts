@@ -64,5 +64,9 @@ export const userGrants = pgTable(
     createdById: uuid('created_by_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('user_grants_user_idx').on(t.userId), index('user_grants_source_idx').on(t.sourceId)],
+  (t) => [
+    index('user_grants_user_idx').on(t.userId),
+    index('user_grants_source_idx').on(t.sourceId),
+    index('user_grants_expires_idx').on(t.expiresAt),
+  ],
 );

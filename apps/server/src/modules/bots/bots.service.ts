@@ -99,6 +99,7 @@ export interface LiveBotSession {
   username: string;
   hwid: string;
   version: string;
+  expiresAt: Date;
 }
 
 /**
@@ -115,6 +116,7 @@ export async function findBotSessionByToken(
       userId: botSessions.userId,
       hwid: botSessions.hwid,
       version: botSessions.version,
+      expiresAt: botSessions.expiresAt,
       sessionKeyHash: botSessions.botKeyHash,
       username: users.username,
       userHwid: users.hwid,
@@ -139,6 +141,7 @@ export async function findBotSessionByToken(
     username: row.username,
     hwid: row.hwid,
     version: row.version,
+    expiresAt: row.expiresAt,
   };
 }
 

@@ -17,7 +17,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../../core/context.ts';
-import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
+import {
+  findUsersWithGrantsExpiredBetween,
+  getUserPermissions,
+  hasPermissions,
+} from '../access/access.service.ts';
 import { findSessionByToken } from '../auth/sessions.service.ts';
 import { ActivityRecorder } from '../bots/bots.history.ts';
 import {
@@ -39,6 +43,8 @@ interface SocketData {
   userId?: string;
   username?: string;
   sessionId?: string;
+  /** When the web or bot session behind the socket expires (ms since epoch). */
+  sessionExpiresAt?: number;
   hwid?: string;
   ip: string;
   queryHwid: string | undefined;
@@ -104,6 +110,8 @@ export class RealtimeHub {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribers: (() => void)[] = [];
   private isClosed = false;
+  /** Grants that expired before this instant were already re-checked. */
+  private grantsCheckedUntil = Date.now();
   private authenticating = 0;
   private readonly authenticationQueue: (() => void)[] = [];
   /** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
@@ -163,6 +171,7 @@ export class RealtimeHub {
       ),
     );
     this.timers.push(setInterval(() => void this.recorder.flush({ all: false }), realtime.historyFlushMs));
+    this.timers.push(setInterval(() => void this.sweepExpired(), realtime.expirySweepMs));
     for (const timer of this.timers) timer.unref();
     this.subscribeToDomainEvents();
   }
@@ -276,6 +285,7 @@ export class RealtimeHub {
       userId: session.userId,
       username: session.username,
       sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
       hwid: input.type === 'client' ? input.hwid : undefined,
     });
     await socket.join([rooms.session(session.sessionId), rooms.user(session.userId), rooms.browsers]);
@@ -318,6 +328,7 @@ export class RealtimeHub {
       userId: session.userId,
       username: session.username,
       sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
       hwid: input.hwid,
     });
     const connection: BotConnection = {
@@ -599,6 +610,31 @@ export class RealtimeHub {
       if (socket) found.push(socket);
     }
     return found;
+  }
+
+  /**
+   * Nothing announces an expiry: every sweep closes the sockets whose session has expired, and
+   * re-checks the users whose permission grants ran out since the last sweep (one indexed query,
+   * not one per socket, so it stays cheap with thousands of bots).
+   */
+  private async sweepExpired(): Promise<void> {
+    if (this.isClosed) return;
+    const now = Date.now();
+    for (const socket of this.io.sockets.sockets.values() as Iterable<HubSocket>) {
+      const expiresAt = socket.data.sessionExpiresAt;
+      if (expiresAt !== undefined && expiresAt <= now) {
+        this.refuse(socket, socket.data.kind === 'bot' ? 'BOT_SESSION_INVALID' : 'UNAUTHORIZED');
+      }
+    }
+    const since = new Date(this.grantsCheckedUntil);
+    this.grantsCheckedUntil = now;
+    try {
+      for (const userId of await findUsersWithGrantsExpiredBetween(this.ctx.db, since, new Date(now))) {
+        this.ctx.events.emit('user.changed', { userId }); // drops cached permissions, then re-checks
+      }
+    } catch (error) {
+      this.ctx.log.error({ err: error }, 'realtime expiry sweep failed');
+    }
   }
 
   /** Permissions or PC binding of a user changed: close the sockets they may no longer hold. */
