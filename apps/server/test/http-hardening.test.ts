@@ -63,6 +63,14 @@ describe('bad input never yields a 5xx', () => {
     expect(answer.body.error).toMatch(/invalides/);
   });
 
+  it('refuses to sort an admin list on an inherited property name', async () => {
+    const { token } = await server.createUser({ isAdministrator: true });
+    for (const sort of ['constructor', '-toString', 'valueOf', 'nope']) {
+      const answer = await call('GET', `/admin/users?sort=${sort}`, undefined, token);
+      expect(answer, sort).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    }
+  });
+
   it('answers JSON 404 for an unknown API route', async () => {
     expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });

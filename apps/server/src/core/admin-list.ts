@@ -22,7 +22,8 @@ export function orderOf(
   if (!sort) return fallback;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
-  const column = columns[field];
+  // Own keys only: `sort=constructor` must not reach an inherited property.
+  const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
   if (!column) {
     throw new AppError('VALIDATION_ERROR', {
       message: `Tri impossible sur « ${field} ». Champs possibles : ${Object.keys(columns).join(', ')}.`,
