@@ -128,6 +128,16 @@ describe('DELETE /me/hwid', () => {
 });
 
 describe('/me/bot-key', () => {
+  it('answers the same key to concurrent first asks', async () => {
+    const { token } = await server.createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, token),
+      ),
+    );
+    expect(new Set(answers.map((answer) => answer.body.data.accessKey)).size).toBe(1);
+  });
+
   it('shows the same key until it is rotated, and stores it only sealed', async () => {
     const { user, token } = await server.createUser();
     const first = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, token);

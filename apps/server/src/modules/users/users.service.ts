@@ -1,5 +1,5 @@
 import type { User } from '@bot/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newSecret } from '../../core/ids.ts';
@@ -82,9 +82,16 @@ export async function rotateBotKey(ctx: AppContext, db: DbOrTx, userId: string):
   return accessKey;
 }
 
-/** The user's bot access key, created on first ask. */
+/** The user's bot access key, created on first ask (two first asks at once get the same key). */
 export async function getOrCreateBotKey(ctx: AppContext, userId: string): Promise<string> {
   const row = await getUserById(ctx.db, userId);
   if (row.botKeySealed) return unseal(row.botKeySealed, ctx.sealingKey);
-  return rotateBotKey(ctx, ctx.db, userId);
+  const accessKey = `bk_${newSecret(32)}`;
+  // Only the first writer sets the key; a concurrent loser reads the winner's key back.
+  await ctx.db
+    .update(users)
+    .set({ botKeyHash: hashSecret(accessKey), botKeySealed: seal(accessKey, ctx.sealingKey) })
+    .where(and(eq(users.id, userId), isNull(users.botKeySealed)));
+  const stored = await getUserById(ctx.db, userId);
+  return unseal(stored.botKeySealed!, ctx.sealingKey);
 }
