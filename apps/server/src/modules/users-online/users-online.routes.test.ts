@@ -243,4 +243,22 @@ describe('signed-in sessions', () => {
     await waitForClose(watcher.socket);
     expect(watcher.socket.connected).toBe(false);
   });
+
+  it("refuses to end an administrator's session unless the actor is an administrator", async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const list = await call<{ data: OnlineSession[] }>(
+      'GET',
+      `/admin/users-online/sessions?q=${encodeURIComponent(admin.user.username)}`,
+      undefined,
+      staff.token,
+    );
+    const id = list.body.data[0]?.id;
+    expect(id).toBeTruthy();
+    const refused = await call('POST', `/admin/users-online/sessions/${id}/revoke`, undefined, staff.token);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect((await call('GET', '/me/info', undefined, admin.token)).status).toBe(200);
+    expect(
+      (await call('POST', `/admin/users-online/sessions/${id}/revoke`, undefined, admin.token)).status,
+    ).toBe(200);
+  });
 });

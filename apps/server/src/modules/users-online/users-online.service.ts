@@ -14,7 +14,9 @@ import { AppError } from '../../core/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
+import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findBotState, kickBot, listConnectedViewers, listOnlineBots } from '../realtime/realtime.service.ts';
+import { getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 
 type OnlineBotSort = (typeof ONLINE_BOT_SORTS)[number];
@@ -142,6 +144,10 @@ export async function kickOnlineBot(
   input: { hwid: string; actor: AuditActor },
 ): Promise<void> {
   const state = await findBotState(ctx, input.hwid);
+  if (state) {
+    const owner = await getUserById(ctx.db, state.owner.id);
+    await assertMayManageUser(ctx.db, { actorId: input.actor.id, target: owner });
+  }
   if (!state?.online || !(await kickBot(ctx, input.hwid))) {
     throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
   }
@@ -167,13 +173,19 @@ export async function revokeOnlineSession(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ userId: sessions.userId, username: users.username, ip: sessions.ip })
+      .select({
+        userId: sessions.userId,
+        username: users.username,
+        ip: sessions.ip,
+        isAdministrator: users.isAdministrator,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
         and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
       );
     if (!row) throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: row });
     await revokeSessions(ctx, tx, { userId: row.userId, sessionIds: [input.sessionId] });
     await writeAudit(tx, {
       actor: input.actor,
