@@ -117,7 +117,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = envSchema.safeParse(present);
+  // Half a Stripe configuration would silently leave the sandbox (free test payments) on.
+  const stripeBoth = envSchema.refine(
+    (env) => Boolean(env.STRIPE_SECRET_KEY) === Boolean(env.STRIPE_WEBHOOK_SECRET),
+    {
+      message: 'STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET vont ensemble : définissez les deux ou aucun.',
+      path: ['STRIPE_WEBHOOK_SECRET'],
+    },
+  );
+  const parsed = stripeBoth.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Configuration invalide :\n${lines.join('\n')}`);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the defaults of DESIGN.md section 3', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'no-reply@localhost',
+      admin: { username: 'admin', password: undefined, email: 'admin@localhost' },
+      logLevel: 'info',
+      stripe: undefined,
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('lists every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'abc', ADMIN_EMAIL: 'pas-un-email', LOG_LEVEL: 'loud' })).toThrow(
+      /PORT[\s\S]*ADMIN_EMAIL[\s\S]*LOG_LEVEL|PORT[\s\S]*LOG_LEVEL[\s\S]*ADMIN_EMAIL/,
+    );
+  });
+
+  it('refuses half a Stripe configuration instead of falling back to the sandbox', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).stripe).toEqual({
+      secretKey: 'sk_test_x',
+      webhookSecret: 'whsec_x',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
+  });
+});
