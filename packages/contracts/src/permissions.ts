@@ -43,3 +43,13 @@ export type BotPermission = (typeof BOT_PERMISSIONS)[number];
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);
 }
+
+/** Staff permissions open the admin area: every `can_manage*`; the others are what customers buy. */
+export function isStaffPermission(name: string): boolean {
+  return name.startsWith('can_manage');
+}
+
+/** Staff: administrators and holders of any staff permission (they keep the site during maintenance). */
+export function isStaff(input: { isAdministrator: boolean; permissions: readonly string[] }): boolean {
+  return input.isAdministrator || input.permissions.some(isStaffPermission);
+}

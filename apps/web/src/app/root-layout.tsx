@@ -1,9 +1,9 @@
+import { isStaff } from '@bot/contracts';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { usePublicSettings } from '../features/settings/api/public-settings.ts';
 import {
   isOpenDuringMaintenance,
-  isStaffMember,
   MaintenancePage,
 } from '../features/settings/components/maintenance-page.tsx';
 import { SiteBanner } from '../features/settings/components/site-banner.tsx';
@@ -23,14 +23,14 @@ export function RootLayout() {
   const settings = usePublicSettings((state) => state.settings);
   const isSnow = useAuthStore((state) => state.isSnow);
   const { pathname } = useLocation();
-  const isStaff = useAuthStore((state) =>
-    isStaffMember({
+  const isStaffMember = useAuthStore((state) =>
+    isStaff({
       isAdministrator: state.user?.Policy.IsAdministrator === true,
       permissions: state.permissions,
     }),
   );
   const isInMaintenance =
-    settings?.maintenanceMode === true && !isStaff && !isOpenDuringMaintenance(pathname);
+    settings?.maintenanceMode === true && !isStaffMember && !isOpenDuringMaintenance(pathname);
 
   return (
     <>

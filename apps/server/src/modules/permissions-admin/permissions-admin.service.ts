@@ -1,4 +1,5 @@
 import {
+  isStaffPermission,
   PERMISSION_DESCRIPTIONS,
   PERMISSIONS,
   type Permission,
@@ -110,7 +111,7 @@ export async function assertMayGivePermissions(
   actorId: string | null,
   wanted: readonly string[],
 ): Promise<void> {
-  const staffOnly = [...new Set(wanted)].filter((name) => name.startsWith('can_manage'));
+  const staffOnly = [...new Set(wanted)].filter(isStaffPermission);
   if (staffOnly.length === 0) return;
   const held = actorId ? await getUserPermissions(ctx, actorId) : [];
   const missing = staffOnly.filter((name) => !held.includes(name as Permission));

@@ -1,8 +1,8 @@
-import { ERRORS } from '@bot/contracts';
+import { ERRORS, isStaff } from '@bot/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { loadSession } from '../../core/auth-guard.ts';
 import { getUserPermissions } from '../access/access.service.ts';
-import { getSettings, isStaff } from './settings.service.ts';
+import { getSettings } from './settings.service.ts';
 
 /**
  * Paths answered during maintenance so staff can sign in and the web app can show the

@@ -106,8 +106,3 @@ export async function updateSettings(
   if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }
-
-/** Staff keep using the site during maintenance: administrators and holders of any can_manage* permission. */
-export function isStaff(input: { isAdministrator: boolean; permissions: readonly string[] }): boolean {
-  return input.isAdministrator || input.permissions.some((name) => name.startsWith('can_manage'));
-}

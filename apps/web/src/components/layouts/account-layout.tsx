@@ -1,5 +1,6 @@
 // zod's validation messages in French for the forms of this area (docs/decisions/103).
 import '@bot/contracts/zod-locale';
+import { isStaff } from '@bot/contracts';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
@@ -28,20 +29,6 @@ const ACCOUNT_ITEMS: NavItem[] = [
   { to: '/account/payments', label: 'Mes paiements', icon: <ReceiptLongIcon /> },
   { to: '/account/whitlist', label: 'Liste blanche', icon: <FactCheckIcon /> },
 ];
-
-const ADMIN_PERMISSIONS = new Set<string>([
-  'can_manageAudit',
-  'can_manageMap',
-  'can_managePackages',
-  'can_manageSettings',
-  'can_managePermissions',
-  'can_manageRoles',
-  'can_manageRoute',
-  'can_manageUsers',
-  'can_manageUsersOnline',
-  'can_manageVoucher',
-  'can_manageWhitelist',
-]);
 
 /**
  * Keeps the stored user and permissions fresh (a purchase grants permissions, staff change roles);
@@ -91,8 +78,7 @@ function AccountArea() {
   const username = useAuthStore((state) => state.user?.username);
   const permissions = useAuthStore((state) => state.permissions);
   const isAdministrator = useAuthStore((state) => state.user?.Policy.IsAdministrator === true);
-  const hasAdminAccess =
-    isAdministrator || permissions.some((permission) => ADMIN_PERMISSIONS.has(permission));
+  const hasAdminAccess = isStaff({ isAdministrator, permissions });
   const items = hasAdminAccess
     ? [...ACCOUNT_ITEMS, { to: '/admin', label: 'Administration', icon: <AdminPanelSettingsIcon /> }]
     : ACCOUNT_ITEMS;

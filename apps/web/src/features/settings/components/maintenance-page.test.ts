@@ -1,5 +1,6 @@
+import { isStaff as isStaffMember } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
-import { isOpenDuringMaintenance, isStaffMember } from './maintenance-page.tsx';
+import { isOpenDuringMaintenance } from './maintenance-page.tsx';
 
 describe('maintenance gate', () => {
   it('lets administrators and can_manage* holders through, not customers', () => {

@@ -1,18 +1,9 @@
-import type { Permission } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 
 export const DEFAULT_MAINTENANCE_MESSAGE = 'Le site est en maintenance. Veuillez réessayer plus tard.';
-
-/** Staff keep the site during maintenance: administrators and holders of any can_manage* permission. */
-export function isStaffMember(input: {
-  isAdministrator: boolean;
-  permissions: readonly Permission[];
-}): boolean {
-  return input.isAdministrator || input.permissions.some((name) => name.startsWith('can_manage'));
-}
 
 /** Paths reachable during maintenance: staff must be able to sign in. */
 export function isOpenDuringMaintenance(pathname: string): boolean {
