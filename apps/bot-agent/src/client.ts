@@ -4,7 +4,7 @@ import {
   type BotSessionAnswer,
   type ClientToServerEvents,
   type ServerToClientEvents,
-  SOCKET_PATH,
+  SOCKET_CLIENT_OPTIONS,
   SOCKET_RANDOMIZATION_FACTOR,
   SOCKET_RECONNECTION_DELAY_MAX_MS,
   SOCKET_RECONNECTION_DELAY_MS,
@@ -190,17 +190,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     if (isStopped) throw new Error('client stopped');
     if (socket) return;
     if (!hasUsableSession()) await openSession();
-    const current: AgentSocket = io(serverUrl, {
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      upgrade: false,
-      reconnection: true,
-      reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
-      reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
-      randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
-      timeout: SOCKET_TIMEOUT_MS,
-      autoConnect: false,
-    });
+    const current: AgentSocket = io(serverUrl, { ...SOCKET_CLIENT_OPTIONS, autoConnect: false });
     socket = current;
     current.on('connect', () => authenticate(current));
     current.on('auth_error', (body) => {

@@ -35,3 +35,15 @@ export const USERNAME_MAX_LENGTH = 32;
 /** Password length bounds (decided in docs/decisions). */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
+
+/** Socket.IO client settings of SPEC.md sections 7 and 9, shared by the web app and the bot agent. */
+export const SOCKET_CLIENT_OPTIONS = {
+  path: SOCKET_PATH,
+  transports: ['websocket'] as ['websocket'],
+  upgrade: false,
+  reconnection: true,
+  reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+  reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
+  randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
+  timeout: SOCKET_TIMEOUT_MS,
+};

@@ -2,12 +2,8 @@ import {
   type BotState,
   type ClientToServerEvents,
   type ServerToClientEvents,
+  SOCKET_CLIENT_OPTIONS,
   SOCKET_EVENTS,
-  SOCKET_PATH,
-  SOCKET_RANDOMIZATION_FACTOR,
-  SOCKET_RECONNECTION_DELAY_MAX_MS,
-  SOCKET_RECONNECTION_DELAY_MS,
-  SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 
@@ -51,14 +47,7 @@ export const TOKEN_MISSING = 'Token manquant';
 /** SPEC.md sections 7 and 9: websocket only, no upgrade, path /socket.io, reconnection 1-5 s, x0.5, 20 s. */
 export function socketOptions(query?: Record<string, string>): Partial<ManagerOptions & SocketOptions> {
   return {
-    path: SOCKET_PATH,
-    transports: ['websocket'],
-    upgrade: false,
-    reconnection: true,
-    reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
-    reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX_MS,
-    randomizationFactor: SOCKET_RANDOMIZATION_FACTOR,
-    timeout: SOCKET_TIMEOUT_MS,
+    ...SOCKET_CLIENT_OPTIONS,
     // Each watcher has its own connection: closing one never closes another.
     forceNew: true,
     ...(query ? { query } : {}),
