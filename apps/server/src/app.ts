@@ -13,6 +13,7 @@ import { healthRoutes } from './core/health.routes.ts';
 import { createMailer } from './core/mailer.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -63,6 +64,9 @@ const REDACTED_PATHS = [
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  // The embedded database belongs to one process: lock its folder before opening it.
+  const releaseDataDir =
+    !options.database && !config.databaseUrl ? await lockDataDir(config.dataDir, log) : undefined;
   const database =
     options.database ??
     openDatabase({
@@ -158,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     for (const cleanup of cleanups.reverse()) await cleanup();
     ctx.mailer.close();
     await database.close();
+    await releaseDataDir?.();
   });
   return app;
 }

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
+import { StartupError } from './core/startup-errors.ts';
 
 const booleanish = z
   .enum(['true', 'false', '1', '0'])
@@ -128,7 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = stripeBoth.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Configuration invalide :\n${lines.join('\n')}`);
+    throw new StartupError(
+      `Configuration invalide : corrigez ces variables d’environnement puis relancez.\n${lines.join('\n')}`,
+    );
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
@@ -144,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
     bodyLimitBytes: 64 * 1024,
     sessionTtlMs: 30 * 24 * HOUR,
     botSessionTtlMs: 24 * HOUR,

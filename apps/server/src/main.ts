@@ -1,17 +1,23 @@
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { type AppConfig, loadConfig } from './config.ts';
 import { ensureFirstAdministrator } from './core/bootstrap.ts';
+import { claimPort, releasePort } from './core/port-claim.ts';
+import { explainStartupError } from './core/startup-errors.ts';
 
-/** config -> buildApp -> listen -> close on signals. */
-async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
-  }
-  const app = await buildApp({ config });
+/** Longest a graceful stop may take (in-flight requests, history flush) before the process exits 1. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+let app: FastifyInstance | undefined;
+
+/**
+ * config -> claim the port -> buildApp (migrations) -> listen; SIGTERM/SIGINT drain and exit 0.
+ * Every start-up failure an operator can fix is one French paragraph and exit code 1.
+ */
+async function main(config: AppConfig): Promise<void> {
+  const placeholder = await claimPort(config.port, config.host);
+  app = await buildApp({ config });
   const admin = await ensureFirstAdministrator(app.ctx);
   if (admin?.password) {
     // Printed once, on the console only (not through the logger, which may ship logs elsewhere).
@@ -19,23 +25,52 @@ async function main(): Promise<void> {
       `\n  Premier administrateur créé\n  identifiant : ${admin.username}\n  mot de passe : ${admin.password}\n  (notez-le : il ne sera plus affiché)\n`,
     );
   }
+  await releasePort(placeholder);
   await app.listen({ port: config.port, host: config.host });
   console.log(
     `  Plateforme prête : http://${config.host}:${config.port}/  (API : /api, documentation : /api/docs)`,
   );
-
-  let closing = false;
-  const close = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'arrêt en cours');
-    const timer = setTimeout(() => process.exit(1), 10_000).unref();
-    await app.close();
-    clearTimeout(timer);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void close('SIGTERM'));
-  process.on('SIGINT', () => void close('SIGINT'));
 }
 
-void main();
+function failStartup(error: unknown, config: AppConfig | undefined): never {
+  const explained = explainStartupError(error, {
+    dataDir: config?.dataDir ?? process.env.DATA_DIR ?? './data',
+    port: config?.port ?? Number(process.env.PORT ?? 3000),
+    host: config?.host ?? process.env.HOST ?? '127.0.0.1',
+  });
+  console.error(
+    `\n  Le serveur n’a pas pu démarrer.\n  ${explained ?? `Erreur inattendue : ${(error as Error)?.message ?? error}`}\n`,
+  );
+  const level = process.env.LOG_LEVEL;
+  if (!explained || level === 'debug' || level === 'trace') console.error(error);
+  process.exit(1);
+}
+
+// A rejected promise nobody handled is a bug to log, not a reason to stop serving everyone.
+process.on('unhandledRejection', (reason) => {
+  if (app) app.log.error({ err: reason }, 'promesse rejetée sans traitement (le serveur continue)');
+  else console.error('promesse rejetée sans traitement', reason);
+});
+
+closeWithGrace(
+  {
+    delay: SHUTDOWN_GRACE_MS,
+    skip: ['unhandledRejection'],
+    logger: { error: (message: unknown) => console.error(message) },
+  },
+  async ({ signal, err }) => {
+    if (err) app?.log.error({ err }, 'erreur fatale : arrêt');
+    else app?.log.info({ signal }, 'arrêt en cours');
+    // Fastify stops accepting, lets in-flight requests finish, then the hub tells sockets to
+    // reconnect elsewhere, flushes bot history, and the database closes.
+    await app?.close();
+  },
+);
+
+let config: AppConfig;
+try {
+  config = loadConfig();
+} catch (error) {
+  failStartup(error, undefined);
+}
+main(config).catch((error: unknown) => failStartup(error, config));

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { type Database, MIGRATIONS_DIR, openDatabase } from '../src/db/client.ts';
+import { MIGRATIONS_DIR } from '../src/core/paths.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
 
 /**
  * Test databases come from a migrated template, built once per run: a PGlite dump file, or a

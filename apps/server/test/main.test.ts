@@ -1,26 +1,43 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { TEST_PASSWORD } from './harness.ts';
+import { startPostgresServer } from './postgres-server.ts';
 
-const serverDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+/** The real start-up path: `npm start` from the repository root, or the compiled server itself. */
+const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
+const node = path.join(rootDir, 'node_modules/.bin/node');
+const compiledServer = path.join(rootDir, 'apps/server/dist/main.js');
+
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bot-main-'));
+  dirs.push(dir);
+  return dir;
+}
+const randomPort = () => String(20_000 + Math.floor(Math.random() * 20_000));
 
-function startMain(env: Record<string, string>): {
+interface Started {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
-} {
+}
+
+function spawnServer(how: 'npm start' | 'compiled', env: Record<string, string>): Started {
   let output = '';
-  const child = spawn(tsx, ['src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+  const [command, args] = how === 'npm start' ? ['npm', ['start']] : [node, [compiledServer]];
+  const child = spawn(command as string, args as string[], {
+    cwd: rootDir,
+    env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
   });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -28,51 +45,164 @@ function startMain(env: Record<string, string>): {
   return { child, output: () => output, exited };
 }
 
-async function waitFor(check: () => boolean, timeoutMs = 40_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitForOutput = (started: Started, text: string | RegExp) =>
+  vi.waitFor(
+    () => {
+      const output = started.output();
+      if (typeof text === 'string' ? !output.includes(text) : !text.test(output))
+        throw new Error(`pas encore « ${text} » :\n${output.slice(-2000)}`);
+    },
+    { timeout: 60_000, interval: 50 },
+  );
 
-describe('main.ts', () => {
-  it('refuses to start on a bad configuration and lists every bad variable', async () => {
-    const { output, exited } = startMain({ PORT: 'abc', PUBLIC_URL: 'pas une url' });
-    expect(await exited).toBe(1);
-    expect(output()).toContain('Configuration invalide');
-    expect(output()).toContain('PORT');
-    expect(output()).toContain('PUBLIC_URL');
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const isPortOpen = (port: string) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.once('connect', () => resolve(socket.destroy() !== undefined));
+    socket.once('error', () => resolve(false));
   });
 
-  it('prints the first administrator once, serves the API and stops cleanly on SIGTERM', {
-    timeout: 90_000,
+/** A login whose body arrives in two parts: the request is in flight until `finish` is called. */
+function startSlowLogin(port: string, body: string) {
+  const finishers: (() => void)[] = [];
+  const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        method: 'POST',
+        path: '/api/auth/login',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half));
+    finishers.push(() => req.end(body.slice(half)));
+  });
+  return { response, finish: () => finishers.forEach((finish) => finish()) };
+}
+
+describe('npm start', () => {
+  it('prints the first administrator, finishes in-flight requests on SIGTERM and leaves no process', {
+    timeout: 120_000,
   }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bot-main-'));
-    dirs.push(dataDir);
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
-    const first = startMain({ DATA_DIR: dataDir, PORT: port });
-    await waitFor(() => first.output().includes('Plateforme prête'));
+    const dataDir = await tempDir();
+    const port = randomPort();
+    const first = spawnServer('npm start', { DATA_DIR: dataDir, PORT: port });
+    await waitForOutput(first, 'Plateforme prête');
     const password = first.output().match(/mot de passe : (\S+)/)?.[1];
     expect(password).toMatch(/^[\w-]{24}$/);
+    const serverPid = Number(first.output().match(/"pid":(\d+).*Server listening/)?.[1]);
+    expect(serverPid).toBeGreaterThan(0);
 
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password }),
-    });
-    expect(login.status).toBe(200);
-    const { user } = (await login.json()) as { user: { Policy: { IsAdministrator: boolean } } };
-    expect(user.Policy.IsAdministrator).toBe(true);
+    // A second server on the same embedded database is refused at once, naming the folder.
+    const intruder = spawnServer('compiled', { DATA_DIR: dataDir, PORT: randomPort() });
+    expect(await intruder.exited).toBe(1);
+    expect(intruder.output()).toContain(`Le dossier de données ${dataDir} est déjà utilisé`);
 
+    // A login in flight when SIGTERM arrives is answered before the process exits.
+    const login = startSlowLogin(port, JSON.stringify({ username: 'admin', password }));
+    await waitForOutput(first, '"url":"/api/auth/login"');
     first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    await waitForOutput(first, 'arrêt en cours');
+    login.finish();
+    const answer = await login.response;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).user.Policy.IsAdministrator).toBe(true);
 
-    // A second start on the same data keeps the administrator and prints no password.
-    const second = startMain({ DATA_DIR: dataDir, PORT: port });
-    await waitFor(() => second.output().includes('Plateforme prête'));
+    expect(await first.exited).toBe(0);
+    expect(isAlive(serverPid)).toBe(false);
+    expect(await isPortOpen(port)).toBe(false);
+
+    // The next start keeps the administrator and prints no password.
+    const second = spawnServer('npm start', { DATA_DIR: dataDir, PORT: port });
+    await waitForOutput(second, 'Plateforme prête');
     expect(second.output()).not.toContain('mot de passe');
-    second.child.kill('SIGTERM');
+    second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
+  });
+
+  it('claims the port before migrating: a second start on a busy port stops at once', {
+    timeout: 120_000,
+  }, async () => {
+    const port = randomPort();
+    const running = spawnServer('npm start', { DATA_DIR: await tempDir(), PORT: port });
+    await waitForOutput(running, 'Plateforme prête');
+    const secondDataDir = await tempDir();
+    const second = spawnServer('npm start', { DATA_DIR: secondDataDir, PORT: port });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`Le port ${port} de 127.0.0.1 est déjà utilisé`);
+    expect(existsSync(path.join(secondDataDir, 'pglite'))).toBe(false); // nothing was migrated
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  });
+});
+
+describe('start-up errors: one French paragraph, exit 1, the stack only at debug level', () => {
+  const failsWith = async (env: Record<string, string>, expected: string) => {
+    const started = spawnServer('compiled', { PORT: randomPort(), LOG_LEVEL: 'info', ...env });
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain('Le serveur n’a pas pu démarrer.');
+    expect(started.output()).toContain(expected);
+    expect(started.output()).not.toMatch(/\n\s+at /); // no stack trace
+    return started;
+  };
+
+  it('invalid configuration lists every bad variable', async () => {
+    const started = await failsWith({ PORT: 'abc', PUBLIC_URL: 'pas une url' }, 'Configuration invalide');
+    expect(started.output()).toContain('PORT');
+    expect(started.output()).toContain('PUBLIC_URL');
+  });
+
+  it('a DATA_DIR that cannot be written', async () => {
+    const file = path.join(await tempDir(), 'un-fichier');
+    await writeFile(file, 'pas un dossier');
+    await failsWith({ DATA_DIR: path.join(file, 'data') }, 'n’est pas utilisable en écriture');
+  });
+
+  it('a corrupt embedded database', { timeout: 60_000 }, async () => {
+    const dataDir = await tempDir();
+    await mkdir(path.join(dataDir, 'pglite', 'global'), { recursive: true });
+    await writeFile(path.join(dataDir, 'pglite', 'PG_VERSION'), '17\n');
+    await writeFile(path.join(dataDir, 'pglite', 'global', 'pg_control'), 'endommagé');
+    await failsWith({ DATA_DIR: dataDir }, 'est illisible');
+  });
+
+  it('an unreachable PostgreSQL, and the stack with LOG_LEVEL=debug', async () => {
+    const closedPort = randomPort();
+    await failsWith({ DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db` }, 'est injoignable');
+    const debug = spawnServer('compiled', {
+      PORT: randomPort(),
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db`,
+    });
+    expect(await debug.exited).toBe(1);
+    expect(debug.output()).toMatch(/\n\s+at /);
+  });
+
+  it('a wrong PostgreSQL password', { timeout: 90_000 }, async () => {
+    const postgres = await startPostgresServer();
+    try {
+      await failsWith(
+        { DATABASE_URL: postgres.url.replace('postgres:postgres@', `postgres:${TEST_PASSWORD}@`) },
+        'refuse l’identifiant ou le mot de passe',
+      );
+    } finally {
+      await postgres.destroy();
+    }
   });
 });

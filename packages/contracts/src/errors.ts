@@ -16,6 +16,10 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
   MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',
+  },
 
   INVALID_CREDENTIALS: { status: 401, message: "Nom d'utilisateur ou mot de passe incorrect." },
   ACCOUNT_NOT_ACTIVATED: {
