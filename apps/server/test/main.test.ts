@@ -93,7 +93,12 @@ function startSlowLogin(port: string, body: string) {
     req.write(body.slice(0, half));
     finishers.push(() => req.end(body.slice(half)));
   });
-  return { response, finish: () => finishers.forEach((finish) => finish()) };
+  return {
+    response,
+    finish: () => {
+      for (const finish of finishers) finish();
+    },
+  };
 }
 
 describe('npm start', () => {
