@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './core/context.ts';
 import { installErrorHandler } from './core/error-handler.ts';
@@ -48,6 +48,8 @@ export interface BuildAppOptions {
   database?: Database;
   /** Skip migrations when the database is known to be migrated (test templates). */
   skipMigrations?: boolean;
+  /** Where the JSON log lines go (standard output by default; tests read them). */
+  logDestination?: DestinationStream;
 }
 
 const REDACTED_PATHS = [
@@ -63,7 +65,7 @@ const REDACTED_PATHS = [
 /** Builds the whole server, wired in one place; `main.ts` listens, tests call this directly. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS }, options.logDestination);
   // The embedded database belongs to one process: lock its folder before opening it.
   const releaseDataDir =
     !options.database && !config.databaseUrl ? await lockDataDir(config.dataDir, log) : undefined;
@@ -72,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      timeouts: config.databaseTimeouts,
       onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
     });
   if (!options.skipMigrations) await database.migrate();
@@ -82,7 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     db: database.db,
     engine: database.engine,
-    events: new EventBus(),
+    events: new EventBus(log),
     limiter: new RateLimiter(),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,

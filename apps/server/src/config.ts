@@ -15,6 +15,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
   ADMIN_USERNAME: z.string().min(3).max(32).default('admin'),
@@ -39,6 +41,8 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: how long to wait for a connection and for one statement before answering 503. */
+  databaseTimeouts: { connectTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -142,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: {
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

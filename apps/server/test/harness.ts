@@ -47,6 +47,10 @@ export interface StartTestServerOptions {
   rateLimits?: Partial<AppConfig['rateLimits']>;
   realtime?: Partial<AppConfig['realtime']>;
   env?: Record<string, string>;
+  /** Let the app open (and migrate) the database its config names, e.g. a PostgreSQL of the test's own. */
+  openDatabaseFromConfig?: boolean;
+  /** Receives every JSON log line (the log level is then `TEST_LOG_LEVEL` or `debug`). */
+  onLogLine?: (line: string) => void;
 }
 
 /** Strong enough for zxcvbn, shared by test users. */
@@ -90,8 +94,18 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     },
     realtime: { ...base.realtime, ...options.realtime },
   };
-  const { database, dispose } = await createTestDatabase();
-  const app = await buildApp({ config, database, skipMigrations: true });
+  const { database, dispose } = options.openDatabaseFromConfig
+    ? { database: undefined, dispose: async () => {} }
+    : await createTestDatabase();
+  const onLogLine = options.onLogLine;
+  const app = await buildApp({
+    config: onLogLine
+      ? { ...config, logLevel: config.logLevel === 'silent' ? 'debug' : config.logLevel }
+      : config,
+    database,
+    skipMigrations: Boolean(database),
+    logDestination: onLogLine ? { write: (line: string) => onLogLine(line) } : undefined,
+  });
   await app.listen({ port, host: '127.0.0.1' });
 
   return {

@@ -1,7 +1,11 @@
 import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
+
+/** A database outage is answered 503 with this Retry-After: the pool reconnects on the next query. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -50,6 +54,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status < 500) {
       const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
       return reply.status(status).send({ error: ERRORS[code].message, code });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'base de données indisponible');
+      return reply
+        .status(503)
+        .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: ERRORS.SERVICE_UNAVAILABLE.message, code: 'SERVICE_UNAVAILABLE' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: ERRORS.INTERNAL.message, code: 'INTERNAL' });

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { runInBackground } from './background.ts';
 
 /**
  * Domain events other modules react to (the real-time hub closes sockets on revocation, caches
@@ -18,12 +20,17 @@ export interface DomainEvents {
 export class EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(100);
 
+  constructor(private readonly log: Logger) {}
+
   emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
     this.emitter.emit(name, payload);
   }
 
-  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void {
-    this.emitter.on(name, listener);
-    return () => this.emitter.off(name, listener);
+  /** A failing listener is logged; it neither breaks the emitter nor the other listeners. */
+  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
+    const guarded = (payload: DomainEvents[K]) =>
+      runInBackground(this.log, `event ${name}`, () => listener(payload));
+    this.emitter.on(name, guarded);
+    return () => this.emitter.off(name, guarded);
   }
 }

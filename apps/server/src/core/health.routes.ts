@@ -1,27 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ERRORS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { AppError } from './errors.ts';
 
+/** How long one readiness check may take: a probe must answer quickly, even during an outage. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+const checkNames = ['database', 'redis', 'dataDir'] as const;
+type CheckName = (typeof checkNames)[number];
+const checkResult = z.enum(['ok', 'failed']);
+const checks = z.partialRecord(z.enum(checkNames), checkResult);
+
+/** French names of what can fail, for the readiness answer read by people. */
+const CHECK_LABELS: Record<CheckName, string> = {
+  database: 'base de données',
+  redis: 'Redis',
+  dataDir: 'dossier de données (DATA_DIR) non inscriptible',
+};
+
+function withTimeout(work: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('délai dépassé')), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `/healthz` is liveness: the process answers, nothing else is touched (a database outage must not
+ * get the node restarted). `/readyz` is readiness: the database, Redis when configured and a
+ * writable DATA_DIR; 503 names what fails. Maintenance mode affects neither (maintenance guard).
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
   const tags = ['health'];
-  /** Liveness: the process answers. */
+  const redis = ctx.config.redisUrl
+    ? new Redis(ctx.config.redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        connectTimeout: CHECK_TIMEOUT_MS,
+      })
+    : undefined;
+  redis?.on('error', () => {}); // failures are reported by /readyz, not thrown as events
+  if (redis) ctx.onClose(() => redis.disconnect());
+
+  const probes: Partial<Record<CheckName, () => Promise<unknown>>> = {
+    database: () => ctx.db.execute(sql`select 1`),
+    dataDir: async () => {
+      await mkdir(ctx.config.dataDir, { recursive: true });
+      const probe = path.join(ctx.config.dataDir, `.readyz-${randomUUID()}`);
+      await writeFile(probe, 'readyz');
+      await unlink(probe);
+    },
+    ...(redis ? { redis: () => redis.ping() } : {}),
+  };
+
   app.get(
     '/healthz',
     { schema: { tags, response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
-  /** Readiness: the database answers. */
+
   app.get(
     '/readyz',
-    { schema: { tags, response: { 200: z.object({ status: z.literal('ready'), engine: z.string() }) } } },
-    async () => {
-      try {
-        await app.ctx.db.execute(sql`select 1`);
-      } catch {
-        throw new AppError('INTERNAL', { message: 'Base de données indisponible.' });
+    {
+      schema: {
+        tags,
+        response: {
+          200: z.object({ status: z.literal('ready'), engine: z.string(), checks }),
+          503: z.object({ error: z.string(), code: z.literal('SERVICE_UNAVAILABLE'), checks }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const entries = Object.entries(probes) as [CheckName, () => Promise<unknown>][];
+      const outcomes = await Promise.allSettled(entries.map(([, probe]) => withTimeout(probe())));
+      const results = Object.fromEntries(
+        entries.map(([name], index) => [name, outcomes[index]?.status === 'fulfilled' ? 'ok' : 'failed']),
+      ) as Record<CheckName, 'ok' | 'failed'>;
+      const failing = entries.map(([name]) => name).filter((name) => results[name] === 'failed');
+      if (failing.length === 0) return { status: 'ready' as const, engine: ctx.engine, checks: results };
+      for (const [index, [name]] of entries.entries()) {
+        const outcome = outcomes[index];
+        if (outcome?.status === 'rejected')
+          app.log.warn({ err: outcome.reason, check: name }, 'readiness check failed');
       }
-      return { status: 'ready' as const, engine: app.ctx.engine };
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send({
+          error: `${ERRORS.SERVICE_UNAVAILABLE.message} En échec : ${failing.map((name) => CHECK_LABELS[name]).join(', ')}.`,
+          code: 'SERVICE_UNAVAILABLE' as const,
+          checks: results,
+        });
     },
   );
 };

@@ -33,9 +33,18 @@ export function openDatabase(options: {
   dataDir?: string;
   pglite?: PGlite;
   onIdleError?: (error: Error) => void;
+  timeouts?: { connectTimeoutMs?: number; statementTimeoutMs?: number };
 }): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const { connectTimeoutMs = 3_000, statementTimeoutMs = 10_000 } = options.timeouts ?? {};
+    // Without timeouts a request waits forever for a database that is gone: fail fast, answer 503.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: connectTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1_000,
+    });
     // An idle connection killed by the server (restart, failover, admin command) is an 'error' event
     // of the pool: without a listener it would crash the process. The pool replaces the connection;
     // queries in flight fail on their own and are answered as errors.

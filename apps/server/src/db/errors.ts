@@ -8,3 +8,36 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   }
   return false;
 }
+
+/** Network failures and PostgreSQL answers that mean "the database cannot serve right now". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '57014', // query_canceled: the statement timeout
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|not queryable|connect ECONNREFUSED/i;
+
+/** True when a query failed because the database is unreachable or overloaded (answer 503, retry). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const candidate = current as { code?: string; message?: string };
+    if (candidate.code && UNAVAILABLE_CODES.has(candidate.code)) return true;
+    if (candidate.message && UNAVAILABLE_MESSAGES.test(candidate.message)) return true;
+  }
+  return false;
+}

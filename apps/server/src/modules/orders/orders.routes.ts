@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { inBatches, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { repeatInBackground } from '../../core/background.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import {
   createOrder,
@@ -34,10 +35,9 @@ const EXPIRY_SWEEP_MS = 60_000;
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const sweep = setInterval(() => {
-    expireStaleOrders(ctx).catch((error) => ctx.log.error({ err: error }, 'order expiry sweep failed'));
-  }, EXPIRY_SWEEP_MS);
-  sweep.unref();
+  const sweep = repeatInBackground(ctx.log, 'order expiry sweep', EXPIRY_SWEEP_MS, () =>
+    expireStaleOrders(ctx),
+  );
   ctx.onClose(() => clearInterval(sweep));
 
   await app.register(myOrderRoutes);

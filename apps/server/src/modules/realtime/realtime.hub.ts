@@ -16,7 +16,9 @@ import {
 } from '@bot/contracts';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import { repeatInBackground, runInBackground } from '../../core/background.ts';
 import type { AppContext } from '../../core/context.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
 import {
   findUsersWithGrantsExpiredBetween,
   getUserPermissions,
@@ -163,16 +165,16 @@ export class RealtimeHub {
     });
     this.io.on('connection', (socket: HubSocket) => this.onConnection(socket));
 
-    this.timers.push(setInterval(() => this.flushAdminFeed(), realtime.adminFlushMs));
+    const { log } = ctx;
+    const sweepEveryMs = Math.min(1000, Math.max(50, (realtime.offlineTimeoutMs ?? 3000) / 3));
     this.timers.push(
-      setInterval(
-        () => void this.sweepSilentBots(),
-        Math.min(1000, Math.max(50, (realtime.offlineTimeoutMs ?? 3000) / 3)),
+      repeatInBackground(log, 'admin feed flush', realtime.adminFlushMs, () => this.flushAdminFeed()),
+      repeatInBackground(log, 'silent bot sweep', sweepEveryMs, () => this.sweepSilentBots()),
+      repeatInBackground(log, 'bot history flush', realtime.historyFlushMs, () =>
+        this.recorder.flush({ all: false }),
       ),
+      repeatInBackground(log, 'session expiry sweep', realtime.expirySweepMs, () => this.sweepExpired()),
     );
-    this.timers.push(setInterval(() => void this.recorder.flush({ all: false }), realtime.historyFlushMs));
-    this.timers.push(setInterval(() => void this.sweepExpired(), realtime.expirySweepMs));
-    for (const timer of this.timers) timer.unref();
     this.subscribeToDomainEvents();
   }
 
@@ -228,7 +230,8 @@ export class RealtimeHub {
         })
         .catch((error: unknown) => {
           this.ctx.log.error({ err: error }, 'socket authentication failed');
-          this.refuse(socket, 'INTERNAL');
+          // An outage is temporary: the peer reconnects later (SERVICE_UNAVAILABLE is not final).
+          this.refuse(socket, isDatabaseUnavailable(error) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL');
         });
     });
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
@@ -368,7 +371,8 @@ export class RealtimeHub {
     const { kind, hwid } = socket.data;
     if (kind !== 'bot' || !hwid) return;
     const connection = this.bots.get(hwid);
-    if (connection?.socket === socket) void this.markOffline(connection);
+    if (connection?.socket === socket)
+      runInBackground(this.ctx.log, 'bot offline', () => this.markOffline(connection));
   }
 
   // ---- bot reports ------------------------------------------------------------------------
@@ -505,8 +509,8 @@ export class RealtimeHub {
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;
-      void this.store.count().then((count) => {
-        this.io.to(rooms.admins).emit(SOCKET_EVENTS.onlineCount, count);
+      runInBackground(this.ctx.log, 'online count', async () => {
+        this.io.to(rooms.admins).emit(SOCKET_EVENTS.onlineCount, await this.store.count());
       });
     }
   }

@@ -23,11 +23,12 @@ const OPEN_DURING_MAINTENANCE = [
  */
 export const maintenanceGuard: FastifyPluginAsync = async (api) => {
   api.addHook('onRequest', async (request, reply) => {
+    // Open paths first: health probes must never read the database (liveness during an outage).
+    const path = request.url.split('?')[0] ?? '';
+    if (OPEN_DURING_MAINTENANCE.some((pattern) => pattern.test(path))) return;
     const { ctx } = request.server;
     const settings = await getSettings(ctx);
     if (!settings.maintenanceMode) return;
-    const path = request.url.split('?')[0] ?? '';
-    if (OPEN_DURING_MAINTENANCE.some((pattern) => pattern.test(path))) return;
     const session = await loadSession(request);
     if (session) {
       const permissions = await getUserPermissions(ctx, session.userId);

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+
+/**
+ * Runs work nobody awaits (a timer tick, a reaction to an event) so that its failure is logged
+ * with the task's name and never becomes an unhandled rejection: during a database or Redis
+ * outage the node keeps serving and the next tick tries again.
+ */
+export function runInBackground(log: Logger, task: string, work: () => unknown): void {
+  const fail = (error: unknown) => log.error({ err: error, task }, 'tâche de fond en échec');
+  try {
+    const result = work();
+    if (result instanceof Promise) result.catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** `setInterval` for background work: failures logged (runInBackground), never keeps the process alive. */
+export function repeatInBackground(
+  log: Logger,
+  task: string,
+  everyMs: number,
+  work: () => unknown,
+): NodeJS.Timeout {
+  return setInterval(() => runInBackground(log, task, work), everyMs).unref();
+}

@@ -1,0 +1,91 @@
+import { createBotClient } from '@bot/bot-agent';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { whitelist } from '../src/modules/realtime/realtime.test-helpers.ts';
+import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from './harness.ts';
+import { type PostgresServer, startPostgresServer } from './postgres-server.ts';
+
+/**
+ * Operations issue, defects 1-3: a real PostgreSQL stopped and started under a serving node with a
+ * connected bot. The node must answer 503 + Retry-After (never hang, never exit), keep liveness
+ * green, name the database in readiness, and recover by itself when the database is back.
+ */
+let postgres: PostgresServer;
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  postgres = await startPostgresServer();
+  server = await startTestServer({
+    openDatabaseFromConfig: true,
+    env: {
+      DATABASE_URL: postgres.url,
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+    },
+    // The silent-bot sweep reads the offline timeout from the settings (the defect's path).
+    realtime: { offlineTimeoutMs: undefined },
+    onLogLine: (line) => logLines.push(line),
+  });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await postgres?.destroy();
+});
+
+describe('a PostgreSQL outage', () => {
+  it('answers 503 with Retry-After, keeps serving and recovers by itself', { timeout: 120_000 }, async () => {
+    const call = apiClient(server);
+    const owner = await server.createUser({ permissions: ['can_useGathering'] });
+    await whitelist(server, owner.user.id, ['Outage-One']);
+    const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);
+    const bot = createBotClient({
+      serverUrl: server.url,
+      accessKey: key.body.data.accessKey,
+      hwid: 'OUTAGE-PC-1',
+      version: '1.0.0',
+    });
+    await bot.connect();
+    const login = () =>
+      call('POST', '/auth/login', { username: owner.user.username, password: TEST_PASSWORD });
+    expect((await login()).status).toBe(200);
+
+    await postgres.stop();
+
+    const refused = await login();
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    const readiness = await call<{ checks: Record<string, string>; error: string }>('GET', '/readyz');
+    expect(readiness.status).toBe(503);
+    expect(readiness.body.checks).toMatchObject({ database: 'failed', dataDir: 'ok' });
+    expect(readiness.body.error).toContain('base de données');
+    // The silent-bot sweep hit the dead database: logged, not an unhandled rejection (which
+    // would fail this run), and the node still answers.
+    await vi.waitFor(
+      () => expect(logLines.some((line) => line.includes('"task":"silent bot sweep"'))).toBe(true),
+      {
+        timeout: 15_000,
+      },
+    );
+    expect((await call('GET', '/healthz')).status).toBe(200);
+
+    await postgres.start();
+    await vi.waitFor(async () => expect((await login()).status).toBe(200), {
+      timeout: 15_000,
+      interval: 250,
+    });
+    expect((await call('GET', '/readyz')).status).toBe(200);
+    // Bots connect again: a fresh agent opens a session and authenticates.
+    const second = createBotClient({
+      serverUrl: server.url,
+      accessKey: key.body.data.accessKey,
+      hwid: 'OUTAGE-PC-1',
+      version: '1.0.1',
+    });
+    await second.connect();
+    expect(second.isConnected).toBe(true);
+    await second.stop();
+    await bot.stop();
+  });
+});
