@@ -26,9 +26,15 @@ export interface TestServer {
   url: string;
   /** `${url}/api` */
   api: string;
-  app: FastifyInstance;
+  /** The running app (a new one after `restart`). */
+  readonly app: FastifyInstance;
   mail: MailReceiver;
   createUser(input?: CreateUserInput): Promise<TestUser>;
+  /**
+   * A graceful restart on the same port and database (needs `openDatabaseFromConfig`): the app
+   * drains and closes, `whileDown` runs, a new app starts.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,20 +104,26 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     ? { database: undefined, dispose: async () => {} }
     : await createTestDatabase();
   const onLogLine = options.onLogLine;
-  const app = await buildApp({
-    config: onLogLine
-      ? { ...config, logLevel: config.logLevel === 'silent' ? 'debug' : config.logLevel }
-      : config,
-    database,
-    skipMigrations: Boolean(database),
-    logDestination: onLogLine ? { write: (line: string) => onLogLine(line) } : undefined,
-  });
-  await app.listen({ port, host: '127.0.0.1' });
+  const start = async () => {
+    const started = await buildApp({
+      config: onLogLine
+        ? { ...config, logLevel: config.logLevel === 'silent' ? 'debug' : config.logLevel }
+        : config,
+      database,
+      skipMigrations: Boolean(database),
+      logDestination: onLogLine ? { write: (line: string) => onLogLine(line) } : undefined,
+    });
+    await started.listen({ port, host: '127.0.0.1' });
+    return started;
+  };
+  let app = await start();
 
   return {
     url,
     api: `${url}/api`,
-    app,
+    get app() {
+      return app;
+    },
     mail,
     async createUser(input = {}) {
       userCounter += 1;
@@ -140,6 +152,13 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
         ? (await createSession(app.ctx, { userId: id, ip: '127.0.0.1', userAgent: 'test' })).token
         : '';
       return { user: await getPublicUser(app.ctx.db, id), password, token };
+    },
+    async restart(whileDown) {
+      if (database)
+        throw new Error('restart() needs openDatabaseFromConfig (a database that outlives the app)');
+      await app.close();
+      await whileDown?.();
+      app = await start();
     },
     async close() {
       await app.close();

@@ -26,16 +26,19 @@ export function Notice({
   sx,
   children,
   'data-testid': testId,
+  role = 'alert',
 }: {
   severity: Severity;
   action?: ReactNode;
   sx?: SxProps<Theme>;
   children: ReactNode;
   'data-testid'?: string;
+  /** `status` for information that must not interrupt a screen reader (`alert` does). */
+  role?: 'alert' | 'status';
 }) {
   return (
     <Box
-      role="alert"
+      role={role}
       data-testid={testId}
       sx={[
         (theme) => ({

@@ -108,7 +108,7 @@ export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: s
     onConnectionChange: (state) => {
       const previous = queryClient.getQueryData<LiveConnectionState>(liveKeys.botConnection(hwid));
       setConnection(queryClient, liveKeys.botConnection(hwid), state);
-      if (previous === 'connected' && state === 'disconnected') {
+      if (previous === 'connected' && state === 'reconnecting') {
         appendEvents([
           {
             id: ++eventCounter,

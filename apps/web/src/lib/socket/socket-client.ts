@@ -9,8 +9,12 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Connection state of one watcher socket, as the pages show it. */
-export type LiveConnectionState = 'connecting' | 'connected' | 'disconnected' | 'refused';
+/**
+ * Connection state of one watcher socket, as the pages show it. `reconnecting` follows any loss that
+ * is not a refusal (network, server restart): the socket comes back by itself and resyncs.
+ * `disconnected` is a watch the page itself ended.
+ */
+export type LiveConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'refused';
 
 export interface SocketClientDeps {
   /** Socket URL from the runtime config; '' means the page's own origin. */
@@ -99,10 +103,16 @@ export function createSocketClient(deps: SocketClientDeps) {
       handlers.onConnectionChange?.('refused');
       handlers.onAuthError?.(body);
     });
-    socket.on('disconnect', () => {
-      if (!isRefused) handlers.onConnectionChange?.('disconnected');
+    socket.on('disconnect', (reason) => {
+      if (isRefused || reason === 'io client disconnect') return;
+      handlers.onConnectionChange?.('reconnecting');
+      // socket.io-client reconnects by itself after a network loss but treats a server-side close
+      // as final; a server that drains for a restart closes every socket that way, so connect
+      // again (the manager's backoff takes over while the server is down). On connect the socket
+      // authenticates again and the hub sends a fresh snapshot.
+      if (reason === 'io server disconnect') socket.connect();
     });
-    socket.io.on('reconnect_attempt', () => handlers.onConnectionChange?.('connecting'));
+    socket.io.on('reconnect_attempt', () => handlers.onConnectionChange?.('reconnecting'));
   }
 
   /** Watches one bot; an earlier socket for the same hwid is closed first. */

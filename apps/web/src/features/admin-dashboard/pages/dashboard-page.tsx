@@ -39,6 +39,7 @@ const CONNECTION_LABELS: Record<
 > = {
   connecting: { label: 'Connexion…', color: 'warning' },
   connected: { label: 'En direct', color: 'success' },
+  reconnecting: { label: 'Reconnexion…', color: 'warning' },
   disconnected: { label: 'Déconnecté', color: 'warning' },
   refused: { label: 'Refusé', color: 'error' },
 };

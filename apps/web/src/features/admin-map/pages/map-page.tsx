@@ -6,6 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
@@ -24,6 +25,7 @@ const numberFormat = new Intl.NumberFormat('fr-FR');
 const FLEET_HASH = hashKey(liveKeys.fleet);
 
 const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
+  reconnecting: 'Reconnexion…',
   connecting: 'Connexion…',
   connected: 'En direct',
   disconnected: 'Déconnecté',
@@ -107,6 +109,7 @@ export default function MapPage() {
           />
         </Stack>
       </PageHeader>
+      <LiveOfflineBanner state={connection} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { md: 'center' } }}>
         <TextField
           size="small"

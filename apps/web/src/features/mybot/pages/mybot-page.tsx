@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
+import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
@@ -31,6 +32,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', ti
 const NO_EVENTS: LiveEvent[] = [];
 
 const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
+  reconnecting: 'Reconnexion au direct…',
   connecting: 'Connexion au direct…',
   connected: 'Direct actif',
   disconnected: 'Direct interrompu',
@@ -93,6 +95,7 @@ export default function MyBotPage() {
           </Stack>
         ) : null}
       </PageHeader>
+      <LiveOfflineBanner state={connection} />
 
       {bot.isPending ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
