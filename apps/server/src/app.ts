@@ -11,8 +11,10 @@ import { installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
 import { createMailer } from './core/mailer.ts';
+import { metricsRoutes } from './core/metrics.routes.ts';
+import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
-import { type Database, openDatabase } from './db/client.ts';
+import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
@@ -89,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limiter: new RateLimiter(),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
+    metrics: createMetrics(),
     sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
@@ -106,6 +109,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  measureHttpLatency(app, ctx.metrics);
+  observeDatabasePool(ctx.metrics, database);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -134,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       );
       await api.register(maintenanceGuard); // first: its hook must cover every route below
       await api.register(healthRoutes);
+      await api.register(metricsRoutes);
       await api.register(authRoutes);
       await api.register(meRoutes);
       await api.register(publicSettingsRoutes);

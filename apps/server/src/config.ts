@@ -22,6 +22,7 @@ const envSchema = z.object({
   ADMIN_USERNAME: z.string().min(3).max(32).default('admin'),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   ADMIN_EMAIL: z.string().email().default('admin@localhost'),
+  METRICS_TOKEN: z.string().min(16, 'au moins 16 caractères').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanish.default(false),
   WEB_DIST_DIR: z.string().optional(),
@@ -48,6 +49,8 @@ export interface AppConfig {
   mailFrom: string;
   admin: { username: string; password: string | undefined; email: string };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Bearer token of `GET /api/metrics`; unset: no metrics endpoint. */
+  metricsToken: string | undefined;
   trustProxy: boolean;
   webDistDir: string;
   bodyLimitBytes: number;
@@ -155,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: e.MAIL_FROM,
     admin: { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL },
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
     bodyLimitBytes: 64 * 1024,

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from './events.ts';
 import type { Mailer } from './mailer.ts';
+import type { Metrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
 /**
@@ -17,6 +18,7 @@ export interface AppContext {
   limiter: RateLimiter;
   mailer: Mailer;
   log: Logger;
+  metrics: Metrics;
   /** Key sealing secrets the server must show again (bot access keys). */
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */

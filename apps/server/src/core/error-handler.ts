@@ -1,5 +1,5 @@
 import { ERRORS, type ErrorCode } from '@bot/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
@@ -27,42 +27,55 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
+type ErrorBody = { error: string; code: ErrorCode; details?: unknown };
+
 /**
  * The one error handler: every error becomes `{error, code}` with a French message. Expected
  * errors keep their message; 5xx are logged and answered with a generic text, never internals.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isAppError(error)) {
-      if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
-      const body: Record<string, unknown> = { error: error.message, code: error.code };
-      if (error.details !== undefined) body.details = error.details;
-      return reply.status(error.status).send(body);
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((issue) => ({
-        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-        message: issue.message,
-      }));
-      const first = issues[0];
-      const message = first
-        ? `${ERRORS.VALIDATION_ERROR.message} ${first.path ? `${first.path} : ` : ''}${first.message}`
-        : ERRORS.VALIDATION_ERROR.message;
-      return reply.status(400).send({ error: message, code: 'VALIDATION_ERROR', details: issues });
-    }
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status < 500) {
-      const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
-      return reply.status(status).send({ error: ERRORS[code].message, code });
-    }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'base de données indisponible');
-      return reply
-        .status(503)
-        .header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({ error: ERRORS.SERVICE_UNAVAILABLE.message, code: 'SERVICE_UNAVAILABLE' });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: ERRORS.INTERNAL.message, code: 'INTERNAL' });
+    const { status, body, retryAfter } = answerFor(error, request);
+    request.server.ctx.metrics.errors.inc({ code: body.code });
+    if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
+    return reply.status(status).send(body);
   });
+}
+
+/** The status, `{error, code}` body and Retry-After (seconds) for an error. */
+function answerFor(
+  error: FastifyError,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody; retryAfter?: number } {
+  if (isAppError(error)) {
+    const body: ErrorBody = { error: error.message, code: error.code };
+    if (error.details !== undefined) body.details = error.details;
+    return { status: error.status, body, retryAfter: error.retryAfter };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((issue) => ({
+      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      message: issue.message,
+    }));
+    const first = issues[0];
+    const message = first
+      ? `${ERRORS.VALIDATION_ERROR.message} ${first.path ? `${first.path} : ` : ''}${first.message}`
+      : ERRORS.VALIDATION_ERROR.message;
+    return { status: 400, body: { error: message, code: 'VALIDATION_ERROR', details: issues } };
+  }
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status < 500) {
+    const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
+    return { status, body: { error: ERRORS[code].message, code } };
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'base de données indisponible');
+    return {
+      status: 503,
+      body: { error: ERRORS.SERVICE_UNAVAILABLE.message, code: 'SERVICE_UNAVAILABLE' },
+      retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+    };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { status: 500, body: { error: ERRORS.INTERNAL.message, code: 'INTERNAL' } };
 }

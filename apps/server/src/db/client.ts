@@ -8,6 +8,8 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { Gauge } from 'prom-client';
+import type { Metrics } from '../core/metrics.ts';
 import { MIGRATIONS_DIR } from '../core/paths.ts';
 
 /** One type for both engines: services never know which one runs. */
@@ -23,6 +25,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL pool figures (PGlite has no pool). */
+  pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,6 +57,7 @@ export function openDatabase(options: {
     return {
       db,
       engine: 'postgres',
+      pool,
       migrate: () => migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
       close: () => pool.end(),
     };
@@ -72,4 +77,21 @@ function createPglite(dataDir: string | undefined): PGlite {
   const dir = path.join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   return new PGlite(dir);
+}
+
+/** `db_pool_connections{state}`: open, idle and waiting connections of the PostgreSQL pool. */
+export function observeDatabasePool(metrics: Metrics, database: Database): void {
+  const { pool } = database;
+  if (!pool) return;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, waiting clients)',
+    labelNames: ['state'],
+    registers: [metrics.registry],
+    collect() {
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
 }

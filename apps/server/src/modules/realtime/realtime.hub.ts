@@ -35,6 +35,7 @@ import {
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.service.ts';
 import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
+import { createRealtimeMetrics, type RealtimeMetrics } from './realtime.metrics.ts';
 import { rooms } from './rooms.ts';
 
 type PeerKind = 'client' | 'admin' | 'bot';
@@ -124,6 +125,7 @@ export class RealtimeHub {
     invalidReports: 0,
   };
   private readonly isClustered: boolean;
+  private readonly metrics: RealtimeMetrics;
 
   constructor(
     private readonly ctx: AppContext,
@@ -132,6 +134,10 @@ export class RealtimeHub {
   ) {
     const { realtime, publicUrl } = ctx.config;
     this.store = store;
+    this.metrics = createRealtimeMetrics(ctx.metrics.registry, {
+      socketKinds: () => [...this.io.sockets.sockets.values()].map((socket) => socket.data.kind),
+      countOnline: () => this.store.count(),
+    });
     this.isClustered = ctx.config.redisUrl !== undefined;
     this.recorder = new ActivityRecorder(ctx);
     const allowedOrigin = new URL(publicUrl).origin;
@@ -415,6 +421,7 @@ export class RealtimeHub {
       this.counters.invalidReports += 1;
       return;
     }
+    this.metrics.updatesIn.inc();
     const now = Date.now();
     connection.lastSeenAt = now;
     const accounts = parsed.data.accounts.filter((account) =>
@@ -471,7 +478,10 @@ export class RealtimeHub {
   private publish(connection: BotConnection): Promise<void> {
     const { state } = connection;
     const room = rooms.bot(state.hwid);
-    if (this.hasAudience(room)) this.io.to(room).emit(SOCKET_EVENTS.botUpdate, state);
+    if (this.hasAudience(room)) {
+      this.io.to(room).emit(SOCKET_EVENTS.botUpdate, state);
+      this.metrics.statesOut.inc({ audience: 'owner' });
+    }
     this.pendingAdmin.set(state.hwid, state);
     return this.store.set(state);
   }
@@ -493,7 +503,10 @@ export class RealtimeHub {
     const slice = batch
       .slice(from, from + ADMIN_BATCH_SLICE)
       .filter((state) => this.bots.get(state.hwid)?.state === state); // still online here
-    if (slice.length > 0) this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, slice);
+    if (slice.length > 0) {
+      this.io.to(rooms.admins).emit(SOCKET_EVENTS.botUpdate, slice);
+      this.metrics.statesOut.inc({ audience: 'admin' }, slice.length);
+    }
     if (from + ADMIN_BATCH_SLICE < batch.length) {
       setImmediate(() => {
         if (!this.isClosed) this.emitAdminBatch(batch, from + ADMIN_BATCH_SLICE);

@@ -11,7 +11,7 @@ import { getSettings } from './settings.service.ts';
 const OPEN_DURING_MAINTENANCE = [
   /^\/api\/auth\/(login|logout|check-permission)$/,
   /^\/api\/settings\/public$/,
-  /^\/api\/(healthz|readyz)$/,
+  /^\/api\/(healthz|readyz|metrics)$/,
   // Who is signed in and what they hold: enough for the web app to choose the maintenance page.
   /^\/api\/me\/(info|permissions)$/,
   /^\/api\/docs(\/|$)/,

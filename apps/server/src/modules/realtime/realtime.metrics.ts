@@ -1,0 +1,47 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+/** What the hub exposes to Prometheus: sockets by type, bots online, bot updates in and out. */
+export interface RealtimeMetrics {
+  /** Bot reports accepted (after throttling and validation). */
+  updatesIn: Counter;
+  /** Bot states sent, by audience: `owner` (one per watched report), `admin` (states in batches). */
+  statesOut: Counter<'audience'>;
+}
+
+export function createRealtimeMetrics(
+  registry: Registry,
+  read: { socketKinds(): Iterable<string | undefined>; countOnline(): Promise<number> },
+): RealtimeMetrics {
+  new Gauge({
+    name: 'socket_connections',
+    help: 'Open Socket.IO connections on this node by peer type',
+    labelNames: ['type'],
+    registers: [registry],
+    collect() {
+      const counts = { client: 0, admin: 0, bot: 0, unauthenticated: 0 };
+      for (const kind of read.socketKinds()) counts[(kind ?? 'unauthenticated') as keyof typeof counts] += 1;
+      for (const [type, count] of Object.entries(counts)) this.set({ type }, count);
+    },
+  });
+  new Gauge({
+    name: 'bots_online',
+    help: 'Bots online (whole fleet as the state store sees it)',
+    registers: [registry],
+    async collect() {
+      this.set(await read.countOnline());
+    },
+  });
+  return {
+    updatesIn: new Counter({
+      name: 'bot_updates_received_total',
+      help: 'Bot reports accepted',
+      registers: [registry],
+    }),
+    statesOut: new Counter({
+      name: 'bot_states_sent_total',
+      help: 'Bot states sent to watchers, by audience',
+      labelNames: ['audience'],
+      registers: [registry],
+    }),
+  };
+}
