@@ -53,6 +53,7 @@ export class BotApiError extends Error {
 
 export interface BotClientEvents {
   authenticated: [];
+  /** An authenticated connection was lost (paired with the `authenticated` before it). */
   disconnected: [reason: string];
   /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
   fatal: [error: BotApiError];
@@ -198,8 +199,11 @@ export function createBotClient(options: BotClientOptions): BotClient {
       if (FATAL_CODES.has(body.code)) fail(lastRefusal);
     });
     current.on('disconnect', (reason) => {
+      // Only a lost authenticated connection is a disconnection: a socket refused before it was
+      // authenticated never counted as connected (counting it made online counters drift).
+      const wasAuthenticated = isAuthenticated;
       isAuthenticated = false;
-      emitter.emit('disconnected', reason);
+      if (wasAuthenticated) emitter.emit('disconnected', reason);
       // The manager reconnects by itself after network failures, not after a server-side close.
       if (reason === 'io server disconnect' && !isStopped) scheduleReconnect();
     });

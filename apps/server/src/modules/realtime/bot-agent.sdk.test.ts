@@ -76,8 +76,14 @@ it('reopens a session when the stored one is refused', async () => {
     version: '1.0.0',
     session: { token: 'bs_stale', expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
   });
+  // Counted from events as the simulator did (it showed -1/500 and 499/500 after restarts): the
+  // refused first socket was never authenticated, so it must not count as a disconnection.
+  let online = 0;
+  client.on('authenticated', () => (online += 1));
+  client.on('disconnected', () => (online -= 1));
   await client.connect();
   expect(client.isConnected).toBe(true);
+  expect(online).toBe(1);
   await client.stop();
 });
 
