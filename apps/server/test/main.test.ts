@@ -157,6 +157,38 @@ describe('npm start', () => {
   });
 });
 
+describe('durability on the embedded database', () => {
+  it('an acknowledged write survives SIGKILL', { timeout: 120_000 }, async () => {
+    const dataDir = await tempDir();
+    const port = randomPort();
+    const api = `http://127.0.0.1:${port}/api`;
+    const first = spawnServer('compiled', { DATA_DIR: dataDir, PORT: port });
+    await waitForOutput(first, 'Plateforme prête');
+    const password = first.output().match(/mot de passe : (\S+)/)?.[1];
+    const login = await fetch(`${api}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const write = await fetch(`${api}/me/discord`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ discordId: 'durable#2026' }),
+    });
+    expect(write.status).toBe(200); // acknowledged
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = spawnServer('compiled', { DATA_DIR: dataDir, PORT: port });
+    await waitForOutput(second, 'Plateforme prête'); // the lock of the killed process is taken over
+    const info = await fetch(`${api}/me/info`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await info.json()) as { data: { discordId: string } }).data.discordId).toBe('durable#2026');
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
+
 describe('start-up errors: one French paragraph, exit 1, the stack only at debug level', () => {
   const failsWith = async (env: Record<string, string>, expected: string) => {
     const started = spawnServer('compiled', { PORT: randomPort(), LOG_LEVEL: 'info', ...env });

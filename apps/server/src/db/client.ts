@@ -76,7 +76,8 @@ function createPglite(dataDir: string | undefined): PGlite {
   if (!dataDir) return new PGlite();
   const dir = path.join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  return new PGlite(dir);
+  // Durable by default: each commit is written to DATA_DIR before the query answers (README, Durability).
+  return new PGlite(dir, { relaxedDurability: false });
 }
 
 /** `db_pool_connections{state}`: open, idle and waiting connections of the PostgreSQL pool. */

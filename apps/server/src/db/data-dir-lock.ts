@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import lockfile from 'proper-lockfile';
@@ -12,9 +13,11 @@ import { StartupError } from '../core/startup-errors.ts';
  */
 export async function lockDataDir(dataDir: string, log: Logger): Promise<() => Promise<void>> {
   mkdirSync(dataDir, { recursive: true });
-  try {
-    return await lockfile.lock(dataDir, {
-      lockfilePath: path.join(dataDir, 'server.lock'),
+  const lockPath = path.join(dataDir, 'server.lock');
+  const ownerPath = `${lockPath}.owner`;
+  const lock = () =>
+    lockfile.lock(dataDir, {
+      lockfilePath: lockPath,
       realpath: false,
       stale: 15_000,
       update: 5_000,
@@ -22,6 +25,22 @@ export async function lockDataDir(dataDir: string, log: Logger): Promise<() => P
       // A lost lock (disk full, dir removed) must not crash a serving node: say it loudly instead.
       onCompromised: (error) => log.error({ err: error }, 'verrou du dossier de données perdu'),
     });
+  try {
+    let release: () => Promise<void>;
+    try {
+      release = await lock();
+    } catch (error) {
+      // A holder killed outright (SIGKILL, crash) leaves a fresh lock for up to `stale`: when it was
+      // this machine's process and it is gone, take over at once instead of failing the restart.
+      if ((error as { code?: string }).code !== 'ELOCKED' || !isOwnerGone(ownerPath)) throw error;
+      rmSync(lockPath, { recursive: true, force: true });
+      release = await lock();
+    }
+    writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    return async () => {
+      rmSync(ownerPath, { force: true });
+      await release();
+    };
   } catch (error) {
     if ((error as { code?: string }).code === 'ELOCKED') {
       throw new StartupError(
@@ -29,5 +48,17 @@ export async function lockDataDir(dataDir: string, log: Logger): Promise<() => P
       );
     }
     throw error;
+  }
+}
+
+/** True when the recorded holder of the lock was a process of this machine that no longer runs. */
+function isOwnerGone(ownerPath: string): boolean {
+  try {
+    const owner = JSON.parse(readFileSync(ownerPath, 'utf8')) as { pid: number; host: string };
+    if (owner.host !== os.hostname()) return false;
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'ESRCH';
   }
 }
