@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
+import { trustProxyRule } from './core/client-address.ts';
 import type { AppContext } from './core/context.ts';
 import { installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
@@ -88,7 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db: database.db,
     engine: database.engine,
     events: new EventBus(log),
-    limiter: new RateLimiter(),
+    limiter: new RateLimiter(config.rateLimits),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
     metrics: createMetrics(),
@@ -99,7 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyRule(config.trustProxy),
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,

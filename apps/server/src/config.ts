@@ -1,11 +1,41 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
 
-const booleanish = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+/** TRUST_PROXY: `false`/`0`, a hop count, or a comma-separated list of addresses or CIDRs. */
+function parseTrustProxy(value: string, context: z.RefinementCtx): false | number | string[] {
+  const trimmed = value.trim();
+  if (trimmed === 'false' || trimmed === '0') return false;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (trimmed === 'true') {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'trop permissif (une adresse falsifiée contournerait les limites) : indiquez le nombre de proxys devant le serveur (1 derrière un nginx) ou leurs adresses.',
+    });
+    return z.NEVER;
+  }
+  const entries = trimmed
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (invalid.length > 0) {
+    context.addIssue({ code: 'custom', message: `adresse ou CIDR invalide : ${invalid.join(', ')}` });
+    return z.NEVER;
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) && Number(bits) <= max;
+}
 
 /** DESIGN.md section 3: the environment, parsed once. Nothing else reads process.env. */
 const envSchema = z.object({
@@ -24,7 +54,10 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.string().email().default('admin@localhost'),
   METRICS_TOKEN: z.string().min(16, 'au moins 16 caractères').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanish.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, context) => parseTrustProxy(value, context))
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -51,7 +84,12 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Bearer token of `GET /api/metrics`; unset: no metrics endpoint. */
   metricsToken: string | undefined;
-  trustProxy: boolean;
+  /**
+   * Which peers may speak for the client in X-Forwarded-For: false (none), a hop count (the last n
+   * proxies: 1 behind one nginx) or a list of proxy addresses / CIDRs. Never "everyone": a forged
+   * leftmost address would bypass every per-address limit.
+   */
+  trustProxy: false | number | string[];
   webDistDir: string;
   bodyLimitBytes: number;
   sessionTtlMs: number;
@@ -61,11 +99,16 @@ export interface AppConfig {
   /** Stripe when both keys are set; the sandbox payment provider otherwise. */
   stripe: { secretKey: string; webhookSecret: string } | undefined;
   rateLimits: {
+    /** Failed sign-ins of one account from one address (the lockout an attacker cannot cause). */
+    loginPerAccountAndIp: RateLimitRule;
+    /** Softer, account-wide: a distributed guess still meets a limit. */
     loginPerAccount: RateLimitRule;
     loginPerIp: RateLimitRule;
     register: RateLimitRule;
     resend: RateLimitRule;
+    resendPerAccount: RateLimitRule;
     forgot: RateLimitRule;
+    forgotPerAccount: RateLimitRule;
     reset: RateLimitRule;
     activate: RateLimitRule;
     voucherGuess: RateLimitRule;
@@ -109,11 +152,14 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
-  loginPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginPerAccountAndIp: { max: 10, windowMs: 15 * MINUTE },
+  loginPerAccount: { max: 100, windowMs: 15 * MINUTE },
   loginPerIp: { max: 50, windowMs: 15 * MINUTE },
   register: { max: 10, windowMs: HOUR },
   resend: { max: 5, windowMs: 15 * MINUTE },
+  resendPerAccount: { max: 3, windowMs: HOUR },
   forgot: { max: 5, windowMs: 15 * MINUTE },
+  forgotPerAccount: { max: 3, windowMs: HOUR },
   reset: { max: 10, windowMs: 15 * MINUTE },
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
@@ -159,7 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admin: { username: e.ADMIN_USERNAME, password: e.ADMIN_PASSWORD, email: e.ADMIN_EMAIL },
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
     bodyLimitBytes: 64 * 1024,
     sessionTtlMs: 30 * 24 * HOUR,

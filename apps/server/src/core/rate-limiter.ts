@@ -1,41 +1,48 @@
-import type { RateLimitRule } from '../config.ts';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AppConfig, RateLimitRule } from '../config.ts';
 import { AppError } from './errors.ts';
 
-interface Window {
-  count: number;
-  resetAt: number;
-}
+export type RateLimitName = keyof AppConfig['rateLimits'];
 
 /**
- * Fixed-window counters keyed by what is limited ("login:ip:1.2.3.4"). Used for HTTP rules that
- * need several keys per call (per account and per IP), voucher guessing and socket floods.
+ * Every HTTP rate limit, by the rule's name in the configuration, on rate-limiter-flexible (its
+ * memory store on one node; the same interface has a Redis store for several nodes). A key says
+ * who is counted: an address, an account, or both ("alice|203.0.113.7").
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private sweptAt = Date.now();
+  private readonly limiters = new Map<RateLimitName, RateLimiterAbstract>();
 
-  /** Counts one hit; throws RATE_LIMITED with Retry-After once the rule is exceeded. */
-  hit(key: string, rule: RateLimitRule, now = Date.now()): void {
-    this.sweep(now);
-    let window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + rule.windowMs };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    if (window.count > rule.max) {
-      throw new AppError('RATE_LIMITED', { retryAfter: Math.ceil((window.resetAt - now) / 1000) });
+  constructor(private readonly rules: AppConfig['rateLimits']) {}
+
+  /** Counts one attempt; throws RATE_LIMITED with Retry-After once the rule is exceeded. */
+  async hit(rule: RateLimitName, key: string): Promise<void> {
+    try {
+      await this.limiterFor(rule).consume(key);
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) });
     }
   }
 
-  /** Forgets a key (a successful login clears the account's failures). */
-  reset(key: string): void {
-    this.windows.delete(key);
+  /** Forgets a key's attempts (a successful login clears its failures). */
+  async reset(rule: RateLimitName, key: string): Promise<void> {
+    await this.limiterFor(rule).delete(key);
   }
 
-  private sweep(now: number): void {
-    if (now - this.sweptAt < 60_000) return;
-    this.sweptAt = now;
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  private limiterFor(rule: RateLimitName): RateLimiterAbstract {
+    let limiter = this.limiters.get(rule);
+    if (!limiter) {
+      limiter = createLimiter(rule, this.rules[rule]);
+      this.limiters.set(rule, limiter);
+    }
+    return limiter;
   }
+}
+
+function createLimiter(name: RateLimitName, rule: RateLimitRule): RateLimiterAbstract {
+  return new RateLimiterMemory({
+    keyPrefix: name,
+    points: rule.max,
+    duration: Math.ceil(rule.windowMs / 1000),
+  });
 }

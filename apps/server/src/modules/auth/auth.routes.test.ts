@@ -10,7 +10,11 @@ import { users, userTokens } from '../users/users.table.ts';
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimits: { loginPerAccount: { max: 3, windowMs: 60_000 } } });
+  // One nginx in front (TRUST_PROXY=1): tests speak from several addresses through X-Forwarded-For.
+  server = await startTestServer({
+    env: { TRUST_PROXY: '1' },
+    rateLimits: { loginPerAccountAndIp: { max: 3, windowMs: 60_000 } },
+  });
   call = apiClient(server);
 });
 afterAll(() => server.close());
@@ -86,8 +90,30 @@ describe('POST /auth/register', () => {
       status: 409,
       body: { code: 'USERNAME_TAKEN', error: "Ce nom d'utilisateur est déjà pris." },
     });
-    const sameEmail = await call('POST', '/auth/register', { ...fresh(), email: input.email.toUpperCase() });
-    expect(sameEmail).toMatchObject({ status: 409, body: { code: 'EMAIL_TAKEN' } });
+  });
+
+  it('answers a registration with a taken e-mail exactly like a fresh one, and tells the owner by mail', async () => {
+    const input = fresh();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    const stranger = { ...fresh(), email: input.email.toUpperCase() };
+    const taken = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', stranger);
+    const other = fresh();
+    const fresh201 = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', other);
+    expect(taken.status).toBe(fresh201.status);
+    expect(Object.keys(taken.body.user).sort()).toEqual(Object.keys(fresh201.body.user).sort());
+    expect(taken.body.user).toMatchObject({
+      username: stranger.username,
+      email: stranger.email,
+      activated: false,
+    });
+    const warning = await server.mail.waitFor({ to: input.email, subject: 'Tentative d’inscription' });
+    expect(warning.text).toContain(stranger.username);
+    // No second account: the stranger's name is still free and nobody can sign in with it.
+    const [created] = await server.app.ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.username, stranger.username));
+    expect(created).toBeUndefined();
   });
 
   it('refuses common and easily guessed passwords, with no composition rule', async () => {
@@ -160,10 +186,14 @@ describe('POST /auth/activate', () => {
     const link = MailReceiver.linkOf(await server.mail.waitFor({ to: input.email }));
     const payload = { username: input.username, token: link.searchParams.get('token') };
     expect((await call('POST', '/auth/activate', payload)).body).toEqual({ success: true });
-    expect(await call('POST', '/auth/activate', payload)).toMatchObject({
-      status: 409,
-      body: { code: 'ALREADY_ACTIVATED' },
-    });
+    const again = await call('POST', '/auth/activate', payload);
+    expect(again).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
+    // Every failure is one answer: used token, unknown user, wrong token.
+    const unknown = await call('POST', '/auth/activate', { username: 'personne_ici', token: payload.token });
+    const wrong = await call('POST', '/auth/activate', { username: input.username, token: 'pas-le-bon' });
+    expect(unknown.body).toEqual(again.body);
+    expect(wrong.body).toEqual(again.body);
+    expect([unknown.status, wrong.status]).toEqual([400, 400]);
   });
 
   it('refuses a wrong token, the token of another user and an expired token', async () => {
@@ -283,20 +313,20 @@ describe('POST /auth/login', () => {
     expect(failures.some((entry) => entry.targetId === account.id)).toBe(true);
   });
 
-  it('throttles an account after repeated attempts with Retry-After, even with the right password', async () => {
+  it('throttles failures per account and address: a stranger cannot lock the owner out', async () => {
     const account = await registerAndActivate();
-    for (let attempt = 0; attempt < 3; attempt++) {
-      expect(
-        (await call('POST', '/auth/login', { username: account.username, password: 'Faux-Mot-De-Passe-1' }))
-          .status,
-      ).toBe(401);
-    }
-    const blocked = await call('POST', '/auth/login', {
-      username: account.username,
-      password: account.password,
-    });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const attempt = (password: string, address: string) =>
+      call('POST', '/auth/login', { username: account.username, password }, undefined, from(address));
+    for (let i = 0; i < 3; i++)
+      expect((await attempt('Faux-Mot-De-Passe-1', '198.51.100.7')).status).toBe(401);
+    const blocked = await attempt('Faux-Mot-De-Passe-1', '198.51.100.7');
     expect(blocked).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A forged leftmost address does not reset the attacker's count: the proxy's entry is the last.
+    expect((await attempt('Faux-Mot-De-Passe-1', '10.9.8.7, 198.51.100.7')).status).toBe(429);
+    // The owner, from their own address, still signs in.
+    expect((await attempt(account.password, '203.0.113.9')).status).toBe(200);
   });
 
   it('refuses a banned account', async () => {
@@ -409,6 +439,29 @@ describe('forgot and reset password', () => {
     });
   });
 
+  it('a reset ends every other reset link of the account', async () => {
+    const account = await registerAndActivate();
+    const tokens: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const before = server.mail.messages.length;
+      await call('POST', '/auth/forgot-password', { email: account.email });
+      const mail = await server.mail.waitFor({
+        to: account.email,
+        subject: 'Réinitialisation',
+        after: before,
+      });
+      tokens.push(MailReceiver.linkOf(mail).searchParams.get('token')!);
+    }
+    const [older, newer] = tokens;
+    expect(
+      (await call('POST', '/auth/reset-password', { token: newer, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }))
+        .status,
+    ).toBe(200);
+    expect(
+      await call('POST', '/auth/reset-password', { token: older, password: 'Encore-Un-Autre-Secret-8' }),
+    ).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
+  });
+
   it('answers the same for an unknown e-mail and sends nothing', async () => {
     const before = server.mail.messages.length;
     const answer = await call('POST', '/auth/forgot-password', { email: 'personne@example.test' });
@@ -434,6 +487,40 @@ describe('forgot and reset password', () => {
       status: 400,
       body: { code: 'INVALID_TOKEN' },
     });
+  });
+});
+
+describe('mail rate limits per account', () => {
+  it('limits resend-confirmation per account whatever the address (12 addresses sent 12 mails)', async () => {
+    const input = fresh();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    await server.mail.waitFor({ to: input.email, subject: 'Activez' });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const answer = await call(
+        'POST',
+        '/auth/resend-confirmation',
+        { username: input.username },
+        undefined,
+        {
+          'x-forwarded-for': `192.0.2.${i}`,
+        },
+      );
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('limits forgot-password per account whatever the address', async () => {
+    const account = await registerAndActivate();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const answer = await call('POST', '/auth/forgot-password', { email: account.email }, undefined, {
+        'x-forwarded-for': `192.0.2.${100 + i}`,
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 });
 

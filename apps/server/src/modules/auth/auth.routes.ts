@@ -15,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { hasPermissions } from '../access/access.service.ts';
-import { getPublicUser, toPublicUsers } from '../users/users.service.ts';
+import { toPublicUsers } from '../users/users.service.ts';
 import {
   activateUser,
   loginUser,
@@ -48,8 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: registerInput, response: { 201: registerAnswer } },
     },
     async (request, reply) => {
-      const user = await registerUser(ctx, request.body, originOf(request));
-      return reply.status(201).send({ user: await getPublicUser(ctx.db, user.id) });
+      return reply.status(201).send({ user: await registerUser(ctx, request.body, originOf(request)) });
     },
   );
 

@@ -1,4 +1,4 @@
-import type { RegisterInput } from '@bot/contracts';
+import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -8,7 +8,13 @@ import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { findUserByEmail, findUserByLogin, findUserByUsername, getUserById } from '../users/users.service.ts';
+import {
+  findUserByEmail,
+  findUserByLogin,
+  findUserByUsername,
+  getPublicUser,
+  getUserById,
+} from '../users/users.service.ts';
 import { type UserRow, users, userTokens } from '../users/users.table.ts';
 import { createSession, revokeSessions } from './sessions.service.ts';
 
@@ -17,20 +23,26 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
-/** Creates an unactivated account and mails its activation link. */
+/**
+ * Creates an unactivated account and mails its activation link. An e-mail that already has an
+ * account gets the same answer as a fresh registration (nothing tells a stranger which addresses
+ * are customers); its owner is told by mail instead. A taken username is still refused: a public
+ * name is no secret.
+ */
 export async function registerUser(
   ctx: AppContext,
   input: RegisterInput,
   origin: RequestOrigin,
-): Promise<UserRow> {
+): Promise<User> {
   const settings = await getSettings(ctx);
   if (!settings.registrationOpen) throw new AppError('REGISTRATION_CLOSED');
   if (await findUserByUsername(ctx.db, input.username)) throw new AppError('USERNAME_TAKEN');
-  if (await findUserByEmail(ctx.db, input.email)) throw new AppError('EMAIL_TAKEN');
   await assertStrongPassword(input.password, [input.username, input.email, input.email.split('@')[0] ?? '']);
 
   const referrer = input.referral ? await findUserByUsername(ctx.db, input.referral) : undefined;
   const passwordHash = await hashPassword(input.password);
+  const owner = await findUserByEmail(ctx.db, input.email);
+  if (owner) return answerAsIfRegistered(ctx, input, owner, referrer?.username ?? null);
   let user: UserRow;
   try {
     [user] = (await ctx.db
@@ -47,7 +59,10 @@ export async function registerUser(
   } catch (error) {
     // Two registrations raced past the checks above: the unique indexes decide.
     if (isUniqueViolation(error, 'users_username_lower_idx')) throw new AppError('USERNAME_TAKEN');
-    if (isUniqueViolation(error, 'users_email_lower_idx')) throw new AppError('EMAIL_TAKEN');
+    if (isUniqueViolation(error, 'users_email_lower_idx')) {
+      const raced = await findUserByEmail(ctx.db, input.email);
+      if (raced) return answerAsIfRegistered(ctx, input, raced, referrer?.username ?? null);
+    }
     throw error;
   }
   await writeSecurityEvent(ctx, {
@@ -57,7 +72,40 @@ export async function registerUser(
     after: { username: user.username, email: user.email, referral: user.referral },
   });
   await sendActivationMail(ctx, user);
-  return user;
+  return getPublicUser(ctx.db, user.id);
+}
+
+/** The answer a fresh registration would give (a user that was not created), and a mail to the owner. */
+async function answerAsIfRegistered(
+  ctx: AppContext,
+  input: RegisterInput,
+  owner: UserRow,
+  referral: string | null,
+): Promise<User> {
+  await ctx.mailer.send(
+    buildLinkMail({
+      to: owner.email,
+      subject: 'Tentative d’inscription avec votre adresse',
+      greeting: `Bonjour ${owner.username},`,
+      body: `Quelqu’un vient de demander l’inscription « ${input.username} » avec votre adresse e-mail, qui a déjà un compte. Si c’était vous, connectez-vous avec votre identifiant ${owner.username}, ou choisissez un nouveau mot de passe.`,
+      action: 'Choisir un nouveau mot de passe',
+      link: `${ctx.config.publicUrl}/forgot-password`,
+      footer: 'Si vous n’avez rien demandé, ignorez ce message : aucun compte n’a été créé.',
+    }),
+  );
+  const now = new Date();
+  return {
+    id: newId(),
+    username: input.username,
+    email: input.email,
+    discordId: null,
+    hwid: null,
+    referral,
+    activated: false,
+    createdAt: now.toISOString(),
+    roles: [],
+    Policy: { IsAdministrator: false },
+  };
 }
 
 async function issueToken(ctx: AppContext, user: UserRow, kind: 'activation' | 'reset'): Promise<string> {
@@ -114,18 +162,22 @@ async function consumeToken(
   return used.userId;
 }
 
+const ACTIVATION_REFUSED =
+  'Activation échouée : ce lien est invalide, expiré ou déjà utilisé. Si votre compte est déjà activé, connectez-vous.';
+
 export async function activateUser(
   ctx: AppContext,
   input: { username: string; token: string },
   origin: RequestOrigin,
 ): Promise<void> {
+  // One answer for every failure (unknown user, already active, wrong, used or expired token):
+  // the endpoint must not tell which usernames exist or are activated.
+  const refusal = new AppError('INVALID_TOKEN', { message: ACTIVATION_REFUSED });
   const user = await findUserByUsername(ctx.db, input.username);
-  if (!user)
-    throw new AppError('INVALID_TOKEN', {
-      message: 'Activation échouée : ce lien est invalide ou a expiré.',
-    });
-  if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
-  await consumeToken(ctx, 'activation', input.token, user.id);
+  if (!user || user.activatedAt) throw refusal;
+  await consumeToken(ctx, 'activation', input.token, user.id).catch(() => {
+    throw refusal;
+  });
   await ctx.db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, user.id));
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -136,6 +188,8 @@ export async function activateUser(
 
 /** Sends a new activation link when the account exists and waits for activation; silent otherwise. */
 export async function resendConfirmation(ctx: AppContext, login: string): Promise<void> {
+  // Per account too: a per-address limit alone let 12 addresses send 12 mails to one account.
+  await ctx.limiter.hit('resendPerAccount', login.toLowerCase());
   const user = await findUserByLogin(ctx.db, login);
   if (!user || user.activatedAt || user.bannedAt) return;
   await sendActivationMail(ctx, user);
@@ -146,9 +200,13 @@ export async function loginUser(
   input: { username: string; password: string },
   origin: RequestOrigin,
 ): Promise<{ user: UserRow; token: string }> {
-  const accountKey = `login:account:${input.username.toLowerCase()}`;
-  ctx.limiter.hit(`login:ip:${origin.ip}`, ctx.config.rateLimits.loginPerIp);
-  ctx.limiter.hit(accountKey, ctx.config.rateLimits.loginPerAccount);
+  // OWASP: throttle failures per (account, address), so a stranger cannot lock the owner out,
+  // with a softer account-wide limit against guesses spread over many addresses.
+  const account = input.username.toLowerCase();
+  const accountAndIp = `${account}|${origin.ip}`;
+  await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
+  await ctx.limiter.hit('loginPerAccountAndIp', accountAndIp);
+  await ctx.limiter.hit('loginPerAccount', account);
 
   const user = await findUserByLogin(ctx.db, input.username);
   // Unknown users cost one argon2 verification too, so timing tells nothing.
@@ -167,7 +225,7 @@ export async function loginUser(
       message: user.banReason ? `Votre compte est suspendu : ${user.banReason}` : undefined,
     });
   }
-  ctx.limiter.reset(accountKey);
+  await ctx.limiter.reset('loginPerAccountAndIp', accountAndIp);
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -183,6 +241,7 @@ export async function requestPasswordReset(
   email: string,
   origin: RequestOrigin,
 ): Promise<void> {
+  await ctx.limiter.hit('forgotPerAccount', email.toLowerCase());
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.bannedAt) return;
   const token = await issueToken(ctx, user, 'reset');
@@ -227,6 +286,11 @@ export async function resetPassword(
   const user = await getUserById(ctx.db, pending.userId);
   await assertStrongPassword(input.password, [user.username, user.email]);
   const userId = await consumeToken(ctx, 'reset', input.token);
+  // Every other reset link of the account dies with this one (an older mail must not work later).
+  await ctx.db
+    .update(userTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
   const passwordHash = await hashPassword(input.password);
   // A reset also proves the e-mail: it activates an account that was waiting for activation.
   await ctx.db

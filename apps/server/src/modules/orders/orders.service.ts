@@ -154,7 +154,7 @@ export async function createOrder(
   ctx: AppContext,
   input: { userId: string; packageId: string; voucherCode?: string; ip: string },
 ): Promise<Order> {
-  if (input.voucherCode) limitVoucherGuesses(ctx, { userId: input.userId, ip: input.ip });
+  if (input.voucherCode) await limitVoucherGuesses(ctx, { userId: input.userId, ip: input.ip });
   const provider = paymentProviderOf(ctx);
   const orderId = newId();
   const created = await ctx.db.transaction(async (tx) => {

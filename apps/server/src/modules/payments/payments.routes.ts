@@ -66,8 +66,16 @@ const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
       } catch {
         throw new AppError('WEBHOOK_SIGNATURE_INVALID');
       }
+      // Stripe's library refuses only old signatures: a timestamp from the future is as suspect.
+      if (signedAt(signature) - Date.now() / 1000 > STRIPE_WEBHOOK_TOLERANCE_S)
+        throw new AppError('WEBHOOK_SIGNATURE_INVALID');
       const { outcome } = await handleStripeEvent(ctx, event);
       return { received: true as const, outcome };
     },
   );
 };
+
+/** The `t=` timestamp (seconds) of a Stripe-Signature header. */
+function signedAt(signature: string): number {
+  return Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1] ?? Number.NaN);
+}

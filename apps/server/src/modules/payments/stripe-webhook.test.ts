@@ -144,11 +144,14 @@ describe('signature checks', () => {
     expect((await stateOf(orderId)).status).toBe('pending');
   });
 
-  it('refuses a signature older than 300 s and accepts one within it', async () => {
+  it('refuses a signature older than 300 s or from the future, and accepts one within it', async () => {
     const { orderId, sessionId } = await pendingStripeOrder();
     const payload = eventBody('checkout.session.completed', { id: sessionId, orderId });
     const now = Math.floor(Date.now() / 1000);
     expect((await deliver(payload, signed(payload, { timestamp: now - 301 }))).status).toBe(400);
+    const tenYearsAhead = now + 10 * 365 * 24 * 3600;
+    expect((await deliver(payload, signed(payload, { timestamp: tenYearsAhead }))).status).toBe(400);
+    expect((await deliver(payload, signed(payload, { timestamp: now + 301 }))).status).toBe(400);
     expect((await stateOf(orderId)).status).toBe('pending');
     const fresh = await deliver(payload, signed(payload, { timestamp: now - 240 }));
     expect(fresh.status).toBe(200);

@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import { repeatInBackground, runInBackground } from '../../core/background.ts';
+import { clientAddressOf, trustProxyRule } from '../../core/client-address.ts';
 import type { AppContext } from '../../core/context.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import {
@@ -155,17 +156,14 @@ export class RealtimeHub {
       },
     );
     // The raw request holds headers and buffers for the life of the socket: read what we need, drop it.
+    const trustProxy = trustProxyRule(ctx.config.trustProxy);
     this.io.engine.on('connection', (raw: { request: IncomingMessage | null; meta?: unknown }) => {
       const request = raw.request;
       if (!request) return;
       const query = (request as IncomingMessage & { _query?: Record<string, string> })._query ?? {};
-      const forwarded = ctx.config.trustProxy ? request.headers['x-forwarded-for'] : undefined;
       raw.meta = {
         queryHwid: typeof query.hwid === 'string' ? query.hwid : undefined,
-        ip:
-          (typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined) ??
-          request.socket.remoteAddress ??
-          '',
+        ip: clientAddressOf(request, trustProxy),
       };
       raw.request = null;
     });

@@ -47,10 +47,12 @@ export async function findVoucherByCode(db: DbOrTx, code: string): Promise<Vouch
  * Counts one code attempt per user and per IP before any lookup, so a valid code and a wrong one
  * cost the same and the answer never tells a guesser more once the limit is reached.
  */
-export function limitVoucherGuesses(ctx: AppContext, input: { userId: string; ip: string }): void {
-  const rule = ctx.config.rateLimits.voucherGuess;
-  ctx.limiter.hit(`voucherGuess:user:${input.userId}`, rule);
-  ctx.limiter.hit(`voucherGuess:ip:${input.ip}`, rule);
+export async function limitVoucherGuesses(
+  ctx: AppContext,
+  input: { userId: string; ip: string },
+): Promise<void> {
+  await ctx.limiter.hit('voucherGuess', `user:${input.userId}`);
+  await ctx.limiter.hit('voucherGuess', `ip:${input.ip}`);
 }
 
 /** Throws the reason a voucher cannot price this package now (not counting its limits). */
@@ -80,7 +82,7 @@ export async function previewVoucher(
   ctx: AppContext,
   input: { userId: string; ip: string; code: string; packageId?: string },
 ): Promise<VoucherPreview> {
-  limitVoucherGuesses(ctx, input);
+  await limitVoucherGuesses(ctx, input);
   const voucher = assertVoucherApplies(
     await findVoucherByCode(ctx.db, input.code),
     input.packageId ?? null,
