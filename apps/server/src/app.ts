@@ -1,4 +1,5 @@
 import '@bot/contracts/zod-locale';
+import { ERRORS } from '@bot/contracts';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
+import { guardApiInput, keepSignedInAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { trustProxyRule } from './core/client-address.ts';
 import type { AppContext } from './core/context.ts';
 import { installErrorHandler } from './core/error-handler.ts';
@@ -135,9 +137,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
-      api.setNotFoundHandler((_request, reply) =>
-        reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' }),
-      );
+      guardApiInput(api);
+      keepSignedInAnswersPrivate(api);
+      const allowedMethods = trackRouteMethods(api);
+      api.setNotFoundHandler((request, reply) => {
+        const allowed = allowedMethods(request);
+        if (allowed.length > 0) {
+          return reply
+            .status(405)
+            .header('Allow', allowed.join(', '))
+            .send({ error: ERRORS.METHOD_NOT_ALLOWED.message, code: 'METHOD_NOT_ALLOWED' });
+        }
+        return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
+      });
       await api.register(maintenanceGuard); // first: its hook must cover every route below
       await api.register(healthRoutes);
       await api.register(metricsRoutes);

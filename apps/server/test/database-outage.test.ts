@@ -48,8 +48,16 @@ describe('a PostgreSQL outage', () => {
     const login = () =>
       call('POST', '/auth/login', { username: owner.user.username, password: TEST_PASSWORD });
     expect((await login()).status).toBe(200);
+    const admin = await server.createUser({ permissions: ['can_manageUsers'] });
+    // Warm the session and permission caches: during the outage only the export's query fails.
+    expect((await call('GET', '/admin/users/export.csv', undefined, admin.token)).status).toBe(200);
 
     await postgres.stop();
+
+    // A CSV export whose query fails answers the one error shape, not Fastify's default body.
+    const exported = await call('GET', '/admin/users/export.csv', undefined, admin.token);
+    expect(exported.status).toBe(503);
+    expect(exported.body).toEqual({ error: expect.any(String), code: 'SERVICE_UNAVAILABLE' });
 
     const refused = await login();
     expect(refused.status).toBe(503);

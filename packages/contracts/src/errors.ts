@@ -16,6 +16,7 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
   MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Cette méthode n’est pas acceptée pour cette adresse.' },
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',

@@ -52,15 +52,21 @@ export async function sendCsv(
     // Spreadsheets run cells starting with = + - @ as formulas (CSV injection): quote them as text.
     cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
   });
+  // The first page is read before anything is sent: a failing query (an outage) is then answered
+  // by the error handler like any other request, not by a half-sent download.
+  const rows = input.rows[Symbol.asyncIterator]();
+  const first = await rows.next();
   reply.header('content-type', 'text/csv; charset=utf-8');
   reply.header('content-disposition', `attachment; filename="${input.filename}"`);
   void (async () => {
     try {
-      for await (const row of input.rows) {
-        if (!csv.write(row)) await new Promise((resolve) => csv.once('drain', resolve));
+      for (let next = first; !next.done; next = await rows.next()) {
+        if (!csv.write(next.value)) await new Promise((resolve) => csv.once('drain', resolve));
       }
       csv.end();
     } catch (error) {
+      // Headers are gone: the only honest end is a cut download, and a log line for operators.
+      reply.log.error({ err: error }, 'export CSV interrompu');
       csv.destroy(error as Error);
     }
   })();
