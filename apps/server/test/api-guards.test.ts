@@ -33,6 +33,23 @@ describe('API input guards', () => {
     }
   });
 
+  it('refuses integers beyond the PostgreSQL integer range with a 400 (was a 500)', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const step = (mapId: number) => ({
+      name: 'Trop loin',
+      kind: 'gathering',
+      steps: [{ mapId, action: 'gather' }],
+    });
+    const call = apiClient(server);
+    for (const mapId of [2 ** 31, -(2 ** 31) - 1, Number.MAX_SAFE_INTEGER]) {
+      expect(await call('POST', '/admin/routes', step(mapId), admin.token)).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR' },
+      });
+    }
+    expect((await call('GET', '/admin/users?page=1e12', undefined, admin.token)).status).toBe(400);
+  });
+
   it('refuses an unknown query parameter, naming it', async () => {
     const admin = await server.createUser({ isAdministrator: true });
     const answer = await apiClient(server)(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Query of every admin list: `?page=&pageSize=&sort=&q=` plus resource filters. */
 export const listQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(25),
   sort: z
     .string()

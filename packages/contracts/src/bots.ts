@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int32 } from './numbers.ts';
 
 export const hwidSchema = z
   .string()
@@ -31,16 +32,16 @@ export const BOT_STATUS_LABELS: Record<BotStatus, string> = {
 };
 
 export const positionSchema = z.object({
-  mapId: z.number().int(),
+  mapId: int32(),
   x: z.number().int().min(-1000).max(1000),
   y: z.number().int().min(-1000).max(1000),
 });
 
 export const accountStatsSchema = z.object({
-  gathered: z.number().int().nonnegative(),
-  treasures: z.number().int().nonnegative(),
-  kamas: z.number().int().nonnegative(),
-  xp: z.number().int().nonnegative(),
+  gathered: int32().nonnegative(),
+  treasures: int32().nonnegative(),
+  kamas: int32().nonnegative(),
+  xp: int32().nonnegative(),
 });
 
 /** One game account driven by a bot, as the bot reports it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { int32 } from './numbers.ts';
 
 /** The seeded world grid spans these coordinates on both axes. */
 export const WORLD_MIN_COORD = -40;
@@ -49,7 +50,7 @@ export const ROUTE_ACTION_LABELS: Record<RouteAction, string> = {
 
 const coord = z.number().int().min(-1000).max(1000);
 export const routeStepSchema = z.object({
-  mapId: z.number().int(),
+  mapId: int32(),
   x: coord,
   y: coord,
   action: z.enum(ROUTE_ACTIONS),
@@ -59,7 +60,7 @@ export type RouteStep = z.infer<typeof routeStepSchema>;
 /** A step names its map by id or by coordinates; the server fills in the other. */
 export const routeStepInput = z
   .strictObject({
-    mapId: z.number().int().optional(),
+    mapId: int32().optional(),
     x: coord.optional(),
     y: coord.optional(),
     action: z.enum(ROUTE_ACTIONS),
