@@ -113,6 +113,10 @@ export interface AppConfig {
     activate: RateLimitRule;
     voucherGuess: RateLimitRule;
     botSession: RateLimitRule;
+    /** Socket.IO handshakes per source address, counted before any authentication work. */
+    socketHandshake: RateLimitRule;
+    /** Refused attempts of one user to watch a bot that is not theirs, before their sockets are cut. */
+    watchRefusal: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -164,6 +168,8 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
   botSession: { max: 30, windowMs: MINUTE },
+  socketHandshake: { max: 120, windowMs: MINUTE },
+  watchRefusal: { max: 10, windowMs: MINUTE },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */

@@ -24,6 +24,12 @@ export class RateLimiter {
     }
   }
 
+  /** True when the key has already used up its rule (checked without counting an attempt). */
+  async isExhausted(rule: RateLimitName, key: string): Promise<boolean> {
+    const state = await this.limiterFor(rule).get(key);
+    return state !== null && state.consumedPoints >= this.rules[rule].max;
+  }
+
   /** Forgets a key's attempts (a successful login clears its failures). */
   async reset(rule: RateLimitName, key: string): Promise<void> {
     await this.limiterFor(rule).delete(key);

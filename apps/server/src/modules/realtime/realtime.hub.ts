@@ -36,6 +36,7 @@ import {
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.service.ts';
 import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
+import { admitHandshakes } from './realtime.admission.ts';
 import { createRealtimeMetrics, type RealtimeMetrics } from './realtime.metrics.ts';
 import { rooms } from './rooms.ts';
 
@@ -142,6 +143,7 @@ export class RealtimeHub {
     this.isClustered = ctx.config.redisUrl !== undefined;
     this.recorder = new ActivityRecorder(ctx);
     const allowedOrigin = new URL(publicUrl).origin;
+    const trustProxy = trustProxyRule(ctx.config.trustProxy);
     this.io = new Server<IncomingEvents, ServerToClientEvents, Record<string, never>, SocketData>(
       app.server,
       {
@@ -152,11 +154,10 @@ export class RealtimeHub {
         maxHttpBufferSize: realtime.maxMessageBytes,
         perMessageDeflate: false,
         // No connection state recovery: it would skip the authentication of a revoked session.
-        allowRequest: (request, callback) => callback(null, isOriginAllowed(request, allowedOrigin)),
+        allowRequest: admitHandshakes({ limiter: ctx.limiter, allowedOrigin, trustProxy }),
       },
     );
     // The raw request holds headers and buffers for the life of the socket: read what we need, drop it.
-    const trustProxy = trustProxyRule(ctx.config.trustProxy);
     this.io.engine.on('connection', (raw: { request: IncomingMessage | null; meta?: unknown }) => {
       const request = raw.request;
       if (!request) return;
@@ -282,8 +283,15 @@ export class RealtimeHub {
       const queryHwid = socket.data.queryHwid;
       if (queryHwid !== undefined && queryHwid !== input.hwid) return errorBody('VALIDATION_ERROR');
       if (!isStaff) {
+        // Guessing other people's hwids: refused attempts are counted, and past the limit every
+        // attempt of the user is refused (and disconnected) until the window ends.
+        if (await this.ctx.limiter.isExhausted('watchRefusal', session.userId))
+          return errorBody('RATE_LIMITED');
         const user = await findUserById(this.ctx.db, session.userId);
-        if (user?.hwid !== input.hwid) return errorBody('FORBIDDEN');
+        if (user?.hwid !== input.hwid) {
+          await this.ctx.limiter.hit('watchRefusal', session.userId).catch(() => undefined);
+          return errorBody('FORBIDDEN');
+        }
       }
     }
     if (!socket.connected) return undefined;
@@ -747,16 +755,4 @@ function mergeAccounts(current: BotAccount[], incoming: BotAccount[]): BotAccoun
     if (kept.message !== next.message) kept.message = next.message;
   }
   return current;
-}
-
-/** Bots send no Origin; browsers must come from the site itself (CORS does not stop websockets). */
-function isOriginAllowed(request: IncomingMessage, allowedOrigin: string): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === allowedOrigin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
 }

@@ -16,15 +16,19 @@ export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** A real socket.io-client connection, websocket only, no automatic reconnection. */
 export function openSocket(
   server: Pick<TestServer, 'url'>,
-  options: { hwid?: string; origin?: string } = {},
+  options: { hwid?: string; origin?: string; forwardedFor?: string } = {},
 ): TestSocket {
+  const headers = {
+    ...(options.origin ? { origin: options.origin } : {}),
+    ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}),
+  };
   return io(server.url, {
     path: SOCKET_PATH,
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
     query: options.hwid ? { hwid: options.hwid } : undefined,
-    extraHeaders: options.origin ? { origin: options.origin } : undefined,
+    extraHeaders: Object.keys(headers).length > 0 ? headers : undefined,
   });
 }
 
