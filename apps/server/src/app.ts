@@ -25,6 +25,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
       });
       await api.register(maintenanceGuard); // first: its hook must cover every route below
+      await api.register(idempotency); // before the routes: its hooks cover every signed-in POST
       await api.register(healthRoutes);
       await api.register(metricsRoutes);
       await api.register(authRoutes);

@@ -16,6 +16,18 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
   MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
+  IDEMPOTENCY_KEY_INVALID: {
+    status: 400,
+    message: 'En-tête Idempotency-Key invalide : de 1 à 255 caractères ASCII visibles.',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'Une requête avec la même clé d’idempotence est encore en cours. Réessayez dans un instant.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'Cette clé d’idempotence a déjà servi pour une autre requête.',
+  },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Cette méthode n’est pas acceptée pour cette adresse.' },
   SERVICE_UNAVAILABLE: {
     status: 503,

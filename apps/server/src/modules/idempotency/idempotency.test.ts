@@ -1,0 +1,93 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { orders } from '../orders/orders.table.ts';
+
+/**
+ * Security issue: two concurrent checkouts with the same Idempotency-Key created two orders. Runs on
+ * PGlite and, in CI's second pass, on PostgreSQL, where the two requests really run at once.
+ */
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+let packageId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  call = apiClient(server);
+  const staff = await server.createUser({ permissions: ['can_managePackages'] });
+  const created = await call<{ data: { id: string } }>(
+    'POST',
+    '/admin/packages',
+    {
+      name: 'Idempotent',
+      priceCents: 990,
+      durationDays: 30,
+      grants: ['can_useGathering'],
+      whitelistSlots: 1,
+    },
+    staff.token,
+  );
+  packageId = created.body.data.id;
+});
+afterAll(() => server.close());
+
+const checkout = (customer: TestUser, key?: string, body: Record<string, unknown> = { packageId }) =>
+  call<{ data: { id: string } }>(
+    'POST',
+    '/me/orders',
+    body,
+    customer.token,
+    key ? { 'idempotency-key': key } : {},
+  );
+const ordersOf = async (customer: TestUser) =>
+  server.app.ctx.db.select().from(orders).where(eq(orders.userId, customer.user.id));
+
+describe('Idempotency-Key', () => {
+  it('two concurrent checkouts with one key make one order', async () => {
+    const customer = await server.createUser();
+    const answers = await Promise.all([checkout(customer, 'panier-42'), checkout(customer, 'panier-42')]);
+    expect((await ordersOf(customer)).length).toBe(1);
+    const statuses = answers.map((answer) => answer.status).sort();
+    // The second either waited its turn and got the replay, or arrived while the first ran.
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(new Set(created.map((answer) => answer.body.data.id)).size).toBe(1);
+  });
+
+  it('replays the answer of a finished request, refuses the key with another body', async () => {
+    const customer = await server.createUser();
+    const first = await checkout(customer, 'cle-unique');
+    const replay = await checkout(customer, 'cle-unique');
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await checkout(customer, 'cle-unique', { packageId, voucherCode: 'AUTRE' })).toMatchObject({
+      status: 422,
+      body: { code: 'IDEMPOTENCY_KEY_REUSED' },
+    });
+    expect((await ordersOf(customer)).length).toBe(1);
+    // Keys belong to their user: another customer's same key is a new request.
+    const other = await server.createUser();
+    expect((await checkout(other, 'cle-unique')).headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps no failed answer, and without a key each checkout is its own', async () => {
+    const customer = await server.createUser();
+    const refused = await checkout(customer, 'essai', { packageId: '0190f5a0-0000-7000-8000-000000000000' });
+    expect(refused.status).toBe(409); // no such package on sale
+    expect(
+      (await checkout(customer, 'essai', { packageId: '0190f5a0-0000-7000-8000-000000000000' })).headers.get(
+        'idempotent-replayed',
+      ),
+    ).toBeNull();
+    await checkout(customer);
+    await checkout(customer);
+    expect((await ordersOf(customer)).length).toBe(2);
+    expect((await checkout(customer, 'k'.repeat(300))).body).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_INVALID',
+    });
+  });
+});
