@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -22,6 +25,38 @@ function buildInfo(): Plugin {
   };
 }
 
+/**
+ * Brotli and gzip copies of every text file of the build, written once at build time: the server
+ * sends the one the browser accepts (@fastify/static `preCompressed`) instead of compressing the same
+ * bytes on every request, and with the best (slow) settings that only a build can afford.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'bot-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = (await readdir(outDir, { recursive: true })).filter((file) =>
+        /\.(js|css|html|svg|json|webmanifest)$/.test(file),
+      );
+      for (const file of files) {
+        const full = path.join(outDir, file);
+        const source = await readFile(full);
+        if (source.length < 1024) continue;
+        await writeFile(
+          `${full}.br`,
+          brotliCompressSync(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+        await writeFile(`${full}.gz`, gzipSync(source, { level: 9 }));
+      }
+    },
+  };
+}
+
 /** Only paths of the route table fall back to the cached app shell; others reach the server (HTTP 404). */
 const navigationAllowlist = WEB_ROUTES.map(
   (route) => new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}/?(\\?.*)?$`),
@@ -39,6 +74,7 @@ export default defineConfig({
   plugins: [
     react(),
     buildInfo(),
+    precompress(),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: false,

@@ -1,5 +1,7 @@
 import '@bot/contracts/zod-locale';
+import { constants as zlibConstants } from 'node:zlib';
 import { ERRORS } from '@bot/contracts';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -128,6 +130,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         upgradeInsecureRequests: null,
       },
     },
+  });
+  // Dynamic answers (JSON lists, the app shell, CSV exports) compressed above 1 KB; the web app's
+  // files come precompressed from the build (their Content-Encoding makes this plugin skip them).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   // CORS stays closed: the web app is served from the same origin as the API.
   await app.register(swagger, {

@@ -54,7 +54,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
     buildCheckIntervalMs: options.config?.buildCheckIntervalMs ?? DEFAULT_BUILD_CHECK_INTERVAL_MS,
   };
 
-  await app.register(fastifyStatic, { root: distDir, serve: false });
+  await app.register(fastifyStatic, { root: distDir, serve: false, preCompressed: true });
 
   app.get('/config.json', async (_request, reply) => {
     const config: RuntimeConfig = { ...runtime, buildId: await readBuildId(distDir) };
@@ -103,6 +103,7 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
             ? IMMUTABLE
             : 'public, max-age=3600';
         reply.header('cache-control', cacheControl);
+        // The build wrote .br and .gz copies: the one the browser accepts is sent as is (preCompressed).
         return reply.sendFile(relative, distDir, { cacheControl: false });
       }
     }

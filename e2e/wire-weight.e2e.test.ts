@@ -1,0 +1,52 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { launchBrowser, openPage, WEB_DIST } from './support/browser.ts';
+
+/**
+ * Performance issue, part 1: what a visitor downloads, measured by Chromium over the wire. The
+ * landing page's JavaScript must stay within 170 KB as sent (it was 503 KB uncompressed).
+ */
+const LANDING_JS_BUDGET_BYTES = 170 * 1024;
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('bytes over the wire', () => {
+  it('the landing page’s JavaScript arrives compressed and within budget', async () => {
+    const { page, close } = await openPage(browser, server.url, { blockServiceWorkers: true });
+    const encodings: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('.js'))
+        encodings.push(response.headers()['content-encoding'] ?? 'identity');
+    });
+    await page.goto('/', { waitUntil: 'networkidle' });
+    const scripts = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js'))
+        .map((entry) => ({
+          url: entry.name,
+          wire: (entry as PerformanceResourceTiming).encodedBodySize,
+          decoded: (entry as PerformanceResourceTiming).decodedBodySize,
+        })),
+    );
+    const wire = scripts.reduce((sum, script) => sum + script.wire, 0);
+    const decoded = scripts.reduce((sum, script) => sum + script.decoded, 0);
+    console.log(
+      `landing JS: ${scripts.length} files, ${(wire / 1024).toFixed(1)} KB on the wire, ${(decoded / 1024).toFixed(1)} KB decoded`,
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(encodings.every((encoding) => encoding === 'br')).toBe(true);
+    expect(wire).toBeLessThanOrEqual(LANDING_JS_BUDGET_BYTES);
+    expect(wire).toBeLessThan(decoded / 2);
+    await close();
+  });
+});
