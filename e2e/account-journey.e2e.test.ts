@@ -134,7 +134,7 @@ describe('account journeys', () => {
       permissions: ['can_useGathering', 'can_useTreasure'],
     });
     const { page, errors, close } = await openPage(browser, server.url);
-    await signInThroughForm(page, user.username, password);
+    await signInThroughForm(page, user.username, password, '/account');
     expect((await readAuthState(page))?.permissions).toEqual(
       expect.arrayContaining(['can_useGathering', 'can_useTreasure']),
     );

@@ -4,7 +4,14 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { expectHeading, launchBrowser, openPage, readAuthState, WEB_DIST } from './support/browser.ts';
+import {
+  expectHeading,
+  launchBrowser,
+  openPage,
+  readAuthState,
+  signInThroughForm,
+  WEB_DIST,
+} from './support/browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -46,6 +53,14 @@ describe('snow', () => {
     await page.goto('/');
     await page.getByTestId('snow').waitFor({ state: 'attached' });
     expect((await readAuthState(page))?.isSnow).toBe(true);
+
+    // A decoration for visitors and customers: never over the admin area and its map.
+    await signInThroughForm(page, admin.user.username, admin.password, '/admin');
+    await page.goto('/admin/map');
+    await page.getByTestId('map-connection').waitFor();
+    expect(await page.getByTestId('snow').count()).toBe(0);
+    await page.goto('/');
+    await page.getByTestId('snow').waitFor({ state: 'attached' });
 
     expect((await setSnow(false)).status).toBe(200);
     await page.reload();

@@ -30,7 +30,8 @@ describe('a server restart under an open admin map', () => {
     bots.push(await startLiveBot(server, { accounts: 2 }));
     const admin = await server.createUser({ permissions: ['can_manageMap'] });
     const { page, errors, close } = await openPage(browser, server.url);
-    await signInThroughForm(page, admin.user.username, admin.password);
+    // Staff who may enter the admin area land there after signing in (experience issue).
+    await signInThroughForm(page, admin.user.username, admin.password, '/admin');
     await page.goto('/admin/map');
     const connected = page.locator('[data-testid="map-connection"][data-state="connected"]');
     await connected.waitFor({ timeout: 10_000 });

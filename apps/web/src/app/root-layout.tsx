@@ -39,7 +39,8 @@ export function RootLayout() {
       ) : null}
       <SiteBanner settings={settings} />
       {isInMaintenance ? <MaintenancePage message={settings?.maintenanceMessage ?? ''} /> : <Outlet />}
-      {isSnow ? (
+      {/* Decoration for visitors and customers; staff work on the admin area and the map undisturbed. */}
+      {isSnow && !pathname.startsWith('/admin') ? (
         <Suspense fallback={null}>
           <Snow />
         </Suspense>

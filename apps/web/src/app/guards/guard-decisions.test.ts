@@ -5,6 +5,7 @@ import {
   canSeeRoute,
   decideAfterCheck,
   decideBeforeCheck,
+  homeAfterLogin,
   loginRedirect,
   safeRedirectTarget,
 } from './guard-decisions.ts';
@@ -102,5 +103,16 @@ describe('canSeeRoute', () => {
     expect(canSeeRoute(route('/admin/users'), ['can_manageUsers'])).toBe(true);
     expect(canSeeRoute(route('/admin/users'), ['can_manageMap'])).toBe(false);
     expect(canSeeRoute(route('/account/mybot'), ['can_useGathering'])).toBe(false);
+  });
+});
+
+describe('homeAfterLogin', () => {
+  it('sends staff who may enter the admin area there, everyone else to their account', () => {
+    expect(homeAfterLogin({ isAdministrator: true, permissions: [] })).toBe('/admin');
+    expect(
+      homeAfterLogin({ isAdministrator: false, permissions: ['can_manageMap', 'can_manageUsers'] }),
+    ).toBe('/admin');
+    expect(homeAfterLogin({ isAdministrator: false, permissions: ['can_manageUsers'] })).toBe('/account');
+    expect(homeAfterLogin({ isAdministrator: false, permissions: ['can_useGathering'] })).toBe('/account');
   });
 });

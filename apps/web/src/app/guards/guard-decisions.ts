@@ -22,6 +22,19 @@ export function safeRedirectTarget(raw: string | null | undefined, fallback = HO
 }
 
 /**
+ * Where a sign-in lands without an explicit target: staff who may enter the admin area (SPEC.md
+ * guards /admin with can_manageMap) land there, customers in their account.
+ */
+export function homeAfterLogin(session: {
+  isAdministrator: boolean;
+  permissions: readonly string[];
+}): string {
+  return session.isAdministrator || session.permissions.includes('can_manageMap')
+    ? '/admin'
+    : HOME_AFTER_LOGIN;
+}
+
+/**
  * First step of a route guard, before asking the server. 'account' and 'auth' both need a session;
  * pages with permissions then need `POST /auth/check-permission` (the server decides, not local state).
  */

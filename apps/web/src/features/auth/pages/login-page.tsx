@@ -4,12 +4,12 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { safeRedirectTarget } from '../../../app/guards/guard-decisions.ts';
+import { homeAfterLogin, safeRedirectTarget } from '../../../app/guards/guard-decisions.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { LightTextField } from '../../../components/light-text-field.tsx';
 import { Notice } from '../../../components/notice.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
-import { useIsConnected } from '../../../lib/auth-store.ts';
+import { useAuthStore, useIsConnected } from '../../../lib/auth-store.ts';
 import { useLightForm } from '../../../lib/light-form.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { resendConfirmation } from '../api/resend-confirmation.ts';
@@ -25,7 +25,14 @@ export default function LoginPage() {
   const isConnected = useIsConnected();
   const activationUsername = params.get('username');
   const activationToken = params.get('token');
-  const redirectTo = safeRedirectTarget(params.get('redirect'));
+  const requested = params.get('redirect');
+  // Read when needed: after signIn the store holds the user's permissions.
+  const landing = () => {
+    const { user, permissions } = useAuthStore.getState();
+    return requested
+      ? safeRedirectTarget(requested)
+      : homeAfterLogin({ isAdministrator: user?.Policy.IsAdministrator === true, permissions });
+  };
 
   const form = useLightForm<LoginInput>({
     defaultValues: { username: activationUsername ?? '', password: '' },
@@ -55,7 +62,7 @@ export default function LoginPage() {
   }, [activationUsername, activationToken]);
 
   if (isConnected && !activationToken && !form.formState.isSubmitting)
-    return <Navigate to={redirectTo} replace />;
+    return <Navigate to={landing()} replace />;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setNeedsActivation(null);
@@ -63,7 +70,7 @@ export default function LoginPage() {
       const { signIn } = await authCalls();
       await signIn(values);
       notifySuccess('Connexion réussie.');
-      await navigate(redirectTo, { replace: true });
+      await navigate(landing(), { replace: true });
     } catch (error) {
       if (isApiError(error) && error.code === 'ACCOUNT_NOT_ACTIVATED') setNeedsActivation(values.username);
       notifyError(isApiError(error) ? error.message : 'Une erreur inconnue est survenue.');
