@@ -254,7 +254,16 @@ describe('account journeys', () => {
     await signInThroughForm(page, user.username, password);
     await expect.poll(() => page.getByTestId('hwid').textContent()).toBe(hwid);
     expect(await page.getByTestId('bot-key').inputValue()).not.toContain(key.data.accessKey);
+    // Destructive: the dialog says what will happen (with the cooldown); cancelling changes nothing.
     await page.getByRole('button', { name: 'Délier mon PC' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Délier ce PC ?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('avant 24 h');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('hwid').textContent()).toBe(hwid);
+    await page.getByRole('button', { name: 'Délier mon PC' }).click();
+    await dialog.getByRole('button', { name: 'Délier mon PC' }).click();
     await page.getByText('Prochaine déliaison possible le', { exact: false }).waitFor();
     expect(await page.getByTestId('hwid').textContent()).toBe('Aucun PC lié pour le moment.');
     expect(await page.getByRole('button', { name: 'Délier mon PC' }).isDisabled()).toBe(true);

@@ -96,6 +96,10 @@ describe('commerce journey (sandbox provider)', () => {
     expect(list.body.data.map((entry) => entry.name)).toEqual(['Iop-Feu', 'Cra-Eau']);
 
     await page.getByRole('button', { name: 'Retirer Cra-Eau' }).click();
+    // Asked first, saying what happens (experience issue: no destructive action at once).
+    const dialog = page.getByRole('dialog', { name: 'Retirer Cra-Eau ?' });
+    expect(await dialog.textContent()).toContain('ne pourra plus piloter ce compte');
+    await dialog.getByRole('button', { name: 'Retirer' }).click();
     await expect.poll(() => page.getByTestId('whitelist-slots').textContent()).toContain('1 / 2');
 
     await page.goto('/account/payments');

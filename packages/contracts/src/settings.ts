@@ -50,6 +50,8 @@ export const publicSettingsSchema = siteSettingsSchema.pick({
   maintenanceMode: true,
   maintenanceMessage: true,
   announcement: true,
+  // Customers are told the cooldown before they unbind their PC.
+  hwidResetCooldownHours: true,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

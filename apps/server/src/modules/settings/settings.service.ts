@@ -54,6 +54,7 @@ export function toPublicSettings(value: SiteSettings): PublicSettings {
     maintenanceMode: value.maintenanceMode,
     maintenanceMessage: value.maintenanceMessage,
     announcement: value.announcement,
+    hwidResetCooldownHours: value.hwidResetCooldownHours,
   };
 }
 

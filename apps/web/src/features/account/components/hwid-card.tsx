@@ -2,8 +2,10 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { usePublicSettings } from '../../settings/api/public-settings.ts';
 import { resetHwid } from '../api/account.ts';
 import { SectionCard } from './section-card.tsx';
 
@@ -14,8 +16,11 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const setUser = useAuthStore((state) => state.setUser);
   const [nextResetAt, setNextResetAt] = useState<string | null>(null);
   const [isWorking, setIsWorking] = useState(false);
+  const [isConfirming, setIsConfirming] = useState(false);
+  const cooldownHours = usePublicSettings((state) => state.settings?.hwidResetCooldownHours ?? 24);
 
   const onReset = async () => {
+    setIsConfirming(false);
     setIsWorking(true);
     try {
       const answer = await resetHwid();
@@ -45,10 +50,21 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         variant="outlined"
         color="warning"
         disabled={!hwid || isWorking}
-        onClick={onReset}
+        onClick={() => setIsConfirming(true)}
       >
         Délier mon PC
       </Button>
+      <ConfirmDialog
+        open={isConfirming}
+        title="Délier ce PC ?"
+        confirmLabel="Délier mon PC"
+        isBusy={isWorking}
+        onConfirm={onReset}
+        onCancel={() => setIsConfirming(false)}
+      >
+        Le bot de ce PC sera déconnecté et ne pourra plus s’y connecter. Le prochain PC qui se connecte avec
+        votre clé sera lié à votre compte. Vous ne pourrez pas délier à nouveau avant {cooldownHours} h.
+      </ConfirmDialog>
     </SectionCard>
   );
 }

@@ -13,6 +13,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import {
@@ -53,7 +54,9 @@ export default function PackagesPage() {
     mutationFn: ({ id, input }: { id: string; input: { active?: boolean; retired?: boolean } }) =>
       updatePackage(id, input),
     onSuccess: refresh,
+    onSettled: () => setRetiring(null),
   });
+  const [retiring, setRetiring] = useState<Package | null>(null);
   const move = useMutation({
     mutationFn: async ({ id, by }: { id: string; by: -1 | 1 }) => {
       const ids = (await fetchAllPackages()).map((pkg) => pkg.id);
@@ -139,11 +142,7 @@ export default function PackagesPage() {
               >
                 {row.active ? 'Désactiver' : 'Activer'}
               </Button>
-              <Button
-                size="small"
-                color="error"
-                onClick={() => change.mutate({ id: row.id, input: { retired: true } })}
-              >
+              <Button size="small" color="error" onClick={() => setRetiring(row)}>
                 Retirer
               </Button>
             </>
@@ -156,6 +155,17 @@ export default function PackagesPage() {
   return (
     <>
       <PageHeader title="Offres" subtitle="Les offres vendues dans la boutique." />
+      <ConfirmDialog
+        open={retiring !== null}
+        title={`Retirer l’offre « ${retiring?.name ?? ''} » ?`}
+        confirmLabel="Retirer l’offre"
+        isBusy={change.isPending}
+        onConfirm={() => retiring && change.mutate({ id: retiring.id, input: { retired: true } })}
+        onCancel={() => setRetiring(null)}
+      >
+        Elle disparaît de la boutique : plus personne ne peut l’acheter. Les clients qui l’ont déjà gardent
+        leurs droits jusqu’à la fin de leur période. Vous pourrez la remettre en vente.
+      </ConfirmDialog>
       <AdminTable<Package>
         endpoint={PACKAGES_ENDPOINT}
         columns={columns}

@@ -8,7 +8,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { revokeAllUserSessions, revokeUserSession, userSessionsQuery } from '../api/admin-users.ts';
 import { Section } from './section.tsx';
@@ -17,7 +19,10 @@ import { Section } from './section.tsx';
 export function SessionsSection({ userId, onChanged }: { userId: string; onChanged: () => void }) {
   const sessions = useQuery(userSessionsQuery(userId));
   const active = (sessions.data ?? []).filter((session) => session.isActive);
+  // What is about to be revoked, waiting for confirmation: one session or all of them.
+  const [pending, setPending] = useState<{ sessionId: string } | 'all' | null>(null);
   const revoke = async (work: () => Promise<{ revoked: number }>) => {
+    setPending(null);
     try {
       const { revoked } = await work();
       notifySuccess(revoked > 1 ? `${revoked} sessions révoquées.` : 'Session révoquée.');
@@ -32,15 +37,28 @@ export function SessionsSection({ userId, onChanged }: { userId: string; onChang
       title="Sessions"
       subheader={`${active.length} active(s)`}
       action={
-        <Button
-          color="error"
-          disabled={active.length === 0}
-          onClick={() => revoke(() => revokeAllUserSessions(userId))}
-        >
+        <Button color="error" disabled={active.length === 0} onClick={() => setPending('all')}>
           Tout révoquer
         </Button>
       }
     >
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending === 'all' ? 'Révoquer toutes les sessions ?' : 'Révoquer cette session ?'}
+        confirmLabel="Révoquer"
+        onConfirm={() =>
+          revoke(() =>
+            pending === 'all' || pending === null
+              ? revokeAllUserSessions(userId)
+              : revokeUserSession(userId, pending.sessionId),
+          )
+        }
+        onCancel={() => setPending(null)}
+      >
+        {pending === 'all'
+          ? 'L’utilisateur est déconnecté de tous ses navigateurs, tout de suite ; il devra se reconnecter.'
+          : 'Ce navigateur est déconnecté tout de suite ; l’utilisateur devra s’y reconnecter.'}
+      </ConfirmDialog>
       {(sessions.data ?? []).length === 0 ? (
         <Typography color="text.secondary">Aucune session.</Typography>
       ) : (
@@ -79,7 +97,7 @@ export function SessionsSection({ userId, onChanged }: { userId: string; onChang
                       <Button
                         size="small"
                         color="error"
-                        onClick={() => revoke(() => revokeUserSession(userId, session.id))}
+                        onClick={() => setPending({ sessionId: session.id })}
                       >
                         Révoquer
                       </Button>

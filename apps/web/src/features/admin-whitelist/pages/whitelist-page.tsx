@@ -10,6 +10,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { addEntryForCustomer, removeEntry, WHITELIST_ENDPOINT } from '../api/whitelist.ts';
@@ -32,12 +33,14 @@ export default function AdminWhitelistPage() {
       await refresh();
     },
   });
+  const [removing, setRemoving] = useState<AdminWhitelistEntry | null>(null);
   const remove = useMutation({
     mutationFn: (entry: AdminWhitelistEntry) => removeEntry(entry.id),
     onSuccess: async () => {
       notifySuccess('Compte retiré de la liste blanche.');
       await refresh();
     },
+    onSettled: () => setRemoving(null),
   });
 
   const columns: GridColDef<AdminWhitelistEntry>[] = [
@@ -69,7 +72,7 @@ export default function AdminWhitelistPage() {
       width: 120,
       sortable: false,
       renderCell: ({ row }) => (
-        <Button size="small" color="error" disabled={remove.isPending} onClick={() => remove.mutate(row)}>
+        <Button size="small" color="error" disabled={remove.isPending} onClick={() => setRemoving(row)}>
           Retirer
         </Button>
       ),
@@ -78,6 +81,17 @@ export default function AdminWhitelistPage() {
 
   return (
     <>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Retirer ${removing?.name ?? ''} ?`}
+        confirmLabel="Retirer"
+        isBusy={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing)}
+        onCancel={() => setRemoving(null)}
+      >
+        Le bot de {removing?.user.username ?? 'ce client'} ne pourra plus piloter ce compte de jeu, dès
+        maintenant. Le client retrouve la place dans sa liste blanche.
+      </ConfirmDialog>
       <PageHeader title="Liste blanche" subtitle="Les comptes de jeu autorisés de tous les clients." />
       <AdminTable<AdminWhitelistEntry>
         endpoint={WHITELIST_ENDPOINT}

@@ -18,6 +18,7 @@ export async function fetchPublicSettings(): Promise<PublicSettings> {
     maintenanceMode: raw.maintenanceMode === true,
     maintenanceMessage: typeof raw.maintenanceMessage === 'string' ? raw.maintenanceMessage : '',
     announcement: typeof raw.announcement === 'string' ? raw.announcement : '',
+    hwidResetCooldownHours: typeof raw.hwidResetCooldownHours === 'number' ? raw.hwidResetCooldownHours : 24,
   };
 }
 

@@ -12,8 +12,10 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -43,7 +45,9 @@ export default function WhitelistPage() {
   const remove = useMutation({
     mutationFn: (id: string) => removeFromWhitelist(id),
     onSuccess: refresh,
+    onSettled: () => setRemoving(null),
   });
+  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
 
   const slots = whitelist.data?.slots;
   const isFull = slots ? slots.total !== null && slots.used >= slots.total : false;
@@ -109,7 +113,7 @@ export default function WhitelistPage() {
                 edge="end"
                 aria-label={`Retirer ${entry.name}`}
                 disabled={remove.isPending}
-                onClick={() => remove.mutate(entry.id)}
+                onClick={() => setRemoving(entry)}
               >
                 <DeleteIcon />
               </IconButton>
@@ -122,6 +126,17 @@ export default function WhitelistPage() {
           </ListItem>
         ))}
       </List>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Retirer ${removing?.name ?? ''} ?`}
+        confirmLabel="Retirer"
+        isBusy={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing.id)}
+        onCancel={() => setRemoving(null)}
+      >
+        Votre bot ne pourra plus piloter ce compte de jeu : il est retiré de ses sessions en cours. Sa place
+        se libère pour un autre compte.
+      </ConfirmDialog>
     </>
   );
 }
