@@ -5,6 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
 import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
+import type { RateLimitName } from '../../core/rate-limiter.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
@@ -202,16 +203,22 @@ export async function loginUser(
 ): Promise<{ user: UserRow; token: string }> {
   // OWASP: throttle failures per (account, address), so a stranger cannot lock the owner out,
   // with a softer account-wide limit against guesses spread over many addresses.
+  // Only wrong passwords count against an account: an attempt that failed for another reason (the
+  // database was down) must not lock its owner out once it is back.
   const account = input.username.toLowerCase();
   const accountAndIp = `${account}|${origin.ip}`;
   await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
-  await ctx.limiter.hit('loginPerAccountAndIp', accountAndIp);
-  await ctx.limiter.hit('loginPerAccount', account);
+  await refuseWhenExhausted(ctx, [
+    ['loginPerAccountAndIp', accountAndIp],
+    ['loginPerAccount', account],
+  ]);
 
   const user = await findUserByLogin(ctx.db, input.username);
   // Unknown users cost one argon2 verification too, so timing tells nothing.
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
   if (!user || !isPasswordRight) {
+    await ctx.limiter.hit('loginPerAccountAndIp', accountAndIp).catch(() => undefined);
+    await ctx.limiter.hit('loginPerAccount', account).catch(() => undefined);
     await writeSecurityEvent(ctx, {
       actor: { id: user?.id ?? null, username: input.username.slice(0, 64), ip: origin.ip },
       action: 'auth.login_failed',
@@ -233,6 +240,13 @@ export async function loginUser(
     target: { type: 'user', id: user.id, label: user.username },
   });
   return { user, token };
+}
+
+/** 429 when any of the (rule, key) pairs has used up its attempts. */
+async function refuseWhenExhausted(ctx: AppContext, checks: [RateLimitName, string][]): Promise<void> {
+  for (const [rule, key] of checks) {
+    if (await ctx.limiter.isExhausted(rule, key)) await ctx.limiter.hit(rule, key); // throws with Retry-After
+  }
 }
 
 /** Mails a reset link when the e-mail belongs to an account; the answer is the same either way. */
