@@ -28,6 +28,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
+import { startMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
@@ -184,6 +185,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: '/api' },
   );
+
+  // Mails leave through the durable outbox (requests only queue them).
+  startMailOutbox(ctx);
 
   // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
   attachRealtime(app);

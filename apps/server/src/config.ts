@@ -120,6 +120,8 @@ export interface AppConfig {
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
+  /** Mail outbox worker: how often it looks for due mails, first retry delay (doubling), attempts. */
+  mail: { pollMs: number; retryBaseMs: number; maxAttempts: number };
 }
 
 export interface RealtimeConfig {
@@ -224,5 +226,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         : undefined,
     rateLimits: DEFAULT_RATE_LIMITS,
     realtime: DEFAULT_REALTIME,
+    mail: { pollMs: 5_000, retryBaseMs: 10_000, maxAttempts: 8 },
   });
 }

@@ -52,6 +52,7 @@ export interface StartTestServerOptions {
   webDist?: string;
   rateLimits?: Partial<AppConfig['rateLimits']>;
   realtime?: Partial<AppConfig['realtime']>;
+  mail?: Partial<AppConfig['mail']>;
   env?: Record<string, string>;
   /** Let the app open (and migrate) the database its config names, e.g. a PostgreSQL of the test's own. */
   openDatabaseFromConfig?: boolean;
@@ -99,6 +100,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       ...options.rateLimits,
     },
     realtime: { ...base.realtime, ...options.realtime },
+    mail: { ...base.mail, ...options.mail },
   };
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }

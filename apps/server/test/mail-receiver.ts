@@ -12,6 +12,8 @@ export interface ReceivedMail {
 /** A real SMTP server on a random local port, keeping every mail it receives. */
 export class MailReceiver {
   readonly messages: ReceivedMail[] = [];
+  /** While true the server answers every recipient `451` (a temporary failure, as during an outage). */
+  isRefusing = false;
   private readonly waiters: {
     match: (mail: ReceivedMail) => boolean;
     resolve: (mail: ReceivedMail) => void;
@@ -20,6 +22,10 @@ export class MailReceiver {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo: (_address, _session, callback) => {
+      if (!this.isRefusing) return callback();
+      callback(Object.assign(new Error('Service momentanément indisponible'), { responseCode: 451 }));
+    },
     onData: (stream, _session, callback) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -13,6 +13,8 @@ export interface DomainEvents {
   'botKey.rotated': { userId: string };
   'hwid.reset': { userId: string; hwid: string };
   'settings.changed': { keys: string[] };
+  /** A mail was queued in the outbox (its worker sends it at once). */
+  'mail.queued': Record<string, never>;
   /** A customer's whitelisted game accounts changed (the hub re-reads them). */
   'whitelist.changed': { userId: string };
 }

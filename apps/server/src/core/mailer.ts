@@ -8,8 +8,6 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** The link the mail carries, logged in outbox mode so a developer can follow it. */
-  link?: string;
 }
 
 export interface Mailer {
@@ -25,7 +23,13 @@ export function createMailer(options: {
   log: Logger;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    // Bounded: the outbox worker must not hang on an SMTP server that accepts and never answers.
+    const transport: Transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     return {
       async send(message) {
         await transport.sendMail({
@@ -57,7 +61,8 @@ export function createMailer(options: {
       );
       await writeFile(file, info.message as Buffer);
       options.log.info(
-        { to: message.to, file, link: message.link },
+        // The file, not the link: links carry one-time tokens, which logs never hold.
+        { to: message.to, file },
         `Mail écrit dans l'outbox : ${message.subject}`,
       );
     },
@@ -86,5 +91,5 @@ export function buildLinkMail(input: {
 <p>${escapeHtml(input.greeting)}</p><p>${escapeHtml(input.body)}</p>
 <p><a href="${escapeHtml(input.link)}" style="background:#7c4dff;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(input.action)}</a></p>
 <p style="font-size:12px;color:#aaa">${escapeHtml(input.footer)}<br>${escapeHtml(input.link)}</p></body></html>`;
-  return { to: input.to, subject: input.subject, text, html, link: input.link };
+  return { to: input.to, subject: input.subject, text, html };
 }

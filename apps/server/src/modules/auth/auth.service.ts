@@ -8,6 +8,7 @@ import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from
 import type { RateLimitName } from '../../core/rate-limiter.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
+import { queueMail } from '../mail/mail-outbox.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import {
   findUserByEmail,
@@ -83,7 +84,8 @@ async function answerAsIfRegistered(
   owner: UserRow,
   referral: string | null,
 ): Promise<User> {
-  await ctx.mailer.send(
+  await queueMail(
+    ctx,
     buildLinkMail({
       to: owner.email,
       subject: 'Tentative d’inscription avec votre adresse',
@@ -125,7 +127,8 @@ async function issueToken(ctx: AppContext, user: UserRow, kind: 'activation' | '
 async function sendActivationMail(ctx: AppContext, user: UserRow): Promise<void> {
   const token = await issueToken(ctx, user, 'activation');
   const link = `${ctx.config.publicUrl}/login?username=${encodeURIComponent(user.username)}&token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send(
+  await queueMail(
+    ctx,
     buildLinkMail({
       to: user.email,
       subject: 'Activez votre compte',
@@ -260,7 +263,8 @@ export async function requestPasswordReset(
   if (!user || user.bannedAt) return;
   const token = await issueToken(ctx, user, 'reset');
   const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send(
+  await queueMail(
+    ctx,
     buildLinkMail({
       to: user.email,
       subject: 'Réinitialisation de votre mot de passe',

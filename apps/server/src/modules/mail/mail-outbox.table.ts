@@ -1,0 +1,27 @@
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Mails waiting to be sent, written by the request that decides to send them and sent by a worker:
+ * requests never wait on SMTP, and a mail survives an SMTP outage or a restart. The bodies (which
+ * carry one-time links) are emptied once sent; the row stays for operators (who, what, when).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A worker holds the row until then (another node skips it). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Given up after too many attempts: visible to operators, never retried by itself. */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('mail_outbox_due_idx').on(table.nextAttemptAt)],
+);
