@@ -87,6 +87,8 @@ describe('account journeys', () => {
     // Without a bot package the bot page sends the customer to the marketplace.
     await page.goto('/account/mybot');
     await waitForPath(page, '/account/marketplace');
+    // Told what to buy, as information (not a red error).
+    await page.locator('.Toastify__toast--info', { hasText: 'demande une offre active' }).waitFor();
 
     await page.goto('/account');
     await page.locator('input[name="discordId"]').fill('joueur#1234');
@@ -264,6 +266,7 @@ describe('account journeys', () => {
     expect(await page.getByTestId('hwid').textContent()).toBe(hwid);
     await page.getByRole('button', { name: 'Délier mon PC' }).click();
     await dialog.getByRole('button', { name: 'Délier mon PC' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByText('Prochaine déliaison possible le', { exact: false }).waitFor();
     expect(await page.getByTestId('hwid').textContent()).toBe('Aucun PC lié pour le moment.');
     expect(await page.getByRole('button', { name: 'Délier mon PC' }).isDisabled()).toBe(true);

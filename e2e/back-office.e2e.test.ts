@@ -89,6 +89,24 @@ describe('back office journeys', () => {
     await staff.close();
   });
 
+  it('a new package grants both bot permissions; granting one warns staff', async () => {
+    const { page, errors, close } = await signInAsAdmin();
+    await page.goto('/admin/package');
+    await expectHeading(page, 'Offres');
+    await page.getByRole('button', { name: 'Nouvelle offre' }).click();
+    const dialog = page.getByRole('dialog');
+    const gathering = dialog.locator('input[name="can_useGathering"]');
+    const treasure = dialog.locator('input[name="can_useTreasure"]');
+    expect([await gathering.isChecked(), await treasure.isChecked()]).toEqual([true, true]);
+    expect(await dialog.getByTestId('package-one-grant-warning').count()).toBe(0);
+    await treasure.uncheck();
+    await dialog.getByTestId('package-one-grant-warning').waitFor();
+    expect(await dialog.getByTestId('package-one-grant-warning').textContent()).toContain('Mon bot');
+    await page.keyboard.press('Escape');
+    expect(unexpected(errors)).toEqual([]);
+    await close();
+  });
+
   it('bans a user: their session ends and their bot drops', async () => {
     const bot = await startLiveBot(server);
     let fatal = '';

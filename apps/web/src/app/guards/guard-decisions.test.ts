@@ -74,10 +74,10 @@ describe('decideAfterCheck', () => {
   });
 
   it('sends a user without a bot package from /account/mybot to the marketplace', () => {
-    expect(decideAfterCheck(route('/account/mybot'), false)).toMatchObject({
-      kind: 'redirect',
-      to: '/account/marketplace',
-    });
+    const outcome = decideAfterCheck(route('/account/mybot'), false);
+    // An expected state explained (what to buy), not an error.
+    expect(outcome).toMatchObject({ kind: 'redirect', to: '/account/marketplace', isInformation: true });
+    expect(outcome.kind === 'redirect' && outcome.message).toContain('les deux');
   });
 });
 

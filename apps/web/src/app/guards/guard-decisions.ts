@@ -1,12 +1,15 @@
 import type { Permission, WebRoute } from '@bot/contracts';
 import { HOME_AFTER_LOGIN } from '../../lib/constants.ts';
 
-export type GuardOutcome = { kind: 'allow' } | { kind: 'redirect'; to: string; message?: string };
+export type GuardOutcome =
+  | { kind: 'allow' }
+  /** `isInformation`: an expected state explained in neutral colours, not an error. */
+  | { kind: 'redirect'; to: string; message?: string; isInformation?: boolean };
 export type GuardStep = GuardOutcome | { kind: 'check'; permissions: Permission[] };
 
 export const ACCESS_DENIED_MESSAGE = "Vous n'avez pas la permission d'accéder à cette page.";
 export const BOT_ACCESS_MESSAGE =
-  'Votre bot est accessible avec une offre active donnant la récolte et la chasse au trésor.';
+  '« Mon bot » demande une offre active donnant à la fois la récolte et la chasse au trésor : choisissez ci-dessous une offre qui donne les deux.';
 
 /** The sign-in page, remembering where to come back to. */
 export function loginRedirect(pathWithSearch: string): string {
@@ -53,7 +56,8 @@ export function decideBeforeCheck(
 export function decideAfterCheck(route: Pick<WebRoute, 'layout'>, allowed: boolean): GuardOutcome {
   if (allowed) return { kind: 'allow' };
   if (route.layout === 'admin') return { kind: 'redirect', to: '/account', message: ACCESS_DENIED_MESSAGE };
-  return { kind: 'redirect', to: '/account/marketplace', message: BOT_ACCESS_MESSAGE };
+  // Not an error: the customer has simply no package for this page yet.
+  return { kind: 'redirect', to: '/account/marketplace', message: BOT_ACCESS_MESSAGE, isInformation: true };
 }
 
 /** Admin navigation shows only the pages the user's permissions open. */

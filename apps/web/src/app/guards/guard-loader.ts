@@ -3,7 +3,7 @@ import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { checkPermissions } from '../../features/auth/api/check-permission.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { isConnected, useAuthStore } from '../../lib/auth-store.ts';
-import { notifyError } from '../../lib/notify.ts';
+import { notifyError, notifyInfo } from '../../lib/notify.ts';
 import { decideAfterCheck, decideBeforeCheck } from './guard-decisions.ts';
 
 /** A route loader enforcing the route table's guard before the page (or its lazy chunk) renders. */
@@ -28,7 +28,7 @@ export function guardLoader(route: Pick<WebRoute, 'guard' | 'permissions' | 'lay
     }
     const outcome = decideAfterCheck(route, allowed);
     if (outcome.kind === 'redirect') {
-      if (outcome.message) notifyError(outcome.message);
+      if (outcome.message) (outcome.isInformation ? notifyInfo : notifyError)(outcome.message);
       throw redirect(outcome.to);
     }
     return null;

@@ -1,4 +1,5 @@
 import { BOT_PERMISSIONS, type BotPermission, type Package, PERMISSION_DESCRIPTIONS } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
@@ -39,7 +40,10 @@ export function PackageDialog({
   const [description, setDescription] = useState(initial?.description ?? '');
   const [price, setPrice] = useState(initial ? (initial.priceCents / 100).toFixed(2) : '9.99');
   const [durationDays, setDurationDays] = useState(String(initial?.durationDays ?? 30));
-  const [grants, setGrants] = useState<BotPermission[]>(initial?.grants ?? ['can_useGathering']);
+  // Both by default: SPEC.md opens « Mon bot » only with both permissions (docs/decisions/201).
+  const [grants, setGrants] = useState<BotPermission[]>(
+    initial?.grants ?? ['can_useGathering', 'can_useTreasure'],
+  );
   const [whitelistSlots, setWhitelistSlots] = useState(String(initial?.whitelistSlots ?? 1));
   const [active, setActive] = useState(initial?.active ?? true);
   const priceCents = Math.round(Number(price.replace(',', '.')) * 100);
@@ -139,6 +143,12 @@ export function PackageDialog({
                 />
               ))}
             </FormGroup>
+            {grants.length === 1 ? (
+              <Alert severity="warning" data-testid="package-one-grant-warning" sx={{ mt: 1 }}>
+                Avec une seule de ces permissions, l’acheteur pourra faire tourner son bot mais pas le suivre
+                dans « Mon bot », qui demande les deux.
+              </Alert>
+            ) : null}
           </div>
           {initial?.retiredAt ? null : (
             <FormControlLabel
