@@ -37,10 +37,29 @@ describe('/admin/map live', () => {
     // Drawn on one canvas, not one element per bot.
     expect(await page.locator('[data-testid="map-canvas"]').count()).toBe(1);
 
-    // Moves arrive as batches and keep the count.
-    for (let i = 0; i < 3; i++) {
-      for (const bot of bots) bot.tick();
-      await page.waitForTimeout(300);
+    // Moves arrive as batches: after each round every account is drawn where its bot reported it.
+    for (let round = 0; round < 3; round++) {
+      const reported = bots.map((bot) => ({
+        hwid: bot.hwid,
+        positions: bot.tick().accounts.map((account) => [account.position.x, account.position.y]),
+      }));
+      await expect
+        .poll(
+          () =>
+            page.evaluate(
+              (expectations) =>
+                expectations.every(({ hwid, positions }) => {
+                  const { buffers } = window.__adminMap!;
+                  const slots = buffers.slotsOf(hwid);
+                  return positions.every(([x, y]) =>
+                    slots.some((slot) => buffers.x[slot] === x && buffers.y[slot] === y),
+                  );
+                }),
+              reported,
+            ),
+          { timeout: 5_000 },
+        )
+        .toBe(true);
     }
     expect(await readCount(page, 'map-accounts-count')).toBe(expected);
 

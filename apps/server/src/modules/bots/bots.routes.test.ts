@@ -1,6 +1,6 @@
 import type { BotHistoryPoint, BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { flushBotHistory } from '../realtime/realtime.service.ts';
 import {
@@ -10,7 +10,6 @@ import {
   newHwid,
   sleep,
   type TestSocket,
-  whitelist,
 } from '../realtime/realtime.test-helpers.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { rotateBotKey } from '../users/users.service.ts';
@@ -251,26 +250,35 @@ describe('GET /api/me/bot and history', () => {
 
   it('only accepts whitelisted accounts in history', async () => {
     const owner = await createBotOwner(server, { accounts: ['Allowed'] });
-    await whitelist(server, owner.user.id, []);
     const { socket } = await connectAndAuthenticate(server, {
       type: 'bot',
       token: owner.botToken,
       hwid: owner.hwid,
     });
     sockets.push(socket);
-    for (let i = 0; i < 3; i += 1) {
+    // Each report carries the whitelisted account and a stranger: history must keep only the first.
+    const stats = (gathered: number) => ({ gathered, treasures: 0, kamas: 0, xp: 0 });
+    for (const gathered of [0, 5]) {
       socket.emit('bot_update', {
-        accounts: [account('Stranger', { stats: { gathered: i * 5, treasures: 0, kamas: 0, xp: 0 } })],
+        accounts: [
+          account('Allowed', { stats: stats(gathered) }),
+          account('Stranger', { stats: stats(gathered * 2) }),
+        ],
       });
     }
-    await sleep(200);
-    await flushBotHistory(server.app.ctx);
-    const answer = await call<{ data: { history: BotHistoryPoint[] } }>(
-      'GET',
-      '/me/bot',
-      undefined,
-      owner.token,
-    );
-    expect(answer.body.data.history).toEqual([]);
+    // Processed once the whitelisted account's gain is recorded (no fixed wait).
+    const history = await vi.waitFor(async () => {
+      await flushBotHistory(server.app.ctx);
+      const answer = await call<{ data: { history: BotHistoryPoint[] } }>(
+        'GET',
+        '/me/bot',
+        undefined,
+        owner.token,
+      );
+      const points = answer.body.data.history;
+      expect(points.reduce((sum, point) => sum + point.gathered, 0)).toBe(5);
+      return points;
+    });
+    expect(new Set(history.map((point) => point.account))).toEqual(new Set(['Allowed']));
   });
 });
