@@ -38,12 +38,14 @@ describe('a PostgreSQL outage', () => {
     const owner = await server.createUser({ permissions: ['can_useGathering'] });
     await whitelist(server, owner.user.id, ['Outage-One']);
     const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);
-    const bot = createBotClient({
-      serverUrl: server.url,
-      accessKey: key.body.data.accessKey,
-      hwid: 'OUTAGE-PC-1',
-      version: '1.0.0',
-    });
+    const agent = (version: string) =>
+      createBotClient({
+        serverUrl: server.url,
+        accessKey: key.body.data.accessKey,
+        hwid: 'OUTAGE-PC-1',
+        version,
+      });
+    const bot = agent('1.0.0');
     await bot.connect();
     const login = () =>
       call('POST', '/auth/login', { username: owner.user.username, password: TEST_PASSWORD });
@@ -88,12 +90,7 @@ describe('a PostgreSQL outage', () => {
     });
     expect((await call('GET', '/readyz')).status).toBe(200);
     // Bots connect again: a fresh agent opens a session and authenticates.
-    const second = createBotClient({
-      serverUrl: server.url,
-      accessKey: key.body.data.accessKey,
-      hwid: 'OUTAGE-PC-1',
-      version: '1.0.1',
-    });
+    const second = agent('1.0.1');
     await second.connect();
     expect(second.isConnected).toBe(true);
     await second.stop();

@@ -63,7 +63,8 @@ export interface StartTestServerOptions {
 /** Strong enough for zxcvbn, shared by test users. */
 export const TEST_PASSWORD = 'Velours-Horloge-Cactus-93';
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (tests start their own servers on it). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

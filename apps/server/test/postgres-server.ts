@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from './harness.ts';
 
 const run = promisify(execFile);
 const script = fileURLToPath(new URL('../../../scripts/test-postgres.sh', import.meta.url));
@@ -17,14 +17,6 @@ export interface PostgresServer {
   start(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
