@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['apps/server', 'packages/contracts', 'apps/web', 'e2e'],
+    projects: [
+      'apps/server',
+      'apps/server/vitest.cluster.config.ts',
+      'packages/contracts',
+      'apps/web',
+      'e2e',
+    ],
     maxWorkers: 2,
   },
 });

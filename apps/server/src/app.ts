@@ -19,6 +19,7 @@ import { createMailer } from './core/mailer.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
+import { openRedis, waitForRedis } from './core/redis.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
@@ -89,13 +90,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (!options.skipMigrations) await database.migrate();
   await seedPermissions(database.db);
 
+  // Several nodes share Redis; a node that cannot reach it yet starts anyway and serves alone.
+  const redis = config.redisUrl ? openRedis(config.redisUrl, log) : undefined;
+  if (redis && !(await waitForRedis(redis, 3_000)))
+    log.warn('Redis injoignable au démarrage : ce nœud démarre seul');
+
   const cleanups: (() => Promise<void> | void)[] = [];
   const ctx: AppContext = {
     config,
     db: database.db,
     engine: database.engine,
     events: new EventBus(log),
-    limiter: new RateLimiter(config.rateLimits),
+    limiter: new RateLimiter(config.rateLimits, redis?.commands),
+    redis,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
     metrics: createMetrics(),
@@ -198,6 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
     ctx.mailer.close();
+    await redis?.close();
     await database.close();
     await releaseDataDir?.();
   });

@@ -5,6 +5,7 @@ import type { EventBus } from './events.ts';
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import type { RedisConnection } from './redis.ts';
 
 /**
  * What every service function receives first: the app's config and shared parts. One per app
@@ -16,6 +17,8 @@ export interface AppContext {
   engine: 'pglite' | 'postgres';
   events: EventBus;
   limiter: RateLimiter;
+  /** Shared with the other nodes when `REDIS_URL` is set; undefined on a single node. */
+  redis: RedisConnection | undefined;
   mailer: Mailer;
   log: Logger;
   metrics: Metrics;

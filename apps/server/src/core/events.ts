@@ -4,10 +4,12 @@ import { runInBackground } from './background.ts';
 
 /**
  * Domain events other modules react to (the real-time hub closes sockets on revocation, caches
- * drop stale entries). In-process; the Redis mode relays them between nodes.
+ * drop stale entries). With several nodes every event reaches every node (the hub attaches a relay
+ * over Redis), except the node-local ones below.
  */
 export interface DomainEvents {
-  'sessions.revoked': { userId: string; sessionIds: string[] };
+  /** `banned`: revoked by a ban (sockets are told ACCOUNT_BANNED rather than UNAUTHORIZED). */
+  'sessions.revoked': { userId: string; sessionIds: string[]; banned?: boolean };
   'user.changed': { userId: string };
   'user.banned': { userId: string };
   'botKey.rotated': { userId: string };
@@ -19,12 +21,38 @@ export interface DomainEvents {
   'whitelist.changed': { userId: string };
 }
 
+export type DomainEventName = keyof DomainEvents;
+
+/** Every node already polls its mail outbox: waking the others would only make them race for rows. */
+const NODE_LOCAL_EVENTS: ReadonlySet<DomainEventName> = new Set(['mail.queued']);
+
+/** Sends an event to the other nodes (they hand it to `receiveFromPeer`). */
+export type EventRelay = (name: DomainEventName, payload: unknown) => void;
+
 export class EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(100);
+  private relay: EventRelay | undefined;
 
   constructor(private readonly log: Logger) {}
 
-  emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void {
+  /** Emits here and, unless `localOnly` (each node reaches the same conclusion itself), on every node. */
+  emit<K extends DomainEventName>(
+    name: K,
+    payload: DomainEvents[K],
+    options: { localOnly?: boolean } = {},
+  ): void {
+    this.emitter.emit(name, payload);
+    if (this.relay && !options.localOnly && !NODE_LOCAL_EVENTS.has(name)) this.relay(name, payload);
+  }
+
+  /** Several nodes: events emitted here are also sent through `relay`. */
+  relayTo(relay: EventRelay | undefined): void {
+    this.relay = relay;
+  }
+
+  /** An event another node emitted: handled here like a local one, not relayed again. */
+  receiveFromPeer(name: string, payload: unknown): void {
+    if (!isDomainEventName(name) || NODE_LOCAL_EVENTS.has(name)) return;
     this.emitter.emit(name, payload);
   }
 
@@ -35,4 +63,20 @@ export class EventBus {
     this.emitter.on(name, guarded);
     return () => this.emitter.off(name, guarded);
   }
+}
+
+/** Every event name once (the compiler checks none is missing), to validate what a peer sends. */
+const DOMAIN_EVENT_NAMES = {
+  'sessions.revoked': true,
+  'user.changed': true,
+  'user.banned': true,
+  'botKey.rotated': true,
+  'hwid.reset': true,
+  'settings.changed': true,
+  'mail.queued': true,
+  'whitelist.changed': true,
+} satisfies Record<DomainEventName, true>;
+
+function isDomainEventName(name: string): name is DomainEventName {
+  return Object.hasOwn(DOMAIN_EVENT_NAMES, name);
 }

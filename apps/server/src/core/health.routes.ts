@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ERRORS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 
 /** How long one readiness check may take: a probe must answer quickly, even during an outage. */
@@ -12,7 +11,8 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 const checkNames = ['database', 'redis', 'dataDir'] as const;
 type CheckName = (typeof checkNames)[number];
-const checkResult = z.enum(['ok', 'failed']);
+/** `degraded`: Redis is down; the node still serves (alone) and stays in rotation. */
+const checkResult = z.enum(['ok', 'failed', 'degraded']);
 const checks = z.partialRecord(z.enum(checkNames), checkResult);
 
 /** French names of what can fail, for the readiness answer read by people. */
@@ -38,16 +38,6 @@ function withTimeout(work: Promise<unknown>): Promise<unknown> {
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['health'];
-  const redis = ctx.config.redisUrl
-    ? new Redis(ctx.config.redisUrl, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-        connectTimeout: CHECK_TIMEOUT_MS,
-      })
-    : undefined;
-  redis?.on('error', () => {}); // failures are reported by /readyz, not thrown as events
-  if (redis) ctx.onClose(() => redis.disconnect());
-
   const probes: Partial<Record<CheckName, () => Promise<unknown>>> = {
     database: () => ctx.db.execute(sql`select 1`),
     dataDir: async () => {
@@ -56,8 +46,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       await writeFile(probe, 'readyz');
       await unlink(probe);
     },
-    ...(redis ? { redis: () => redis.ping() } : {}),
+    ...(ctx.redis ? { redis: () => ctx.redis!.commands.ping() } : {}),
   };
+  /**
+   * Without Redis a node still answers HTTP and serves its own sockets: taking every node out of
+   * the load balancer for it would turn a degraded platform into a dead one.
+   */
+  const isOptional = (name: CheckName) => name === 'redis';
 
   app.get(
     '/healthz',
@@ -80,8 +75,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const entries = Object.entries(probes) as [CheckName, () => Promise<unknown>][];
       const outcomes = await Promise.allSettled(entries.map(([, probe]) => withTimeout(probe())));
       const results = Object.fromEntries(
-        entries.map(([name], index) => [name, outcomes[index]?.status === 'fulfilled' ? 'ok' : 'failed']),
-      ) as Record<CheckName, 'ok' | 'failed'>;
+        entries.map(([name], index) => [
+          name,
+          outcomes[index]?.status === 'fulfilled' ? 'ok' : isOptional(name) ? 'degraded' : 'failed',
+        ]),
+      ) as Record<CheckName, z.infer<typeof checkResult>>;
       const failing = entries.map(([name]) => name).filter((name) => results[name] === 'failed');
       if (failing.length === 0) return { status: 'ready' as const, engine: ctx.engine, checks: results };
       for (const [index, [name]] of entries.entries()) {

@@ -309,7 +309,7 @@ export async function banUser(
       .update(users)
       .set({ bannedAt: new Date(), banReason: input.reason })
       .where(eq(users.id, user.id));
-    const revoked = await revokeSessions(ctx, tx, { userId: user.id });
+    const revoked = await revokeSessions(ctx, tx, { userId: user.id, banned: true });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.ban',

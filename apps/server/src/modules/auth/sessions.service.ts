@@ -15,8 +15,9 @@ export interface AuthenticatedSession {
 }
 
 /**
- * Every API call and socket checks its token: a short cache keeps that off SQL. A revocation on
- * this node drops the entry at once; on other nodes within the TTL.
+ * Every API call and socket checks its token: a short cache keeps that off SQL. A revocation drops
+ * the entry at once on every node (`sessions.revoked` and `user.banned` reach them all); the TTL
+ * bounds staleness while Redis, which carries those events, is unreachable.
  */
 const SESSION_CACHE_TTL_MS = 10_000;
 const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
@@ -122,7 +123,7 @@ function touchSession(ctx: AppContext, sessionId: string): void {
 export async function revokeSessions(
   ctx: AppContext,
   db: DbOrTx,
-  input: { userId: string; exceptSessionId?: string; sessionIds?: string[] },
+  input: { userId: string; exceptSessionId?: string; sessionIds?: string[]; banned?: boolean },
 ): Promise<string[]> {
   const conditions = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];
   if (input.exceptSessionId) conditions.push(ne(sessions.id, input.exceptSessionId));
@@ -134,6 +135,7 @@ export async function revokeSessions(
     .where(and(...conditions))
     .returning({ id: sessions.id });
   const sessionIds = revoked.map((row) => row.id);
-  if (sessionIds.length) ctx.events.emit('sessions.revoked', { userId: input.userId, sessionIds });
+  if (sessionIds.length)
+    ctx.events.emit('sessions.revoked', { userId: input.userId, sessionIds, banned: input.banned });
   return sessionIds;
 }

@@ -1,4 +1,4 @@
-import type { BotHistoryPoint } from '@bot/contracts';
+import type { BotAccount, BotHistoryPoint } from '@bot/contracts';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -61,6 +61,36 @@ export class ActivityRecorder {
       reports: 1,
       ...input.delta,
     });
+  }
+
+  /** Stat deltas between two reports of a bot, per account (an account's first report is the baseline). */
+  recordReport(input: {
+    userId: string;
+    hwid: string;
+    before: BotAccount[];
+    after: BotAccount[];
+    at: number;
+  }): void {
+    for (const account of input.after) {
+      const previous = input.before.find((candidate) => candidate.name === account.name)?.stats;
+      if (!previous) continue;
+      const next = account.stats;
+      // A counter that went down was reset by the bot: what it shows now is what it did since.
+      const delta = (key: keyof ActivityDelta) =>
+        next[key] >= previous[key] ? next[key] - previous[key] : next[key];
+      this.record({
+        userId: input.userId,
+        hwid: input.hwid,
+        account: account.name,
+        at: input.at,
+        delta: {
+          gathered: delta('gathered'),
+          treasures: delta('treasures'),
+          kamas: delta('kamas'),
+          xp: delta('xp'),
+        },
+      });
+    }
   }
 
   /** Rows not yet written, for one bot (so the owner's page does not wait for the next flush). */

@@ -1,7 +1,6 @@
 import type { BotState } from '@bot/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import type { BotStateStore } from './bot-state-store.ts';
 import { type ConnectedViewer, RealtimeHub } from './realtime.hub.ts';
 
 export type { ConnectedViewer } from './realtime.hub.ts';
@@ -9,8 +8,8 @@ export type { ConnectedViewer } from './realtime.hub.ts';
 const hubs = new WeakMap<AppContext, RealtimeHub>();
 
 /** Attaches the Socket.IO hub to the app's HTTP server; closed before the server closes. */
-export function attachRealtime(app: FastifyInstance, options: { store?: BotStateStore } = {}): RealtimeHub {
-  const hub = new RealtimeHub(app.ctx, app, options.store);
+export function attachRealtime(app: FastifyInstance): RealtimeHub {
+  const hub = new RealtimeHub(app.ctx, app, app.ctx.redis);
   hubs.set(app.ctx, hub);
   app.addHook('preClose', async () => {
     await hub.close();
@@ -44,8 +43,8 @@ export function kickBot(ctx: AppContext, hwid: string): Promise<boolean> {
   return getRealtimeHub(ctx).kickBot(hwid);
 }
 
-/** Browser sockets (client and admin watchers) connected to this node. */
-export function listConnectedViewers(ctx: AppContext): ConnectedViewer[] {
+/** Browser sockets (client and admin watchers) connected to any node. */
+export function listConnectedViewers(ctx: AppContext): Promise<ConnectedViewer[]> {
   return getRealtimeHub(ctx).listViewers();
 }
 

@@ -162,7 +162,9 @@ describe('authorization matrix', () => {
     const states = await snapshot;
     expect(states.find((state) => state.hwid === owner.hwid)).toMatchObject({ online: true });
     expect(await count).toBe(states.length);
-    expect(listConnectedViewers(server.app.ctx).some((viewer) => viewer.userId === staff.user.id)).toBe(true);
+    expect(
+      (await listConnectedViewers(server.app.ctx)).some((viewer) => viewer.userId === staff.user.id),
+    ).toBe(true);
   });
 
   it('bot: refused with a wrong token or a wrong hwid', async () => {

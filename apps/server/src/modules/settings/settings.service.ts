@@ -6,15 +6,36 @@ import type { DbOrTx } from '../../db/client.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { serverSecrets, settings } from './settings.table.ts';
 
-/** Settings are read on many requests; cached briefly, dropped at once on a local change. */
+/**
+ * Settings are read on many requests: cached briefly, dropped as soon as any node announces a change
+ * (`settings.changed` reaches every node).
+ */
 const SETTINGS_CACHE_TTL_MS = 2_000;
-const cache = new WeakMap<AppContext, { value: SiteSettings; expiresAt: number }>();
+interface CachedSettings {
+  value: SiteSettings | undefined;
+  expiresAt: number;
+}
+const caches = new WeakMap<AppContext, CachedSettings>();
+
+function cacheOf(ctx: AppContext): CachedSettings {
+  let cached = caches.get(ctx);
+  if (!cached) {
+    const created: CachedSettings = { value: undefined, expiresAt: 0 };
+    ctx.events.on('settings.changed', () => {
+      created.expiresAt = 0;
+    });
+    caches.set(ctx, created);
+    cached = created;
+  }
+  return cached;
+}
 
 export async function getSettings(ctx: AppContext): Promise<SiteSettings> {
-  const cached = cache.get(ctx);
-  if (cached && cached.expiresAt > Date.now()) return cached.value;
+  const cached = cacheOf(ctx);
+  if (cached.value && cached.expiresAt > Date.now()) return cached.value;
   const value = await readSettings(ctx.db);
-  cache.set(ctx, { value, expiresAt: Date.now() + SETTINGS_CACHE_TTL_MS });
+  cached.value = value;
+  cached.expiresAt = Date.now() + SETTINGS_CACHE_TTL_MS;
   return value;
 }
 
@@ -43,7 +64,7 @@ export async function writeSettings(
         set: { value, updatedAt: new Date(), updatedById: actorId },
       });
   }
-  cache.delete(ctx);
+  cacheOf(ctx).expiresAt = 0;
   ctx.events.emit('settings.changed', { keys: Object.keys(patch) });
 }
 
@@ -103,7 +124,7 @@ export async function updateSettings(
     });
     return Object.keys(after);
   });
-  cache.delete(ctx);
+  cacheOf(ctx).expiresAt = 0;
   if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }

@@ -119,7 +119,7 @@ export async function listUsersOnlineSessions(
       .where(where),
   ]);
   const socketsByUser = new Map<string, number>();
-  for (const viewer of listConnectedViewers(ctx)) {
+  for (const viewer of await listConnectedViewers(ctx)) {
     socketsByUser.set(viewer.userId, (socketsByUser.get(viewer.userId) ?? 0) + 1);
   }
   return {

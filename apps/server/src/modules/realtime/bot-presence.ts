@@ -1,0 +1,240 @@
+import { BOT_STATUSES, type BotAccount, type BotReport, type BotState, type BotStatus } from '@bot/contracts';
+import type { Logger } from 'pino';
+import type { ActivityRecorder } from '../bots/bots.history.ts';
+import type { BotFanOut } from './bot-fan-out.ts';
+import type { BotStateStore } from './bot-state-store.ts';
+import type { HubSocket, RefuseSocket } from './realtime.types.ts';
+
+/** One bot agent connected to this node. */
+interface BotConnection {
+  socket: HubSocket;
+  userId: string;
+  hwid: string;
+  state: BotState;
+  lastSeenAt: number;
+  allowedAccounts: Set<string>;
+}
+
+/** Who the bot authenticated as (its bot session). */
+export interface BotIdentity {
+  userId: string;
+  username: string;
+  hwid: string;
+  version: string;
+  allowedAccounts: Set<string>;
+}
+
+interface PresenceDeps {
+  store: BotStateStore;
+  fanOut: BotFanOut;
+  recorder: ActivityRecorder;
+  refuse: RefuseSocket;
+  log: Logger;
+  /** Silence after which a bot is offline (the setting, or the configured override). */
+  offlineTimeoutMs(): Promise<number>;
+}
+
+/**
+ * Which bots are online and their latest state: this node's bot sockets, and their states in the
+ * shared store. Writes to the store are batched (`persist`, every admin flush); the store is what
+ * makes presence cluster-wide (one holder per hwid, whole-fleet lists and counts).
+ */
+export class BotPresence {
+  private readonly bots = new Map<string, BotConnection>();
+  private readonly unsaved = new Set<BotConnection>();
+  private isClosed = false;
+
+  constructor(private readonly deps: PresenceDeps) {}
+
+  /** A bot authenticated on this node: it now holds its hwid (an older connection anywhere is replaced). */
+  async connect(socket: HubSocket, identity: BotIdentity): Promise<void> {
+    const { hwid } = identity;
+    const local = this.bots.get(hwid);
+    const previous = local?.state ?? (await this.deps.store.get(hwid).catch(() => undefined));
+    const now = Date.now();
+    const nowIso = new Date(now).toISOString();
+    const connection: BotConnection = {
+      socket,
+      userId: identity.userId,
+      hwid,
+      lastSeenAt: now,
+      allowedAccounts: identity.allowedAccounts,
+      state: {
+        hwid,
+        owner: { id: identity.userId, username: identity.username },
+        online: true,
+        version: identity.version,
+        connectedAt: nowIso,
+        lastSeenAt: nowIso,
+        accounts: previous?.accounts ?? [],
+      },
+    };
+    this.bots.set(hwid, connection);
+    if (local) this.deps.refuse(local.socket, 'BOT_REPLACED');
+    // Claimed before the older socket elsewhere is closed: its node then finds the bot taken and
+    // does not announce it offline (no blip for watchers).
+    try {
+      await this.deps.store.claim({ state: connection.state, holder: socket.id }, await this.stateTtlMs());
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'état du bot non partagé (Redis injoignable)');
+    }
+    this.deps.fanOut.publish(connection.state);
+    this.deps.fanOut.countChanged();
+  }
+
+  /** A validated report from a bot socket of this node. */
+  report(socket: HubSocket, report: BotReport): void {
+    const connection = this.connectionOf(socket);
+    if (!connection) return;
+    const now = Date.now();
+    connection.lastSeenAt = now;
+    const accounts = report.accounts.filter((account) =>
+      connection.allowedAccounts.has(account.name.toLowerCase()),
+    );
+    this.deps.recorder.recordReport({
+      userId: connection.userId,
+      hwid: connection.hwid,
+      before: connection.state.accounts,
+      after: accounts,
+      at: now,
+    });
+    // Updated in place: the store, the pending staff batch and the connection share one object.
+    const { state } = connection;
+    if (report.version) state.version = report.version;
+    state.lastSeenAt = new Date(now).toISOString();
+    state.accounts = mergeAccounts(state.accounts, accounts);
+    this.unsaved.add(connection);
+    this.deps.fanOut.publish(state);
+  }
+
+  /** True when the socket is the bot connection this node holds. */
+  isHeldBy(socket: HubSocket): boolean {
+    return this.connectionOf(socket) !== undefined;
+  }
+
+  disconnected(socket: HubSocket): Promise<void> {
+    const connection = this.connectionOf(socket);
+    return connection ? this.goOffline(connection) : Promise.resolve();
+  }
+
+  /** False once the state no longer belongs to a live connection of this node. */
+  isCurrent(state: BotState): boolean {
+    return this.bots.get(state.hwid)?.state === state;
+  }
+
+  /** Writes the states reported since the last call; closes connections another node took over. */
+  async persist(): Promise<void> {
+    if (this.unsaved.size === 0) return;
+    const connections = [...this.unsaved];
+    this.unsaved.clear();
+    const lost = await this.deps.store.update(
+      connections.map((connection) => ({ state: connection.state, holder: connection.socket.id })),
+      await this.stateTtlMs(),
+    );
+    for (const hwid of lost) {
+      const connection = this.bots.get(hwid);
+      if (!connection) continue;
+      this.bots.delete(hwid);
+      this.deps.refuse(connection.socket, 'BOT_REPLACED');
+    }
+  }
+
+  /** Closes this node's bots that stayed silent too long. */
+  async sweepSilent(): Promise<number> {
+    if (this.bots.size === 0 || this.isClosed) return 0;
+    const timeoutMs = await this.deps.offlineTimeoutMs();
+    const now = Date.now();
+    let swept = 0;
+    for (const connection of [...this.bots.values()]) {
+      if (now - connection.lastSeenAt > timeoutMs) {
+        swept += 1;
+        await this.goOffline(connection);
+        connection.socket.disconnect(true);
+      }
+    }
+    return swept;
+  }
+
+  /**
+   * Bots held by a node that stopped writing (killed): offline for everyone once silent past the
+   * timeout, like a silent bot here. Answers how many this node announced.
+   */
+  async reapOrphans(): Promise<number> {
+    if (this.isClosed) return 0;
+    // Past the timeout, plus one missed write of a live node.
+    const silentSince = Date.now() - (await this.deps.offlineTimeoutMs()) - 2_000;
+    const reaped = await this.deps.store.reapSilent(silentSince);
+    for (const state of reaped) this.deps.fanOut.wentOffline(state);
+    return reaped.length;
+  }
+
+  /** The whitelist of a user changed: their bots on this node re-read it. */
+  async reloadAllowedAccounts(userId: string, load: () => Promise<Set<string>>): Promise<void> {
+    const connections = [...this.bots.values()].filter((connection) => connection.userId === userId);
+    if (connections.length === 0) return;
+    const allowed = await load();
+    for (const connection of connections) connection.allowedAccounts = allowed;
+  }
+
+  localCount(): number {
+    return this.bots.size;
+  }
+
+  close(): void {
+    // Not announced offline: the bots reconnect to another node, which takes them over.
+    this.isClosed = true;
+    this.bots.clear();
+    this.unsaved.clear();
+  }
+
+  private connectionOf(socket: HubSocket): BotConnection | undefined {
+    const hwid = socket.data.hwid;
+    if (socket.data.kind !== 'bot' || !hwid) return undefined;
+    const connection = this.bots.get(hwid);
+    return connection?.socket === socket ? connection : undefined;
+  }
+
+  private async goOffline(connection: BotConnection): Promise<void> {
+    if (this.bots.get(connection.hwid) !== connection) return;
+    this.bots.delete(connection.hwid);
+    this.unsaved.delete(connection);
+    // Only the holder announces it: a bot taken over by a newer connection elsewhere stays online.
+    if (await this.deps.store.release(connection.hwid, connection.socket.id)) {
+      this.deps.fanOut.wentOffline(connection.state);
+    }
+  }
+
+  /** Long enough for a live bot's next write; a dead node's entries vanish on their own after it. */
+  private async stateTtlMs(): Promise<number> {
+    return 2 * (await this.deps.offlineTimeoutMs()) + 5_000;
+  }
+}
+
+const STATUS_NAMES = new Map<string, BotStatus>(BOT_STATUSES.map((status) => [status, status]));
+
+/**
+ * Copies a report into the retained state objects when the accounts are the same as before: the
+ * parsed report then dies young instead of being promoted, which keeps garbage collection cheap
+ * with thousands of bots (the benchmark showed GC as the hub's main extra cost).
+ */
+function mergeAccounts(current: BotAccount[], incoming: BotAccount[]): BotAccount[] {
+  if (current.length !== incoming.length) return incoming;
+  for (let i = 0; i < current.length; i += 1) if (current[i]!.name !== incoming[i]!.name) return incoming;
+  for (let i = 0; i < current.length; i += 1) {
+    const kept = current[i]!;
+    const next = incoming[i]!;
+    if (kept.character !== next.character) kept.character = next.character;
+    kept.level = next.level;
+    kept.status = STATUS_NAMES.get(next.status) ?? next.status;
+    kept.position.mapId = next.position.mapId;
+    kept.position.x = next.position.x;
+    kept.position.y = next.position.y;
+    if (kept.routeId !== next.routeId) kept.routeId = next.routeId;
+    kept.stats.gathered = next.stats.gathered;
+    kept.stats.treasures = next.stats.treasures;
+    kept.stats.kamas = next.stats.kamas;
+    kept.stats.xp = next.stats.xp;
+    if (kept.message !== next.message) kept.message = next.message;
+  }
+  return current;
+}

@@ -1,0 +1,67 @@
+import { type ClientToServerEvents, ERRORS, type ErrorCode, type ServerToClientEvents } from '@bot/contracts';
+import type { Server, Socket } from 'socket.io';
+
+export type PeerKind = 'client' | 'admin' | 'bot';
+
+/** What the hub remembers about each socket (Socket.IO's `socket.data`; other nodes read it too). */
+export interface SocketData {
+  kind?: PeerKind;
+  userId?: string;
+  username?: string;
+  sessionId?: string;
+  /** When the web or bot session behind the socket expires (ms since epoch). */
+  sessionExpiresAt?: number;
+  hwid?: string;
+  ip: string;
+  queryHwid: string | undefined;
+  connectedAt: string;
+  /** Flood guard: messages in the current 10 s window. */
+  windowStartedAt: number;
+  windowCount: number;
+  /** Throttle: bot updates allowed right now (token bucket). */
+  updateTokens: number;
+  tokensAt: number;
+  dropped: number;
+}
+
+type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
+/** Events between nodes (Socket.IO `serverSideEmit`): the domain event relay. */
+export interface InterNodeEvents {
+  domainEvent: (name: string, payload: unknown) => void;
+}
+export type HubServer = Server<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
+export type HubSocket = Socket<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
+
+export interface Refusal {
+  error: string;
+  code: ErrorCode;
+}
+
+export function refusal(code: ErrorCode, message?: string): Refusal {
+  return { error: message ?? ERRORS[code].message, code };
+}
+
+/** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
+export interface HubCounters {
+  refused: Record<string, number>;
+  silentBots: number;
+  droppedReports: number;
+  invalidReports: number;
+  /** Bots another node held until it went silent (a killed node), removed from the fleet here. */
+  reapedBots: number;
+}
+
+/** Sends `auth_error {error, code}` then closes the socket (counted by code). */
+export type RefuseSocket = (socket: HubSocket, code: ErrorCode, message?: string) => void;
+
+/** The node's own sockets in a room (never other nodes': each node acts on its own). */
+export function localSocketsIn(io: HubServer, room: string): HubSocket[] {
+  const ids = io.sockets.adapter.rooms.get(room);
+  if (!ids) return [];
+  const found: HubSocket[] = [];
+  for (const id of ids) {
+    const socket = io.sockets.sockets.get(id);
+    if (socket) found.push(socket);
+  }
+  return found;
+}

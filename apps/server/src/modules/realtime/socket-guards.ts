@@ -1,0 +1,41 @@
+import type { RealtimeConfig } from '../../config.ts';
+import type { SocketData } from './realtime.types.ts';
+
+const FLOOD_WINDOW_MS = 10_000;
+
+/** The per-socket counters a fresh connection starts with. */
+export function initialGuardState(
+  config: RealtimeConfig,
+  now: number,
+): Pick<SocketData, 'windowStartedAt' | 'windowCount' | 'updateTokens' | 'tokensAt' | 'dropped'> {
+  return {
+    windowStartedAt: now,
+    windowCount: 0,
+    updateTokens: config.botUpdatesPerSecond,
+    tokensAt: now,
+    dropped: 0,
+  };
+}
+
+/** Counts every incoming message; true once the socket sent too many in the window. */
+export function isFlooding(data: SocketData, config: RealtimeConfig, now = Date.now()): boolean {
+  if (now - data.windowStartedAt >= FLOOD_WINDOW_MS) {
+    data.windowStartedAt = now;
+    data.windowCount = 0;
+  }
+  data.windowCount += 1;
+  return data.windowCount > config.floodMessagesPer10s;
+}
+
+/** Token bucket: a few bot updates per second, extra ones dropped (false). */
+export function takeUpdateToken(data: SocketData, config: RealtimeConfig, now = Date.now()): boolean {
+  const perSecond = config.botUpdatesPerSecond;
+  data.updateTokens = Math.min(perSecond, data.updateTokens + ((now - data.tokensAt) / 1000) * perSecond);
+  data.tokensAt = now;
+  if (data.updateTokens < 1) {
+    data.dropped += 1;
+    return false;
+  }
+  data.updateTokens -= 1;
+  return true;
+}

@@ -1,0 +1,217 @@
+import type { BotState, PublicSettings } from '@bot/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  account,
+  collect,
+  connectAndAuthenticate,
+  createBotOwner,
+  openSocket,
+  type TestSocket,
+  waitFor,
+  waitForClose,
+} from '../../src/modules/realtime/realtime.test-helpers.ts';
+import { apiClient, type TestServer } from '../harness.ts';
+import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
+
+let cluster: InProcessCluster;
+let nodeA: TestServer;
+let nodeB: TestServer;
+const sockets: TestSocket[] = [];
+const track = <T extends { socket: TestSocket }>(value: T): T => {
+  sockets.push(value.socket);
+  return value;
+};
+
+beforeAll(async () => {
+  cluster = await startInProcessCluster({
+    nodes: 2,
+    realtime: { adminFlushMs: 100, offlineTimeoutMs: 5_000, historyFlushMs: 60_000 },
+    rateLimits: { loginPerAccountAndIp: { max: 4, windowMs: 60_000 } },
+  });
+  [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await cluster?.close();
+});
+
+async function connectBot(node: TestServer, owner: { botToken: string; hwid: string }) {
+  const connected = track(
+    await connectAndAuthenticate(node, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
+  );
+  expect(connected.ack).toEqual({ ok: true });
+  return connected.socket;
+}
+
+async function connectAdmin(node: TestServer, token: string) {
+  const { socket, ack } = track(await connectAndAuthenticate(node, { type: 'admin', token }));
+  expect(ack).toEqual({ ok: true });
+  return socket;
+}
+
+async function connectOwner(node: TestServer, owner: { token: string; hwid: string }) {
+  const { socket, ack } = track(
+    await connectAndAuthenticate(node, { type: 'client', token: owner.token, hwid: owner.hwid }),
+  );
+  expect(ack).toEqual({ ok: true });
+  return socket;
+}
+
+/** Reports until `received` holds a state of the bot with that level (a new watcher elsewhere
+ * learns of the room within a refresh, so one report may go nowhere). */
+async function reportUntilSeen(bot: TestSocket, accountName: string, level: number, seen: () => boolean) {
+  await vi.waitFor(
+    () => {
+      if (!seen()) {
+        bot.emit('bot_update', { accounts: [account(accountName, { level })] });
+        throw new Error('not seen yet');
+      }
+    },
+    { timeout: 10_000, interval: 300 },
+  );
+}
+
+describe('one platform across nodes', () => {
+  it('a bot on B is seen by an admin and by its owner on A: snapshot, then updates', async () => {
+    const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+
+    const admin = track({ socket: openSocket(nodeA) });
+    await waitFor(admin.socket, 'connect');
+    const snapshot = waitFor<BotState[]>(admin.socket, 'bot_snapshot');
+    expect(await admin.socket.emitWithAck('authenticate', { type: 'admin', token: staff.token })).toEqual({
+      ok: true,
+    });
+    expect((await snapshot).map((state) => state.hwid)).toContain(owner.hwid);
+
+    const ownerSocket = await connectOwner(nodeA, owner);
+    const ownerStates = collect<BotState>(ownerSocket, 'bot_update');
+    const adminBatches = collect<BotState[]>(admin.socket, 'bot_update');
+    const name = owner.accounts[0]!;
+    const levelSeen = (level: number) => () =>
+      ownerStates.some((state) => state.accounts[0]?.level === level) &&
+      adminBatches.flat().some((state) => state.hwid === owner.hwid && state.accounts[0]?.level === level);
+    await reportUntilSeen(bot, name, 77, levelSeen(77));
+    expect(ownerStates.at(-1)).toMatchObject({ hwid: owner.hwid, online: true });
+  });
+
+  it('the online count and the users-online lists agree on every node', async () => {
+    const staff = await nodeA.createUser({ permissions: ['can_manageMap', 'can_manageUsersOnline'] });
+    const owners = await Promise.all([createBotOwner(nodeA), createBotOwner(nodeA)]);
+    await connectBot(nodeA, owners[0]!);
+    await connectBot(nodeB, owners[1]!);
+    const viewerA = await connectAdmin(nodeA, staff.token);
+    await connectAdmin(nodeB, staff.token);
+    expect(viewerA.connected).toBe(true);
+    const listed = async (node: TestServer) => {
+      const answer = await apiClient(node)<{ total: number; data: { hwid: string }[] }>(
+        'GET',
+        '/admin/users-online/bots?pageSize=200',
+        undefined,
+        staff.token,
+      );
+      expect(answer.status).toBe(200);
+      return answer.body;
+    };
+    await vi.waitFor(async () => {
+      const [onA, onB] = await Promise.all([listed(nodeA), listed(nodeB)]);
+      expect(onA.total).toBe(onB.total);
+      for (const owner of owners) {
+        expect(onA.data.map((bot) => bot.hwid)).toContain(owner.hwid);
+        expect(onB.data.map((bot) => bot.hwid)).toContain(owner.hwid);
+      }
+    });
+    const sessions = async (node: TestServer) =>
+      (
+        await apiClient(node)<{ data: { userId: string; liveSockets: number }[] }>(
+          'GET',
+          '/admin/users-online/sessions?pageSize=200',
+          undefined,
+          staff.token,
+        )
+      ).body.data.find((session) => session.userId === staff.user.id)?.liveSockets;
+    // The staff member's two admin sockets, one per node, are counted by both nodes.
+    expect(await sessions(nodeA)).toBe(2);
+    expect(await sessions(nodeB)).toBe(2);
+  });
+
+  it('one socket per hwid across nodes: the newer connection wins, the older one is closed, no offline blip', async () => {
+    const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
+    const owner = await createBotOwner(nodeA);
+    const admin = await connectAdmin(nodeA, staff.token);
+    const disconnects = collect<string>(admin, 'bot_disconnect');
+    const older = await connectBot(nodeA, owner);
+    const replaced = waitFor<{ code: string }>(older, 'auth_error');
+    const newer = await connectBot(nodeB, owner);
+    expect((await replaced).code).toBe('BOT_REPLACED');
+    await waitForClose(older);
+    const name = owner.accounts[0]!;
+    newer.emit('bot_update', { accounts: [account(name, { level: 12 })] });
+    const call = apiClient(nodeA);
+    await vi.waitFor(async () => {
+      const answer = await call<{ data: { hwid: string }[] }>(
+        'GET',
+        `/admin/users-online/bots?q=${owner.hwid}`,
+        undefined,
+        (await nodeA.createUser({ permissions: ['can_manageUsersOnline'] })).token,
+      );
+      expect(answer.body.data.map((bot) => bot.hwid)).toEqual([owner.hwid]);
+    });
+    expect(disconnects).not.toContain(owner.hwid);
+    expect(newer.connected).toBe(true);
+  });
+
+  it('a ban on A closes the user’s sockets on B; a logout on A closes that session’s socket on B', async () => {
+    const staff = await nodeA.createUser({ isAdministrator: true });
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+    const browser = await connectOwner(nodeB, owner);
+    const botClosed = waitFor<{ code: string }>(bot, 'auth_error');
+    const browserClosed = waitFor<{ code: string }>(browser, 'auth_error');
+    const banned = await apiClient(nodeA)(
+      'POST',
+      `/admin/users/${owner.user.id}/ban`,
+      { reason: 'triche' },
+      staff.token,
+    );
+    expect(banned.status).toBe(200);
+    expect((await botClosed).code).toBe('ACCOUNT_BANNED');
+    expect((await browserClosed).code).toBe('ACCOUNT_BANNED');
+
+    const customer = await createBotOwner(nodeA);
+    const watching = await connectOwner(nodeB, customer);
+    const loggedOut = waitFor<{ code: string }>(watching, 'auth_error');
+    expect((await apiClient(nodeA)('POST', '/auth/logout', undefined, customer.token)).status).toBe(200);
+    expect((await loggedOut).code).toBe('UNAUTHORIZED');
+    // And node B no longer accepts the token (its session cache was dropped by the relayed event).
+    expect((await apiClient(nodeB)('GET', '/me/info', undefined, customer.token)).status).toBe(401);
+  });
+
+  it('login throttling is shared: failures on A and B add up', async () => {
+    const user = await nodeA.createUser();
+    const attempt = (node: TestServer) =>
+      apiClient(node)('POST', '/auth/login', { username: user.user.username, password: 'pas-le-bon-1' });
+    for (const node of [nodeA, nodeB, nodeA, nodeB]) expect((await attempt(node)).status).toBe(401);
+    const locked = await attempt(nodeA);
+    expect(locked.status).toBe(429);
+    expect((await attempt(nodeB)).status).toBe(429);
+    expect((locked.body as { code: string }).code).toBe('RATE_LIMITED');
+  });
+
+  it('a settings change on A reaches browsers on B and B’s answers at once', async () => {
+    const staff = await nodeA.createUser({ isAdministrator: true });
+    const owner = await createBotOwner(nodeA);
+    const browser = await connectOwner(nodeB, owner);
+    const update = waitFor<PublicSettings>(
+      browser,
+      'settings_update',
+      (settings) => settings.isSnow === true,
+    );
+    const changed = await apiClient(nodeA)('PUT', '/admin/settings', { isSnow: true }, staff.token);
+    expect(changed.status).toBe(200);
+    expect((await update).isSnow).toBe(true);
+    const onB = await apiClient(nodeB)<PublicSettings>('GET', '/settings/public');
+    expect(onB.body.isSnow).toBe(true);
+  });
+});
