@@ -8,6 +8,7 @@ export default defineProject({
   test: {
     name: 'cluster',
     include: ['test/cluster/**/*.test.ts'],
+    globalSetup: ['./test/cluster/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -1,0 +1,224 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The scale-out topology on loopback, as `npm run cluster` starts it and the node-kill test
+ * exercises it: one PostgreSQL, one Redis, N nodes (the compiled server, real processes) and nginx
+ * in front. deploy/compose.yaml describes the same topology for production.
+ */
+export interface LocalClusterOptions {
+  /** Where data, logs and the rendered nginx configuration go. */
+  workDir: string;
+  /** One node per port. */
+  ports: { nginx: number; postgres: number; redis: number; nodes: number[] };
+  /** Extra environment of every node (LOG_LEVEL, ADMIN_PASSWORD…). */
+  env?: Record<string, string>;
+  /** Receives every output line of every process, prefixed with its name. */
+  onOutput?: (line: string) => void;
+}
+
+export interface LocalNode {
+  name: string;
+  port: number;
+  url: string;
+  process: ChildProcess;
+  /** Kills the node (SIGKILL: no graceful shutdown, as a crash or an OOM kill would). */
+  kill(): Promise<void>;
+}
+
+export interface LocalCluster {
+  /** The one URL to open: nginx. */
+  url: string;
+  databaseUrl: string;
+  redisUrl: string;
+  nodes: LocalNode[];
+  stop(): Promise<void>;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const serverMain = path.join(root, 'apps/server/dist/main.js');
+const postgresScript = path.join(root, 'scripts/test-postgres.sh');
+const nginxTemplate = path.join(root, 'deploy/nginx/bot-platform.conf.template');
+
+export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  if (!existsSync(serverMain)) throw new Error(`serveur non compilé (${serverMain}) : npm run build`);
+  ensureDebianPackage('/usr/bin/redis-server', 'redis-server');
+  ensureDebianPackage('/usr/sbin/nginx', 'nginx-light');
+  await mkdir(options.workDir, { recursive: true });
+  await chmod(options.workDir, 0o755); // PostgreSQL runs as its own user when we are root
+  const output = options.onOutput ?? (() => {});
+  const children: { name: string; child: ChildProcess }[] = [];
+  const stopPostgres = () =>
+    execFileSync('bash', [postgresScript, 'stop'], { env: postgresEnv(options), stdio: 'ignore' });
+
+  const stop = async () => {
+    for (const { child } of children.reverse()) await terminate(child, 'SIGTERM');
+    stopPostgres();
+  };
+  try {
+    const databaseUrl = execFileSync('bash', [postgresScript, 'start'], { env: postgresEnv(options) })
+      .toString()
+      .trim();
+    const redisUrl = `redis://127.0.0.1:${options.ports.redis}`;
+    children.push({
+      name: 'redis',
+      child: run(
+        'redis',
+        'redis-server',
+        ['--port', String(options.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {},
+        output,
+      ),
+    });
+    await waitUntil(() => redisAnswers(options.ports.redis), 'Redis');
+
+    const publicUrl = `http://127.0.0.1:${options.ports.nginx}`;
+    const nodes: LocalNode[] = [];
+    for (const [i, port] of options.ports.nodes.entries()) {
+      const name = `nœud ${i + 1}`;
+      const child = run(
+        name,
+        process.execPath,
+        [serverMain],
+        {
+          ...options.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: publicUrl,
+          DATA_DIR: path.join(options.workDir, `node-${i + 1}`),
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: redisUrl,
+          TRUST_PROXY: '1',
+        },
+        output,
+      );
+      children.push({ name, child });
+      const url = `http://127.0.0.1:${port}`;
+      nodes.push({ name, port, url, process: child, kill: () => terminate(child, 'SIGKILL') });
+      // The first node migrates the database and creates the first administrator alone.
+      if (i === 0) await waitUntil(() => isReady(url), name);
+    }
+    await Promise.all(nodes.slice(1).map((node) => waitUntil(() => isReady(node.url), node.name)));
+
+    const nginxDir = path.join(options.workDir, 'nginx');
+    await writeNginxConfig(nginxDir, options.ports.nginx, nodes);
+    children.push({
+      name: 'nginx',
+      child: run('nginx', 'nginx', ['-p', nginxDir, '-c', 'nginx.conf', '-e', 'stderr'], {}, output),
+    });
+    await waitUntil(() => isReady(publicUrl), 'nginx');
+    return { url: publicUrl, databaseUrl, redisUrl, nodes, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The repository's template, filled for loopback, inside a main configuration of its own. */
+async function writeNginxConfig(dir: string, port: number, nodes: LocalNode[]): Promise<void> {
+  await mkdir(path.join(dir, 'temp'), { recursive: true });
+  const site = (await readFile(nginxTemplate, 'utf8'))
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the template's envsubst placeholder
+    .replaceAll('${NGINX_LISTEN}', `127.0.0.1:${port}`)
+    .replaceAll(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the template's envsubst placeholder
+      '${UPSTREAM_SERVERS}',
+      nodes.map((node) => `server 127.0.0.1:${node.port} max_fails=1 fail_timeout=5s;`).join('\n    '),
+    );
+  await writeFile(path.join(dir, 'bot-platform.conf'), site);
+  await writeFile(
+    path.join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'worker_processes 1;',
+      `pid ${path.join(dir, 'nginx.pid')};`,
+      'error_log stderr warn;',
+      'events { worker_connections 16384; }',
+      'http {',
+      '    access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (kind) => `    ${kind}_temp_path ${path.join(dir, 'temp', kind)};`,
+      ),
+      `    include ${path.join(dir, 'bot-platform.conf')};`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+}
+
+function postgresEnv(options: LocalClusterOptions): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PGPORT: String(options.ports.postgres),
+    PGDIR: path.join(options.workDir, 'postgres'),
+  };
+}
+
+function run(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  output: (line: string) => void,
+): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) output(`[${name}] ${line}`);
+    });
+  }
+  return child;
+}
+
+async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/api/readyz`, { signal: AbortSignal.timeout(2_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function redisAnswers(port: number): Promise<boolean> {
+  try {
+    execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until `check` holds (processes starting up), failing with the name of what never came. */
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} ne répond pas après ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Installs a Debian package when its binary is missing (needs root, as on CI machines). */
+function ensureDebianPackage(binary: string, pkg: string): void {
+  if (existsSync(binary)) return;
+  console.log(`${pkg} absent : installation (apt-get install ${pkg})…`);
+  execFileSync(
+    'bash',
+    ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`],
+    {
+      stdio: 'inherit',
+    },
+  );
+}

@@ -1,0 +1,77 @@
+// `npm run cluster`: the scale-out topology on this machine, for trials — PostgreSQL, Redis, three
+// nodes and nginx in front — plus simulated bots connected through nginx (so the admin map shows
+// bots held by every node), then prints the one URL to open. Ctrl-C stops everything.
+// CLUSTER_NODES (3), CLUSTER_PORT (8080, nginx) and CLUSTER_DEMO_BOTS (60; 0: none) change the defaults.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { startLocalCluster } from '../deploy/local-cluster.ts';
+import { ensureBuilt, root } from './ensure-built.mjs';
+
+const demoBots = Number(process.env.CLUSTER_DEMO_BOTS ?? 60);
+const workDir = path.join(root, '.cluster');
+
+ensureBuilt();
+const nginxPort = Number(process.env.CLUSTER_PORT ?? 8080);
+const cluster = await startLocalCluster({
+  workDir,
+  ports: {
+    nginx: nginxPort,
+    postgres: 54340,
+    redis: 63790,
+    nodes: Array.from({ length: Number(process.env.CLUSTER_NODES ?? 3) }, (_, i) => 3101 + i),
+  },
+  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  // The first administrator's password, and warnings; the nodes' JSON logs stay in their level.
+  onOutput: (line) => console.log(line),
+});
+const simulator = demoBots > 0 ? startDemoBots(cluster) : undefined;
+console.log(`
+  Grappe prête : ${cluster.url}/
+  ${cluster.nodes.length} nœuds (${cluster.nodes.map((node) => node.port).join(', ')}) derrière nginx, PostgreSQL et Redis locaux.
+  ${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
+  Ctrl-C pour tout arrêter.
+`);
+let isStopping = false;
+const stop = async () => {
+  if (isStopping) return;
+  isStopping = true;
+  console.log('Arrêt de la grappe…');
+  simulator?.kill('SIGTERM');
+  await cluster.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+/** Demo users with bot sessions (seed:demo on the cluster's database), then the simulator through nginx. */
+function startDemoBots(target: { url: string; databaseUrl: string; redisUrl: string }): ChildProcess {
+  const env = {
+    ...process.env,
+    DATABASE_URL: target.databaseUrl,
+    REDIS_URL: target.redisUrl,
+    DATA_DIR: path.join(workDir, 'demo'),
+    LOG_LEVEL: 'warn',
+  };
+  const seeded = spawnSync('npm', ['run', '--silent', 'seed:demo', '--', '--users', String(demoBots)], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+  if (seeded.status !== 0) throw new Error('seed:demo a échoué');
+  return spawn(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'simulate',
+      '--',
+      '--bots',
+      String(demoBots),
+      '--url',
+      target.url,
+      '--file',
+      path.join(workDir, 'demo', 'demo-bots.json'),
+    ],
+    { cwd: root, env, stdio: 'ignore' },
+  );
+}
