@@ -1,5 +1,6 @@
-import type { BotState, PublicSettings } from '@bot/contracts';
+import type { BotHistoryPoint, BotState, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
 import {
   account,
   collect,
@@ -25,7 +26,7 @@ const track = <T extends { socket: TestSocket }>(value: T): T => {
 beforeAll(async () => {
   cluster = await startInProcessCluster({
     nodes: 2,
-    realtime: { adminFlushMs: 100, offlineTimeoutMs: 5_000, historyFlushMs: 60_000 },
+    realtime: { adminFlushMs: 100, offlineTimeoutMs: 5_000, historyFlushMs: 60_000, botUpdatesPerSecond: 50 },
     rateLimits: { loginPerAccountAndIp: { max: 4, windowMs: 60_000 } },
   });
   [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
@@ -213,5 +214,29 @@ describe('one platform across nodes', () => {
     expect((await update).isSnow).toBe(true);
     const onB = await apiClient(nodeB)<PublicSettings>('GET', '/settings/public');
     expect(onB.body.isSnow).toBe(true);
+  });
+
+  it('history is written once, by the node holding the bot, whichever nodes flush', async () => {
+    const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
+    const bot = await connectBot(nodeB, owner);
+    for (let i = 0; i <= 5; i += 1) {
+      bot.emit('bot_update', {
+        accounts: [account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
+      });
+    }
+    const gathered = async (node: TestServer) => {
+      const answer = await apiClient(node)<{ data: { history: BotHistoryPoint[] } }>(
+        'GET',
+        '/me/bot',
+        undefined,
+        owner.token,
+      );
+      return answer.body.data.history.reduce((total, point) => total + point.gathered, 0);
+    };
+    await vi.waitFor(async () => expect(await gathered(nodeB)).toBe(50));
+    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
+    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
+    expect(await gathered(nodeA)).toBe(50);
+    expect(await gathered(nodeB)).toBe(50);
   });
 });
