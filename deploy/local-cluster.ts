@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ export interface LocalClusterOptions {
   workDir: string;
   /** One node per port. */
   ports: { nginx: number; postgres: number; redis: number; nodes: number[] };
+  /** false: one node alone on PostgreSQL, no Redis, no nginx (the baseline of bench/cluster). */
+  shared?: boolean;
   /** Extra environment of every node (LOG_LEVEL, ADMIN_PASSWORD…). */
   env?: Record<string, string>;
   /** Receives every output line of every process, prefixed with its name. */
@@ -31,11 +33,13 @@ export interface LocalNode {
 }
 
 export interface LocalCluster {
-  /** The one URL to open: nginx. */
+  /** The one URL to open: nginx (the node itself when not `shared`). */
   url: string;
   databaseUrl: string;
-  redisUrl: string;
+  redisUrl: string | undefined;
   nodes: LocalNode[];
+  /** Every process of the topology by part (nodes, Redis, nginx, PostgreSQL, each with its children), for CPU accounting. */
+  processes(): { name: string; pids: number[] }[];
   stop(): Promise<void>;
 }
 
@@ -63,20 +67,25 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const databaseUrl = execFileSync('bash', [postgresScript, 'start'], { env: postgresEnv(options) })
       .toString()
       .trim();
-    const redisUrl = `redis://127.0.0.1:${options.ports.redis}`;
-    children.push({
-      name: 'redis',
-      child: run(
-        'redis',
-        'redis-server',
-        ['--port', String(options.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {},
-        output,
-      ),
-    });
-    await waitUntil(() => redisAnswers(options.ports.redis), 'Redis');
+    const shared = options.shared ?? true;
+    const redisUrl = shared ? `redis://127.0.0.1:${options.ports.redis}` : undefined;
+    if (shared) {
+      children.push({
+        name: 'redis',
+        child: run(
+          'redis',
+          'redis-server',
+          ['--port', String(options.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+          {},
+          output,
+        ),
+      });
+      await waitUntil(() => redisAnswers(options.ports.redis), 'Redis');
+    }
 
-    const publicUrl = `http://127.0.0.1:${options.ports.nginx}`;
+    const publicUrl = shared
+      ? `http://127.0.0.1:${options.ports.nginx}`
+      : `http://127.0.0.1:${options.ports.nodes[0]}`;
     const nodes: LocalNode[] = [];
     for (const [i, port] of options.ports.nodes.entries()) {
       const name = `nœud ${i + 1}`;
@@ -91,8 +100,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           PUBLIC_URL: publicUrl,
           DATA_DIR: path.join(options.workDir, `node-${i + 1}`),
           DATABASE_URL: databaseUrl,
-          REDIS_URL: redisUrl,
-          TRUST_PROXY: '1',
+          ...(redisUrl ? { REDIS_URL: redisUrl, TRUST_PROXY: '1' } : {}),
         },
         output,
       );
@@ -104,14 +112,22 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     }
     await Promise.all(nodes.slice(1).map((node) => waitUntil(() => isReady(node.url), node.name)));
 
-    const nginxDir = path.join(options.workDir, 'nginx');
-    await writeNginxConfig(nginxDir, options.ports.nginx, nodes);
-    children.push({
-      name: 'nginx',
-      child: run('nginx', 'nginx', ['-p', nginxDir, '-c', 'nginx.conf', '-e', 'stderr'], {}, output),
-    });
-    await waitUntil(() => isReady(publicUrl), 'nginx');
-    return { url: publicUrl, databaseUrl, redisUrl, nodes, stop };
+    if (shared) {
+      const nginxDir = path.join(options.workDir, 'nginx');
+      await writeNginxConfig(nginxDir, options.ports.nginx, nodes);
+      children.push({
+        name: 'nginx',
+        child: run('nginx', 'nginx', ['-p', nginxDir, '-c', 'nginx.conf', '-e', 'stderr'], {}, output),
+      });
+      await waitUntil(() => isReady(publicUrl), 'nginx');
+    }
+    const processes = () => {
+      const parts = children.map(({ name, child }) => ({ name, root: child.pid }));
+      parts.push({ name: 'postgres', root: readPostmasterPid(path.join(options.workDir, 'postgres')) });
+      const tree = processTree();
+      return parts.flatMap(({ name, root }) => (root ? [{ name, pids: withDescendants(tree, root) }] : []));
+    };
+    return { url: publicUrl, databaseUrl, redisUrl, nodes, processes, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -208,6 +224,40 @@ async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs 
     if (Date.now() > deadline) throw new Error(`${what} ne répond pas après ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+function readPostmasterPid(dataDir: string): number | undefined {
+  try {
+    return Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Children of every process (from /proc). */
+function processTree(): Map<number, number[]> {
+  const childrenOf = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return childrenOf;
+}
+
+function withDescendants(tree: Map<number, number[]>, root: number): number[] {
+  const found: number[] = [];
+  const visit = (pid: number) => {
+    found.push(pid);
+    for (const child of tree.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return found;
 }
 
 /** Installs a Debian package when its binary is missing (needs root, as on CI machines). */

@@ -44,11 +44,11 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 /** Demo users with bot sessions (seed:demo on the cluster's database), then the simulator through nginx. */
-function startDemoBots(target: { url: string; databaseUrl: string; redisUrl: string }): ChildProcess {
+function startDemoBots(target: { url: string; databaseUrl: string; redisUrl: string | undefined }): ChildProcess {
   const env = {
     ...process.env,
     DATABASE_URL: target.databaseUrl,
-    REDIS_URL: target.redisUrl,
+    REDIS_URL: target.redisUrl ?? "",
     DATA_DIR: path.join(workDir, 'demo'),
     LOG_LEVEL: 'warn',
   };

@@ -35,11 +35,17 @@ const countReason = (reason: string) => {
 const inWindow = (time: number | undefined): time is number =>
   time !== undefined && time >= window.from && time <= window.to;
 
+let reconnects = false;
+/** Bot sockets authenticated right now (reconnect mode: they leave on disconnect, return on re-authentication). */
+const authenticatedBots = new Set<Socket>();
+
 function open(url: string): Socket {
   const socket = io(url, {
     path: '/socket.io',
     transports: ['websocket'],
-    reconnection: false,
+    reconnection: reconnects,
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 2_000,
     forceNew: true,
   });
   socket.on('disconnect', (reason) => {
@@ -57,7 +63,7 @@ function open(url: string): Socket {
 function authenticate(socket: Socket, payload: Record<string, string>): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);
-    socket.on('connect', () => {
+    socket.once('connect', () => {
       socket.emit('authenticate', payload, (answer: { ok: boolean }) => {
         clearTimeout(timer);
         resolve(answer.ok);
@@ -129,12 +135,18 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
           if (ok) watchers += 1;
         }
         const socket = open(command.url);
-        const isAuthenticated = await authenticate(socket, {
-          type: 'bot',
-          token: bot.botToken,
-          hwid: bot.hwid,
-        });
+        const credentials = { type: 'bot', token: bot.botToken, hwid: bot.hwid };
+        const isAuthenticated = await authenticate(socket, credentials);
         if (!isAuthenticated) return false;
+        authenticatedBots.add(socket);
+        if (reconnects) {
+          socket.on('disconnect', () => authenticatedBots.delete(socket));
+          socket.io.on('reconnect', () => {
+            socket.emit('authenticate', credentials, (answer: { ok: boolean }) => {
+              if (answer.ok) authenticatedBots.add(socket);
+            });
+          });
+        }
         bots += 1;
         let level = 1;
         const isWatched = bot.ownerToken !== null;
@@ -164,7 +176,11 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
 }
 
 process.on('message', (command: WorkerCommand) => {
-  if (command.type === 'start') void start(command);
+  if (command.type === 'start') {
+    reconnects = command.reconnect === true;
+    void start(command);
+  }
+  if (command.type === 'status') send({ type: 'status', authenticated: authenticatedBots.size });
   if (command.type === 'window') window = { from: command.from, to: command.to };
   if (command.type === 'collect') send({ type: 'result', result });
   if (command.type === 'stop') {

@@ -18,7 +18,16 @@ export type TargetMessage =
   | { type: 'stats'; cpuMicros: number; rss: number; heapUsed: number; hub?: unknown };
 
 export type WorkerCommand =
-  | { type: 'start'; url: string; bots: BenchBot[]; adminToken: string | null; connectPerSecond: number }
+  | {
+      type: 'start';
+      url: string;
+      bots: BenchBot[];
+      adminToken: string | null;
+      connectPerSecond: number;
+      /** Bots reconnect (and authenticate again) after losing their node, as the SDK does. */
+      reconnect?: boolean;
+    }
+  | { type: 'status' }
   | { type: 'window'; from: number; to: number }
   | { type: 'collect' }
   | { type: 'stop' };
@@ -39,7 +48,9 @@ export interface WorkerResult {
 
 export type WorkerMessage =
   | { type: 'connected'; bots: number; watchers: number; admins: number; failed: number }
-  | { type: 'result'; result: WorkerResult };
+  | { type: 'result'; result: WorkerResult }
+  /** Bot sockets connected and authenticated right now. */
+  | { type: 'status'; authenticated: number };
 
 /** Sub-millisecond wall clock comparable across processes of one machine. */
 export const preciseNow = (): number => performance.timeOrigin + performance.now();

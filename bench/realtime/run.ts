@@ -8,11 +8,11 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, nextMessage, percentile, sleep } from '../shared.ts';
 import {
   type BenchFixture,
   preciseNow,
@@ -74,43 +74,10 @@ interface Measurement {
   load: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function nextMessage<T extends { type: string }>(
-  child: ChildProcess,
-  type: T['type'],
-  timeoutMs: number,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timeout waiting for ${type}`)), timeoutMs);
-    const listener = (message: T) => {
-      if (message.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', listener);
-      resolve(message);
-    };
-    child.on('message', listener);
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) while waiting for ${type}`)));
-  });
-}
-
 async function statsOf(target: ChildProcess, gc: boolean) {
   const answer = nextMessage<Extract<TargetMessage, { type: 'stats' }>>(target, 'stats', 30_000);
   target.send({ type: 'stats', gc });
   return answer;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function measure(targetName: TargetName, n: number): Promise<Measurement> {

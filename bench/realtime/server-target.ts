@@ -47,6 +47,15 @@ async function main(): Promise<void> {
 
 /** Seeds in its own process, so the serving process starts from a clean heap (RSS is measured). */
 async function seed(db: Db, count: number, dataDir: string): Promise<void> {
+  const fixture = await seedBenchFixture(db, count);
+  await writeFile(path.join(dataDir, 'fixture.json'), JSON.stringify(fixture));
+}
+
+/**
+ * N bot owners (both bot permissions, 2 whitelisted accounts, a bot session each), a web session for
+ * one owner in ten and one administrator, inserted in bulk (also used by bench/cluster).
+ */
+export async function seedBenchFixture(db: Db, count: number): Promise<BenchFixture> {
   const passwordHash = 'not-a-password-hash'; // nobody signs in: sessions are created directly
   const now = new Date();
   const expiresAt = new Date(Date.now() + 24 * 3_600_000);
@@ -109,8 +118,7 @@ async function seed(db: Db, count: number, dataDir: string): Promise<void> {
   await insertInBatches(botSessionRows, (batch) => db.insert(botSessions).values(batch));
   await insertInBatches(webSessionRows, (batch) => db.insert(sessions).values(batch));
 
-  const fixture: BenchFixture = { bots, adminToken };
-  await writeFile(path.join(dataDir, 'fixture.json'), JSON.stringify(fixture));
+  return { bots, adminToken };
 }
 
 async function serve(
@@ -160,7 +168,10 @@ async function serve(
   send({ type: 'ready', port, fixtureFile });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run as a forked target, not when imported for its seeding function.
+if (process.send) {
+  void main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -189,6 +189,20 @@ describe('one platform across nodes', () => {
     expect((await apiClient(nodeB)('GET', '/me/info', undefined, customer.token)).status).toBe(401);
   });
 
+  it('a bot key rotated on A closes the bot on B; a PC reset on A closes the other PC’s bot on B', async () => {
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+    const closed = waitFor<{ code: string }>(bot, 'auth_error');
+    expect((await apiClient(nodeA)('POST', '/me/bot-key', undefined, owner.token)).status).toBe(200);
+    expect((await closed).code).toBe('BOT_SESSION_INVALID');
+
+    const other = await createBotOwner(nodeA);
+    const otherBot = await connectBot(nodeB, other);
+    const reset = waitFor<{ code: string }>(otherBot, 'auth_error');
+    expect((await apiClient(nodeA)('DELETE', '/me/hwid', undefined, other.token)).status).toBe(200);
+    expect((await reset).code).toBe('BOT_SESSION_INVALID');
+  });
+
   it('login throttling is shared: failures on A and B add up', async () => {
     const user = await nodeA.createUser();
     const attempt = (node: TestServer) =>

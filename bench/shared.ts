@@ -1,0 +1,38 @@
+/** Helpers shared by the benchmark orchestrators (bench/realtime, bench/cluster). */
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The next IPC message of a type from a child process (rejects on timeout or exit). */
+export function nextMessage<T extends { type: string }>(
+  child: ChildProcess,
+  type: T['type'],
+  timeoutMs: number,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timeout waiting for ${type}`)), timeoutMs);
+    const listener = (message: T) => {
+      if (message.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', listener);
+      resolve(message);
+    };
+    child.on('message', listener);
+    child.once('exit', (code) => reject(new Error(`child exited (${code}) while waiting for ${type}`)));
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
