@@ -42,36 +42,40 @@ const stop = async () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+process.on('exit', () => simulator?.kill('SIGKILL')); // never leave the simulator behind
 
 /** Demo users with bot sessions (seed:demo on the cluster's database), then the simulator through nginx. */
-function startDemoBots(target: { url: string; databaseUrl: string; redisUrl: string | undefined }): ChildProcess {
+function startDemoBots(target: {
+  url: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+}): ChildProcess {
   const env = {
     ...process.env,
     DATABASE_URL: target.databaseUrl,
-    REDIS_URL: target.redisUrl ?? "",
+    REDIS_URL: target.redisUrl ?? '',
     DATA_DIR: path.join(workDir, 'demo'),
     LOG_LEVEL: 'warn',
   };
-  const seeded = spawnSync('npm', ['run', '--silent', 'seed:demo', '--', '--users', String(demoBots)], {
-    cwd: root,
-    env,
-    stdio: 'inherit',
-  });
+  // Node itself, not npm: a signal then reaches the process doing the work.
+  const tsx = (script: string, args: string[]) => ['--import', 'tsx', path.join(root, script), ...args];
+  const seeded = spawnSync(
+    process.execPath,
+    tsx('apps/server/src/cli/seed-demo.ts', ['--users', String(demoBots)]),
+    { cwd: root, env, stdio: 'inherit' },
+  );
   if (seeded.status !== 0) throw new Error('seed:demo a échoué');
+  const demoFile = path.join(workDir, 'demo', 'demo-bots.json');
   return spawn(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'simulate',
-      '--',
+    process.execPath,
+    tsx('apps/bot-agent/src/simulate.ts', [
       '--bots',
       String(demoBots),
       '--url',
       target.url,
       '--file',
-      path.join(workDir, 'demo', 'demo-bots.json'),
-    ],
+      demoFile,
+    ]),
     { cwd: root, env, stdio: 'ignore' },
   );
 }

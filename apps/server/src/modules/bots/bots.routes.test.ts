@@ -8,7 +8,6 @@ import {
   connectAndAuthenticate,
   createBotOwner,
   newHwid,
-  sleep,
   type TestSocket,
 } from '../realtime/realtime.test-helpers.ts';
 import { writeSettings } from '../settings/settings.service.ts';
@@ -194,23 +193,26 @@ describe('GET /api/me/bot and history', () => {
         ],
       });
     }
-    await sleep(300);
+    const sum = (points: BotHistoryPoint[], name: string, key: 'gathered' | 'treasures' | 'kamas' | 'xp') =>
+      points.filter((p) => p.account === name).reduce((total, p) => total + p[key], 0);
+    const liveBot = () =>
+      call<{ data: { state: BotState; history: BotHistoryPoint[] } }>(
+        'GET',
+        '/me/bot',
+        undefined,
+        owner.token,
+      );
+    // The answer merges what is still buffered: every report has arrived once it shows all of them.
+    await vi.waitFor(async () =>
+      expect(sum((await liveBot()).body.data.history, 'Miner', 'gathered')).toBe(50),
+    );
+    const live = await liveBot();
+    expect(live.body.data.state).toMatchObject({ hwid: owner.hwid, online: true });
     const rowsBefore = await server.app.ctx.db
       .select()
       .from(botActivityMinutes)
       .where(eq(botActivityMinutes.hwid, owner.hwid));
     expect(rowsBefore).toHaveLength(0); // buffered, not written per update
-
-    const live = await call<{ data: { state: BotState; history: BotHistoryPoint[] } }>(
-      'GET',
-      '/me/bot',
-      undefined,
-      owner.token,
-    );
-    expect(live.body.data.state).toMatchObject({ hwid: owner.hwid, online: true });
-    const sum = (points: BotHistoryPoint[], name: string, key: 'gathered' | 'treasures' | 'kamas' | 'xp') =>
-      points.filter((p) => p.account === name).reduce((total, p) => total + p[key], 0);
-    expect(sum(live.body.data.history, 'Miner', 'gathered')).toBe(50);
 
     await flushBotHistory(server.app.ctx);
     const rows = await server.app.ctx.db
@@ -229,14 +231,11 @@ describe('GET /api/me/bot and history', () => {
     socket.emit('bot_update', {
       accounts: [account('Miner', { stats: { gathered: 60, treasures: 0, kamas: 600, xp: 6000 } })],
     });
-    await sleep(200);
-    await flushBotHistory(server.app.ctx);
-    const after = await call<{ data: { history: BotHistoryPoint[] } }>(
-      'GET',
-      '/me/bot',
-      undefined,
-      owner.token,
+    await vi.waitFor(async () =>
+      expect(sum((await liveBot()).body.data.history, 'Miner', 'gathered')).toBe(60),
     );
+    await flushBotHistory(server.app.ctx);
+    const after = await liveBot();
     expect(sum(after.body.data.history, 'Miner', 'gathered')).toBe(60);
     expect(sum(after.body.data.history, 'Hunter', 'treasures')).toBe(5);
   });

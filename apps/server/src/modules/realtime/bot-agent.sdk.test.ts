@@ -1,12 +1,11 @@
 import { type BotApiError, createBotClient, SimulatedBot } from '@bot/bot-agent';
 import type { BotState } from '@bot/contracts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { countOnline, kickBot } from './realtime.service.ts';
 import {
   connectAndAuthenticate,
   newHwid,
-  sleep,
   type TestSocket,
   waitFor,
   whitelist,
@@ -101,9 +100,10 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
   const before = await countOnline(server.app.ctx);
   await kickBot(server.app.ctx, hwid);
   expect((await fatal).code).toBe('BOT_KICKED');
-  await sleep(200);
-  expect(client.isConnected).toBe(false);
-  expect(await countOnline(server.app.ctx)).toBe(before - 1);
+  await vi.waitFor(async () => {
+    expect(client.isConnected).toBe(false);
+    expect(await countOnline(server.app.ctx)).toBe(before - 1);
+  });
 
   const wrong = createBotClient({
     serverUrl: server.url,

@@ -58,7 +58,20 @@ describe('expiries close open sockets (nothing else announces them)', () => {
     const { token } = await server.createUser({ permissions: ['can_manageMap'] });
     const { socket } = await connectAndAuthenticate(server, { type: 'admin', token });
     sockets.push(socket);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A witness whose session expires: once the sweep has closed it, the sweep has also seen ours.
+    const witness = await server.createUser({ permissions: ['can_manageMap'] });
+    const [witnessSession] = await server.app.ctx.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 1_000) })
+      .where(eq(sessions.userId, witness.user.id))
+      .returning();
+    expect(witnessSession).toBeDefined();
+    const { socket: witnessSocket } = await connectAndAuthenticate(server, {
+      type: 'admin',
+      token: witness.token,
+    });
+    sockets.push(witnessSocket);
+    await waitFor(witnessSocket, 'auth_error', () => true, 8_000);
     expect(socket.connected).toBe(true);
   });
 });

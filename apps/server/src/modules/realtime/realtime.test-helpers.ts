@@ -77,7 +77,6 @@ export async function connectAndAuthenticate(
   return { socket, ack };
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function newHwid(): string {
   return `HW-${newId().replaceAll('-', '').slice(-20)}`;

@@ -1,6 +1,6 @@
 import type { OnlineBot, OnlineSession } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import {
@@ -40,8 +40,9 @@ async function onlineBot(accounts: string[]) {
   return { owner, socket };
 }
 
-async function waitForBots(predicate: (bots: OnlineBot[]) => boolean, query = '') {
-  for (let attempt = 0; attempt < 50; attempt++) {
+/** The online-bots answer, once it matches (the list follows the sockets' state). */
+function waitForBots(predicate: (bots: OnlineBot[]) => boolean, query = '') {
+  return vi.waitFor(async () => {
     const answer = await call<{ data: OnlineBot[]; total: number }>(
       'GET',
       `/admin/users-online/bots?pageSize=500${query}`,
@@ -49,10 +50,9 @@ async function waitForBots(predicate: (bots: OnlineBot[]) => boolean, query = ''
       staff.token,
     );
     expect(answer.status).toBe(200);
-    if (predicate(answer.body.data)) return answer.body;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('bots never matched');
+    expect(predicate(answer.body.data)).toBe(true);
+    return answer.body;
+  });
 }
 
 async function auditEntries(action: string, targetId: string) {
