@@ -77,7 +77,6 @@ export async function connectAndAuthenticate(
   return { socket, ack };
 }
 
-
 export function newHwid(): string {
   return `HW-${newId().replaceAll('-', '').slice(-20)}`;
 }
