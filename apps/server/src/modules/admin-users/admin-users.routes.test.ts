@@ -10,8 +10,8 @@ import {
 import { newId } from '../../core/ids.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { sessions } from '../auth/sessions.table.ts';
+import { connectAndAuthenticate, type TestSocket } from '../realtime/realtime.test-helpers.ts';
 import { users } from '../users/users.table.ts';
-import { registerBotPresenceLookup } from './admin-users.service.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
@@ -24,7 +24,11 @@ beforeAll(async () => {
   staff = await server.createUser({ permissions: ['can_manageUsers'] });
   outsider = await server.createUser({ permissions: ['can_manageRoles'] });
 });
-afterAll(() => server.close());
+const sockets: TestSocket[] = [];
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
 
 async function auditOf(action: string, targetId: string) {
   return server.app.ctx.db
@@ -79,14 +83,26 @@ describe('list', () => {
       username: 'zz_subscriber',
       permissions: ['can_useGathering'],
     });
-    await server.app.ctx.db
-      .update(users)
-      .set({ hwid: 'HWID-SUBSCRIBER-1' })
-      .where(eq(users.id, subscriber.user.id));
-    registerBotPresenceLookup(
-      server.app.ctx,
-      (hwids) => new Set(hwids.filter((h) => h === 'HWID-SUBSCRIBER-1')),
+    // Its bot runs for real: a bot session binds the PC, a bot socket makes it online.
+    const key = await call<{ data: { accessKey: string } }>(
+      'GET',
+      '/me/bot-key',
+      undefined,
+      subscriber.token,
     );
+    const botSession = await call<{ token: string }>('POST', '/bot/sessions', {
+      accessKey: key.body.data.accessKey,
+      hwid: 'HWID-SUBSCRIBER-1',
+      version: '1.0.0',
+    });
+    expect(botSession.status).toBe(201);
+    const bot = await connectAndAuthenticate(server, {
+      type: 'bot',
+      token: botSession.body.token,
+      hwid: 'HWID-SUBSCRIBER-1',
+    });
+    sockets.push(bot.socket);
+    expect(bot.ack).toEqual({ ok: true });
 
     const found = await call<{ data: Record<string, unknown>[]; total: number }>(
       'GET',

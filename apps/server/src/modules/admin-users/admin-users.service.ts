@@ -42,27 +42,12 @@ import { findBotState, findPendingBotHistory } from '../realtime/realtime.servic
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 
-/**
- * Tells which of the given hwids have a bot online. By default it asks the real-time hub's state
- * store; `registerBotPresenceLookup` replaces it (tests, or another presence source).
- */
-export type BotPresenceLookup = (hwids: string[]) => Promise<Set<string>> | Set<string>;
-const presenceLookups = new WeakMap<AppContext, BotPresenceLookup>();
-
-export function registerBotPresenceLookup(ctx: AppContext, lookup: BotPresenceLookup): void {
-  presenceLookups.set(ctx, lookup);
-}
-
-async function askRealtimeHub(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
-  const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
-  return new Set(states.flatMap((state) => (state?.online ? [state.hwid] : [])));
-}
-
+/** Which of the given hwids have a bot online (the real-time layer's shared state store). */
 async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
   if (hwids.length === 0) return new Set();
-  const lookup = presenceLookups.get(ctx) ?? ((list: string[]) => askRealtimeHub(ctx, list));
   try {
-    return await lookup(hwids);
+    const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
+    return new Set(states.flatMap((state) => (state?.online ? [state.hwid] : [])));
   } catch (error) {
     ctx.log.warn({ err: error }, 'bot presence lookup failed');
     return new Set();
