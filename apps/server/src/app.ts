@@ -12,7 +12,7 @@ import type { AppConfig } from './config.ts';
 import { guardApiInput, keepSignedInAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { trustProxyRule } from './core/client-address.ts';
 import type { AppContext } from './core/context.ts';
-import { installErrorHandler } from './core/error-handler.ts';
+import { answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
 import { createMailer } from './core/mailer.ts';
@@ -117,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
+    frameworkErrors: answerRouterError,
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import { asc, desc, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { AppError } from './errors.ts';
 
 /** LIMIT/OFFSET of a list page. */
@@ -36,6 +37,14 @@ export function orderOf(
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** The documented answer of a CSV export (the body is streamed, never serialised from JSON). */
+export const csvAnswer = {
+  200: {
+    description: 'Fichier CSV (UTF-8), une ligne d’en-tête puis une ligne par élément',
+    content: { 'text/csv': { schema: z.string() } },
+  },
+};
 
 /**
  * Streams a CSV export without a row cap: rows are fetched page by page (keyset or offset, the

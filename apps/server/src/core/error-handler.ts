@@ -1,5 +1,5 @@
 import { ERRORS, type ErrorCode } from '@bot/contracts';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
@@ -14,6 +14,12 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
   FST_ERR_VALIDATION: 'VALIDATION_ERROR',
+};
+
+/** Errors the router raises before any route runs (Fastify's `frameworkErrors`), in French. */
+const ROUTER_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'Adresse invalide : un caractère encodé est incorrect.',
+  FST_ERR_MAX_PARAM_LENGTH: 'Adresse invalide : un identifiant dépasse 100 caractères.',
 };
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -40,6 +46,21 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     return reply.status(status).send(body);
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a malformed or oversized URL is refused by the router itself, with
+ * Fastify's own body unless we answer. Answered here in the one `{error, code}` shape.
+ */
+export function answerRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message = error.code ? ROUTER_ERROR_MESSAGES[error.code] : undefined;
+  if (message) {
+    request.server.ctx.metrics.errors.inc({ code: 'VALIDATION_ERROR' });
+    void reply.status(400).send({ error: message, code: 'VALIDATION_ERROR' });
+    return;
+  }
+  const { status, body } = answerFor(error, request);
+  void reply.status(status).send(body);
 }
 
 /** The status, `{error, code}` body and Retry-After (seconds) for an error. */

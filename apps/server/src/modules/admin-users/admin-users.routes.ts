@@ -23,7 +23,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
 import { auditActorOf, listAudit } from '../audit/audit.service.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
@@ -63,7 +63,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/users/export.csv',
-    { schema: { tags, querystring: adminUsersQuery } },
+    { schema: { tags, querystring: adminUsersQuery, response: csvAnswer } },
     async (request, reply) => {
       const rows = streamAdminUsers(ctx, request.query);
       return sendCsv(reply, {

@@ -1,7 +1,7 @@
 import { auditEntrySchema, auditQuery, dataAnswer, listAnswer } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
 import { listAudit, listAuditActions, streamAudit } from './audit.service.ts';
 
@@ -28,7 +28,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/audit/export.csv',
-    { schema: { tags, querystring: auditQuery } },
+    { schema: { tags, querystring: auditQuery, response: csvAnswer } },
     async (request, reply) => {
       const entries = streamAudit(ctx, request.query);
       return sendCsv(reply, {

@@ -10,6 +10,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requirePermission, sessionOf } from '../../core/auth-guard.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
 import {
@@ -77,14 +78,18 @@ const adminPackageRoutes: FastifyPluginAsyncZod = async (admin) => {
   );
 
   // Orders keep referring to their package: "delete" retires it.
-  admin.delete('/admin/packages/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
-    await updatePackage(ctx, {
-      id: request.params.id,
-      data: { retired: true },
-      actor: auditActorOf(request),
-    });
-    return reply.status(204).send();
-  });
+  admin.delete(
+    '/admin/packages/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await updatePackage(ctx, {
+        id: request.params.id,
+        data: { retired: true },
+        actor: auditActorOf(request),
+      });
+      return reply.status(204).send(null);
+    },
+  );
 
   admin.post(
     '/admin/packages/reorder',

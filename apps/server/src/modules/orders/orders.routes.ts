@@ -13,7 +13,7 @@ import {
   subscriptionsAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { inBatches, sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, inBatches, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { repeatInBackground } from '../../core/background.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
@@ -107,7 +107,7 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/payments/export.csv',
-    { schema: { tags, querystring: adminPaymentsQuery } },
+    { schema: { tags, querystring: adminPaymentsQuery, response: csvAnswer } },
     async (request, reply) => {
       const fetchPage = paymentsForExport(ctx.db, request.query);
       async function* rows() {

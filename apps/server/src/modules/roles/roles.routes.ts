@@ -10,7 +10,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import {
@@ -37,7 +37,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/roles/export.csv',
-    { schema: { tags, querystring: rolesQuery } },
+    { schema: { tags, querystring: rolesQuery, response: csvAnswer } },
     async (request, reply) => {
       const rows = streamRoles(ctx, request.query);
       return sendCsv(reply, {

@@ -11,6 +11,7 @@ import {
   voucherUpdateInput,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import { findOrderStatuses } from '../orders/orders.service.ts';
@@ -94,8 +95,12 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  app.delete('/admin/vouchers/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
-    await deleteVoucher(ctx, { id: request.params.id, actor: auditActorOf(request) });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/admin/vouchers/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await deleteVoucher(ctx, { id: request.params.id, actor: auditActorOf(request) });
+      return reply.status(204).send(null);
+    },
+  );
 };

@@ -9,6 +9,7 @@ import {
   whitelistEntryAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import {
@@ -43,10 +44,14 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
   );
 
-  app.delete('/me/whitelist/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
-    await removeFromMyWhitelist(ctx, { userId: sessionOf(request).userId, entryId: request.params.id });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/me/whitelist/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await removeFromMyWhitelist(ctx, { userId: sessionOf(request).userId, entryId: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
 };
 
 const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -69,8 +74,12 @@ const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
   );
 
-  app.delete('/admin/whitelist/:id', { schema: { tags, params: idParams } }, async (request, reply) => {
-    await removeWhitelistEntry(ctx, { id: request.params.id, actor: auditActorOf(request) });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/admin/whitelist/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await removeWhitelistEntry(ctx, { id: request.params.id, actor: auditActorOf(request) });
+      return reply.status(204).send(null);
+    },
+  );
 };

@@ -12,7 +12,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { loadSession, readBearerToken, requirePermission } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
 import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
@@ -103,7 +103,7 @@ export const routesAdminRoutes: FastifyPluginAsyncZod = async (admin) => {
 
   admin.get(
     '/admin/routes/export.csv',
-    { schema: { tags, querystring: routesQuery } },
+    { schema: { tags, querystring: routesQuery, response: csvAnswer } },
     async (request, reply) => {
       const routes = streamRoutes(ctx, request.query);
       return sendCsv(reply, {
