@@ -194,14 +194,14 @@ function requestFor(path: string, operation: Operation): fc.Arbitrary<FuzzReques
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
   const pathValues = fc.tuple(
     ...pathParameters.map((parameter) =>
-      fc.oneof({ weight: 3, arbitrary: valueOf(parameter.schema) }, { weight: 1, arbitrary: hostileString }),
+      fc.oneof({ weight: 3, arbitrary: fitting(parameter.schema) }, { weight: 1, arbitrary: hostileString }),
     ),
   );
   const query = fc.tuple(
     ...queryParameters.map((parameter) =>
       fc.option(
         fc.oneof(
-          { weight: 3, arbitrary: valueOf(parameter.schema) },
+          { weight: 3, arbitrary: fitting(parameter.schema) },
           { weight: 1, arbitrary: hostileString },
         ),
         // Each optional parameter absent half of the time, so that valid combinations come up too.
@@ -210,7 +210,7 @@ function requestFor(path: string, operation: Operation): fc.Arbitrary<FuzzReques
     ),
   );
   const unknownParameter = fc.option(fc.constantFrom('statut', 'limit', 'x'), { nil: undefined, freq: 4 });
-  const body = bodySchema ? fc.oneof(valueOf(bodySchema), mutated(bodySchema)) : fc.constant(undefined);
+  const body = bodySchema ? fc.oneof(fitting(bodySchema), mutated(bodySchema)) : fc.constant(undefined);
   return fc
     .record({ pathValues, query, unknownParameter, body })
     .map(({ pathValues, query, unknownParameter, body }) => {
@@ -260,22 +260,22 @@ function mutated(schema: JsonSchema): fc.Arbitrary<unknown> {
   return fc.oneof(
     whole,
     fc
-      .record({ base: valueOf(schema), key: fc.constantFrom(...keys), value: hostileValue })
+      .record({ base: fitting(schema), key: fc.constantFrom(...keys), value: hostileValue })
       .map(({ base, key, value }) => ({
         ...(base as object),
         [key]: value,
       })),
-    valueOf(schema).map((base) => ({ ...(base as object), champInconnu: 'x' })),
+    fitting(schema).map((base) => ({ ...(base as object), champInconnu: 'x' })),
   );
 }
 
 /** Values that fit a JSON schema (as the document describes it). */
-function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+function fitting(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.anyOf ?? schema.oneOf;
-  if (union) return fc.oneof(...union.map((member) => valueOf(member, depth + 1)));
-  if (schema.allOf?.[0]) return valueOf(schema.allOf[0], depth + 1);
+  if (union) return fc.oneof(...union.map((member) => fitting(member, depth + 1)));
+  if (schema.allOf?.[0]) return fitting(schema.allOf[0], depth + 1);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string':
@@ -290,14 +290,14 @@ function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
       return fc.constant(null);
     case 'array':
       if (depth > 4 || !schema.items) return fc.constant([]);
-      return fc.array(valueOf(schema.items, depth + 1), {
+      return fc.array(fitting(schema.items, depth + 1), {
         minLength: schema.minItems ?? 0,
         maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 4, 4)),
       });
     case 'object': {
       if (depth > 4 || !schema.properties) return fc.constant({});
       const properties = Object.fromEntries(
-        Object.entries(schema.properties).map(([key, value]) => [key, valueOf(value, depth + 1)]),
+        Object.entries(schema.properties).map(([key, value]) => [key, fitting(value, depth + 1)]),
       );
       return fc.record(properties, {
         requiredKeys: (schema.required ?? []).filter((key) => key in properties),
