@@ -20,6 +20,7 @@ import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
+import { documentAnswers } from './core/route-docs.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
@@ -149,13 +150,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // CORS stays closed: the web app is served from the same origin as the API.
   await app.register(swagger, {
-    openapi: { info: { title: 'Bot platform API', version: '1.0.0' }, servers: [{ url: '/' }] },
+    openapi: {
+      info: { title: 'Bot platform API', version: '1.0.0' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(
     async (api) => {
+      documentAnswers(api); // first: its hook documents every route registered below
       guardApiInput(api);
       keepSignedInAnswersPrivate(api);
       const allowedMethods = trackRouteMethods(api);

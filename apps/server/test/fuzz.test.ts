@@ -38,6 +38,7 @@ interface Parameter {
   schema: JsonSchema;
 }
 interface Operation {
+  security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema: JsonSchema }> };
   responses?: Record<string, unknown>;
@@ -89,6 +90,23 @@ afterAll(() => server.close());
 describe('fuzzing the OpenAPI document', () => {
   it('covers every API operation the document lists', () => {
     expect(operations.length).toBeGreaterThan(90);
+  });
+
+  it('documents the bearer scheme on exactly the operations that need a session', async () => {
+    const anonymous = await Promise.all(
+      operations.map(async ({ method, path }) => {
+        const url = path.replaceAll(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        const answer = await server.app.inject({ method: method as 'GET', url });
+        return answer.statusCode === 401;
+      }),
+    );
+    const mismatched = operations
+      .filter(({ operation }, index) => Boolean(operation.security) !== anonymous[index])
+      .map(
+        ({ method, path, operation }) =>
+          `${method} ${path} (security ${operation.security ? 'declared' : 'absent'})`,
+      );
+    expect(mismatched).toEqual([]);
   });
 
   it('declares the real success answer of every operation: a body, or 204 without one', () => {
@@ -183,7 +201,9 @@ function judge(
     return undefined;
   }
   const documented = Object.keys(operation.responses ?? {});
-  if (!documented.includes(String(status))) return `${status} not documented (${documented.join(', ')})`;
+  if (!documented.includes(String(status))) {
+    return `${status} not documented (${documented.join(', ')})${status >= 400 ? ` ${body.slice(0, 120)}` : ''}`;
+  }
   return undefined;
 }
 

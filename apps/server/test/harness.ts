@@ -106,15 +106,25 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }
     : await createTestDatabase();
-  const onLogLine = options.onLogLine;
+  const onLogLine =
+    options.onLogLine ??
+    (process.env.TEST_LOG_LEVEL ? (line: string) => void process.stdout.write(line) : undefined);
+  // Every answer must be one the OpenAPI document lists (core/route-docs.ts logs the others):
+  // the whole suite checks the document's truth, and close() fails the file that found a gap.
+  const undocumentedAnswers = new Set<string>();
+  const logLine = (line: string) => {
+    if (line.includes('"undocumentedAnswer"')) {
+      undocumentedAnswers.add((JSON.parse(line) as { undocumentedAnswer: string }).undocumentedAnswer);
+    }
+    onLogLine?.(line);
+  };
+  const logLevel = options.onLogLine && config.logLevel === 'silent' ? 'debug' : config.logLevel;
   const start = async () => {
     const started = await buildApp({
-      config: onLogLine
-        ? { ...config, logLevel: config.logLevel === 'silent' ? 'debug' : config.logLevel }
-        : config,
+      config: { ...config, logLevel: logLevel === 'silent' ? 'warn' : logLevel },
       database,
       skipMigrations: Boolean(database),
-      logDestination: onLogLine ? { write: (line: string) => onLogLine(line) } : undefined,
+      logDestination: { write: logLine },
     });
     await started.listen({ port, host: '127.0.0.1' });
     return started;
@@ -168,6 +178,9 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       await mail.close();
       await dispose();
       await rm(dataDir, { recursive: true, force: true });
+      if (undocumentedAnswers.size > 0) {
+        throw new Error(`Réponses absentes du document OpenAPI : ${[...undocumentedAnswers].join(', ')}`);
+      }
     },
   };
 }

@@ -29,23 +29,49 @@ export async function loadSession(request: FastifyRequest): Promise<Authenticate
 
 /**
  * Guards are hooks of the shape `(request) => Promise<void>`: use them as `onRequest` so that an
- * anonymous caller gets 401 before any body validation (400) can tell them about the route.
+ * anonymous caller gets 401 before any body validation (400) can tell them about the route. Each
+ * carries the statuses it answers, which the OpenAPI document lists (`core/route-docs.ts`).
  */
-export type Guard = (request: FastifyRequest) => Promise<void>;
+export type Guard = ((request: FastifyRequest) => Promise<void>) & { readonly answers?: readonly number[] };
+
+function guard(check: (request: FastifyRequest) => Promise<void>, answers: number[]): Guard {
+  return Object.assign(check, { answers });
+}
 
 /** 401 unless the request carries a live session. */
-export const requireSession: Guard = async (request) => {
-  if (!(await loadSession(request))) throw new AppError('UNAUTHORIZED');
-};
+export const requireSession: Guard = guard(
+  async (request) => {
+    if (!(await loadSession(request))) throw new AppError('UNAUTHORIZED');
+  },
+  [401],
+);
 
 /** 401 without a session, 403 unless the user holds every named permission. Guards name permissions, never roles. */
 export function requirePermission(...required: Permission[]): Guard {
-  return async (request) => {
-    const session = await loadSession(request);
-    if (!session) throw new AppError('UNAUTHORIZED');
-    if (!(await hasPermissions(request.server.ctx, session.userId, required)))
-      throw new AppError('FORBIDDEN');
-  };
+  return guard(
+    async (request) => {
+      const session = await loadSession(request);
+      if (!session) throw new AppError('UNAUTHORIZED');
+      if (!(await hasPermissions(request.server.ctx, session.userId, required)))
+        throw new AppError('FORBIDDEN');
+    },
+    [401, 403],
+  );
+}
+
+/** 401 without a session, 403 unless the user holds at least one of the named permissions. */
+export function requireAnyPermission(...accepted: Permission[]): Guard {
+  return guard(
+    async (request) => {
+      const session = await loadSession(request);
+      if (!session) throw new AppError('UNAUTHORIZED');
+      const held = await Promise.all(
+        accepted.map((permission) => hasPermissions(request.server.ctx, session.userId, [permission])),
+      );
+      if (!held.includes(true)) throw new AppError('FORBIDDEN');
+    },
+    [401, 403],
+  );
 }
 
 /** The session of a request already passed through a guard. */

@@ -25,6 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, listAudit } from '../audit/audit.service.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
@@ -53,7 +54,7 @@ const detailAnswer = dataAnswer(adminUserDetailSchema);
 /** `/admin/users`: the list, one user, and every staff action on an account. */
 export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_manageUsers'));
+  guardRoutes(app, requirePermission('can_manageUsers'));
 
   app.get(
     '/admin/users',
@@ -118,7 +119,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/activate',
-    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
     async (request) => {
       await activateUserByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { data: await getAdminUserDetail(ctx, request.params.id) };
@@ -136,7 +137,10 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/ban',
-    { schema: { tags, params: idParams, body: banInput, response: { 200: detailAnswer } } },
+    {
+      config: { errors: [409] },
+      schema: { tags, params: idParams, body: banInput, response: { 200: detailAnswer } },
+    },
     async (request) => {
       await banUser(ctx, {
         userId: request.params.id,
@@ -184,7 +188,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/users/:id/hwid',
-    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
     async (request) => {
       await resetUserHwidByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { data: await getAdminUserDetail(ctx, request.params.id) };

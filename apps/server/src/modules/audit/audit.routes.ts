@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit, listAuditActions, streamAudit } from './audit.service.ts';
 
 const tags = ['admin: audit'];
@@ -12,7 +13,7 @@ const json = (value: unknown): string => (value === null || value === undefined 
 /** `/admin/audit`: the trail of staff actions and security events, filtered, exported. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_manageAudit'));
+  guardRoutes(app, requirePermission('can_manageAudit'));
 
   app.get(
     '/admin/audit',

@@ -33,7 +33,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/login',
-    { schema: { tags, body: loginInput, response: { 200: loginAnswer } } },
+    {
+      config: { errors: [401, 403, 429] },
+      schema: { tags, body: loginInput, response: { 200: loginAnswer } },
+    },
     async (request) => {
       const { user, token } = await loginUser(ctx, request.body, originOf(request));
       const [publicUser] = await toPublicUsers(ctx.db, [user]);
@@ -44,6 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/register',
     {
+      config: { errors: [403, 409, 429] },
       preHandler: limitPerIp('register'),
       schema: { tags, body: registerInput, response: { 201: registerAnswer } },
     },
@@ -55,6 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/activate',
     {
+      config: { errors: [429] },
       preHandler: limitPerIp('activate'),
       schema: { tags, body: activateInput, response: { 200: successAnswer } },
     },
@@ -67,6 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/resend-confirmation',
     {
+      config: { errors: [429] },
       preHandler: limitPerIp('resend'),
       schema: { tags, body: resendConfirmationInput, response: { 200: successAnswer } },
     },
@@ -79,6 +85,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/forgot-password',
     {
+      config: { errors: [429] },
       preHandler: limitPerIp('forgot'),
       schema: { tags, body: forgotPasswordInput, response: { 200: successAnswer } },
     },
@@ -91,6 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reset-password',
     {
+      config: { errors: [429] },
       preHandler: limitPerIp('reset'),
       schema: { tags, body: resetPasswordInput, response: { 200: successAnswer } },
     },

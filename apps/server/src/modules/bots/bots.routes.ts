@@ -15,6 +15,7 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bot/sessions',
     {
+      config: { errors: [401, 403, 409, 426, 429] },
       preHandler: limitPerIp('botSession'),
       schema: { tags: ['bot'], body: botSessionInput, response: { 201: botSessionAnswer } },
     },

@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePermission, sessionOf } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import type { AuditActor } from '../audit/audit.service.ts';
 import {
   createPackage,
@@ -42,7 +43,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
 const adminPackageRoutes: FastifyPluginAsyncZod = async (admin) => {
   const { ctx } = admin;
   const tags = ['admin: packages'];
-  admin.addHook('onRequest', requirePermission('can_managePackages'));
+  guardRoutes(admin, requirePermission('can_managePackages'));
 
   admin.get(
     '/admin/packages',
@@ -67,7 +68,10 @@ const adminPackageRoutes: FastifyPluginAsyncZod = async (admin) => {
 
   admin.patch(
     '/admin/packages/:id',
-    { schema: { tags, params: idParams, body: packageUpdateInput, response: { 200: packageAnswer } } },
+    {
+      config: { errors: [409] },
+      schema: { tags, params: idParams, body: packageUpdateInput, response: { 200: packageAnswer } },
+    },
     async (request) => ({
       data: await updatePackage(ctx, {
         id: request.params.id,

@@ -9,6 +9,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
@@ -18,7 +19,7 @@ const tags = ['me'];
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requireSession);
+  guardRoutes(app, requireSession);
 
   app.get('/me/info', { schema: { tags, response: { 200: userInfoAnswer } } }, async (request) => ({
     data: await getPublicUser(ctx.db, sessionOf(request).userId),
@@ -52,11 +53,15 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/me/hwid', { schema: { tags, response: { 200: hwidResetAnswer } } }, async (request) => {
-    const { userId } = sessionOf(request);
-    const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
-    return { data: await getPublicUser(ctx.db, userId), nextResetAt: nextResetAt.toISOString() };
-  });
+  app.delete(
+    '/me/hwid',
+    { config: { errors: [409, 429] }, schema: { tags, response: { 200: hwidResetAnswer } } },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
+      return { data: await getPublicUser(ctx.db, userId), nextResetAt: nextResetAt.toISOString() };
+    },
+  );
 
   app.get('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
     data: { accessKey: await getOrCreateBotKey(ctx, sessionOf(request).userId) },

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { csvAnswer, inBatches, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { repeatInBackground } from '../../core/background.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import {
   createOrder,
@@ -47,7 +48,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['orders'];
-  app.addHook('onRequest', requireSession);
+  guardRoutes(app, requireSession);
 
   app.get('/me/orders', { schema: { tags, response: { 200: ordersAnswer } } }, async (request) => ({
     data: await listMyOrders(ctx, sessionOf(request).userId),
@@ -55,7 +56,10 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/me/orders',
-    { schema: { tags, body: createOrderInput, response: { 201: orderAnswer } } },
+    {
+      config: { errors: [404, 409, 422, 429] },
+      schema: { tags, body: createOrderInput, response: { 201: orderAnswer } },
+    },
     async (request, reply) => {
       const order = await createOrder(ctx, {
         userId: sessionOf(request).userId,
@@ -97,7 +101,7 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['admin: payments'];
-  app.addHook('onRequest', requirePermission('can_manageSettings'));
+  guardRoutes(app, requirePermission('can_manageSettings'));
 
   app.get(
     '/admin/payments',
@@ -161,7 +165,10 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/payments/:id/refund',
-    { schema: { tags, params: idParams, body: refundInput, response: { 200: adminPaymentAnswer } } },
+    {
+      config: { errors: [409] },
+      schema: { tags, params: idParams, body: refundInput, response: { 200: adminPaymentAnswer } },
+    },
     async (request) => ({
       data: await refundOrder(ctx, {
         orderId: request.params.id,

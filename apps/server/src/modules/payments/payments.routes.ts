@@ -16,6 +16,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payments/sandbox/:orderId/:action',
     {
+      config: { errors: [409] },
       onRequest: requireSession,
       schema: { tags, params: sandboxActionParams, response: { 200: orderAnswer } },
     },
@@ -42,6 +43,7 @@ const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payments/stripe/webhook',
     {
+      config: { errors: [404] },
       // Stripe events are a few KB; leave room for large sessions, still bounded.
       bodyLimit: 1024 * 1024,
       schema: {

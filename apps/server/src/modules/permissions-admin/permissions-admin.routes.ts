@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import {
   createGrant,
@@ -26,7 +27,7 @@ const tags = ['admin: permissions'];
 /** `/admin/permissions`: the 13 names, who holds them, direct grants with end dates. */
 export const permissionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_managePermissions'));
+  guardRoutes(app, requirePermission('can_managePermissions'));
 
   app.get(
     '/admin/permissions',

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import {
   createRole,
@@ -27,7 +28,7 @@ const tags = ['admin: roles'];
 /** `/admin/roles`: create, rename, describe, choose permissions, delete when unassigned. */
 export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_manageRoles'));
+  guardRoutes(app, requirePermission('can_manageRoles'));
 
   app.get(
     '/admin/roles',
@@ -66,7 +67,10 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/roles',
-    { schema: { tags, body: roleInput, response: { 201: dataAnswer(roleDetailSchema) } } },
+    {
+      config: { errors: [409] },
+      schema: { tags, body: roleInput, response: { 201: dataAnswer(roleDetailSchema) } },
+    },
     async (request, reply) => {
       const data = await createRole(ctx, { role: request.body, actor: auditActorOf(request) });
       return reply.status(201).send({ data });
@@ -94,7 +98,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/roles/:id',
-    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 204: z.null() } } },
     async (request, reply) => {
       await deleteRole(ctx, { roleId: request.params.id, actor: auditActorOf(request) });
       return reply.status(204).send(null);

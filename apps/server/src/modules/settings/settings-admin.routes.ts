@@ -8,6 +8,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, listAudit } from '../audit/audit.service.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 
@@ -16,7 +17,7 @@ const tags = ['admin: settings'];
 /** `/admin/settings`: read, change (validated, audited with before/after), history. */
 export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_manageSettings'));
+  guardRoutes(app, requirePermission('can_manageSettings'));
 
   app.get(
     '/admin/settings',

@@ -9,6 +9,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePermission } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import {
   kickOnlineBot,
@@ -22,7 +23,7 @@ const tags = ['admin: users online'];
 /** `/admin/usersOnline`: connected bots and signed-in web sessions; kick a bot, revoke a session. */
 export const usersOnlineRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  app.addHook('onRequest', requirePermission('can_manageUsersOnline'));
+  guardRoutes(app, requirePermission('can_manageUsersOnline'));
 
   app.get(
     '/admin/users-online/bots',

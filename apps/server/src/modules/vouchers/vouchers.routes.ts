@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import { findOrderStatuses } from '../orders/orders.service.ts';
 import {
@@ -35,6 +36,7 @@ const myVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/vouchers/preview',
     {
+      config: { errors: [404, 409, 429] },
       onRequest: requireSession,
       schema: { tags: ['vouchers'], body: voucherPreviewInput, response: { 200: voucherPreviewAnswer } },
     },
@@ -47,7 +49,7 @@ const myVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
 const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['admin: vouchers'];
-  app.addHook('onRequest', requirePermission('can_manageVoucher'));
+  guardRoutes(app, requirePermission('can_manageVoucher'));
 
   app.get(
     '/admin/vouchers',
@@ -76,7 +78,7 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/vouchers',
-    { schema: { tags, body: voucherInput, response: { 201: voucherAnswer } } },
+    { config: { errors: [409] }, schema: { tags, body: voucherInput, response: { 201: voucherAnswer } } },
     async (request, reply) =>
       reply
         .status(201)
@@ -97,7 +99,7 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/vouchers/:id',
-    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 204: z.null() } } },
     async (request, reply) => {
       await deleteVoucher(ctx, { id: request.params.id, actor: auditActorOf(request) });
       return reply.status(204).send(null);

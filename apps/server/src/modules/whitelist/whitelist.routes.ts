@@ -11,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import {
   addToMyWhitelist,
@@ -29,7 +30,7 @@ export const whitelistRoutes: FastifyPluginAsyncZod = async (app) => {
 const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['whitelist'];
-  app.addHook('onRequest', requireSession);
+  guardRoutes(app, requireSession);
 
   app.get('/me/whitelist', { schema: { tags, response: { 200: myWhitelistAnswer } } }, async (request) =>
     getMyWhitelist(ctx.db, sessionOf(request).userId),
@@ -37,7 +38,10 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/me/whitelist',
-    { schema: { tags, body: whitelistAddInput, response: { 201: whitelistEntryAnswer } } },
+    {
+      config: { errors: [409] },
+      schema: { tags, body: whitelistAddInput, response: { 201: whitelistEntryAnswer } },
+    },
     async (request, reply) =>
       reply.status(201).send({
         data: await addToMyWhitelist(ctx, { userId: sessionOf(request).userId, name: request.body.name }),
@@ -57,7 +61,7 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
 const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['admin: whitelist'];
-  app.addHook('onRequest', requirePermission('can_manageWhitelist'));
+  guardRoutes(app, requirePermission('can_manageWhitelist'));
 
   app.get(
     '/admin/whitelist',
@@ -67,7 +71,10 @@ const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/whitelist',
-    { schema: { tags, body: adminWhitelistAddInput, response: { 201: adminWhitelistEntryAnswer } } },
+    {
+      config: { errors: [404, 409] },
+      schema: { tags, body: adminWhitelistAddInput, response: { 201: adminWhitelistEntryAnswer } },
+    },
     async (request, reply) =>
       reply.status(201).send({
         data: await addWhitelistEntryForCustomer(ctx, { ...request.body, actor: auditActorOf(request) }),

@@ -13,8 +13,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
-import { loadSession, readBearerToken, requirePermission } from '../../core/auth-guard.ts';
+import { readBearerToken, requireAnyPermission, requirePermission } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import { findBotSessionByToken } from '../bots/bots.service.ts';
@@ -40,15 +41,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/world',
     {
-      onRequest: async (request) => {
-        const session = await loadSession(request);
-        if (!session) throw new AppError('UNAUTHORIZED');
-        const [canMap, canRoute] = await Promise.all([
-          hasPermissions(ctx, session.userId, ['can_manageMap']),
-          hasPermissions(ctx, session.userId, ['can_manageRoute']),
-        ]);
-        if (!canMap && !canRoute) throw new AppError('FORBIDDEN');
-      },
+      onRequest: requireAnyPermission('can_manageMap', 'can_manageRoute'),
       schema: { tags: ['admin: world'], response: { 200: worldAnswer } },
     },
     async (_request, reply) => {
@@ -67,6 +60,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bot/routes',
     {
+      config: { errors: [401] },
       schema: {
         tags: ['bot'],
         querystring: z.object({ hwid: hwidSchema }),
@@ -93,7 +87,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
 export const routesAdminRoutes: FastifyPluginAsyncZod = async (admin) => {
   const { ctx } = admin;
   const tags = ['admin: routes'];
-  admin.addHook('onRequest', requirePermission('can_manageRoute'));
+  guardRoutes(admin, requirePermission('can_manageRoute'));
 
   admin.get(
     '/admin/routes',
