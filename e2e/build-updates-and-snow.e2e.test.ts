@@ -90,8 +90,9 @@ describe('build updates', () => {
 
     // Still "newer" than the running bundle: within 10 s the guard keeps the page from reloading again.
     await markDocument(page);
+    const refused = page.waitForEvent('console', (message) => message.text().includes('Rechargement ignoré'));
     await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-    await page.waitForTimeout(1500);
+    await refused; // the app saw the newer build and its guard said no
     expect(await readMark(page)).toBe('same-document');
     writeFileSync(buildFile, original);
     expect(errors).toEqual([]);
