@@ -11,7 +11,7 @@ export function mapIdOf(x: number, y: number): number {
 const ACTIVITIES: BotStatus[] = ['gathering', 'treasure', 'fighting', 'banking', 'idle', 'moving'];
 
 /** A tiny seeded PRNG (mulberry32), so a simulated bot walks the same way on every run. */
-export function createRandom(seed: number): () => number {
+function createRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -22,7 +22,7 @@ export function createRandom(seed: number): () => number {
   };
 }
 
-export function seedOf(text: string): number {
+function seedOf(text: string): number {
   let hash = 2166136261;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
   return hash >>> 0;

@@ -143,7 +143,7 @@ export interface RealtimeConfig {
   expirySweepMs: number;
 }
 
-export const DEFAULT_REALTIME: RealtimeConfig = {
+const DEFAULT_REALTIME: RealtimeConfig = {
   authTimeoutMs: 5_000,
   offlineTimeoutMs: undefined,
   adminFlushMs: 250,

@@ -26,7 +26,7 @@ const pgliteTemplatePath = (): string =>
   path.join(os.tmpdir(), `bot-platform-template-${migrationsHash()}.tar.gz`);
 const pgTemplateName = (): string => `bot_template_${migrationsHash()}`;
 
-export const testDatabaseUrl = (): string | undefined => process.env.DATABASE_URL || undefined;
+const testDatabaseUrl = (): string | undefined => process.env.DATABASE_URL || undefined;
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);

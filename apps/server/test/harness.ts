@@ -38,7 +38,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface CreateUserInput {
+interface CreateUserInput {
   username?: string;
   email?: string;
   password?: string;

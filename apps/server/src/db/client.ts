@@ -14,7 +14,7 @@ import { MIGRATIONS_DIR } from '../core/paths.ts';
 
 /** One type for both engines: services never know which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT>;
-export type Tx = PgTransaction<
+type Tx = PgTransaction<
   PgQueryResultHKT,
   Record<string, never>,
   ExtractTablesWithRelations<Record<string, never>>

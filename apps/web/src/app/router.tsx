@@ -55,7 +55,7 @@ function page(path: string, load: () => PageModule, extra: Partial<RouteObject> 
   } as RouteObject;
 }
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     id: 'root',
     element: <RootLayout />,

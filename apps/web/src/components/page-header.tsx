@@ -36,21 +36,3 @@ export function PageHeader({
     </Box>
   );
 }
-
-/** What a page whose content arrives in a later issue shows meanwhile. */
-export function ComingSoon({ children }: { children?: ReactNode }) {
-  return (
-    <Box
-      sx={{
-        border: 1,
-        borderColor: 'divider',
-        borderStyle: 'dashed',
-        borderRadius: 2,
-        p: 4,
-        color: 'text.secondary',
-      }}
-    >
-      <Typography>{children ?? 'Cette page sera bientôt disponible.'}</Typography>
-    </Box>
-  );
-}

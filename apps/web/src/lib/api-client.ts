@@ -23,10 +23,8 @@ export interface ApiClientDeps {
   fetchImpl?: typeof fetch;
 }
 
-export const GENERIC_FALLBACK = 'Une erreur inconnue est survenue.';
+const GENERIC_FALLBACK = 'Une erreur inconnue est survenue.';
 export const NETWORK_ERROR_MESSAGE = 'Impossible de joindre le serveur. Vérifiez votre connexion.';
-
-export type ApiClient = ReturnType<typeof createApiClient>;
 
 /** The one HTTP client of the app: base URL from runtime config, Bearer token, French errors. */
 export function createApiClient(deps: ApiClientDeps) {

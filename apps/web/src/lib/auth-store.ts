@@ -22,7 +22,7 @@ interface AuthActions {
   clearSession: () => void;
 }
 
-export const initialAuthState: AuthState = {
+const initialAuthState: AuthState = {
   token: null,
   accesToken: null,
   user: null,
@@ -60,10 +60,6 @@ export const useAuthStore = create<AuthState & AuthActions>()(
 /** Connected means a user and a token both exist (SPEC.md section 4). */
 export function isConnected(state: Pick<AuthState, 'user' | 'token'>): boolean {
   return Boolean(state.user && state.token);
-}
-
-export function isAdministrator(state: Pick<AuthState, 'user'>): boolean {
-  return state.user?.Policy.IsAdministrator === true;
 }
 
 export const useIsConnected = () => useAuthStore((state) => isConnected(state));

@@ -42,10 +42,6 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   return current;
 }
 
-export function setRuntimeConfig(config: RuntimeConfig): void {
-  current = config;
-}
-
 export function getRuntimeConfig(): RuntimeConfig {
   if (!current) throw new Error('Runtime config not loaded yet');
   return current;

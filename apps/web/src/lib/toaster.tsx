@@ -3,6 +3,7 @@ import { cssTransition, ToastContainer } from 'react-toastify';
 import 'react-toastify/ReactToastify.css';
 import { TOAST_AUTO_CLOSE_MS, TOAST_COLLAPSE_MS, TOAST_POSITION, TOAST_THEME } from './constants.ts';
 
+/** @public Read from this module's dynamic import (notify.ts), with the container. */
 export { toast } from 'react-toastify';
 
 /** react-toastify's bounce, with the spec's collapse duration written out. */

@@ -51,7 +51,7 @@ export function auditActorOf(request: FastifyRequest): AuditActor & { id: string
 
 type AuditRow = typeof auditLog.$inferSelect;
 
-export function toAuditEntry(row: AuditRow): AuditEntryView {
+function toAuditEntry(row: AuditRow): AuditEntryView {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -70,7 +70,7 @@ export function toAuditEntry(row: AuditRow): AuditEntryView {
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** WHERE of an audit list: actor (id or username), action (exact, or prefix `user.`), target, period, free text. */
-export function auditFilterOf(query: Partial<AuditQuery> & { involvingUserId?: string }): SQL | undefined {
+function auditFilterOf(query: Partial<AuditQuery> & { involvingUserId?: string }): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.actor) {
     conditions.push(

@@ -6,7 +6,7 @@ import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
 /** History older than this is deleted (the owner's page shows 24 h; a week leaves room for support). */
-export const HISTORY_RETENTION_MS = 7 * 24 * 60 * MINUTE_MS;
+const HISTORY_RETENTION_MS = 7 * 24 * 60 * MINUTE_MS;
 const PRUNE_INTERVAL_MS = 60 * MINUTE_MS;
 /** Rows per statement: the embedded database blocks the event loop while a statement runs. */
 const INSERT_CHUNK = 200;

@@ -12,14 +12,14 @@ import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
 import { botSessions } from './bots.table.ts';
 
 /** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
-export const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
+const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
 
 export function canRunBot(held: readonly Permission[]): boolean {
   return BOT_PERMISSIONS.some((name) => held.includes(name));
 }
 
 /** Compares two `major.minor.patch` versions: negative when a < b. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const left = a.split('.').map(Number);
   const right = b.split('.').map(Number);
   for (let i = 0; i < 3; i += 1) {
@@ -73,7 +73,7 @@ export async function openBotSession(
 }
 
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */
-export async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
+async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
   try {
     const bound = await ctx.db
       .update(users)

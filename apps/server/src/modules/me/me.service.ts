@@ -16,7 +16,7 @@ export async function setDiscordId(
 }
 
 /** When the user may unbind their PC again. */
-export async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
+async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
   const { hwidResetCooldownHours } = await getSettings(ctx);
   return new Date((hwidResetAt?.getTime() ?? 0) + hwidResetCooldownHours * HOUR_MS);
 }

@@ -32,13 +32,12 @@ import {
 import { type OrderRow, orders } from './orders.table.ts';
 
 /** A checkout left unpaid this long expires (and gives its voucher use back). */
-export const PENDING_ORDER_TTL_MS = 60 * 60_000;
+const PENDING_ORDER_TTL_MS = 60 * 60_000;
 /** Unpaid checkouts a customer may have open at once (each one may hold a provider session). */
-export const MAX_PENDING_ORDERS = 5;
+const MAX_PENDING_ORDERS = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
-export const orderNumberOf = (row: Pick<OrderRow, 'number'>): string =>
-  `CMD-${String(row.number).padStart(6, '0')}`;
+const orderNumberOf = (row: Pick<OrderRow, 'number'>): string => `CMD-${String(row.number).padStart(6, '0')}`;
 
 export function toOrder(row: OrderRow): Order {
   return {
@@ -259,7 +258,7 @@ export async function listMyOrders(ctx: AppContext, userId: string): Promise<Ord
   return rows.map(toOrder);
 }
 
-export async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
+async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
   return row;
 }

@@ -3,7 +3,7 @@ import type { OrderRow } from '../orders/orders.table.ts';
 import { createSandboxProvider } from './sandbox.provider.ts';
 import { createStripeProvider } from './stripe.provider.ts';
 
-export interface CheckoutStart {
+interface CheckoutStart {
   /** The provider's id for this checkout (unique per provider). */
   providerRef: string;
   /** Where the browser goes to pay: absolute (Stripe) or a path of our web app (sandbox). */

@@ -7,7 +7,7 @@ import { AppError } from '../../core/errors.ts';
 import { actOnSandboxCheckout, handleStripeEvent } from './payments.service.ts';
 
 /** Stripe's signature timestamp may be this old at most (seconds). */
-export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
+const STRIPE_WEBHOOK_TOLERANCE_S = 300;
 
 export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

@@ -12,7 +12,7 @@ export interface StripeEndpoint {
   protocol: 'http' | 'https';
 }
 
-export function stripeClientOf(secretKey: string, endpoint?: StripeEndpoint): Stripe {
+function stripeClientOf(secretKey: string, endpoint?: StripeEndpoint): Stripe {
   return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...endpoint });
 }
 

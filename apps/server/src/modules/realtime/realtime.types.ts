@@ -1,7 +1,7 @@
 import { type ClientToServerEvents, ERRORS, type ErrorCode, type ServerToClientEvents } from '@bot/contracts';
 import type { Server, Socket } from 'socket.io';
 
-export type PeerKind = 'client' | 'admin' | 'bot';
+type PeerKind = 'client' | 'admin' | 'bot';
 
 /** What the hub remembers about each socket (Socket.IO's `socket.data`; other nodes read it too). */
 export interface SocketData {
@@ -26,7 +26,7 @@ export interface SocketData {
 
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
 /** Events between nodes (Socket.IO `serverSideEmit`): the domain event relay. */
-export interface InterNodeEvents {
+interface InterNodeEvents {
   domainEvent: (name: string, payload: unknown) => void;
 }
 export type HubServer = Server<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;

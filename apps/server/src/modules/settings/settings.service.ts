@@ -40,7 +40,7 @@ export async function getSettings(ctx: AppContext): Promise<SiteSettings> {
 }
 
 /** Stored values over the defaults; a stored value that no longer validates falls back to its default. */
-export async function readSettings(db: DbOrTx): Promise<SiteSettings> {
+async function readSettings(db: DbOrTx): Promise<SiteSettings> {
   const rows = await db.select().from(settings);
   const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const row of rows) if (row.key in DEFAULT_SETTINGS) merged[row.key] = row.value;

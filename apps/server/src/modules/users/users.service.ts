@@ -9,7 +9,7 @@ import { findRolesOfUsers } from '../access/access.service.ts';
 import { type UserRow, users } from './users.table.ts';
 
 /** The user object of DESIGN.md section 4: never a hash, a token or a key. */
-export function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User {
+function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User {
   return {
     id: row.id,
     username: row.username,

@@ -27,15 +27,15 @@ const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** 16 symbols of 5 bits: 80 bits of entropy, far beyond what rate-limited guessing can reach. */
 const GENERATED_CODE_LENGTH = 16;
 
-export function generateVoucherCode(): string {
+function generateVoucherCode(): string {
   let code = '';
   for (let i = 0; i < GENERATED_CODE_LENGTH; i += 1) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;
 }
 
-export const normalizeVoucherCode = (code: string): string => code.trim().toUpperCase();
+const normalizeVoucherCode = (code: string): string => code.trim().toUpperCase();
 
-export async function findVoucherByCode(db: DbOrTx, code: string): Promise<VoucherRow | undefined> {
+async function findVoucherByCode(db: DbOrTx, code: string): Promise<VoucherRow | undefined> {
   const [row] = await db
     .select()
     .from(vouchers)

@@ -11,7 +11,7 @@ export interface WebRoutesOptions {
   config?: Partial<Omit<RuntimeConfig, 'buildId'>>;
 }
 
-export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60_000;
+const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60_000;
 
 const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';

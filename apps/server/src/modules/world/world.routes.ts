@@ -84,7 +84,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 /** `/admin/routes` (can_manageRoute): list, export, create, edit, publish, delete. */
-export const routesAdminRoutes: FastifyPluginAsyncZod = async (admin) => {
+const routesAdminRoutes: FastifyPluginAsyncZod = async (admin) => {
   const { ctx } = admin;
   const tags = ['admin: routes'];
   guardRoutes(admin, requirePermission('can_manageRoute'));

@@ -8,7 +8,7 @@ export type GuardOutcome =
 export type GuardStep = GuardOutcome | { kind: 'check'; permissions: Permission[] };
 
 export const ACCESS_DENIED_MESSAGE = "Vous n'avez pas la permission d'accéder à cette page.";
-export const BOT_ACCESS_MESSAGE =
+const BOT_ACCESS_MESSAGE =
   '« Mon bot » demande une offre active donnant à la fois la récolte et la chasse au trésor : choisissez ci-dessous une offre qui donne les deux.';
 
 /** The sign-in page, remembering where to come back to. */

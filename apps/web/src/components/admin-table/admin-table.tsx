@@ -70,11 +70,7 @@ export function adminTableKey(endpoint: string) {
 }
 
 /** Downloads `<endpoint>/export.csv` with the same filters, sending the Bearer token. */
-export async function downloadCsv(
-  endpoint: string,
-  params: URLSearchParams,
-  filename: string,
-): Promise<void> {
+async function downloadCsv(endpoint: string, params: URLSearchParams, filename: string): Promise<void> {
   const token = useAuthStore.getState().token;
   const query = params.toString();
   const url = joinUrl(getRuntimeConfig().apiBaseUrl, `${endpoint}/export.csv${query ? `?${query}` : ''}`);

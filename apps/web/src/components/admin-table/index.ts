@@ -1,3 +1,3 @@
-export { AdminTable, type AdminTableProps, adminTableKey, downloadCsv } from './admin-table.tsx';
+export { AdminTable, adminTableKey } from './admin-table.tsx';
 export { formatDate, formatDateTime, fromLocalInput, toLocalInput } from './format.ts';
-export { type AdminFilters, listSearchParams, sortModelOf, sortParamOf } from './list-params.ts';
+export { listSearchParams } from './list-params.ts';

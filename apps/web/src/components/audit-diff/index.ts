@@ -1,2 +1,2 @@
-export { type DiffLine, diffValues, formatValue, summarizeDiff } from './audit-diff.ts';
+export { summarizeDiff } from './audit-diff.ts';
 export { AuditDiffView } from './audit-diff-view.tsx';

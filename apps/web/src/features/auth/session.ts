@@ -26,11 +26,3 @@ export async function signOut() {
   useAuthStore.getState().clearSession();
   if (token) await logout(token).catch(() => undefined);
 }
-
-/** Refreshes the stored user and permissions from the server (after a purchase or an account change). */
-export async function refreshSession() {
-  if (!useAuthStore.getState().token) return;
-  const [permissions, info] = await Promise.all([fetchMyPermissions(), fetchMeInfo()]);
-  useAuthStore.getState().setPermissions(permissions);
-  useAuthStore.getState().setUser(info);
-}

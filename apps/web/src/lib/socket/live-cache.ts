@@ -24,7 +24,7 @@ export interface LiveEvent {
   status?: BotStatus;
 }
 
-export const MAX_LIVE_EVENTS = 200;
+const MAX_LIVE_EVENTS = 200;
 
 /**
  * The fleet in the query cache. `bots` is replaced (never mutated) on each change; `changed` and

@@ -31,7 +31,7 @@ export function resetHwid() {
   return api.delete('/me/hwid', { schema: hwidResetAnswer, fallback: 'Impossible de délier votre PC.' });
 }
 
-export async function fetchBotKey() {
+async function fetchBotKey() {
   return (await api.get('/me/bot-key', { schema: botKeyAnswer, fallback: 'Clé d’accès indisponible.' })).data
     .accessKey;
 }

@@ -5,15 +5,15 @@ import { fetchPaymentTotals } from '../../admin-payments/api/payments.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Users read to count the recent registrations (newest first); more than this shows as "200+". */
-export const RECENT_USERS_WINDOW = 200;
-export const AUDIT_PREVIEW_SIZE = 6;
+const RECENT_USERS_WINDOW = 200;
+const AUDIT_PREVIEW_SIZE = 6;
 
 const dashboardKey = ['admin', 'dashboard'] as const;
 /** The figures refresh on their own while the dashboard stays open. */
 const REFRESH_MS = 60_000;
 
 /** Midnight today in the browser's time zone. */
-export function startOfToday(now = new Date()): Date {
+function startOfToday(now = new Date()): Date {
   const start = new Date(now);
   start.setHours(0, 0, 0, 0);
   return start;

@@ -15,7 +15,7 @@ import { MapRenderer } from '../map/map-renderer.ts';
 
 const FLEET_HASH = hashKey(liveKeys.fleet);
 /** localStorage flag that lets the benchmark inject batches through the same cache path as the socket. */
-export const MAP_TEST_HOOK_FLAG = 'admin-map-test-hook';
+const MAP_TEST_HOOK_FLAG = 'admin-map-test-hook';
 
 export interface LiveMapProps {
   filter: MapFilter;

@@ -3,7 +3,7 @@ import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
 
 /** Below this many pixels per map cell, accounts are grouped into clusters. */
-export const CLUSTER_BELOW_SCALE = 5;
+const CLUSTER_BELOW_SCALE = 5;
 const CLUSTER_PIXELS = 36;
 const MIN_SCALE = 1.5;
 const MAX_SCALE = 80;

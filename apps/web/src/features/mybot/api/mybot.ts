@@ -14,7 +14,7 @@ export const myBotQuery = queryOptions({
 });
 
 export const HOUR_MS = 3_600_000;
-export const CHART_HOURS = 24;
+const CHART_HOURS = 24;
 
 export interface HourlySeries {
   /** Start of each hour, unix seconds (uPlot's x axis). */

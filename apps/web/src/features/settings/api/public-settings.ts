@@ -8,7 +8,7 @@ import { useAuthStore } from '../../../lib/auth-store.ts';
  * Public pages keep these few values in a small store instead of TanStack Query, whose client only
  * loads with the account and admin areas (docs/decisions/103).
  */
-export async function fetchPublicSettings(): Promise<PublicSettings> {
+async function fetchPublicSettings(): Promise<PublicSettings> {
   const raw =
     (await api.get<Partial<Record<keyof PublicSettings, unknown>>>('/settings/public', { silent: true })) ??
     {};
@@ -27,7 +27,7 @@ export const usePublicSettings = create<{ settings: PublicSettings | undefined }
 }));
 
 /** Loads the public settings once at start; `isSnow` also goes to the persisted auth state (SPEC.md section 3). */
-export async function loadPublicSettings(): Promise<void> {
+async function loadPublicSettings(): Promise<void> {
   try {
     const settings = await fetchPublicSettings();
     usePublicSettings.setState({ settings });
@@ -38,9 +38,9 @@ export async function loadPublicSettings(): Promise<void> {
 }
 
 /** How often open pages re-read the public settings (fallback when no socket pushes them). */
-export const PUBLIC_SETTINGS_POLL_MS = 30_000;
+const PUBLIC_SETTINGS_POLL_MS = 30_000;
 /** Dispatched on `window` by a page that just changed the settings (the admin settings page). */
-export const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
+const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
 
 /**
  * Loads the public settings now, then keeps them fresh: every 30 s, when the tab comes back, and

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 
-export const DEFAULT_MAINTENANCE_MESSAGE = 'Le site est en maintenance. Veuillez réessayer plus tard.';
+const DEFAULT_MAINTENANCE_MESSAGE = 'Le site est en maintenance. Veuillez réessayer plus tard.';
 
 /** Paths reachable during maintenance: staff must be able to sign in. */
 export function isOpenDuringMaintenance(pathname: string): boolean {
