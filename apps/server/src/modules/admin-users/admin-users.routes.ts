@@ -35,18 +35,15 @@ import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
 import {
   activateUserByStaff,
   banUser,
-  getAdminUserDetail,
-  getUserBot,
-  listAdminUsers,
   listUserSessions,
   resendActivationByStaff,
   resetUserHwidByStaff,
   revokeUserSessions,
   setUserDiscordId,
   setUserRoles,
-  streamAdminUsers,
   unbanUser,
-} from './admin-users.service.ts';
+} from './admin-users.actions.ts';
+import { getAdminUserDetail, getUserBot, listAdminUsers, streamAdminUsers } from './admin-users.service.ts';
 
 const tags = ['admin: users'];
 const detailAnswer = dataAnswer(adminUserDetailSchema);

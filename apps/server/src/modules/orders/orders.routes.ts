@@ -22,15 +22,12 @@ import {
   createOrder,
   expireStaleOrders,
   getOwnOrder,
-  getPayment,
   getReceipt,
   listMyOrders,
-  listPayments,
   listSubscriptions,
-  paymentsForExport,
-  refundOrder,
   toOrder,
 } from './orders.service.ts';
+import { getPayment, listPayments, paymentsForExport, refundOrder } from './payments-admin.service.ts';
 
 const EXPIRY_SWEEP_MS = 60_000;
 

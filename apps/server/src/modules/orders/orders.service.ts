@@ -1,28 +1,13 @@
-import {
-  type AdminPayment,
-  type AdminPaymentsQuery,
-  discountOf,
-  type Order,
-  type PackageSubscription,
-  type PaymentTotals,
-  type Receipt,
-} from '@bot/contracts';
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, lte, or, type SQL, sql, sum } from 'drizzle-orm';
-import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import { discountOf, type Order, type PackageSubscription, type Receipt } from '@bot/contracts';
+import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import {
-  grantPermission,
-  invalidateUserPermissions,
-  revokeGrantsOfSource,
-} from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
 import { getBuyablePackage } from '../catalog/catalog.service.ts';
 import { paymentProviderOf } from '../payments/payment-provider.ts';
 import { getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
 import {
   limitVoucherGuesses,
   releaseVoucherRedemption,
@@ -37,7 +22,8 @@ const PENDING_ORDER_TTL_MS = 60 * 60_000;
 const MAX_PENDING_ORDERS = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
-const orderNumberOf = (row: Pick<OrderRow, 'number'>): string => `CMD-${String(row.number).padStart(6, '0')}`;
+export const orderNumberOf = (row: Pick<OrderRow, 'number'>): string =>
+  `CMD-${String(row.number).padStart(6, '0')}`;
 
 export function toOrder(row: OrderRow): Order {
   return {
@@ -258,7 +244,7 @@ export async function listMyOrders(ctx: AppContext, userId: string): Promise<Ord
   return rows.map(toOrder);
 }
 
-async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
+export async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
   return row;
 }
@@ -320,192 +306,6 @@ export async function countWhitelistSlots(db: DbOrTx, userId: string): Promise<n
       ),
     );
   return Number(row?.value ?? 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Staff: payments
-
-function paymentFilters(query: AdminPaymentsQuery, withStatus: boolean): SQL | undefined {
-  const filters: (SQL | undefined)[] = [];
-  if (withStatus && query.status) filters.push(eq(orders.status, query.status));
-  if (query.provider) filters.push(eq(orders.provider, query.provider));
-  if (query.from) filters.push(gte(orders.createdAt, new Date(query.from)));
-  if (query.to) filters.push(lte(orders.createdAt, new Date(query.to)));
-  if (query.userId) filters.push(eq(orders.userId, query.userId));
-  if (query.q) {
-    const pattern = likePattern(query.q);
-    const asNumber = /^(?:CMD-)?0*(\d{1,12})$/i.exec(query.q.trim());
-    filters.push(
-      or(
-        ilike(users.username, pattern),
-        ilike(orders.packageName, pattern),
-        ilike(orders.voucherCode, pattern),
-        asNumber ? eq(orders.number, Number(asNumber[1])) : undefined,
-      ),
-    );
-  }
-  const present = filters.filter((filter): filter is SQL => filter !== undefined);
-  return present.length ? and(...present) : undefined;
-}
-
-const paymentColumns = { order: orders, username: users.username };
-
-function toAdminPayment(row: { order: OrderRow; username: string }): AdminPayment {
-  return {
-    ...toOrder(row.order),
-    checkoutUrl: row.order.checkoutUrl,
-    user: { id: row.order.userId, username: row.username },
-    providerRef: row.order.providerRef,
-  };
-}
-
-const paymentSorts = {
-  createdAt: orders.createdAt,
-  amountCents: orders.amountCents,
-  status: orders.status,
-  provider: orders.provider,
-  number: orders.number,
-  paidAt: orders.paidAt,
-  username: users.username,
-};
-
-export async function listPayments(
-  ctx: AppContext,
-  query: AdminPaymentsQuery,
-): Promise<{ data: AdminPayment[]; total: number; totals: PaymentTotals }> {
-  await expireStaleOrders(ctx);
-  const where = paymentFilters(query, true);
-  const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
-  const { limit, offset } = pageOf(query);
-  const rows = await ctx.db
-    .select(paymentColumns)
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(where)
-    .orderBy(order, desc(orders.id))
-    .limit(limit)
-    .offset(offset);
-  const [total] = await ctx.db
-    .select({ value: count() })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(where);
-  return {
-    data: rows.map(toAdminPayment),
-    total: total?.value ?? 0,
-    totals: await paymentTotals(ctx.db, query),
-  };
-}
-
-/** Money of the period (and other filters but the status): paid, refunded, discounts. */
-async function paymentTotals(db: DbOrTx, query: AdminPaymentsQuery): Promise<PaymentTotals> {
-  const where = paymentFilters(query, false);
-  const [row] = await db
-    .select({
-      paidCount: sql<number>`count(*) filter (where ${orders.status} = 'paid')`,
-      paidCents: sql<string | null>`sum(${orders.amountCents}) filter (where ${orders.status} = 'paid')`,
-      refundedCount: sql<number>`count(*) filter (where ${orders.status} = 'refunded')`,
-      refundedCents: sql<
-        string | null
-      >`sum(${orders.amountCents}) filter (where ${orders.status} = 'refunded')`,
-      discountCents: sql<
-        string | null
-      >`sum(${orders.discountCents}) filter (where ${orders.status} = 'paid')`,
-    })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(where);
-  return {
-    paidCount: Number(row?.paidCount ?? 0),
-    paidCents: Number(row?.paidCents ?? 0),
-    refundedCount: Number(row?.refundedCount ?? 0),
-    refundedCents: Number(row?.refundedCents ?? 0),
-    discountCents: Number(row?.discountCents ?? 0),
-    currency: 'EUR',
-  };
-}
-
-/** Every payment matching the filters, page after page, for the CSV export. */
-export function paymentsForExport(db: DbOrTx, query: AdminPaymentsQuery) {
-  const where = paymentFilters(query, true);
-  const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
-  return async (offset: number, limit: number) => {
-    const rows = await db
-      .select(paymentColumns)
-      .from(orders)
-      .innerJoin(users, eq(users.id, orders.userId))
-      .where(where)
-      .orderBy(order, desc(orders.id))
-      .limit(limit)
-      .offset(offset);
-    return rows.map(toAdminPayment);
-  };
-}
-
-export async function getPayment(db: DbOrTx, orderId: string): Promise<AdminPayment> {
-  const [row] = await db
-    .select(paymentColumns)
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, orderId));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
-  return toAdminPayment(row);
-}
-
-/**
- * Refunds a paid order: the provider gives the money back, then, in one transaction, the order
- * turns refunded, what it granted is revoked and the audit entry is written.
- */
-export async function refundOrder(
-  ctx: AppContext,
-  input: { orderId: string; reason?: string; actor: AuditActor },
-): Promise<AdminPayment> {
-  const order = await findOrderById(ctx.db, input.orderId);
-  if (!order) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
-  if (order.status !== 'paid') throw new AppError('ORDER_NOT_REFUNDABLE');
-  if (order.provider === 'stripe') {
-    try {
-      await paymentProviderOf(ctx).refund(order);
-    } catch (error) {
-      ctx.log.error({ err: error, orderId: order.id }, 'refund at the provider failed');
-      throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
-    }
-  }
-  const refunded = await ctx.db.transaction(async (tx) => {
-    const done = await markOrderRefunded(tx, { orderId: order.id, actor: input.actor, reason: input.reason });
-    if (!done) throw new AppError('ORDER_NOT_REFUNDABLE');
-    return done;
-  });
-  invalidateUserPermissions(ctx, order.userId);
-  return refunded;
-}
-
-/**
- * paid -> refunded in the caller's transaction: revokes what the order granted and writes the audit
- * entry. Undefined when the order was not paid (already refunded, for instance).
- */
-export async function markOrderRefunded(
-  tx: DbOrTx,
-  input: { orderId: string; actor: AuditActor; reason?: string },
-): Promise<AdminPayment | undefined> {
-  const before = await getPayment(tx, input.orderId);
-  const now = new Date();
-  const [row] = await tx
-    .update(orders)
-    .set({ status: 'refunded', refundedAt: now, refundedById: input.actor.id, updatedAt: now })
-    .where(and(eq(orders.id, input.orderId), eq(orders.status, 'paid')))
-    .returning();
-  if (!row) return undefined;
-  const revokedGrants = await revokeGrantsOfSource(tx, { source: 'order', sourceId: row.id });
-  const after = await getPayment(tx, row.id);
-  await writeAudit(tx, {
-    actor: input.actor,
-    action: 'payment.refund',
-    target: { type: 'order', id: row.id, label: orderNumberOf(row) },
-    before,
-    after: { ...after, revokedGrants, reason: input.reason ?? null },
-  });
-  return after;
 }
 
 /** Order states by id (voucher redemption lists). */

@@ -6,14 +6,9 @@ import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
-import {
-  closeOrder,
-  fulfilOrder,
-  getOwnOrder,
-  markOrderRefunded,
-  toOrder,
-} from '../orders/orders.service.ts';
+import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
 import { type OrderRow, orders, paymentEvents } from '../orders/orders.table.ts';
+import { markOrderRefunded } from '../orders/payments-admin.service.ts';
 
 /** What the sandbox checkout page's buttons do. */
 export async function actOnSandboxCheckout(

@@ -16,15 +16,15 @@ import { requirePermission, requireSession, sessionOf } from '../../core/auth-gu
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf } from '../catalog/catalog.routes.ts';
 import { findOrderStatuses } from '../orders/orders.service.ts';
+import { previewVoucher } from './vouchers.service.ts';
 import {
   createVoucher,
   deleteVoucher,
   getVoucher,
   listVoucherRedemptions,
   listVouchers,
-  previewVoucher,
   updateVoucher,
-} from './vouchers.service.ts';
+} from './vouchers-admin.service.ts';
 
 export const vouchersRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(myVoucherRoutes);

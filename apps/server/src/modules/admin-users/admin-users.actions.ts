@@ -1,0 +1,234 @@
+import type { AdminSession } from '@bot/contracts';
+import { desc, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
+import { rolePermissions, roles, userRoles } from '../access/access.table.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { resendConfirmation } from '../auth/auth.service.ts';
+import { revokeSessions } from '../auth/sessions.service.ts';
+import { sessions } from '../auth/sessions.table.ts';
+import { resetHwid } from '../me/me.service.ts';
+import {
+  assertMayGivePermissions,
+  assertMayManageUser,
+} from '../permissions-admin/permissions-admin.service.ts';
+import { getUserById } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+
+/** Staff actions on one account (activation, ban, roles, Discord, PC, sessions), each audited. */
+
+export async function activateUserByStaff(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
+    const now = new Date();
+    await tx.update(users).set({ activatedAt: now }).where(eq(users.id, user.id));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.activate',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { activated: false },
+      after: { activated: true },
+    });
+  });
+}
+
+/** Mails a new activation link to an account still waiting for activation. */
+export async function resendActivationByStaff(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor },
+): Promise<void> {
+  const user = await getUserById(ctx.db, input.userId);
+  if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
+  if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
+  await resendConfirmation(ctx, user.username);
+  await writeAudit(ctx.db, {
+    actor: input.actor,
+    action: 'user.resend_activation',
+    target: { type: 'user', id: user.id, label: user.username },
+    after: { email: user.email },
+  });
+}
+
+/**
+ * Bans a user: sets the ban, ends every web session in the same transaction, then tells the
+ * real-time hub (`user.banned`) which drops the user's sockets and bot at once.
+ */
+export async function banUser(
+  ctx: AppContext,
+  input: { userId: string; reason: string; actor: AuditActor & { id: string } },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    if (user.id === input.actor.id)
+      throw new AppError('BAN_FORBIDDEN', { message: 'Vous ne pouvez pas vous bannir vous-même.' });
+    if (user.isAdministrator)
+      throw new AppError('BAN_FORBIDDEN', { message: 'Un administrateur ne peut pas être banni.' });
+    if (user.bannedAt) throw new AppError('ALREADY_BANNED');
+    await tx
+      .update(users)
+      .set({ bannedAt: new Date(), banReason: input.reason })
+      .where(eq(users.id, user.id));
+    const revoked = await revokeSessions(ctx, tx, { userId: user.id, banned: true });
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.ban',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { banned: false },
+      after: { banned: true, reason: input.reason, revokedSessions: revoked.length },
+    });
+  });
+  ctx.events.emit('user.banned', { userId: input.userId });
+  invalidateUserPermissions(ctx, input.userId);
+}
+
+export async function unbanUser(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    if (!user.bannedAt) throw new AppError('NOT_BANNED');
+    await tx.update(users).set({ bannedAt: null, banReason: null }).where(eq(users.id, user.id));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.unban',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { banned: true, reason: user.banReason },
+      after: { banned: false },
+    });
+  });
+  invalidateUserPermissions(ctx, input.userId);
+}
+
+/** Replaces the roles of a user; their permissions change on their next request and sockets. */
+export async function setUserRoles(
+  ctx: AppContext,
+  input: { userId: string; roleIds: string[]; actor: AuditActor },
+): Promise<void> {
+  const roleIds = [...new Set(input.roleIds)];
+  // Roles added or removed may carry staff permissions: the actor must hold them (checked before
+  // the transaction: PGlite runs one session, no `ctx.db` call may wait inside one).
+  const current = (await findRolesOfUsers(ctx.db, [input.userId])).get(input.userId) ?? [];
+  const changedRoleIds = [
+    ...roleIds.filter((id) => !current.some((role) => role.id === id)),
+    ...current.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
+  ];
+  if (changedRoleIds.length) {
+    const carried = await ctx.db
+      .select({ permission: rolePermissions.permission })
+      .from(rolePermissions)
+      .where(inArray(rolePermissions.roleId, changedRoleIds));
+    await assertMayGivePermissions(
+      ctx,
+      input.actor.id,
+      carried.map((row) => row.permission),
+    );
+  }
+  await ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    const chosen = roleIds.length
+      ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds))
+      : [];
+    if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
+    const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    await tx.delete(userRoles).where(eq(userRoles.userId, user.id));
+    if (roleIds.length)
+      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: user.id, roleId })));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.roles',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { roles: before.map((role) => role.name).sort() },
+      after: { roles: chosen.map((role) => role.name).sort() },
+    });
+  });
+  invalidateUserPermissions(ctx, input.userId);
+}
+
+export async function setUserDiscordId(
+  ctx: AppContext,
+  input: { userId: string; discordId: string | null; actor: AuditActor },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    await tx.update(users).set({ discordId: input.discordId }).where(eq(users.id, user.id));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.discord',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { discordId: user.discordId },
+      after: { discordId: input.discordId },
+    });
+  });
+}
+
+/** Unbinds the user's PC without the cooldown (the me domain writes the audit entry). */
+export async function resetUserHwidByStaff(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor & { id: string; username: string } },
+): Promise<void> {
+  await assertMayManageUser(ctx.db, {
+    actorId: input.actor.id,
+    target: await getUserById(ctx.db, input.userId),
+  });
+  await resetHwid(ctx, {
+    userId: input.userId,
+    ip: input.actor.ip,
+    bypassCooldown: true,
+    actor: { id: input.actor.id, username: input.actor.username },
+  });
+}
+
+export async function listUserSessions(ctx: AppContext, userId: string): Promise<AdminSession[]> {
+  await getUserById(ctx.db, userId);
+  const rows = await ctx.db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt))
+    .limit(200);
+  const now = Date.now();
+  return rows.map((row) => ({
+    id: row.id,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    isActive: row.revokedAt === null && row.expiresAt.getTime() > now,
+  }));
+}
+
+/** Ends one session of a user, or all of them. */
+export async function revokeUserSessions(
+  ctx: AppContext,
+  input: { userId: string; sessionId?: string; actor: AuditActor },
+): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    const revoked = await revokeSessions(ctx, tx, {
+      userId: user.id,
+      ...(input.sessionId ? { sessionIds: [input.sessionId] } : {}),
+    });
+    if (input.sessionId && revoked.length === 0)
+      throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.sessions_revoke',
+      target: { type: 'user', id: user.id, label: user.username },
+      after: { sessionIds: revoked },
+    });
+    return revoked.length;
+  });
+}
