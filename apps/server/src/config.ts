@@ -61,6 +61,8 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe's API elsewhere than api.stripe.com (a proxy; tests use a local stand-in). */
+  STRIPE_API_URL: z.string().url().optional(),
 });
 
 export interface RateLimitRule {
@@ -97,7 +99,7 @@ export interface AppConfig {
   activationTokenTtlMs: number;
   resetTokenTtlMs: number;
   /** Stripe when both keys are set; the sandbox payment provider otherwise. */
-  stripe: { secretKey: string; webhookSecret: string } | undefined;
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   rateLimits: {
     /** Failed sign-ins of one account from one address (the lockout an attacker cannot cause). */
     loginPerAccountAndIp: RateLimitRule;
@@ -222,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     resetTokenTtlMs: 30 * MINUTE,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
-        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }
         : undefined,
     rateLimits: DEFAULT_RATE_LIMITS,
     realtime: DEFAULT_REALTIME,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { PaymentProvider } from '../modules/payments/payment-provider.ts';
 import type { EventBus } from './events.ts';
 import type { Mailer } from './mailer.ts';
 import type { Metrics } from './metrics.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   mailer: Mailer;
   log: Logger;
   metrics: Metrics;
+  /** Checkout and refunds: Stripe when configured, the sandbox otherwise. */
+  payments: PaymentProvider;
   /** Key sealing secrets the server must show again (bot access keys). */
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */

@@ -6,7 +6,6 @@ import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
 import { getBuyablePackage } from '../catalog/catalog.service.ts';
-import { paymentProviderOf } from '../payments/payment-provider.ts';
 import { getUserById } from '../users/users.service.ts';
 import {
   limitVoucherGuesses,
@@ -140,7 +139,7 @@ export async function createOrder(
   input: { userId: string; packageId: string; voucherCode?: string; ip: string },
 ): Promise<Order> {
   if (input.voucherCode) await limitVoucherGuesses(ctx, { userId: input.userId, ip: input.ip });
-  const provider = paymentProviderOf(ctx);
+  const provider = ctx.payments;
   const orderId = newId();
   const created = await ctx.db.transaction(async (tx) => {
     await lockCustomer(tx, input.userId);

@@ -6,7 +6,6 @@ import { AppError } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions, revokeGrantsOfSource } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { paymentProviderOf } from '../payments/payment-provider.ts';
 import { users } from '../users/users.table.ts';
 import { expireStaleOrders, findOrderById, orderNumberOf, toOrder } from './orders.service.ts';
 import { type OrderRow, orders } from './orders.table.ts';
@@ -156,7 +155,7 @@ export async function refundOrder(
   if (order.status !== 'paid') throw new AppError('ORDER_NOT_REFUNDABLE');
   if (order.provider === 'stripe') {
     try {
-      await paymentProviderOf(ctx).refund(order);
+      await ctx.payments.refund(order);
     } catch (error) {
       ctx.log.error({ err: error, orderId: order.id }, 'refund at the provider failed');
       throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context.ts';
+import type { AppConfig } from '../../config.ts';
 import type { OrderRow } from '../orders/orders.table.ts';
 import { createSandboxProvider } from './sandbox.provider.ts';
 import { createStripeProvider } from './stripe.provider.ts';
@@ -18,19 +18,7 @@ export interface PaymentProvider {
   refund(order: OrderRow): Promise<void>;
 }
 
-const providers = new WeakMap<AppContext, PaymentProvider>();
-
-/** Stripe when its keys are configured, the embedded sandbox otherwise. */
-export function paymentProviderOf(ctx: AppContext): PaymentProvider {
-  let provider = providers.get(ctx);
-  if (!provider) {
-    provider = ctx.config.stripe ? createStripeProvider(ctx, ctx.config.stripe) : createSandboxProvider();
-    providers.set(ctx, provider);
-  }
-  return provider;
-}
-
-/** Replaces the provider of an app (tests: Stripe pointed at a local stand-in of its API). */
-export function setPaymentProvider(ctx: AppContext, provider: PaymentProvider): void {
-  providers.set(ctx, provider);
+/** Stripe when its keys are configured, the embedded sandbox otherwise (wired once, in app.ts). */
+export function createPaymentProvider(config: AppConfig): PaymentProvider {
+  return config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider();
 }

@@ -5,8 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { userGrants } from '../access/access.table.ts';
 import { orders } from '../orders/orders.table.ts';
-import { setPaymentProvider } from './payment-provider.ts';
-import { createStripeProvider } from './stripe.provider.ts';
 
 /**
  * The Stripe provider end to end, with the official client talking to a local stand-in of the
@@ -75,16 +73,12 @@ beforeAll(async () => {
   const { port } = stripeApi.address() as { port: number };
 
   server = await startTestServer({
-    env: { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    env: {
+      STRIPE_SECRET_KEY: 'sk_test_local',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: `http://127.0.0.1:${port}`,
+    },
   });
-  setPaymentProvider(
-    server.app.ctx,
-    createStripeProvider(
-      server.app.ctx,
-      { secretKey: 'sk_test_local', webhookSecret: WEBHOOK_SECRET },
-      { host: '127.0.0.1', port, protocol: 'http' },
-    ),
-  );
   call = apiClient(server);
   staff = await server.createUser({
     permissions: ['can_managePackages', 'can_manageSettings', 'can_manageVoucher'],

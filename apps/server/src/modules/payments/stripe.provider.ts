@@ -1,29 +1,28 @@
 import Stripe from 'stripe';
-import type { AppContext } from '../../core/context.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 
 /** Stripe refuses Checkout Sessions expiring sooner than 30 minutes. */
 const MIN_SESSION_LIFETIME_MS = 31 * 60_000;
 
-/** Where the Stripe API lives; tests point it at a local stand-in. */
-export interface StripeEndpoint {
-  host: string;
-  port: number;
-  protocol: 'http' | 'https';
-}
-
-function stripeClientOf(secretKey: string, endpoint?: StripeEndpoint): Stripe {
-  return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...endpoint });
+/** `STRIPE_API_URL`, when set, as the SDK's host, port and protocol. */
+function endpointOf(apiUrl: string | undefined) {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? ('http' as const) : ('https' as const);
+  return { host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
 }
 
 /** Stripe Checkout: a hosted payment page, confirmed by signed webhooks (payments.routes). */
 export function createStripeProvider(
-  ctx: AppContext,
-  keys: { secretKey: string; webhookSecret: string },
-  endpoint?: StripeEndpoint,
+  keys: { secretKey: string; apiUrl: string | undefined },
+  publicUrl: string,
 ): PaymentProvider {
-  const stripe = stripeClientOf(keys.secretKey, endpoint);
-  const base = ctx.config.publicUrl;
+  const stripe = new Stripe(keys.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...endpointOf(keys.apiUrl),
+  });
+  const base = publicUrl;
   return {
     name: 'stripe',
     async createCheckout(order, customer) {
