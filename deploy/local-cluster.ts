@@ -261,7 +261,7 @@ function withDescendants(tree: Map<number, number[]>, root: number): number[] {
 }
 
 /** Installs a Debian package when its binary is missing (needs root, as on CI machines). */
-function ensureDebianPackage(binary: string, pkg: string): void {
+export function ensureDebianPackage(binary: string, pkg: string): void {
   if (existsSync(binary)) return;
   console.log(`${pkg} absent : installation (apt-get install ${pkg})…`);
   execFileSync(
