@@ -2,6 +2,7 @@ import type { AdminSession } from '@bot/contracts';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
 import { rolePermissions, roles, userRoles } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -14,17 +15,28 @@ import {
   assertMayManageUser,
 } from '../permissions-admin/permissions-admin.service.ts';
 import { getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { type UserRow, users } from '../users/users.table.ts';
 
 /** Staff actions on one account (activation, ban, roles, Discord, PC, sessions), each audited. */
+
+/** Runs a staff action on one account in a transaction, once the actor is known to outrank it. */
+function onManagedUser<T>(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor },
+  action: (tx: DbOrTx, user: UserRow) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    return action(tx, user);
+  });
+}
 
 export async function activateUserByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+  await onManagedUser(ctx, input, async (tx, user) => {
     if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
     const now = new Date();
     await tx.update(users).set({ activatedAt: now }).where(eq(users.id, user.id));
@@ -91,9 +103,7 @@ export async function unbanUser(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+  await onManagedUser(ctx, input, async (tx, user) => {
     if (!user.bannedAt) throw new AppError('NOT_BANNED');
     await tx.update(users).set({ bannedAt: null, banReason: null }).where(eq(users.id, user.id));
     await writeAudit(tx, {
@@ -157,9 +167,7 @@ export async function setUserDiscordId(
   ctx: AppContext,
   input: { userId: string; discordId: string | null; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+  await onManagedUser(ctx, input, async (tx, user) => {
     await tx.update(users).set({ discordId: input.discordId }).where(eq(users.id, user.id));
     await writeAudit(tx, {
       actor: input.actor,
@@ -214,9 +222,7 @@ export async function revokeUserSessions(
   ctx: AppContext,
   input: { userId: string; sessionId?: string; actor: AuditActor },
 ): Promise<number> {
-  return ctx.db.transaction(async (tx) => {
-    const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+  return onManagedUser(ctx, input, async (tx, user) => {
     const revoked = await revokeSessions(ctx, tx, {
       userId: user.id,
       ...(input.sessionId ? { sessionIds: [input.sessionId] } : {}),

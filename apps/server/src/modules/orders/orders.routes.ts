@@ -27,7 +27,7 @@ import {
   listSubscriptions,
   toOrder,
 } from './orders.service.ts';
-import { getPayment, listPayments, paymentsForExport, refundOrder } from './payments-admin.service.ts';
+import { getPayment, listPayments, paymentPages, refundOrder } from './payments-admin.service.ts';
 
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -110,7 +110,7 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/payments/export.csv',
     { schema: { tags, querystring: adminPaymentsQuery, response: csvAnswer } },
     async (request, reply) => {
-      const fetchPage = paymentsForExport(ctx.db, request.query);
+      const fetchPage = paymentPages(ctx.db, request.query);
       async function* rows() {
         for await (const payment of inBatches(fetchPage)) {
           yield [

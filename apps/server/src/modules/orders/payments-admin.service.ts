@@ -65,23 +65,15 @@ export async function listPayments(
 ): Promise<{ data: AdminPayment[]; total: number; totals: PaymentTotals }> {
   await expireStaleOrders(ctx);
   const where = paymentFilters(query, true);
-  const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
   const { limit, offset } = pageOf(query);
-  const rows = await ctx.db
-    .select(paymentColumns)
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(where)
-    .orderBy(order, desc(orders.id))
-    .limit(limit)
-    .offset(offset);
+  const rows = await paymentPages(ctx.db, query)(offset, limit);
   const [total] = await ctx.db
     .select({ value: count() })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
     .where(where);
   return {
-    data: rows.map(toAdminPayment),
+    data: rows,
     total: total?.value ?? 0,
     totals: await paymentTotals(ctx.db, query),
   };
@@ -115,8 +107,8 @@ async function paymentTotals(db: DbOrTx, query: AdminPaymentsQuery): Promise<Pay
   };
 }
 
-/** Every payment matching the filters, page after page, for the CSV export. */
-export function paymentsForExport(db: DbOrTx, query: AdminPaymentsQuery) {
+/** Payments matching the filters, one page at a time (the list, and the CSV export page after page). */
+export function paymentPages(db: DbOrTx, query: AdminPaymentsQuery) {
   const where = paymentFilters(query, true);
   const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
   return async (offset: number, limit: number) => {
