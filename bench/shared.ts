@@ -1,6 +1,7 @@
 /** Helpers shared by the benchmark orchestrators (bench/realtime, bench/cluster). */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import type { WorkerCommand, WorkerMessage, WorkerResult } from './realtime/protocol.ts';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,4 +36,23 @@ export function nextMessage<T extends { type: string }>(
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+type CountedKey = keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies' | 'reasons'>;
+
+/** Asks every load worker for its result: counters summed, latencies merged and sorted. */
+export async function collectResults(workers: { worker: ChildProcess }[]) {
+  const results = await Promise.all(
+    workers.map(({ worker }) => {
+      const answer = nextMessage<Extract<WorkerMessage, { type: 'result' }>>(worker, 'result', 60_000);
+      worker.send({ type: 'collect' } satisfies WorkerCommand);
+      return answer;
+    }),
+  );
+  return {
+    results: results.map((message) => message.result),
+    sum: (key: CountedKey) => results.reduce((total, message) => total + message.result[key], 0),
+    ownerLatencies: results.flatMap((message) => message.result.ownerLatencies).sort((a, b) => a - b),
+    adminLatencies: results.flatMap((message) => message.result.adminLatencies).sort((a, b) => a - b),
+  };
 }

@@ -22,10 +22,9 @@ import {
   preciseNow,
   type WorkerCommand,
   type WorkerMessage,
-  type WorkerResult,
 } from '../realtime/protocol.ts';
 import { seedBenchFixture } from '../realtime/server-target.ts';
-import { freePort, nextMessage, percentile, sleep } from '../shared.ts';
+import { collectResults, freePort, nextMessage, percentile, sleep } from '../shared.ts';
 
 const { values } = parseArgs({
   options: {
@@ -172,17 +171,7 @@ async function measure(topology: Topology, n: number): Promise<Measurement> {
     await sleep(to - preciseNow());
     const cpuEnd = cpuSeconds(cluster);
     await sleep(3_000);
-    const results = await Promise.all(
-      workers.map(({ worker }) => {
-        const answer = nextMessage<Extract<WorkerMessage, { type: 'result' }>>(worker, 'result', 60_000);
-        worker.send({ type: 'collect' } satisfies WorkerCommand);
-        return answer;
-      }),
-    );
-    const sum = (key: keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies' | 'reasons'>) =>
-      results.reduce((total, r) => total + r.result[key], 0);
-    const owner = results.flatMap((r) => r.result.ownerLatencies).sort((a, b) => a - b);
-    const admin = results.flatMap((r) => r.result.adminLatencies).sort((a, b) => a - b);
+    const { sum, ownerLatencies: owner, adminLatencies: admin } = await collectResults(workers);
     // Expected: every update to each of the two admins, plus every update of a watched bot to its owner.
     const expected = 2 * sum('sent') + sum('sentWatched');
     const delivered = sum('ownerReceived') + sum('adminStates');

@@ -12,14 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { freePort, nextMessage, percentile, sleep } from '../shared.ts';
+import { collectResults, freePort, nextMessage, percentile, sleep } from '../shared.ts';
 import {
   type BenchFixture,
   preciseNow,
   type TargetMessage,
   type WorkerCommand,
   type WorkerMessage,
-  type WorkerResult,
 } from './protocol.ts';
 
 const { values } = parseArgs({
@@ -151,17 +150,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
     await sleep(to - preciseNow());
     const end = await statsOf(target, true);
     await sleep(GRACE_MS);
-    const results = await Promise.all(
-      workers.map(({ worker }) => {
-        const answer = nextMessage<Extract<WorkerMessage, { type: 'result' }>>(worker, 'result', 60_000);
-        worker.send({ type: 'collect' } satisfies WorkerCommand);
-        return answer;
-      }),
-    );
-    const sum = (key: keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies' | 'reasons'>) =>
-      results.reduce((total, r) => total + r.result[key], 0);
-    const ownerLatencies = results.flatMap((r) => r.result.ownerLatencies).sort((a, b) => a - b);
-    const adminLatencies = results.flatMap((r) => r.result.adminLatencies).sort((a, b) => a - b);
+    const { results, sum, ownerLatencies, adminLatencies } = await collectResults(workers);
     const sent = sum('sent');
     const ownerExpected = sum('sentWatched');
     const ownerDelivered = sum('ownerReceived');
@@ -191,8 +180,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
       refusals: sum('refusals'),
       load: os.loadavg()[0] ?? 0,
       reasons: results.reduce<Record<string, number>>((all, r) => {
-        for (const [reason, count] of Object.entries(r.result.reasons))
-          all[reason] = (all[reason] ?? 0) + count;
+        for (const [reason, count] of Object.entries(r.reasons)) all[reason] = (all[reason] ?? 0) + count;
         return all;
       }, {}),
       hub: end.hub ?? null,
