@@ -42,6 +42,7 @@ import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
+import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
 import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
@@ -182,7 +183,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes);
       await api.register(metricsRoutes);
       await api.register(authRoutes);
+      await api.register(secondFactorRoutes);
       await api.register(meRoutes);
+      await api.register(twoFactorRoutes);
       await api.register(publicSettingsRoutes);
       // domain modules: register each here, one line per module
       await api.register(catalogRoutes);

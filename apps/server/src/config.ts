@@ -119,6 +119,8 @@ export interface AppConfig {
     socketHandshake: RateLimitRule;
     /** Refused attempts of one user to watch a bot that is not theirs, before their sockets are cut. */
     watchRefusal: RateLimitRule;
+    /** Two-factor codes checked for one account (sign-in, enrolment, re-authentication). */
+    secondFactor: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -174,6 +176,7 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   botSession: { max: 30, windowMs: MINUTE },
   socketHandshake: { max: 120, windowMs: MINUTE },
   watchRefusal: { max: 10, windowMs: MINUTE },
+  secondFactor: { max: 10, windowMs: 15 * MINUTE },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */

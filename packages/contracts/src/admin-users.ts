@@ -49,6 +49,7 @@ export const adminUserDetailSchema = adminUserSchema.extend({
   hwidResetAt: z.string().nullable(),
   grants: z.array(permissionGrantSchema),
   permissions: z.array(z.enum(PERMISSIONS)),
+  twoFactorEnabled: z.boolean(),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 

@@ -75,7 +75,15 @@ export const userSchema = z.object({
   Policy: z.object({ IsAdministrator: z.boolean() }),
 });
 
-export const loginAnswer = z.object({ user: userSchema, token: z.string() });
+/**
+ * `secondFactorRequired`: the account has two-factor authentication on; the token is good for
+ * nothing but `POST /auth/second-factor` (and logout) until a code is given.
+ */
+export const loginAnswer = z.object({
+  user: userSchema,
+  token: z.string(),
+  secondFactorRequired: z.boolean(),
+});
 export const registerAnswer = z.object({ user: userSchema });
 export const successAnswer = z.object({ success: z.literal(true) });
 export const userInfoAnswer = z.object({ data: userSchema });

@@ -1,4 +1,8 @@
 /** Business constants of SPEC.md section 9, named after the spec's wording. */
+
+/** The product's name, as people see it (page titles, mails, authenticator apps). */
+export const APP_NAME = 'BotForge';
+
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS = 1000;
 export const TOAST_POSITION = 'top-right';

@@ -50,6 +50,21 @@ export const ERRORS = {
   },
   INVALID_TOKEN: { status: 400, message: 'Ce lien est invalide ou a expiré.' },
   WRONG_PASSWORD: { status: 400, message: 'Le mot de passe actuel est incorrect.' },
+  TWO_FACTOR_CODE_INVALID: {
+    status: 400,
+    message: 'Code de vérification incorrect ou expiré. Saisissez le code affiché par votre application.',
+  },
+  TWO_FACTOR_ENROLLMENT_REQUIRED: {
+    status: 403,
+    message:
+      'La double authentification est obligatoire pour l’administration. Activez-la depuis votre espace (Mon compte).',
+  },
+  TWO_FACTOR_ALREADY_ENABLED: { status: 409, message: 'La double authentification est déjà activée.' },
+  TWO_FACTOR_NOT_ENABLED: { status: 409, message: 'La double authentification n’est pas activée.' },
+  TWO_FACTOR_SETUP_MISSING: {
+    status: 409,
+    message: 'Aucune activation en cours : générez d’abord un nouveau QR code.',
+  },
 
   HWID_NOT_BOUND: { status: 409, message: "Aucun PC n'est lié à votre compte." },
   HWID_RESET_COOLDOWN: {

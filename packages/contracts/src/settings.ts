@@ -14,6 +14,7 @@ export const siteSettingsSchema = z.strictObject({
   botOfflineTimeoutSeconds: z.number().int().min(5).max(3600),
   minBotVersion: z.string().regex(/^\d+\.\d+\.\d+$/, 'Version attendue au format 1.2.3.'),
   announcement: z.string().max(500),
+  staffTwoFactorRequired: z.boolean(),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -26,6 +27,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   botOfflineTimeoutSeconds: 30,
   minBotVersion: '0.0.0',
   announcement: '',
+  staffTwoFactorRequired: false,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -42,6 +44,7 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   botOfflineTimeoutSeconds: 'Délai avant de considérer un bot hors ligne (secondes)',
   minBotVersion: 'Version minimale du bot',
   announcement: "Bannière d'annonce",
+  staffTwoFactorRequired: 'Double authentification obligatoire pour le personnel',
 };
 
 export const publicSettingsSchema = siteSettingsSchema.pick({

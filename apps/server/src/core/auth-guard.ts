@@ -1,7 +1,9 @@
-import type { Permission } from '@bot/contracts';
+import { isStaffPermission, type Permission } from '@bot/contracts';
 import type { FastifyRequest } from 'fastify';
 import { hasPermissions } from '../modules/access/access.service.ts';
+import type { AuditActor } from '../modules/audit/audit.service.ts';
 import { type AuthenticatedSession, findSessionByToken } from '../modules/auth/sessions.service.ts';
+import { assertStaffSecondFactor } from '../modules/two-factor/two-factor.gate.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -18,12 +20,18 @@ export function readBearerToken(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : undefined;
 }
 
-/** Resolves the bearer session if there is one, without requiring it. */
-export async function loadSession(request: FastifyRequest): Promise<AuthenticatedSession | null> {
+/**
+ * Resolves the bearer session if there is one, without requiring it. A session still waiting for
+ * its second factor counts as none, unless `includePending` (the routes that finish a sign-in).
+ */
+export async function loadSession(
+  request: FastifyRequest,
+  options: { includePending?: boolean } = {},
+): Promise<AuthenticatedSession | null> {
   if (request.auth) return request.auth;
   const token = readBearerToken(request);
   if (!token || token.length > 256) return null;
-  request.auth = (await findSessionByToken(request.server.ctx, token)) ?? null;
+  request.auth = (await findSessionByToken(request.server.ctx, token, options)) ?? null;
   return request.auth;
 }
 
@@ -46,7 +54,18 @@ export const requireSession: Guard = guard(
   [401],
 );
 
-/** 401 without a session, 403 unless the user holds every named permission. Guards name permissions, never roles. */
+/** 401 unless the request carries a live session, one that has not given its second factor yet included. */
+export const requireSignInInProgress: Guard = guard(
+  async (request) => {
+    if (!(await loadSession(request, { includePending: true }))) throw new AppError('UNAUTHORIZED');
+  },
+  [401],
+);
+
+/**
+ * 401 without a session, 403 unless the user holds every named permission. Guards name permissions,
+ * never roles. Staff permissions also need two-factor when the site requires it of staff.
+ */
 export function requirePermission(...required: Permission[]): Guard {
   return guard(
     async (request) => {
@@ -54,6 +73,7 @@ export function requirePermission(...required: Permission[]): Guard {
       if (!session) throw new AppError('UNAUTHORIZED');
       if (!(await hasPermissions(request.server.ctx, session.userId, required)))
         throw new AppError('FORBIDDEN');
+      if (required.some(isStaffPermission)) await assertStaffSecondFactor(request.server.ctx, session);
     },
     [401, 403],
   );
@@ -68,7 +88,9 @@ export function requireAnyPermission(...accepted: Permission[]): Guard {
       const held = await Promise.all(
         accepted.map((permission) => hasPermissions(request.server.ctx, session.userId, [permission])),
       );
-      if (!held.includes(true)) throw new AppError('FORBIDDEN');
+      const granting = accepted.filter((_, index) => held[index]);
+      if (granting.length === 0) throw new AppError('FORBIDDEN');
+      if (granting.every(isStaffPermission)) await assertStaffSecondFactor(request.server.ctx, session);
     },
     [401, 403],
   );
@@ -78,6 +100,12 @@ export function requireAnyPermission(...accepted: Permission[]): Guard {
 export function sessionOf(request: FastifyRequest): AuthenticatedSession {
   if (!request.auth) throw new AppError('UNAUTHORIZED');
   return request.auth;
+}
+
+/** The signed-in person behind a request, as the audit log records them. */
+export function auditActorOf(request: FastifyRequest): AuditActor & { id: string; username: string } {
+  const session = sessionOf(request);
+  return { id: session.userId, username: session.username, ip: request.ip ?? null };
 }
 
 export function originOf(request: FastifyRequest): { ip: string | null; userAgent: string | null } {

@@ -10,6 +10,8 @@ import { runInBackground } from './background.ts';
 export interface DomainEvents {
   /** `banned`: revoked by a ban (sockets are told ACCOUNT_BANNED rather than UNAUTHORIZED). */
   'sessions.revoked': { userId: string; sessionIds: string[]; banned?: boolean };
+  /** A user's sessions changed state (a second factor given, two-factor turned on or off). */
+  'sessions.changed': { userId: string };
   'user.changed': { userId: string };
   'user.banned': { userId: string };
   'botKey.rotated': { userId: string };
@@ -69,6 +71,7 @@ export class EventBus {
 const DOMAIN_EVENT_NAMES = {
   'sessions.revoked': true,
   'user.changed': true,
+  'sessions.changed': true,
   'user.banned': true,
   'botKey.rotated': true,
   'hwid.reset': true,

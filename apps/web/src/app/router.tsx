@@ -7,6 +7,7 @@ import { isChunkLoadError } from '../features/build-update/build-check.ts';
 import LandingPage from '../features/landing/pages/landing-page.tsx';
 import { reloadPageOnce } from '../lib/reload-guard.ts';
 import { guardLoader } from './guards/guard-loader.ts';
+import { staffTwoFactorGate } from './guards/staff-two-factor-gate.ts';
 import { RootLayout } from './root-layout.tsx';
 
 /** The route table entry of a path: guards come from @bot/contracts WEB_ROUTES, never from here. */
@@ -93,8 +94,12 @@ const routes: RouteObject[] = [
       },
       {
         path: 'admin',
-        // The admin layout needs a session; each page then asks the server for its own permission.
-        loader: guardLoader({ ...tableEntry('/admin'), permissions: [] }),
+        // The admin layout needs a session (and two-factor where staff must have it); each page then
+        // asks the server for its own permission.
+        loader: async (args) => {
+          await guardLoader({ ...tableEntry('/admin'), permissions: [] })(args);
+          return staffTwoFactorGate();
+        },
         lazy: lazyComponent(() => import('../components/layouts/admin-layout.tsx')),
         children: [
           page('/admin', () => import('../features/admin-dashboard/pages/dashboard-page.tsx')),

@@ -1,5 +1,6 @@
 /** Web-only constants; the spec's numbers come from @bot/contracts (SPEC.md section 9). */
 export {
+  APP_NAME,
   AUTH_STORAGE_KEY,
   BREAKPOINTS,
   MOBILE_BREAKPOINT,
@@ -11,8 +12,6 @@ export {
   TOAST_POSITION,
   TOAST_THEME,
 } from '@bot/contracts';
-
-export const APP_NAME = 'BotForge';
 
 /** Used only when /config.json cannot be read (e.g. `vite dev` without a server). */
 export const DEFAULT_BUILD_CHECK_INTERVAL_MS = 60_000;

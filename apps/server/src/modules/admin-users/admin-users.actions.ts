@@ -14,6 +14,7 @@ import {
   assertMayGivePermissions,
   assertMayManageUser,
 } from '../permissions-admin/permissions-admin.service.ts';
+import { removeTwoFactor } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 
@@ -194,6 +195,28 @@ export async function resetUserHwidByStaff(
     bypassCooldown: true,
     actor: { id: input.actor.id, username: input.actor.username },
   });
+}
+
+/**
+ * Removes the authenticator of someone who lost it and their recovery codes. Their sessions end: the
+ * next sign-in is with the password alone, by the owner, who can enrol again.
+ */
+export async function resetTwoFactorByStaff(
+  ctx: AppContext,
+  input: { userId: string; actor: AuditActor },
+): Promise<void> {
+  await onManagedUser(ctx, input, async (tx, user) => {
+    if (!(await removeTwoFactor(tx, user.id))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
+    await revokeSessions(ctx, tx, { userId: user.id });
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'two_factor.reset',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { enabled: true },
+      after: { enabled: false },
+    });
+  });
+  ctx.events.emit('sessions.changed', { userId: input.userId });
 }
 
 export async function listUserSessions(ctx: AppContext, userId: string): Promise<AdminSession[]> {

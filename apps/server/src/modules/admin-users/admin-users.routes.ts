@@ -24,9 +24,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
-import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, listAudit } from '../audit/audit.service.ts';
+import { listAudit } from '../audit/audit.service.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
 import { listAllRoles } from '../roles/roles.service.ts';
@@ -37,6 +37,7 @@ import {
   banUser,
   listUserSessions,
   resendActivationByStaff,
+  resetTwoFactorByStaff,
   resetUserHwidByStaff,
   revokeUserSessions,
   setUserDiscordId,
@@ -188,6 +189,15 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
     async (request) => {
       await resetUserHwidByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
+  );
+
+  app.delete(
+    '/admin/users/:id/two-factor',
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    async (request) => {
+      await resetTwoFactorByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { data: await getAdminUserDetail(ctx, request.params.id) };
     },
   );

@@ -28,6 +28,7 @@ import { rolePermissions, userGrants, userRoles } from '../access/access.table.t
 import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
+import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 
@@ -223,6 +224,7 @@ export async function getAdminUserDetail(ctx: AppContext, userId: string): Promi
     hwidResetAt: row.hwidResetAt?.toISOString() ?? null,
     grants,
     permissions: await getUserPermissions(ctx, userId),
+    twoFactorEnabled: await hasTwoFactorEnabled(ctx.db, userId),
   };
 }
 

@@ -1,8 +1,6 @@
 import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
 import { and, asc, count, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import { sessionOf } from '../../core/auth-guard.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -41,12 +39,6 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
 /** A security event with no staff actor (sign-in failed, password reset...). */
 export function writeSecurityEvent(ctx: AppContext, entry: AuditEntry): Promise<void> {
   return writeAudit(ctx.db, entry);
-}
-
-/** The signed-in staff member behind a request, as an audit actor. */
-export function auditActorOf(request: FastifyRequest): AuditActor & { id: string; username: string } {
-  const session = sessionOf(request);
-  return { id: session.userId, username: session.username, ip: request.ip ?? null };
 }
 
 type AuditRow = typeof auditLog.$inferSelect;

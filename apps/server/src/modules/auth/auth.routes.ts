@@ -12,7 +12,7 @@ import {
   successAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { originOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { hasPermissions } from '../access/access.service.ts';
 import { toPublicUsers } from '../users/users.service.ts';
@@ -38,9 +38,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: loginInput, response: { 200: loginAnswer } },
     },
     async (request) => {
-      const { user, token } = await loginUser(ctx, request.body, originOf(request));
+      const { user, token, secondFactorRequired } = await loginUser(ctx, request.body, originOf(request));
       const [publicUser] = await toPublicUsers(ctx.db, [user]);
-      return { user: publicUser!, token };
+      return { user: publicUser!, token, secondFactorRequired };
     },
   );
 
@@ -110,7 +110,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/logout',
-    { onRequest: requireSession, schema: { tags, response: { 200: successAnswer } } },
+    // A sign-in abandoned at the second factor may be closed too.
+    { onRequest: requireSignInInProgress, schema: { tags, response: { 200: successAnswer } } },
     async (request) => {
       const session = sessionOf(request);
       await logout(ctx, { userId: session.userId, sessionId: session.sessionId });

@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
+import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import {
   findUserByEmail,
   findUserByLogin,
@@ -203,7 +204,7 @@ export async function loginUser(
   ctx: AppContext,
   input: { username: string; password: string },
   origin: RequestOrigin,
-): Promise<{ user: UserRow; token: string }> {
+): Promise<{ user: UserRow; token: string; secondFactorRequired: boolean }> {
   // OWASP: throttle failures per (account, address), so a stranger cannot lock the owner out,
   // with a softer account-wide limit against guesses spread over many addresses.
   // Only wrong passwords count against an account: an attempt that failed for another reason (the
@@ -237,12 +238,16 @@ export async function loginUser(
   }
   await ctx.limiter.reset('loginPerAccountAndIp', accountAndIp);
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: origin.ip },
-    action: 'auth.login',
-    target: { type: 'user', id: user.id, label: user.username },
-  });
-  return { user, token };
+  // With two-factor on, the sign-in ends (and is audited) when the code is given.
+  const secondFactorRequired = await hasTwoFactorEnabled(ctx.db, user.id);
+  if (!secondFactorRequired) {
+    await writeSecurityEvent(ctx, {
+      actor: { id: user.id, username: user.username, ip: origin.ip },
+      action: 'auth.login',
+      target: { type: 'user', id: user.id, label: user.username },
+    });
+  }
+  return { user, token, secondFactorRequired };
 }
 
 /** 429 when any of the (rule, key) pairs has used up its attempts. */

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../core/context.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { twoFactor } from '../two-factor/two-factor.table.ts';
 import { users } from '../users/users.table.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
 
@@ -12,6 +13,10 @@ export interface AuthenticatedSession {
   username: string;
   isAdministrator: boolean;
   expiresAt: Date;
+  /** The account has two-factor authentication on. */
+  twoFactorEnabled: boolean;
+  /** Two-factor is on and this session has not given a code yet: good for nothing but giving one. */
+  secondFactorPending: boolean;
 }
 
 /**
@@ -36,6 +41,7 @@ function cacheOf(ctx: AppContext): LRUCache<string, AuthenticatedSession> {
     };
     ctx.events.on('sessions.revoked', ({ sessionIds }) => dropSessions(sessionIds));
     ctx.events.on('user.banned', ({ userId }) => dropUser(userId));
+    ctx.events.on('sessions.changed', ({ userId }) => dropUser(userId));
     caches.set(ctx, created);
     cache = created;
   }
@@ -45,7 +51,7 @@ function cacheOf(ctx: AppContext): LRUCache<string, AuthenticatedSession> {
 /** Opens a session; the clear token is answered once and only its hash is stored. */
 export async function createSession(
   ctx: AppContext,
-  input: { userId: string; ip: string | null; userAgent: string | null },
+  input: { userId: string; ip: string | null; userAgent: string | null; secondFactorAt?: Date },
 ): Promise<{ token: string; session: SessionRow }> {
   const token = newSecret(32);
   const [session] = await ctx.db
@@ -57,15 +63,20 @@ export async function createSession(
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 300) ?? null,
       expiresAt: new Date(Date.now() + ctx.config.sessionTtlMs),
+      secondFactorAt: input.secondFactorAt ?? null,
     })
     .returning();
   return { token, session: session! };
 }
 
-/** The live session behind a bearer token, or undefined when unknown, expired, revoked or banned. */
+/**
+ * The live session behind a bearer token, or undefined when unknown, expired, revoked or banned,
+ * or still waiting for its second factor (unless `includePending`: the one route that takes the code).
+ */
 export async function findSessionByToken(
   ctx: AppContext,
   token: string,
+  options: { includePending?: boolean } = {},
 ): Promise<AuthenticatedSession | undefined> {
   const tokenHash = hashSecret(token);
   const cache = cacheOf(ctx);
@@ -80,9 +91,12 @@ export async function findSessionByToken(
         username: users.username,
         isAdministrator: users.isAdministrator,
         bannedAt: users.bannedAt,
+        secondFactorAt: sessions.secondFactorAt,
+        twoFactorEnabledAt: twoFactor.enabledAt,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(twoFactor, eq(twoFactor.userId, sessions.userId))
       .where(eq(sessions.tokenHash, tokenHash));
     if (!row || row.revokedAt || row.bannedAt) return undefined;
     found = {
@@ -91,9 +105,12 @@ export async function findSessionByToken(
       username: row.username,
       isAdministrator: row.isAdministrator,
       expiresAt: row.expiresAt,
+      twoFactorEnabled: row.twoFactorEnabledAt !== null,
+      secondFactorPending: row.twoFactorEnabledAt !== null && row.secondFactorAt === null,
     };
     cache.set(tokenHash, found);
   }
+  if (found.secondFactorPending && !options.includePending) return undefined;
   if (found.expiresAt.getTime() <= Date.now()) {
     cache.delete(tokenHash);
     return undefined;

@@ -8,12 +8,10 @@ import {
   packagesAnswer,
   packageUpdateInput,
 } from '@bot/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePermission, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import type { AuditActor } from '../audit/audit.service.ts';
 import {
   createPackage,
   getPackageById,
@@ -23,12 +21,6 @@ import {
   toPackage,
   updatePackage,
 } from './catalog.service.ts';
-
-/** Who an admin change is attributed to in the audit log. */
-export function auditActorOf(request: FastifyRequest): AuditActor {
-  const session = sessionOf(request);
-  return { id: session.userId, username: session.username, ip: request.ip ?? null };
-}
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

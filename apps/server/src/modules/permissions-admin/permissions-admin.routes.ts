@@ -11,9 +11,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf } from '../audit/audit.service.ts';
 import {
   createGrant,
   deleteGrant,

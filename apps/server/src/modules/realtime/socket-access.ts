@@ -3,6 +3,8 @@ import type { AppContext } from '../../core/context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
 import { canRunBot, findAllowedAccounts, revokeBotSessions } from '../bots/bots.service.ts';
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
+import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
+import { findSessionsAwaitingSecondFactor, hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { findUserById } from '../users/users.service.ts';
 import type { BotPresence } from './bot-presence.ts';
 import { type HubServer, type HubSocket, localSocketsIn, type RefuseSocket } from './realtime.types.ts';
@@ -74,11 +76,20 @@ export class SocketAccess {
       events.on('whitelist.changed', ({ userId }) =>
         later(() => this.deps.presence.reloadAllowedAccounts(userId, () => findAllowedAccounts(ctx, userId))),
       ),
-      events.on('settings.changed', () =>
+      events.on('sessions.changed', ({ userId }) =>
+        later(async () => {
+          // Two-factor just turned on: the account's other sessions must give a code first.
+          for (const sessionId of await findSessionsAwaitingSecondFactor(ctx, userId))
+            this.closeRoom(rooms.session(sessionId), 'UNAUTHORIZED');
+          await this.recheckUser(userId);
+        }),
+      ),
+      events.on('settings.changed', ({ keys }) =>
         later(async () => {
           const settings = toPublicSettings(await getSettings(ctx));
           // Every node got the event: each tells its own browsers.
           io.local.to(rooms.browsers).emit(SOCKET_EVENTS.settingsUpdate, settings);
+          if (keys.includes('staffTwoFactorRequired')) await this.recheckStaffSockets();
         }),
       ),
     );
@@ -107,6 +118,14 @@ export class SocketAccess {
     }
   }
 
+  /** Two-factor became mandatory for staff: staff sockets without it close. */
+  private async recheckStaffSockets(): Promise<void> {
+    const staff = new Set(localSocketsIn(this.deps.io, rooms.admins).map((socket) => socket.data.userId));
+    for (const socket of localSocketsIn(this.deps.io, rooms.browsers))
+      if (socket.data.kind === 'client') staff.add(socket.data.userId);
+    for (const userId of staff) if (userId) await this.recheckUser(userId);
+  }
+
   /** Permissions or PC binding of a user changed: close the sockets they may no longer hold. */
   private async recheckUser(userId: string): Promise<void> {
     const { ctx, io, refuse } = this.deps;
@@ -114,21 +133,30 @@ export class SocketAccess {
     const agents = localSocketsIn(io, rooms.userAgents(userId));
     if (browsers.length === 0 && agents.length === 0) return;
     const held = await getUserPermissions(ctx, userId);
-    const isStaff = held.includes('can_manageMap');
     const user = await findUserById(ctx.db, userId);
     if (!user || user.bannedAt) {
       for (const socket of [...browsers, ...agents]) refuse(socket, 'UNAUTHORIZED');
       return;
     }
+    const staffRefusal = await this.staffRefusalOf(userId, held);
     for (const socket of browsers) {
-      if (socket.data.kind === 'admin' && !isStaff) refuse(socket, 'FORBIDDEN');
-      if (socket.data.kind === 'client' && !isStaff && socket.data.hwid !== user.hwid)
-        refuse(socket, 'FORBIDDEN');
+      if (socket.data.kind === 'admin' && staffRefusal) refuse(socket, staffRefusal);
+      if (socket.data.kind === 'client' && staffRefusal && socket.data.hwid !== user.hwid)
+        refuse(socket, staffRefusal === 'TWO_FACTOR_ENROLLMENT_REQUIRED' ? staffRefusal : 'FORBIDDEN');
     }
     for (const socket of agents) {
       if (!canRunBot(held)) refuse(socket, 'BOT_PERMISSION_REQUIRED');
       else if (socket.data.hwid !== user.hwid) refuse(socket, 'BOT_SESSION_INVALID');
     }
+  }
+
+  /** Why a user may not use staff power on sockets now, or null when they may. */
+  private async staffRefusalOf(userId: string, held: readonly string[]): Promise<ErrorCode | null> {
+    if (!held.includes('can_manageMap')) return 'FORBIDDEN';
+    const twoFactorEnabled = await hasTwoFactorEnabled(this.deps.ctx.db, userId);
+    return (await lacksRequiredSecondFactor(this.deps.ctx, { twoFactorEnabled }))
+      ? 'TWO_FACTOR_ENROLLMENT_REQUIRED'
+      : null;
   }
 
   private closeRoom(room: string, code: ErrorCode): void {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../core/context.ts';
 import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
 import { findSessionByToken } from '../auth/sessions.service.ts';
 import { canRunBot, findAllowedAccounts, findBotSessionByToken } from '../bots/bots.service.ts';
+import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
 import { findUserById } from '../users/users.service.ts';
 import type { BotIdentity } from './bot-presence.ts';
 import { type Refusal, refusal } from './realtime.types.ts';
@@ -67,6 +68,9 @@ async function authenticateBrowser(
       }
     }
   }
+  // Staff power (the fleet feed, any bot) passes the admin area's two-factor gate.
+  if (isStaff && (await lacksRequiredSecondFactor(ctx, session)))
+    return refusal('TWO_FACTOR_ENROLLMENT_REQUIRED');
   return {
     kind: input.type,
     userId: session.userId,

@@ -7,9 +7,11 @@ import {
   siteSettingsSchema,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
+import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, listAudit } from '../audit/audit.service.ts';
+import { listAudit } from '../audit/audit.service.ts';
+import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 
 const tags = ['admin: settings'];
@@ -29,10 +31,21 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/admin/settings',
-    { schema: { tags, body: settingsUpdateInput, response: { 200: dataAnswer(siteSettingsSchema) } } },
-    async (request) => ({
-      data: await updateSettings(ctx, { patch: request.body, actor: auditActorOf(request) }),
-    }),
+    {
+      config: { errors: [409] },
+      schema: { tags, body: settingsUpdateInput, response: { 200: dataAnswer(siteSettingsSchema) } },
+    },
+    async (request) => {
+      const actor = auditActorOf(request);
+      // Whoever makes two-factor mandatory for staff must have it, or they lock themselves out.
+      if (request.body.staffTwoFactorRequired && !(await hasTwoFactorEnabled(ctx.db, actor.id))) {
+        throw new AppError('TWO_FACTOR_NOT_ENABLED', {
+          message:
+            'Activez d’abord la double authentification sur votre propre compte : sans elle, vous perdriez l’accès à l’administration.',
+        });
+      }
+      return { data: await updateSettings(ctx, { patch: request.body, actor }) };
+    },
   );
 
   app.get(

@@ -8,9 +8,8 @@ import {
   successAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requirePermission } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf } from '../audit/audit.service.ts';
 import {
   kickOnlineBot,
   listUsersOnlineBots,

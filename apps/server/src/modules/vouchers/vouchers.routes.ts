@@ -12,9 +12,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf } from '../catalog/catalog.routes.ts';
 import { findOrderStatuses } from '../orders/orders.service.ts';
 import { previewVoucher } from './vouchers.service.ts';
 import {

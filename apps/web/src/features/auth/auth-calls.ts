@@ -5,4 +5,4 @@
  */
 export { activate } from './api/activate.ts';
 export { register } from './api/register.ts';
-export { signIn } from './session.ts';
+export { abandonSignIn, completeSecondFactor, type PendingSignIn, signIn } from './session.ts';

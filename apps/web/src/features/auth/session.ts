@@ -1,4 +1,5 @@
-import type { LoginInput } from '@bot/contracts';
+import { type LoginAnswer, type LoginInput, successAnswer } from '@bot/contracts';
+import { api } from '../../lib/api.ts';
 import { useAuthStore } from '../../lib/auth-store.ts';
 import { navigateTo } from '../../lib/navigation.ts';
 import { login } from './api/login.ts';
@@ -6,16 +7,44 @@ import { logout } from './api/logout.ts';
 import { fetchMeInfo } from './api/me-info.ts';
 import { fetchMyPermissions } from './api/me-permissions.ts';
 
-/** SPEC.md section 4: login sets user and token, then loads permissions, then user info. */
-export async function signIn(input: LoginInput) {
-  const { user, token } = await login(input);
-  const store = useAuthStore.getState();
-  store.setSession({ user, token });
+/** A sign-in that gave its password and waits for the two-factor code; nothing is stored yet. */
+export type PendingSignIn = Pick<LoginAnswer, 'user' | 'token'>;
+
+/**
+ * SPEC.md section 4: login sets user and token, then loads permissions, then user info. With
+ * two-factor on, the answer is a pending sign-in the page completes with `completeSecondFactor`.
+ */
+export async function signIn(input: LoginInput): Promise<PendingSignIn | null> {
+  const { user, token, secondFactorRequired } = await login(input);
+  if (secondFactorRequired) return { user, token };
+  await storeSession({ user, token });
+  return null;
+}
+
+/** Second step: the six digits of the authenticator app, or a recovery code. */
+export async function completeSecondFactor(pending: PendingSignIn, code: string): Promise<void> {
+  await api.post(
+    '/auth/second-factor',
+    { code },
+    { schema: successAnswer, fallback: 'Code refusé.', silent: true, token: pending.token },
+  );
+  await storeSession(pending);
+}
+
+/** Leaves a sign-in at the code step: its half-open session is closed on the server. */
+export function abandonSignIn(pending: PendingSignIn): Promise<void> {
+  return logout(pending.token).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+async function storeSession(session: PendingSignIn): Promise<void> {
+  useAuthStore.getState().setSession(session);
   const permissions = await fetchMyPermissions().catch(() => []);
   useAuthStore.getState().setPermissions(permissions);
   const info = await fetchMeInfo().catch(() => undefined);
   if (info) useAuthStore.getState().setUser(info);
-  return useAuthStore.getState().user ?? user;
 }
 
 /** Logout clears user, token and access token and navigates to / (the server session is revoked too). */

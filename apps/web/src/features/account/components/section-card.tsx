@@ -4,16 +4,19 @@ import CardHeader from '@mui/material/CardHeader';
 import type { ReactNode } from 'react';
 
 export function SectionCard({
+  id,
   title,
   subheader,
   children,
 }: {
+  /** Anchor other pages link to (`/account#id`). */
+  id?: string;
   title: string;
   subheader?: string;
   children: ReactNode;
 }) {
   return (
-    <Card variant="outlined" component="section" aria-label={title}>
+    <Card variant="outlined" component="section" aria-label={title} id={id}>
       <CardHeader
         title={title}
         subheader={subheader}

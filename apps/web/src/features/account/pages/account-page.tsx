@@ -4,6 +4,8 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { signOut } from '../../auth/session.ts';
@@ -12,6 +14,7 @@ import { DiscordCard } from '../components/discord-card.tsx';
 import { HwidCard } from '../components/hwid-card.tsx';
 import { PasswordCard } from '../components/password-card.tsx';
 import { SectionCard } from '../components/section-card.tsx';
+import { TwoFactorCard } from '../components/two-factor-card.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 
@@ -20,6 +23,11 @@ export default function AccountPage() {
   const user = useAuthStore((state) => state.user);
   const queryClient = useQueryClient();
   const refreshUser = () => void queryClient.invalidateQueries({ queryKey: ['me', 'info'] });
+  // `/account#double-authentification` (sent there by the admin area): show that card.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView({ block: 'start' });
+  }, [hash]);
 
   return (
     <>
@@ -60,6 +68,7 @@ export default function AccountPage() {
         <HwidCard onChanged={refreshUser} />
         <BotKeyCard />
         <PasswordCard />
+        <TwoFactorCard />
       </Box>
     </>
   );

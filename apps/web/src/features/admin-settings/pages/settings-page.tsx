@@ -25,7 +25,7 @@ import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.
 const HISTORY = '/admin/settings/history';
 /** Listened to by the public settings sync (features/settings); a DOM event keeps the features apart. */
 const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
-const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode'] as const;
+const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode', 'staffTwoFactorRequired'] as const;
 
 const labelled = (value: unknown) =>
   value && typeof value === 'object'

@@ -101,6 +101,13 @@ export const resetUserHwid = (id: string) =>
   detail(
     api.delete(`${base(id)}/hwid`, { schema: detailAnswer, fallback: 'Réinitialisation du HWID échouée.' }),
   );
+export const resetUserTwoFactor = (id: string) =>
+  detail(
+    api.delete(`${base(id)}/two-factor`, {
+      schema: detailAnswer,
+      fallback: 'Réinitialisation de la double authentification échouée.',
+    }),
+  );
 export const createUserGrant = (id: string, input: GrantInput) =>
   api.post<{ data: PermissionGrant }>(`${base(id)}/grants`, input, {
     fallback: 'Attribution de la permission échouée.',

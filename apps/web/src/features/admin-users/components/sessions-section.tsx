@@ -1,3 +1,4 @@
+import type { AdminUserDetail } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -12,15 +13,39 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { revokeAllUserSessions, revokeUserSession, userSessionsQuery } from '../api/admin-users.ts';
+import {
+  resetUserTwoFactor,
+  revokeAllUserSessions,
+  revokeUserSession,
+  userSessionsQuery,
+} from '../api/admin-users.ts';
 import { Section } from './section.tsx';
 
-/** Web sessions of the user, newest first; revoke one or all. */
-export function SessionsSection({ userId, onChanged }: { userId: string; onChanged: () => void }) {
+/** Web sessions of the user, newest first; revoke one or all; reset a lost two-factor authenticator. */
+export function SessionsSection({
+  user,
+  onChanged,
+}: {
+  user: AdminUserDetail;
+  onChanged: (user?: AdminUserDetail) => void;
+}) {
+  const userId = user.id;
   const sessions = useQuery(userSessionsQuery(userId));
   const active = (sessions.data ?? []).filter((session) => session.isActive);
   // What is about to be revoked, waiting for confirmation: one session or all of them.
   const [pending, setPending] = useState<{ sessionId: string } | 'all' | null>(null);
+  const [isConfirmingReset, setConfirmingReset] = useState(false);
+  const resetSecondFactor = async () => {
+    setConfirmingReset(false);
+    try {
+      const updated = await resetUserTwoFactor(userId);
+      notifySuccess('Double authentification réinitialisée. L’utilisateur a été déconnecté.');
+      void sessions.refetch();
+      onChanged(updated);
+    } catch {
+      // shown by the API client
+    }
+  };
   const revoke = async (work: () => Promise<{ revoked: number }>) => {
     setPending(null);
     try {
@@ -58,6 +83,31 @@ export function SessionsSection({ userId, onChanged }: { userId: string; onChang
         {pending === 'all'
           ? 'L’utilisateur est déconnecté de tous ses navigateurs, tout de suite ; il devra se reconnecter.'
           : 'Ce navigateur est déconnecté tout de suite ; l’utilisateur devra s’y reconnecter.'}
+      </ConfirmDialog>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>
+        <Typography variant="body2">Double authentification :</Typography>
+        <Chip
+          size="small"
+          color={user.twoFactorEnabled ? 'success' : 'default'}
+          variant={user.twoFactorEnabled ? 'filled' : 'outlined'}
+          label={user.twoFactorEnabled ? 'Activée' : 'Désactivée'}
+        />
+        {user.twoFactorEnabled ? (
+          <Button size="small" color="error" onClick={() => setConfirmingReset(true)}>
+            Réinitialiser
+          </Button>
+        ) : null}
+      </Box>
+      <ConfirmDialog
+        open={isConfirmingReset}
+        title="Réinitialiser la double authentification ?"
+        confirmLabel="Réinitialiser"
+        onConfirm={() => void resetSecondFactor()}
+        onCancel={() => setConfirmingReset(false)}
+      >
+        À faire seulement pour le titulaire du compte, identité vérifiée, qui a perdu son téléphone et ses
+        codes de secours. Son application et ses codes cessent de fonctionner, il est déconnecté partout et
+        pourra se reconnecter avec son seul mot de passe.
       </ConfirmDialog>
       {(sessions.data ?? []).length === 0 ? (
         <Typography color="text.secondary">Aucune session.</Typography>

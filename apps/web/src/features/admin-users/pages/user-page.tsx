@@ -75,7 +75,7 @@ export default function UserPage() {
         <RolesSection user={data} onChanged={onChanged} />
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
-        <SessionsSection userId={id} onChanged={() => onChanged()} />
+        <SessionsSection user={data} onChanged={onChanged} />
         <OrdersSection userId={id} />
         <WhitelistSection userId={id} />
       </Box>

@@ -13,7 +13,9 @@ import { useAuthStore, useIsConnected } from '../../../lib/auth-store.ts';
 import { useLightForm } from '../../../lib/light-form.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { resendConfirmation } from '../api/resend-confirmation.ts';
+import { SecondFactorStep } from '../components/second-factor-step.tsx';
 import { required } from '../form-rules.ts';
+import type { PendingSignIn } from '../session.ts';
 
 const authCalls = () => import('../auth-calls.ts');
 
@@ -40,6 +42,7 @@ export default function LoginPage() {
   const [needsActivation, setNeedsActivation] = useState<string | null>(null);
   const [activation, setActivation] = useState<Activation | null>(null);
   const [isResending, setIsResending] = useState(false);
+  const [pendingSignIn, setPendingSignIn] = useState<PendingSignIn | null>(null);
   const activationStarted = useRef(false);
 
   // The activation mail links here with ?username=&token= (DESIGN.md section 4).
@@ -61,16 +64,21 @@ export default function LoginPage() {
       );
   }, [activationUsername, activationToken]);
 
-  if (isConnected && !activationToken && !form.formState.isSubmitting)
+  if (isConnected && !activationToken && !form.formState.isSubmitting && !pendingSignIn)
     return <Navigate to={landing()} replace />;
+
+  const finishSignIn = async () => {
+    notifySuccess('Connexion réussie.');
+    await navigate(landing(), { replace: true });
+  };
 
   const onSubmit = form.handleSubmit(async (values) => {
     setNeedsActivation(null);
     try {
       const { signIn } = await authCalls();
-      await signIn(values);
-      notifySuccess('Connexion réussie.');
-      await navigate(landing(), { replace: true });
+      const pending = await signIn(values);
+      if (pending) setPendingSignIn(pending);
+      else await finishSignIn();
     } catch (error) {
       if (isApiError(error) && error.code === 'ACCOUNT_NOT_ACTIVATED') setNeedsActivation(values.username);
       notifyError(isApiError(error) ? error.message : 'Une erreur inconnue est survenue.');
@@ -90,6 +98,18 @@ export default function LoginPage() {
       setIsResending(false);
     }
   };
+
+  if (pendingSignIn) {
+    return (
+      <AuthCard title="Vérification en deux étapes" subtitle={`Connexion de ${pendingSignIn.user.username}`}>
+        <SecondFactorStep
+          pending={pendingSignIn}
+          onSignedIn={() => void finishSignIn()}
+          onCancel={() => setPendingSignIn(null)}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Connexion" subtitle="Connectez-vous pour gérer votre bot et votre abonnement.">
