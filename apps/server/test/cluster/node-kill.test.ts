@@ -126,6 +126,9 @@ it('a node killed with SIGKILL: its bots come back through nginx on the others, 
         // …and the ones that cannot reconnect do not linger: offline once silent past the timeout.
         for (const hwid of stranded) expect(await findBotState(control.app.ctx, hwid)).toBeUndefined();
         expect(await countOnline(control.app.ctx)).toBe(ROAMING_BOTS);
+        // Staff heard of each stranded bot going offline (the reaping node's message crosses Redis
+        // after the state is gone: wait for the message, not only the state).
+        expect(disconnects.filter((hwid) => stranded.includes(hwid)).sort()).toEqual([...stranded].sort());
       },
       { timeout: 30_000, interval: 250 },
     )
@@ -139,7 +142,7 @@ it('a node killed with SIGKILL: its bots come back through nginx on the others, 
     `node kill: ${moved} bots moved to the surviving nodes, fleet whole again ${recoveredInMs} ms after the kill`,
   );
   expect(moved).toBeGreaterThan(0); // least_conn spread them: the dead node held some
-  // Each stranded bot announced offline exactly once, by whichever node reaped it.
+  // Each stranded bot announced offline exactly once, by whichever node reaped it (no duplicate since).
   expect(disconnects.filter((hwid) => stranded.includes(hwid)).sort()).toEqual([...stranded].sort());
   // Roaming bots came back without being announced offline to staff.
   expect(disconnects.filter((hwid) => !stranded.includes(hwid))).toEqual([]);
