@@ -1,5 +1,6 @@
 import { BOT_STATUSES, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
 import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
+import { clusterStatus } from './cluster-status.ts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
 
 /** Below this many pixels per map cell, accounts are grouped into clusters. */
@@ -409,12 +410,7 @@ export class MapRenderer {
       for (let column = 0; column < columns; column++) {
         const base = (row * columns + column) * STATUS_COUNT;
         let total = 0;
-        let dominant = 0;
-        for (let status = 0; status < STATUS_COUNT; status++) {
-          const count = counts[base + status] as number;
-          total += count;
-          if (count > (counts[base + dominant] as number)) dominant = status;
-        }
+        for (let status = 0; status < STATUS_COUNT; status++) total += counts[base + status] as number;
         if (total === 0) continue;
         const worldX = (column + originX) * cells + (cells - 1) / 2;
         const worldY = (row + originY) * cells + (cells - 1) / 2;
@@ -422,7 +418,7 @@ export class MapRenderer {
         const sy = this.toScreenY(worldY);
         const radius = Math.min(CLUSTER_PIXELS / 2 - 1, 5 + Math.sqrt(total) * 1.2);
         ctx.globalAlpha = 0.85;
-        ctx.fillStyle = STATUS_FILLS[dominant] as string;
+        ctx.fillStyle = STATUS_FILLS[clusterStatus(counts, base)] as string;
         ctx.beginPath();
         ctx.arc(sx, sy, radius, 0, Math.PI * 2);
         ctx.fill();
