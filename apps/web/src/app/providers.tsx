@@ -15,6 +15,25 @@ export function AppProviders({ children }: { children: ReactNode }) {
             from: { transform: 'translateX(-100%)' },
             to: { transform: 'translateX(100%)' },
           },
+          // A visible focus everywhere for keyboard users (MUI removes the outline of its buttons).
+          'a:focus-visible, button:focus-visible, [tabindex]:not([tabindex="-1"]):focus-visible, .MuiButtonBase-root.Mui-focusVisible':
+            { outline: `3px solid ${t.palette.primary.main}`, outlineOffset: 2 },
+          '.skip-link': {
+            position: 'fixed',
+            top: 8,
+            left: 8,
+            zIndex: 2100,
+            padding: '8px 16px',
+            borderRadius: t.shape.borderRadius,
+            background: t.palette.primary.main,
+            color: t.palette.primary.contrastText,
+            fontWeight: 600,
+            textDecoration: 'none',
+            transform: 'translateY(-200%)',
+          },
+          '.skip-link:focus': { transform: 'none' },
+          // The skip link's target takes the focus without drawing a frame around the whole page.
+          'main[tabindex="-1"]:focus': { outline: 'none' },
           '.nav-progress': {
             position: 'fixed',
             inset: '0 0 auto 0',

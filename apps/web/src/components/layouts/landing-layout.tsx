@@ -8,12 +8,14 @@ import Typography from '@mui/material/Typography';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { useIsConnected } from '../../lib/auth-store.ts';
 import { APP_NAME } from '../../lib/constants.ts';
+import { MAIN_CONTENT_ID, SkipLink } from '../skip-link.tsx';
 
 /** The public layout: top bar, page, footer. */
 export function LandingLayout() {
   const isConnected = useIsConnected();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
       <AppBar
         position="sticky"
         color="transparent"
@@ -54,7 +56,7 @@ export function LandingLayout() {
           )}
         </Toolbar>
       </AppBar>
-      <Box component="main" sx={{ flexGrow: 1 }}>
+      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ flexGrow: 1 }}>
         <Outlet />
       </Box>
       <Box component="footer" sx={{ borderTop: 1, borderColor: 'divider', py: 3 }}>

@@ -5,6 +5,7 @@ import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -16,6 +17,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { APP_NAME, MOBILE_BREAKPOINT } from '../../lib/constants.ts';
+import { MAIN_CONTENT_ID, SkipLink } from '../skip-link.tsx';
 
 export interface NavItem {
   to: string;
@@ -74,16 +76,18 @@ export function AppShell({
       <Divider />
       <List subheader={<ListSubheader sx={{ bgcolor: 'transparent' }}>{navTitle}</ListSubheader>}>
         {items.map((item) => (
-          <ListItemButton
-            key={item.to}
-            component={RouterLink}
-            to={item.to}
-            selected={isActive(item)}
-            onClick={() => setMobileOpen(false)}
-          >
-            <ListItemIcon>{item.icon}</ListItemIcon>
-            <ListItemText primary={item.label} />
-          </ListItemButton>
+          <ListItem key={item.to} disablePadding>
+            <ListItemButton
+              component={RouterLink}
+              to={item.to}
+              selected={isActive(item)}
+              aria-current={isActive(item) ? 'page' : undefined}
+              onClick={() => setMobileOpen(false)}
+            >
+              <ListItemIcon>{item.icon}</ListItemIcon>
+              <ListItemText primary={item.label} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
       <Box sx={{ flexGrow: 1 }} />
@@ -98,6 +102,7 @@ export function AppShell({
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       <AppBar
         position="fixed"
         color="default"
@@ -143,7 +148,12 @@ export function AppShell({
           </Drawer>
         )}
       </Box>
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}
+      >
         <Toolbar />
         {children}
       </Box>

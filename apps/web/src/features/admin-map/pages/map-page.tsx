@@ -135,7 +135,6 @@ export default function MapPage() {
                   color: isOn || statuses.size === 0 ? '#111' : undefined,
                   borderColor: STATUS_COLORS[status],
                   fontWeight: 600,
-                  opacity: statuses.size === 0 || isOn ? 1 : 0.6,
                 }}
               />
             );

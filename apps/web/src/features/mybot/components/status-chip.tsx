@@ -2,14 +2,15 @@ import { BOT_STATUS_LABELS, type BotStatus } from '@bot/contracts';
 import Chip from '@mui/material/Chip';
 
 /** One colour per status, shared by the bot page and the admin map. */
+/** Each at least 4.5:1 against the dark text drawn on it (WCAG AA). */
 export const STATUS_COLORS: Record<BotStatus, string> = {
   idle: '#9e9e9e',
   moving: '#4fc3f7',
   gathering: '#66bb6a',
   treasure: '#ffca28',
   fighting: '#ef5350',
-  banking: '#ab47bc',
-  stopped: '#607d8b',
+  banking: '#ba68c8',
+  stopped: '#78909c',
   error: '#ff7043',
 };
 

@@ -1,0 +1,132 @@
+import { WEB_ROUTES } from '@bot/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { blockingViolations } from './support/accessibility.ts';
+import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens a page, waits for its heading and for its data, and audits it. */
+async function audit(page: Page, path: string, heading: string): Promise<string[]> {
+  await page.goto(path);
+  await expectHeading(page, heading, path);
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  return (await blockingViolations(page)).map((violation) => `${path}: ${violation}`);
+}
+
+describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violation', () => {
+  it('on the public pages', async () => {
+    const { page, close } = await openPage(browser, server.url);
+    const found: string[] = [];
+    for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'landing')) {
+      found.push(
+        ...(await audit(page, route.path, route.path === '/' ? await landingHeading(page) : route.name)),
+      );
+    }
+    found.push(...(await audit(page, '/no-such-page', 'Page not found')));
+    await close();
+    expect(found).toEqual([]);
+  });
+
+  it('on the customer pages', async () => {
+    const { page, close } = await signedInAdministrator();
+    const found: string[] = [];
+    for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'account')) {
+      found.push(...(await audit(page, route.path, route.name)));
+    }
+    await close();
+    expect(found).toEqual([]);
+  });
+
+  it('on the admin pages', async () => {
+    const { page, close, userId } = await signedInAdministrator();
+    const found: string[] = [];
+    for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'admin')) {
+      found.push(...(await audit(page, route.path.replace(':id', userId), route.name)));
+    }
+    await close();
+    expect(found).toEqual([]);
+  }, 180_000); // fourteen pages, each audited in full (data grids are large DOMs)
+
+  it('in the creation dialogs of the back office', async () => {
+    const { page, close } = await signedInAdministrator();
+    const found: string[] = [];
+    for (const [path, heading, button] of [
+      ['/admin/package', 'Offres', 'Nouvelle offre'],
+      ['/admin/vouchers', 'Bons', 'Nouveau bon'],
+      ['/admin/role', 'Rôles', 'Nouveau rôle'],
+      ['/admin/route', 'Itinéraires', 'Nouvel itinéraire'],
+    ] as const) {
+      await page.goto(path);
+      await expectHeading(page, heading, path);
+      await page.getByRole('button', { name: button }).click();
+      await page.getByRole('dialog').waitFor();
+      found.push(...(await blockingViolations(page)).map((violation) => `${path} (${button}): ${violation}`));
+    }
+    await close();
+    expect(found).toEqual([]);
+  });
+
+  it('lets the keyboard skip to the content and always shows where the focus is', async () => {
+    const { user, password } = await server.createUser();
+    const { page, errors, close } = await openPage(browser, server.url);
+    // A public page, then a page of the account area (its own layout).
+    for (const path of ['/started', '/account']) {
+      if (path === '/account') await signInThroughForm(page, user.username, password);
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Aller au contenu' });
+      expect(await skip.evaluate((link) => link === document.activeElement), path).toBe(true);
+      const box = await skip.boundingBox();
+      expect(
+        box !== null && box.y >= 0 && box.height > 0,
+        `${path}: the focused skip link is on screen`,
+      ).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('contenu');
+      // The next stop is inside the page, with a visible outline.
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement as HTMLElement;
+        const style = getComputedStyle(element);
+        return {
+          insideMain: Boolean(element.closest('main')),
+          outline: style.outlineStyle,
+          width: Number.parseFloat(style.outlineWidth),
+        };
+      });
+      expect(focused, path).toMatchObject({ insideMain: true, outline: 'solid' });
+      expect(focused.width, path).toBeGreaterThanOrEqual(2);
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+/** The administrator sees every page (customer pages included) with data from other users around. */
+async function signedInAdministrator() {
+  const admin = await server.createUser({ isAdministrator: true });
+  await server.createUser({ permissions: ['can_useGathering'] });
+  const watched = await openPage(browser, server.url);
+  await signInThroughForm(watched.page, admin.user.username, admin.password);
+  return { ...watched, userId: admin.user.id };
+}
+
+/** The home page's h1 is its hero title, not the route's name. */
+async function landingHeading(page: Page): Promise<string> {
+  await page.goto('/');
+  const heading = page.locator('h1').first();
+  await heading.waitFor();
+  return (await heading.textContent())?.trim() ?? '';
+}
