@@ -1,6 +1,6 @@
 import '@bot/contracts/zod-locale';
 import { constants as zlibConstants } from 'node:zlib';
-import { ERRORS } from '@bot/contracts';
+import { APP_NAME, ERRORS } from '@bot/contracts';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
@@ -154,7 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // CORS stays closed: the web app is served from the same origin as the API.
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Bot platform API', version: '1.0.0' },
+      info: { title: `API ${APP_NAME}`, version: '1.0.0' },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },

@@ -1,4 +1,4 @@
-import { discountOf, type Order, type PackageSubscription, type Receipt } from '@bot/contracts';
+import { APP_NAME, discountOf, type Order, type PackageSubscription, type Receipt } from '@bot/contracts';
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -265,7 +265,7 @@ export async function getReceipt(
   return {
     order: toOrder(row),
     customer: { id: customer.id, username: customer.username, email: customer.email },
-    seller: { name: 'Bot platform', url: ctx.config.publicUrl },
+    seller: { name: APP_NAME, url: ctx.config.publicUrl },
     issuedAt: new Date().toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Permission, Role, RoleDetail, RoleInput, RolesQuery, RoleUpdateInput } from '@bot/contracts';
+import { countOf } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import type { AppContext } from '../../core/context.ts';
@@ -245,7 +246,7 @@ export async function deleteRole(
     const role = await getRoleDetail(tx, input.roleId);
     if (role.memberCount > 0) {
       throw new AppError('ROLE_IN_USE', {
-        message: `Ce rôle est encore attribué à ${role.memberCount} utilisateur(s). Retirez-le-leur avant de le supprimer.`,
+        message: `Ce rôle est encore attribué à ${countOf(role.memberCount, 'utilisateur', 'utilisateurs')}. Retirez-le-leur avant de le supprimer.`,
         details: { memberCount: role.memberCount },
       });
     }

@@ -1,4 +1,4 @@
-import { BOT_STATUS_LABELS, BOT_STATUSES, type BotState, type BotStatus } from '@bot/contracts';
+import { BOT_STATUS_LABELS, BOT_STATUSES, type BotState, type BotStatus, countOf } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -139,7 +139,10 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       if (renderer.isClustered()) {
         const cluster = renderer.pickCluster(sx, sy);
         if (cluster)
-          showTooltip(sx, sy, [`${cluster.count} compte(s) de jeu`, 'Zoomez pour les voir un par un.']);
+          showTooltip(sx, sy, [
+            countOf(cluster.count, 'compte de jeu', 'comptes de jeu'),
+            'Zoomez pour les voir un par un.',
+          ]);
         else hideTooltip();
         return;
       }

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Role } from '@bot/contracts';
+import { countOf, PERMISSIONS, type Role } from '@bot/contracts';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
@@ -151,7 +151,7 @@ export default function RolesPage() {
         <DialogContent>
           <DialogContentText>
             {deleting && deleting.memberCount > 0
-              ? `Ce rôle est attribué à ${deleting.memberCount} utilisateur(s) : la suppression sera refusée tant qu'il leur est attribué.`
+              ? `Ce rôle est attribué à ${countOf(deleting.memberCount, 'utilisateur', 'utilisateurs')} : la suppression sera refusée tant qu'il leur est attribué.`
               : 'Cette action est définitive.'}
           </DialogContentText>
         </DialogContent>

@@ -1,4 +1,5 @@
 import type { AdminUserDetail } from '@bot/contracts';
+import { countOf } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -60,7 +61,7 @@ export function SessionsSection({
   return (
     <Section
       title="Sessions"
-      subheader={`${active.length} active(s)`}
+      subheader={countOf(active.length, 'active', 'actives')}
       action={
         <Button color="error" disabled={active.length === 0} onClick={() => setPending('all')}>
           Tout révoquer

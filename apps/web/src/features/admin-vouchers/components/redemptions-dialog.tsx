@@ -1,4 +1,4 @@
-import { ORDER_STATUS_LABELS, type OrderStatus, type Voucher } from '@bot/contracts';
+import { countOf, ORDER_STATUS_LABELS, type OrderStatus, type Voucher } from '@bot/contracts';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -23,7 +23,7 @@ export function RedemptionsDialog({ voucher, onClose }: { voucher: Voucher; onCl
       <DialogTitle>Utilisations de {voucher.code}</DialogTitle>
       <DialogContent>
         <Typography color="text.secondary" sx={{ mb: 1 }}>
-          {redemptions.data ? `${redemptions.data.total} utilisation(s)` : 'Chargement…'}
+          {redemptions.data ? countOf(redemptions.data.total, 'utilisation', 'utilisations') : 'Chargement…'}
         </Typography>
         <List dense>
           {redemptions.data?.data.map((redemption) => (

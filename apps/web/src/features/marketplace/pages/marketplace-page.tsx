@@ -1,4 +1,10 @@
-import { formatPrice, type Package, PERMISSION_DESCRIPTIONS, type VoucherPreview } from '@bot/contracts';
+import {
+  countOf,
+  formatPrice,
+  type Package,
+  PERMISSION_DESCRIPTIONS,
+  type VoucherPreview,
+} from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -92,7 +98,7 @@ export default function MarketplacePage() {
                   <strong>{subscription.packageName}</strong> — jusqu’au{' '}
                   {dateFormat.format(new Date(subscription.endsAt))}
                   {subscription.whitelistSlots > 0
-                    ? ` · ${subscription.whitelistSlots} compte(s) de jeu`
+                    ? ` · ${countOf(subscription.whitelistSlots, 'compte de jeu', 'comptes de jeu')}`
                     : ''}
                 </Typography>
               ))}
@@ -185,7 +191,11 @@ export default function MarketplacePage() {
                   {pkg.grants.map((grant) => (
                     <Chip key={grant} size="small" color="primary" label={PERMISSION_DESCRIPTIONS[grant]} />
                   ))}
-                  <Chip size="small" variant="outlined" label={`${pkg.whitelistSlots} compte(s) de jeu`} />
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    label={countOf(pkg.whitelistSlots, 'compte de jeu', 'comptes de jeu')}
+                  />
                 </Stack>
                 {excluded ? (
                   <Typography variant="body2" color="warning.main" sx={{ mt: 1 }}>

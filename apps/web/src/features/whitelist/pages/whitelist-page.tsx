@@ -1,4 +1,4 @@
-import { whitelistAddInput } from '@bot/contracts';
+import { countOf, whitelistAddInput } from '@bot/contracts';
 import DeleteIcon from '@mui/icons-material/Delete';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -60,8 +60,8 @@ export default function WhitelistPage() {
           <CardContent>
             <Typography data-testid="whitelist-slots">
               {slots.total === null
-                ? `${slots.used} compte(s) — sans limite (administrateur)`
-                : `${slots.used} / ${slots.total} place(s) utilisée(s)`}
+                ? `${countOf(slots.used, 'compte', 'comptes')} — sans limite (administrateur)`
+                : `${slots.used} / ${countOf(slots.total, 'place utilisée', 'places utilisées')}`}
             </Typography>
             {slots.total ? (
               <LinearProgress
