@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
 import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
@@ -108,6 +108,23 @@ describe('/admin/map live', () => {
     await expect.poll(async () => (await view()).scale).toBeLessThan(5);
     expect(await page.evaluate(() => window.__adminMap!.renderer.isClustered())).toBe(true);
 
+    // Buttons, keys and two fingers do what the wheel and the mouse do.
+    await page.getByRole('button', { name: 'Tout voir' }).click();
+    const fitted = await view();
+    await page.getByRole('button', { name: 'Zoomer', exact: true }).click();
+    await expect.poll(async () => (await view()).scale).toBeGreaterThan(fitted.scale);
+    await page.getByRole('button', { name: 'Dézoomer' }).click();
+    await expect.poll(async () => (await view()).scale).toBeCloseTo(fitted.scale, 6);
+    await page.getByTestId('map-region').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await view()).cx).toBeGreaterThan(fitted.cx);
+    await page.keyboard.press('+');
+    await expect.poll(async () => (await view()).scale).toBeGreaterThan(fitted.scale);
+    const beforePinch = await view();
+    await pinchOpen(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    await expect.poll(async () => (await view()).scale).toBeGreaterThan(beforePinch.scale);
+    await page.getByText('Légende').waitFor();
+
     // A bot that stops disappears from the map and the counts.
     const leaving = bots[1]!;
     await leaving.stop();
@@ -129,3 +146,18 @@ describe('/admin/map live', () => {
     await close();
   });
 });
+
+/** Two fingers spreading apart around `centre`, through Chromium's own touch input (real pointer events). */
+async function pinchOpen(page: Page, centre: { x: number; y: number }): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const fingers = (gap: number) => [
+    { x: centre.x - gap, y: centre.y, id: 1 },
+    { x: centre.x + gap, y: centre.y, id: 2 },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(30) });
+  for (const gap of [50, 80, 120]) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(gap) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}

@@ -1,7 +1,7 @@
 import { BOT_STATUS_LABELS, BOT_STATUSES, type BotState, type BotStatus, countOf } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import {
   applyBatch,
   applySnapshot,
@@ -12,6 +12,10 @@ import {
 import { worldQuery } from '../api/world.ts';
 import { FleetBuffers, type MapFilter } from '../map/fleet-buffers.ts';
 import { MapRenderer } from '../map/map-renderer.ts';
+import { MapControls, MapLegend } from './map-overlays.tsx';
+
+const BUTTON_ZOOM = 1.5;
+const KEY_ZOOM = 1.25;
 
 const FLEET_HASH = hashKey(liveKeys.fleet);
 /** localStorage flag that lets the benchmark inject batches through the same cache path as the socket. */
@@ -61,6 +65,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
   const callbacks = useRef({ onSelect, onCounts });
   callbacks.current = { onSelect, onCounts };
   const world = useQuery(worldQuery);
+  const legendId = useId();
   // Keeps the fleet query observed (not garbage-collected) without re-rendering on its changes.
   useQuery({
     queryKey: liveKeys.fleet,
@@ -162,12 +167,38 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
         renderer.markDirty();
       }
     };
+    // Touch: one finger pans, two fingers pinch to zoom around their middle.
+    const pointers = new Map<number, { x: number; y: number }>();
+    let pinchDistance = 0;
+    const spread = () => {
+      const [a, b] = [...pointers.values()];
+      return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+    };
     const onPointerDown = (event: PointerEvent) => {
       element.setPointerCapture(event.pointerId);
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) {
+        pinchDistance = spread();
+        drag = null;
+        return;
+      }
       drag = { x: event.clientX, y: event.clientY, moved: 0 };
     };
     const onPointerMove = (event: PointerEvent) => {
       const [sx, sy] = local(event);
+      if (pointers.has(event.pointerId))
+        pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.size === 2) {
+        const distance = spread();
+        if (pinchDistance > 0 && distance > 0) {
+          const [a, b] = [...pointers.values()] as [{ x: number; y: number }, { x: number; y: number }];
+          const rect = element.getBoundingClientRect();
+          renderer.zoomAt((a.x + b.x) / 2 - rect.left, (a.y + b.y) / 2 - rect.top, distance / pinchDistance);
+        }
+        pinchDistance = distance;
+        hideTooltip();
+        return;
+      }
       if (drag) {
         const dx = event.clientX - drag.x;
         const dy = event.clientY - drag.y;
@@ -179,6 +210,9 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       onHover(sx, sy);
     };
     const onPointerUp = (event: PointerEvent) => {
+      const wasPinching = pointers.size === 2;
+      pointers.delete(event.pointerId);
+      if (wasPinching) return; // the other finger lifts next: no click, no pan jump
       const wasClick = drag !== null && drag.moved < 4;
       drag = null;
       if (!wasClick) return;
@@ -190,6 +224,10 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       const slot = renderer.pick(sx, sy);
       callbacks.current.onSelect(slot >= 0 ? (buffers.hwidOf[slot] ?? null) : null);
     };
+    const onPointerCancel = (event: PointerEvent) => {
+      pointers.delete(event.pointerId);
+      drag = null;
+    };
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
       const [sx, sy] = local(event);
@@ -199,6 +237,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
     element.addEventListener('pointerdown', onPointerDown);
     element.addEventListener('pointermove', onPointerMove);
     element.addEventListener('pointerup', onPointerUp);
+    element.addEventListener('pointercancel', onPointerCancel);
     element.addEventListener('pointerleave', hideTooltip);
     element.addEventListener('wheel', onWheel, { passive: false });
 
@@ -222,12 +261,38 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       element.removeEventListener('pointerdown', onPointerDown);
       element.removeEventListener('pointermove', onPointerMove);
       element.removeEventListener('pointerup', onPointerUp);
+      element.removeEventListener('pointercancel', onPointerCancel);
       element.removeEventListener('pointerleave', hideTooltip);
       element.removeEventListener('wheel', onWheel);
       engine.current = null;
       delete window.__adminMap;
     };
   }, [queryClient]);
+
+  /** Zoom buttons and keys act around the middle of the map. */
+  const zoomCentre = (factor: number) => {
+    const renderer = engine.current?.renderer;
+    renderer?.zoomAt(renderer.width / 2, renderer.height / 2, factor);
+  };
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const renderer = engine.current?.renderer;
+    if (!renderer) return;
+    const step = event.shiftKey ? 200 : 60;
+    const actions: Record<string, () => void> = {
+      ArrowLeft: () => renderer.panBy(step, 0),
+      ArrowRight: () => renderer.panBy(-step, 0),
+      ArrowUp: () => renderer.panBy(0, step),
+      ArrowDown: () => renderer.panBy(0, -step),
+      '+': () => zoomCentre(KEY_ZOOM),
+      '=': () => zoomCentre(KEY_ZOOM),
+      '-': () => zoomCentre(1 / KEY_ZOOM),
+      '0': () => renderer.fit(),
+    };
+    const action = actions[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  };
 
   useEffect(() => {
     engine.current?.buffers.setFilter(filter);
@@ -251,6 +316,12 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
   return (
     <Box
       ref={container}
+      role="group"
+      tabIndex={0}
+      aria-label="Carte : flèches pour se déplacer, + et − pour zoomer, 0 pour tout voir"
+      aria-describedby={legendId}
+      onKeyDown={onKeyDown}
+      data-testid="map-region"
       sx={{
         position: 'relative',
         flexGrow: 1,
@@ -290,6 +361,12 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
           overflow: 'hidden',
         }}
       />
+      <MapControls
+        onZoomIn={() => zoomCentre(BUTTON_ZOOM)}
+        onZoomOut={() => zoomCentre(1 / BUTTON_ZOOM)}
+        onFit={() => engine.current?.renderer.fit()}
+      />
+      <MapLegend id={legendId} />
     </Box>
   );
 }
