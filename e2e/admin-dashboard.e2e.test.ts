@@ -83,7 +83,17 @@ describe('/admin dashboard', () => {
     expect(await page.getByTestId('dashboard-revenue-today').textContent()).toMatch(/12,50\s€/);
     expect(await page.getByTestId('dashboard-revenue').textContent()).toContain('1 commande payée');
     await expect.poll(() => readCount(page, 'dashboard-users-total')).toBe(users.body.total);
-    expect(await readCount(page, 'dashboard-users-recent')).toBe(users.body.total);
+    await expect.poll(() => readCount(page, 'dashboard-users-recent')).toBe(users.body.total);
+
+    // Charts: sales per day add up to the month's revenue, new accounts per day to the users created.
+    const salesTotal = page.getByTestId('dashboard-chart-sales-total');
+    await salesTotal.waitFor();
+    expect(await salesTotal.textContent()).toMatch(/12,50\s€/);
+    const registrationsTotal = page.getByTestId('dashboard-chart-registrations-total');
+    await registrationsTotal.waitFor();
+    expect(Number(await registrationsTotal.textContent())).toBe(users.body.total);
+    await page.getByTestId('dashboard-chart-online').getByText('Bots actifs par heure').waitFor();
+    expect(await page.locator('[data-testid^="dashboard-chart-"] canvas').count()).toBe(3);
 
     // Latest audit entries: the package created above is among them.
     const audit = page.getByTestId('dashboard-audit');

@@ -19,3 +19,14 @@ export function dataAnswer<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
 }
 export const idParams = z.object({ id: z.string().uuid('Identifiant invalide.') });
+
+/**
+ * Charts of the admin dashboard: one point per hour (its start, ISO, UTC) over the last `days` days,
+ * hours without anything left out. The browser groups hours into days of its own time zone.
+ */
+export const hourlySeriesQuery = z.strictObject({
+  days: z.coerce.number().int().min(1).max(90).default(30),
+});
+export const hourlyPointSchema = z.object({ hour: z.string(), value: z.number() });
+export const hourlySeriesAnswer = z.object({ data: z.array(hourlyPointSchema) });
+export type HourlyPoint = z.infer<typeof hourlyPointSchema>;

@@ -63,6 +63,18 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'route.create': 'Itinéraire créé',
   'route.update': 'Itinéraire modifié',
   'route.delete': 'Itinéraire supprimé',
+  'package.create': 'Offre créée',
+  'package.update': 'Offre modifiée',
+  'package.retire': 'Offre retirée de la vente',
+  'package.reorder': 'Ordre des offres modifié',
+  'voucher.create': 'Bon de réduction créé',
+  'voucher.update': 'Bon de réduction modifié',
+  'voucher.delete': 'Bon de réduction supprimé',
+  'whitelist.add': 'Compte de jeu ajouté à la liste blanche',
+  'whitelist.remove': 'Compte de jeu retiré de la liste blanche',
+  'payment.refund': 'Paiement remboursé',
+  'bot.kick': 'Bot déconnecté par le staff',
+  'session.revoke': 'Session révoquée',
 };
 
 /** Target types of the audit trail, with their French names (the filter's choices). */

@@ -9,6 +9,8 @@ import {
   discordInput,
   grantInput,
   grantUpdateInput,
+  hourlySeriesAnswer,
+  hourlySeriesQuery,
   idParams,
   listAnswer,
   listQuery,
@@ -44,7 +46,13 @@ import {
   setUserRoles,
   unbanUser,
 } from './admin-users.actions.ts';
-import { getAdminUserDetail, getUserBot, listAdminUsers, streamAdminUsers } from './admin-users.service.ts';
+import {
+  getAdminUserDetail,
+  getUserBot,
+  listAdminUsers,
+  registrationsPerHour,
+  streamAdminUsers,
+} from './admin-users.service.ts';
 
 const tags = ['admin: users'];
 const detailAnswer = dataAnswer(adminUserDetailSchema);
@@ -101,6 +109,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         })(),
       });
     },
+  );
+
+  app.get(
+    '/admin/users/registrations',
+    { schema: { tags, querystring: hourlySeriesQuery, response: { 200: hourlySeriesAnswer } } },
+    async (request) => ({ data: await registrationsPerHour(ctx.db, request.query.days) }),
   );
 
   app.get(

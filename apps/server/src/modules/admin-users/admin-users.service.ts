@@ -3,6 +3,7 @@ import {
   type AdminUserDetail,
   type AdminUsersQuery,
   BOT_PERMISSIONS,
+  type HourlyPoint,
   type Permission,
 } from '@bot/contracts';
 import {
@@ -12,6 +13,7 @@ import {
   desc,
   eq,
   gt,
+  gte,
   ilike,
   inArray,
   isNotNull,
@@ -22,6 +24,7 @@ import {
 } from 'drizzle-orm';
 import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import type { AppContext } from '../../core/context.ts';
+import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, getUserPermissions } from '../access/access.service.ts';
 import { rolePermissions, userGrants, userRoles } from '../access/access.table.ts';
@@ -229,3 +232,15 @@ export async function getAdminUserDetail(ctx: AppContext, userId: string): Promi
 }
 
 /** Activates an account by hand (the user never got or used the mail). */
+
+/** Accounts created in each hour of the last `days` days: the dashboard's chart. */
+export async function registrationsPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+  const hour = hourOf(users.createdAt);
+  const rows = await db
+    .select({ hour, value: count() })
+    .from(users)
+    .where(gte(users.createdAt, windowStart(days)))
+    .groupBy(hour)
+    .orderBy(hour);
+  return toHourlyPoints(rows);
+}

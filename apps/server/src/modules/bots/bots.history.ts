@@ -1,6 +1,7 @@
-import type { BotAccount, BotHistoryPoint } from '@bot/contracts';
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { BotAccount, BotHistoryPoint, HourlyPoint } from '@bot/contracts';
+import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
+import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
@@ -211,4 +212,16 @@ export function mergeHistory(written: BotHistoryPoint[], pending: BotHistoryPoin
   return [...merged.values()].sort((a, b) =>
     a.minute === b.minute ? a.account.localeCompare(b.account) : a.minute.localeCompare(b.minute),
   );
+}
+
+/** Bots (distinct PCs) that reported in each hour of the last `days` days: the dashboard's chart. */
+export async function onlineBotsPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+  const hour = hourOf(botActivityMinutes.minute);
+  const rows = await db
+    .select({ hour, value: countDistinct(botActivityMinutes.hwid) })
+    .from(botActivityMinutes)
+    .where(gte(botActivityMinutes.minute, windowStart(days)))
+    .groupBy(hour)
+    .orderBy(hour);
+  return toHourlyPoints(rows);
 }

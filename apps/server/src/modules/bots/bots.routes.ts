@@ -1,10 +1,16 @@
-import { botSessionAnswer, botSessionInput, myBotAnswer } from '@bot/contracts';
+import {
+  botSessionAnswer,
+  botSessionInput,
+  hourlySeriesAnswer,
+  hourlySeriesQuery,
+  myBotAnswer,
+} from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
-import { listBotHistory, mergeHistory } from './bots.history.ts';
+import { listBotHistory, mergeHistory, onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
 
 const HISTORY_WINDOW_MS = 24 * 3_600_000;
@@ -46,5 +52,19 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
+  );
+
+  app.get(
+    '/admin/bots/online-history',
+    {
+      onRequest: requirePermission('can_manageMap'),
+      schema: {
+        tags: ['admin: map'],
+        description: 'Bots en ligne par heure (historique conservé 7 jours).',
+        querystring: hourlySeriesQuery,
+        response: { 200: hourlySeriesAnswer },
+      },
+    },
+    async (request) => ({ data: await onlineBotsPerHour(ctx.db, request.query.days) }),
   );
 };

@@ -3,6 +3,8 @@ import {
   adminPaymentsAnswer,
   adminPaymentsQuery,
   createOrderInput,
+  hourlySeriesAnswer,
+  hourlySeriesQuery,
   idParams,
   ORDER_STATUS_LABELS,
   orderAnswer,
@@ -26,7 +28,13 @@ import {
   listSubscriptions,
   toOrder,
 } from './orders.service.ts';
-import { getPayment, listPayments, paymentPages, refundOrder } from './payments-admin.service.ts';
+import {
+  getPayment,
+  listPayments,
+  paymentPages,
+  refundOrder,
+  salesPerHour,
+} from './payments-admin.service.ts';
 
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -103,6 +111,19 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/payments',
     { schema: { tags, querystring: adminPaymentsQuery, response: { 200: adminPaymentsAnswer } } },
     async (request) => listPayments(ctx, request.query),
+  );
+
+  app.get(
+    '/admin/payments/sales',
+    {
+      schema: {
+        tags,
+        description: 'Montant des commandes payées par heure, en centimes (remboursées exclues).',
+        querystring: hourlySeriesQuery,
+        response: { 200: hourlySeriesAnswer },
+      },
+    },
+    async (request) => ({ data: await salesPerHour(ctx.db, request.query.days) }),
   );
 
   app.get(

@@ -1,8 +1,9 @@
-import type { AdminPayment, AdminPaymentsQuery, PaymentTotals } from '@bot/contracts';
-import { and, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { AdminPayment, AdminPaymentsQuery, HourlyPoint, PaymentTotals } from '@bot/contracts';
+import { and, count, desc, eq, gte, ilike, lte, or, type SQL, sql, sum } from 'drizzle-orm';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
+import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions, revokeGrantsOfSource } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -188,4 +189,16 @@ export async function markOrderRefunded(
     after: { ...after, revokedGrants, reason: input.reason ?? null },
   });
   return after;
+}
+
+/** Money of the orders paid in each hour of the last `days` days (refunded ones left out), in cents. */
+export async function salesPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+  const hour = hourOf(orders.paidAt);
+  const rows = await db
+    .select({ hour, value: sum(orders.amountCents) })
+    .from(orders)
+    .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, windowStart(days))))
+    .groupBy(hour)
+    .orderBy(hour);
+  return toHourlyPoints(rows);
 }

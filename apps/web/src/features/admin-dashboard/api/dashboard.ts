@@ -1,11 +1,9 @@
-import { adminUserSchema, auditEntrySchema, listAnswer } from '@bot/contracts';
+import { adminUserSchema, auditEntrySchema, hourlySeriesAnswer, listAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { fetchPaymentTotals } from '../../admin-payments/api/payments.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Users read to count the recent registrations (newest first); more than this shows as "200+". */
-const RECENT_USERS_WINDOW = 200;
 const AUDIT_PREVIEW_SIZE = 6;
 
 const dashboardKey = ['admin', 'dashboard'] as const;
@@ -30,29 +28,43 @@ export const revenueQuery = (period: 'today' | 'month') =>
     },
   });
 
-/**
- * Number of users and of those registered in the last 7 days: `/admin/users` (can_manageUsers) is sorted
- * newest first by default, so the first page holds every recent registration up to its size.
- */
+/** Number of users: the total of `/admin/users` (can_manageUsers). */
 export const usersQuery = queryOptions({
   queryKey: [...dashboardKey, 'users'],
   refetchInterval: REFRESH_MS,
   queryFn: async () => {
-    const params = new URLSearchParams({ pageSize: String(RECENT_USERS_WINDOW), sort: '-createdAt' });
-    const page = await api.get(`/admin/users?${params.toString()}`, {
+    const page = await api.get('/admin/users?pageSize=1', {
       schema: listAnswer(adminUserSchema),
       fallback: 'Impossible de compter les utilisateurs.',
     });
-    const since = Date.now() - 7 * DAY_MS;
-    const recent = page.data.filter((user) => new Date(user.createdAt).getTime() >= since).length;
-    return {
-      total: page.total,
-      recent,
-      /** Every user read was recent and more exist: the real number is at least `recent`. */
-      isRecentCapped: recent === page.data.length && page.total > page.data.length,
-    };
+    return { total: page.total };
   },
 });
+
+/** An hourly series of the last `days` days, from one of the dashboard's chart endpoints. */
+function hourlySeries(path: string, days: number, fallback: string) {
+  return queryOptions({
+    queryKey: [...dashboardKey, path, days],
+    refetchInterval: REFRESH_MS,
+    queryFn: async () =>
+      (await api.get(`${path}?days=${days}`, { schema: hourlySeriesAnswer, fallback })).data,
+  });
+}
+
+/** Accounts created per hour (can_manageUsers). */
+export const registrationsQuery = hourlySeries(
+  '/admin/users/registrations',
+  30,
+  'Impossible de lire les inscriptions.',
+);
+/** Money of paid orders per hour, in cents (can_manageSettings). */
+export const salesQuery = hourlySeries('/admin/payments/sales', 30, 'Impossible de lire les ventes.');
+/** Bots that reported per hour (can_manageMap). */
+export const onlineHistoryQuery = hourlySeries(
+  '/admin/bots/online-history',
+  1,
+  'Impossible de lire l’historique des bots en ligne.',
+);
 
 /** The latest audit entries (can_manageAudit). */
 export const latestAuditQuery = queryOptions({

@@ -1,4 +1,10 @@
-import { AUDIT_ACTION_LABELS, formatPrice, type Permission, WEB_ROUTES } from '@bot/contracts';
+import {
+  AUDIT_ACTION_LABELS,
+  formatPrice,
+  type HourlyPoint,
+  type Permission,
+  WEB_ROUTES,
+} from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -10,9 +16,10 @@ import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useMemo } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canSeeRoute } from '../../../app/guards/guard-decisions.ts';
+import { BarChart } from '../../../components/bar-chart.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
@@ -24,10 +31,22 @@ import {
   socketClient,
   watchFleet,
 } from '../../../lib/socket/index.ts';
-import { latestAuditQuery, revenueQuery, usersQuery } from '../api/dashboard.ts';
+import { type Bars, dailyBars, hourlyBars, totalSince } from '../../../lib/time-series.ts';
+import {
+  latestAuditQuery,
+  onlineHistoryQuery,
+  registrationsQuery,
+  revenueQuery,
+  salesQuery,
+  usersQuery,
+} from '../api/dashboard.ts';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+
+const last24Hours = (points: HourlyPoint[]) => hourlyBars(points, 24);
+const last30Days = (points: HourlyPoint[]) => dailyBars(points, 30);
+const formatCents = (cents: number) => formatPrice(cents);
 
 const ADMIN_LINKS = WEB_ROUTES.filter(
   (route) => route.layout === 'admin' && route.path !== '/admin' && !route.path.includes(':'),
@@ -168,6 +187,17 @@ function OnlineCard() {
           value={isLive ? numberFormat.format(accounts) : loading}
         />
       </FiguresRow>
+      <SeriesChart
+        query={onlineHistoryQuery}
+        toBars={last24Hours}
+        title="Bots actifs par heure"
+        testId="dashboard-chart-online"
+        color="#66bb6a"
+        unit="hour"
+        period="sur 24 h"
+        // A bot counts in every hour it reported in: the hours do not add up.
+        showTotal={false}
+      />
       <Button component={RouterLink} to="/admin/map" size="small" sx={{ mt: 1.5, px: 0 }}>
         Voir la carte
       </Button>
@@ -203,6 +233,16 @@ function RevenueCard() {
           hint={hint(month)}
         />
       </FiguresRow>
+      <SeriesChart
+        query={salesQuery}
+        toBars={last30Days}
+        title="Ventes par jour"
+        testId="dashboard-chart-sales"
+        color="#ffb74d"
+        unit="day"
+        period="sur 30 jours"
+        formatValue={formatCents}
+      />
       <Button component={RouterLink} to="/admin/payments" size="small" sx={{ mt: 1.5, px: 0 }}>
         Voir les paiements
       </Button>
@@ -212,28 +252,58 @@ function RevenueCard() {
 
 function UsersCard() {
   const users = useQuery(usersQuery);
-  const data = users.data;
-  const state = data ? undefined : users.isError ? failed : loading;
+  const registrations = useQuery(registrationsQuery);
+  const total = users.data?.total;
+  const recent = registrations.data ? totalSince(registrations.data, 7 * 24) : undefined;
+  const stateOf = (query: { isError: boolean }) => (query.isError ? failed : loading);
   return (
     <DashboardCard title="Utilisateurs" testId="dashboard-users">
       <FiguresRow>
         <Figure
           label="Inscrits"
           testId="dashboard-users-total"
-          count={data?.total}
-          value={data ? numberFormat.format(data.total) : state}
+          count={total}
+          value={total !== undefined ? numberFormat.format(total) : stateOf(users)}
         />
         <Figure
           label="Nouveaux (7 jours)"
           testId="dashboard-users-recent"
-          count={data?.recent}
-          value={data ? `${numberFormat.format(data.recent)}${data.isRecentCapped ? '+' : ''}` : state}
+          count={recent}
+          value={recent !== undefined ? numberFormat.format(recent) : stateOf(registrations)}
         />
       </FiguresRow>
+      <SeriesChart
+        query={registrationsQuery}
+        toBars={last30Days}
+        title="Nouveaux comptes par jour"
+        testId="dashboard-chart-registrations"
+        color="#4fc3f7"
+        unit="day"
+        period="sur 30 jours"
+      />
       <Button component={RouterLink} to="/admin/users" size="small" sx={{ mt: 1.5, px: 0 }}>
         Voir les utilisateurs
       </Button>
     </DashboardCard>
+  );
+}
+
+/** A chart of one of the dashboard's hourly series, drawn as hours or as the viewer's days. */
+function SeriesChart({
+  query,
+  toBars,
+  ...chart
+}: {
+  query: typeof registrationsQuery;
+  toBars: (points: HourlyPoint[]) => Bars;
+} & Omit<ComponentProps<typeof BarChart>, 'times' | 'values'>) {
+  const series = useQuery(query);
+  const bars = useMemo(() => (series.data ? toBars(series.data) : null), [series.data, toBars]);
+  if (series.isError) return null; // the figures above say it failed
+  return (
+    <Box sx={{ mt: 2 }}>
+      {bars ? <BarChart {...chart} times={bars.times} values={bars.values} /> : loading}
+    </Box>
   );
 }
 

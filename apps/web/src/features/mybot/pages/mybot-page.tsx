@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
+import { BarChart } from '../../../components/bar-chart.tsx';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
@@ -26,7 +27,6 @@ import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
 import { EventLog } from '../components/event-log.tsx';
 import { FirstRunGuide } from '../components/first-run-guide.tsx';
-import { HourlyChart } from '../components/hourly-chart.tsx';
 
 const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
 const NO_EVENTS: LiveEvent[] = [];
@@ -135,31 +135,35 @@ export default function MyBotPage() {
               subheader="Totaux par heure, tous comptes de jeu confondus."
             >
               <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-                <HourlyChart
+                <BarChart
                   title="Récoltes"
                   testId="chart-gathered"
-                  hours={series.hours}
+                  times={series.hours}
+                  period="sur 24 h"
                   values={series.gathered}
                   color="#66bb6a"
                 />
-                <HourlyChart
+                <BarChart
                   title="Trésors"
                   testId="chart-treasures"
-                  hours={series.hours}
+                  times={series.hours}
+                  period="sur 24 h"
                   values={series.treasures}
                   color="#ffca28"
                 />
-                <HourlyChart
+                <BarChart
                   title="Kamas"
                   testId="chart-kamas"
-                  hours={series.hours}
+                  times={series.hours}
+                  period="sur 24 h"
                   values={series.kamas}
                   color="#4fc3f7"
                 />
-                <HourlyChart
+                <BarChart
                   title="Expérience"
                   testId="chart-xp"
-                  hours={series.hours}
+                  times={series.hours}
+                  period="sur 24 h"
                   values={series.xp}
                   color="#ab47bc"
                 />

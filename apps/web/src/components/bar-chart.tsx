@@ -4,25 +4,45 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-const hourFormat = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' });
+/** Ticks in the viewer's time zone: hours for a day's chart, dates for a month's. */
+const TICK_FORMATS = {
+  hour: new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' }),
+  day: new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short' }),
+};
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
-/** A small bar-like uPlot chart of one hourly series; the instance is kept and fed new data. */
-export function HourlyChart({
+/**
+ * A small bar chart (uPlot) of one series over time, its total in the title; the instance is kept and
+ * fed new data. `times` are the bars' starts in seconds (uPlot's unit).
+ */
+export function BarChart({
   title,
-  hours,
+  times,
   values,
   color,
   testId,
+  unit = 'hour',
+  period,
+  formatValue = (value) => numberFormat.format(value),
+  showTotal = true,
 }: {
   title: string;
-  hours: number[];
+  times: number[];
   values: number[];
   color: string;
   testId: string;
+  unit?: 'hour' | 'day';
+  /** Said after the total: "sur 24 h", "sur 30 jours". */
+  period: string;
+  formatValue?: (value: number) => string;
+  /** False when the bars do not add up (distinct bots per hour). */
+  showTotal?: boolean;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
+  // The axis reads the latest formatter without rebuilding the chart.
+  const formatTick = useRef(formatValue);
+  formatTick.current = formatValue;
 
   useEffect(() => {
     const element = container.current;
@@ -39,12 +59,12 @@ export function HourlyChart({
           {
             stroke: '#aaa',
             grid: { stroke: 'rgba(255,255,255,0.06)' },
-            values: (_u, ticks) => ticks.map((tick) => hourFormat.format(new Date(tick * 1000))),
+            values: (_u, ticks) => ticks.map((tick) => TICK_FORMATS[unit].format(new Date(tick * 1000))),
           },
           {
             stroke: '#aaa',
             grid: { stroke: 'rgba(255,255,255,0.06)' },
-            values: (_u, ticks) => ticks.map((tick) => numberFormat.format(tick)),
+            values: (_u, ticks) => ticks.map((tick) => formatTick.current(tick)),
             size: 60,
           },
         ],
@@ -73,17 +93,23 @@ export function HourlyChart({
       chart.destroy();
       plot.current = null;
     };
-  }, [title, color]);
+  }, [title, color, unit]);
 
   useEffect(() => {
-    plot.current?.setData([hours, values]);
-  }, [hours, values]);
+    plot.current?.setData([times, values]);
+  }, [times, values]);
 
   const total = values.reduce((sum, value) => sum + value, 0);
   return (
     <Box data-testid={testId}>
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
-        {title} · <span data-testid={`${testId}-total`}>{numberFormat.format(total)}</span> sur 24 h
+        {title} ·{' '}
+        {showTotal ? (
+          <>
+            <span data-testid={`${testId}-total`}>{formatValue(total)}</span>{' '}
+          </>
+        ) : null}
+        {period}
       </Typography>
       <Box ref={container} sx={{ width: '100%', minHeight: 160 }} />
     </Box>
