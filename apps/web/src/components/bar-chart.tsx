@@ -2,13 +2,11 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { dayMonth, hourMinute } from '../lib/dates.ts';
 import 'uplot/dist/uPlot.min.css';
 
 /** Ticks in the viewer's time zone: hours for a day's chart, dates for a month's. */
-const TICK_FORMATS = {
-  hour: new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit' }),
-  day: new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short' }),
-};
+const TICK_FORMATS = { hour: hourMinute, day: dayMonth };
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
 /**

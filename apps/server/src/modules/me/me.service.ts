@@ -41,7 +41,7 @@ export async function resetHwid(
       timeStyle: 'short',
     });
     throw new AppError('HWID_RESET_COOLDOWN', {
-      message: `Vous avez déjà délié votre PC récemment. Prochaine réinitialisation possible le ${when}.`,
+      message: `Vous avez déjà délié votre PC récemment. Prochaine réinitialisation possible le ${when} (heure de Paris).`,
       retryAfter: Math.ceil((nextAllowed.getTime() - Date.now()) / 1000),
       details: { nextResetAt: nextAllowed.toISOString() },
     });

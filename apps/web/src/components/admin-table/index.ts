@@ -1,3 +1,3 @@
+export { formatDate, formatDateTime, fromLocalInput, toLocalInput } from '../../lib/dates.ts';
 export { AdminTable, adminTableKey } from './admin-table.tsx';
-export { formatDate, formatDateTime, fromLocalInput, toLocalInput } from './format.ts';
 export { listSearchParams } from './list-params.ts';

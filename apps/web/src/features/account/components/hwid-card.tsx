@@ -4,12 +4,11 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
+import { dateTimeLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/api/public-settings.ts';
 import { resetHwid } from '../api/account.ts';
 import { SectionCard } from './section-card.tsx';
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
 
 export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const hwid = useAuthStore((state) => state.user?.hwid ?? null);

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
+import { dateLong as dateFormat } from '../../../lib/dates.ts';
 import { signOut } from '../../auth/session.ts';
 import { BotKeyCard } from '../components/bot-key-card.tsx';
 import { DiscordCard } from '../components/discord-card.tsx';
@@ -15,8 +16,6 @@ import { HwidCard } from '../components/hwid-card.tsx';
 import { PasswordCard } from '../components/password-card.tsx';
 import { SectionCard } from '../components/section-card.tsx';
 import { TwoFactorCard } from '../components/two-factor-card.tsx';
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 
 /** /account: the account menu (SPEC.md section 4: Discord id, hwid, password, logout). */
 export default function AccountPage() {

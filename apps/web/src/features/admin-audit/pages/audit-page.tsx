@@ -15,6 +15,7 @@ import { Link as RouterLink } from 'react-router';
 import { AdminTable, formatDateTime, fromLocalInput } from '../../../components/admin-table/index.ts';
 import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { viewerTimeZone } from '../../../lib/dates.ts';
 import { auditActionsQuery } from '../api/audit.ts';
 
 const actionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
@@ -67,7 +68,10 @@ export default function AuditPage() {
 
   return (
     <>
-      <PageHeader title="Audit" subtitle="Qui a fait quoi, sur quoi, quand et d'où." />
+      <PageHeader
+        title="Audit"
+        subtitle={`Qui a fait quoi, sur quoi, quand et d'où. Heures de votre fuseau (${viewerTimeZone}).`}
+      />
       <AdminTable<AuditEntry>
         endpoint="/admin/audit"
         label="Journal d'audit"

@@ -22,6 +22,7 @@ import { canSeeRoute } from '../../../app/guards/guard-decisions.ts';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
+import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
   emptyFleet,
@@ -42,7 +43,6 @@ import {
 } from '../api/dashboard.ts';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
 
 const last24Hours = (points: HourlyPoint[]) => hourlyBars(points, 24);
 const last30Days = (points: HourlyPoint[]) => dailyBars(points, 30);

@@ -6,9 +6,9 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { StatusChip } from '../../mybot/components/status-chip.tsx';
 
-const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
 /** Details of the bot clicked on the map; `state` null means it went offline. */

@@ -26,11 +26,10 @@ import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AdminTable, adminTableKey, listSearchParams } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateTimeShort as dateTime, viewerTimeZone } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { OrderStatusChip } from '../../payments/components/order-status-chip.tsx';
 import { fetchPaymentTotals, PAYMENTS_ENDPOINT, refundPayment } from '../api/payments.ts';
-
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
 
 /** A date input (yyyy-mm-dd) as the start or the end of that day, in the browser's time zone. */
 function dayBound(value: string, end: boolean): string | undefined {
@@ -143,7 +142,10 @@ export default function AdminPaymentsPage() {
   const t = totals.data;
   return (
     <>
-      <PageHeader title="Paiements" subtitle="Les paiements et commandes des clients." />
+      <PageHeader
+        title="Paiements"
+        subtitle={`Les paiements et commandes des clients. Heures de votre fuseau (${viewerTimeZone}).`}
+      />
       <Card variant="outlined" sx={{ mb: 2 }}>
         <CardContent>
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>

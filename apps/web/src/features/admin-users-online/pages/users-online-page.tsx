@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { SectionCard } from '../../account/components/section-card.tsx';
 import {
@@ -21,7 +22,6 @@ import {
 } from '../api/users-online.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 
-const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'auto' });
 
 function formatDate(value: string | null | undefined): string {

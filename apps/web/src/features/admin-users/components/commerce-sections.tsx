@@ -1,4 +1,4 @@
-import { ORDER_STATUS_LABELS } from '@bot/contracts';
+import { formatPrice, ORDER_STATUS_LABELS } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
@@ -11,9 +11,6 @@ import { useQuery } from '@tanstack/react-query';
 import { formatDate, formatDateTime } from '../../../components/admin-table/index.ts';
 import { userOrdersQuery, userWhitelistQuery } from '../api/admin-users.ts';
 import { Section } from './section.tsx';
-
-const money = (cents: number, currency: string) =>
-  (cents / 100).toLocaleString('fr-FR', { style: 'currency', currency });
 
 export function OrdersSection({ userId }: { userId: string }) {
   const orders = useQuery(userOrdersQuery(userId));
@@ -41,7 +38,7 @@ export function OrdersSection({ userId }: { userId: string }) {
                 <TableRow key={order.id}>
                   <TableCell>{order.number}</TableCell>
                   <TableCell>{order.packageName}</TableCell>
-                  <TableCell>{money(order.amountCents, order.currency)}</TableCell>
+                  <TableCell>{formatPrice(order.amountCents, order.currency)}</TableCell>
                   <TableCell>
                     <Chip size="small" label={ORDER_STATUS_LABELS[order.status] ?? order.status} />
                   </TableCell>

@@ -9,9 +9,8 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { dateTimeMedium as dateTime } from '../../../lib/dates.ts';
 import { fetchRedemptions } from '../api/vouchers.ts';
-
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short' });
 
 export function RedemptionsDialog({ voucher, onClose }: { voucher: Voucher; onClose: () => void }) {
   const redemptions = useQuery({

@@ -17,6 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateShort as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import {
   createVoucher,
@@ -27,8 +28,6 @@ import {
 } from '../api/vouchers.ts';
 import { RedemptionsDialog } from '../components/redemptions-dialog.tsx';
 import { VoucherDialog } from '../components/voucher-dialog.tsx';
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short' });
 
 function discountLabelOf(voucher: Voucher): string {
   if (voucher.kind === 'percent') return `−${voucher.percentOff} %`;

@@ -12,10 +12,9 @@ import { useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { addEntryForCustomer, removeEntry, WHITELIST_ENDPOINT } from '../api/whitelist.ts';
-
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
 
 /** /admin/whitelist: every whitelisted game account; staff add one for a customer or remove one. */
 export default function AdminWhitelistPage() {

@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
+import { dateLong as dateFormat } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import {
   createOrder,
@@ -29,8 +30,6 @@ import {
   subscriptionsQuery,
 } from '../api/marketplace.ts';
 import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 
 /** /account/marketplace: packages on sale, running subscriptions, voucher preview and checkout. */
 export default function MarketplacePage() {

@@ -11,6 +11,7 @@ import { BarChart } from '../../../components/bar-chart.tsx';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
+import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
   type LiveConnectionState,
@@ -28,7 +29,6 @@ import { AccountsTable } from '../components/accounts-table.tsx';
 import { EventLog } from '../components/event-log.tsx';
 import { FirstRunGuide } from '../components/first-run-guide.tsx';
 
-const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'medium' });
 const NO_EVENTS: LiveEvent[] = [];
 
 const CONNECTION_LABELS: Record<LiveConnectionState, string> = {

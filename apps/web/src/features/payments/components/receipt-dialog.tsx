@@ -8,10 +8,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
+import { dateLong as date, dateTimeLong as dateTime } from '../../../lib/dates.ts';
 import { receiptQuery } from '../api/receipts.ts';
-
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short' });
-const date = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 
 function Line({ label, value }: { label: string; value: string }) {
   return (

@@ -13,12 +13,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateMedium as date, dateTimeMedium as dateTime } from '../../../lib/dates.ts';
 import { ordersQuery } from '../../marketplace/api/marketplace.ts';
 import { OrderStatusChip } from '../components/order-status-chip.tsx';
 import { ReceiptDialog } from '../components/receipt-dialog.tsx';
-
-const dateTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short' });
-const date = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
 
 /** /account/payments: the customer's orders with status, amounts, voucher and receipts. */
 export default function PaymentsPage() {

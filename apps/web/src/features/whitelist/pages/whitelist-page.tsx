@@ -18,11 +18,10 @@ import { Link as RouterLink } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { dateMedium as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { addToWhitelist, myWhitelistQuery, removeFromWhitelist } from '../api/whitelist.ts';
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium' });
 
 /** /account/whitlist: the game accounts the customer's bot may drive, within their slots. */
 export default function WhitelistPage() {
