@@ -12,12 +12,14 @@
  *     toolbar={<Button>Nouveau</Button>}     // optional, right of the search box
  *     onRowClick={(row) => navigate(...)}    // optional
  *     syncUrl                                // optional: keeps page/pageSize/sort/q in the page's URL
- *   />
+ *     secondaryColumns={['ip']}              // optional: hidden at first below 1,600 px (row actions stay
+ *   />                                        //   on screen); "Colonnes" lets staff choose, remembered
  * Refresh after a change: `queryClient.invalidateQueries({ queryKey: adminTableKey('/admin/vouchers') })`.
  * Rows need an `id` (or pass `getRowId`). The French texts come from `frFR` (@mui/x-data-grid/locales).
  */
 import DownloadIcon from '@mui/icons-material/Download';
 import SearchIcon from '@mui/icons-material/Search';
+import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -26,9 +28,11 @@ import {
   DataGrid,
   type GridColDef,
   type GridPaginationModel,
+  GridPreferencePanelsValue,
   type GridRowIdGetter,
   type GridSortModel,
   type GridValidRowModel,
+  useGridApiRef,
 } from '@mui/x-data-grid';
 import { frFR } from '@mui/x-data-grid/locales';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -39,6 +43,7 @@ import { joinUrl } from '../../lib/api-client.ts';
 import { useAuthStore } from '../../lib/auth-store.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { getRuntimeConfig } from '../../lib/runtime-config.ts';
+import { useColumnChoice } from './column-choice.ts';
 import { type AdminFilters, listSearchParams, sortModelOf, sortParamOf } from './list-params.ts';
 
 export interface AdminTableProps<Row extends GridValidRowModel> {
@@ -59,6 +64,8 @@ export interface AdminTableProps<Row extends GridValidRowModel> {
   height?: number;
   /** Accessible name of the grid. */
   label?: string;
+  /** Fields hidden at first on screens narrower than 1,600 px; staff may show them ("Colonnes"). */
+  secondaryColumns?: readonly string[];
 }
 
 const PAGE_SIZES = [10, 25, 50, 100];
@@ -113,6 +120,8 @@ function useDebounced<T>(value: T, delayMs: number): T {
 }
 
 export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps<Row>) {
+  const apiRef = useGridApiRef();
+  const [columnVisibility, chooseColumns] = useColumnChoice(props.endpoint, props.secondaryColumns);
   const [searchParams, setSearchParams] = useSearchParams();
   const fromUrl = (key: string) => (props.syncUrl ? (searchParams.get(key) ?? undefined) : undefined);
   const [pagination, setPagination] = useState<GridPaginationModel>(() => ({
@@ -210,6 +219,13 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
         )}
         {props.toolbar}
         <Box sx={{ flexGrow: 1 }} />
+        <Button
+          variant="outlined"
+          startIcon={<ViewColumnIcon />}
+          onClick={() => apiRef.current?.showPreferences(GridPreferencePanelsValue.columns)}
+        >
+          Colonnes
+        </Button>
         {props.csvFilename ? (
           <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} loading={isExporting}>
             Exporter en CSV
@@ -218,7 +234,10 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
       </Box>
       <Box sx={props.height ? { height: props.height } : undefined}>
         <DataGrid<Row>
+          apiRef={apiRef}
           aria-label={props.label}
+          columnVisibilityModel={columnVisibility}
+          onColumnVisibilityModelChange={chooseColumns}
           rows={query.data?.data ?? []}
           rowCount={query.data?.total ?? 0}
           columns={props.columns}

@@ -76,6 +76,7 @@ export default function AuditPage() {
         endpoint="/admin/audit"
         label="Journal d'audit"
         columns={columns}
+        secondaryColumns={['ip']}
         filters={{
           actor: actor.trim(),
           action,

@@ -120,7 +120,7 @@ export default function PackagesPage() {
     },
     {
       field: 'actions',
-      headerName: '',
+      headerName: 'Actions',
       width: 230,
       sortable: false,
       renderCell: ({ row }) => (

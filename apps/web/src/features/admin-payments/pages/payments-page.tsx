@@ -127,7 +127,7 @@ export default function AdminPaymentsPage() {
     },
     {
       field: 'actions',
-      headerName: '',
+      headerName: 'Actions',
       width: 130,
       sortable: false,
       renderCell: ({ row }) =>
@@ -225,6 +225,7 @@ export default function AdminPaymentsPage() {
       <AdminTable<AdminPayment>
         endpoint={PAYMENTS_ENDPOINT}
         columns={columns}
+        secondaryColumns={['provider', 'voucherCode']}
         filters={filters}
         initialSort="-createdAt"
         csvFilename="paiements.csv"

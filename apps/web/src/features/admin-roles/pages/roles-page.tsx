@@ -113,6 +113,7 @@ export default function RolesPage() {
         endpoint="/admin/roles"
         label="Rôles"
         columns={columns}
+        secondaryColumns={['description', 'createdAt']}
         filters={{ permission }}
         initialSort="name"
         csvFilename="roles.csv"

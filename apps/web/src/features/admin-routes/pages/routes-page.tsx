@@ -125,6 +125,7 @@ export default function RoutesPage() {
         endpoint={ROUTES_ENDPOINT}
         label="Itinéraires"
         columns={columns}
+        secondaryColumns={['updatedBy']}
         filters={{ kind, status }}
         initialSort="-updatedAt"
         csvFilename="itineraires.csv"

@@ -87,7 +87,7 @@ export default function UsersOnlinePage() {
       },
       {
         field: 'actions',
-        headerName: '',
+        headerName: 'Actions',
         width: 70,
         sortable: false,
         renderCell: ({ row }) => (
@@ -142,7 +142,7 @@ export default function UsersOnlinePage() {
       { field: 'liveSockets', headerName: 'Direct', width: 90, sortable: false },
       {
         field: 'actions',
-        headerName: '',
+        headerName: 'Actions',
         width: 70,
         sortable: false,
         renderCell: ({ row }) => (
@@ -203,6 +203,7 @@ export default function UsersOnlinePage() {
           <AdminTable<OnlineSession>
             endpoint={USERS_ONLINE_SESSIONS}
             columns={sessionColumns}
+            secondaryColumns={['userAgent', 'expiresAt']}
             initialSort="-lastSeenAt"
             searchPlaceholder="Utilisateur ou adresse IP…"
             label="Sessions web"

@@ -122,7 +122,7 @@ export function SessionsSection({
                 <TableCell>IP</TableCell>
                 <TableCell>Navigateur</TableCell>
                 <TableCell>État</TableCell>
-                <TableCell />
+                <TableCell>Actions</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>

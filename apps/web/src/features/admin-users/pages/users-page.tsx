@@ -100,6 +100,7 @@ export default function UsersPage() {
         endpoint="/admin/users"
         label="Utilisateurs"
         columns={columns}
+        secondaryColumns={['roles', 'hwid']}
         filters={{ status, roleId, permission }}
         initialSort="-createdAt"
         csvFilename="utilisateurs.csv"

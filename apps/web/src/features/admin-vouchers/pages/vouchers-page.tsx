@@ -156,7 +156,7 @@ export default function VouchersPage() {
     },
     {
       field: 'actions',
-      headerName: '',
+      headerName: 'Actions',
       width: 380,
       sortable: false,
       renderCell: ({ row }) => (
@@ -186,6 +186,7 @@ export default function VouchersPage() {
       <AdminTable<Voucher>
         endpoint={VOUCHERS_ENDPOINT}
         columns={columns}
+        secondaryColumns={['packageName', 'redemptionsCount']}
         filters={{ kind, active }}
         initialSort="-createdAt"
         label="Bons"

@@ -67,7 +67,7 @@ export default function AdminWhitelistPage() {
     },
     {
       field: 'actions',
-      headerName: '',
+      headerName: 'Actions',
       width: 120,
       sortable: false,
       renderCell: ({ row }) => (

@@ -46,7 +46,7 @@ export default function PaymentsPage() {
                 <TableCell align="right">Réduction</TableCell>
                 <TableCell align="right">Payé</TableCell>
                 <TableCell>Période</TableCell>
-                <TableCell />
+                <TableCell>Reçu</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>

@@ -1,0 +1,62 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('admin tables', () => {
+  it('keep row actions on screen at 1,440 px, let staff pick columns and remember the choice', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const created = await apiClient(server)(
+      'POST',
+      '/admin/roles',
+      { name: 'Modérateurs', description: 'Surveillent la carte et les comptes en ligne.', permissions: [] },
+      admin.token,
+    );
+    expect(created.status).toBe(201);
+    const viewport = { width: 1440, height: 900 };
+    const { page, errors, close } = await openPage(browser, server.url, { viewport });
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await page.goto('/admin/role');
+    await expectHeading(page, 'Rôles');
+    const grid = page.getByRole('grid');
+    const header = (name: string) => grid.getByRole('columnheader', { name, exact: true });
+    await grid.getByText('Modérateurs').waitFor();
+
+    // The actions column is whole on screen; the secondary columns wait behind "Colonnes".
+    const actions = await header('Actions').boundingBox();
+    expect(actions && actions.x + actions.width <= viewport.width).toBe(true);
+    expect(await header('Description').count()).toBe(0);
+
+    // Staff show one: it appears, and is still there after a reload.
+    await page.getByRole('button', { name: 'Colonnes' }).click();
+    await page.getByRole('checkbox', { name: 'Description' }).check();
+    await header('Description').waitFor();
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await expectHeading(page, 'Rôles');
+    await header('Description').waitFor();
+    expect(await grid.getByText('Surveillent la carte').count()).toBe(1);
+
+    // A wide screen shows every column from the start.
+    const wide = await openPage(browser, server.url, { viewport: { width: 1920, height: 1000 } });
+    await signInThroughForm(wide.page, admin.user.username, admin.password);
+    await wide.page.goto('/admin/payments');
+    await expectHeading(wide.page, 'Paiements');
+    await wide.page.getByRole('grid').getByRole('columnheader', { name: 'Moyen' }).waitFor();
+    expect(errors).toEqual([]);
+    expect(wide.errors).toEqual([]);
+    await wide.close();
+    await close();
+  });
+});
