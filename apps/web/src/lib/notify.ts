@@ -36,7 +36,8 @@ export function notifyError(message: string, options?: ToastOptions): void {
 
 export function notifySuccess(message: string, options?: ToastOptions): void {
   if (debounced(message)) return;
-  withToast((toast) => toast.success(message, options));
+  // One toast per event: the same message again replaces the one on screen instead of piling up.
+  withToast((toast) => toast.success(message, { toastId: `success:${message}`, ...options }));
 }
 
 export function notifyInfo(message: string, options?: ToastOptions): void {

@@ -33,7 +33,9 @@ export function mountToaster(): void {
       newestOnTop
       closeOnClick
       pauseOnFocusLoss={false}
-      limit={5}
+      // Below the app bar (64 px), never over its menu and account buttons; a few at a time.
+      style={{ top: 72 }}
+      limit={3}
     />,
   );
 }

@@ -30,7 +30,14 @@ export function startBuildUpdates({
   registerSW({
     immediate: true,
     onNeedReload: () => reloadPageOnce('service worker mis à jour'),
-    onOfflineReady: () => notifyInfo('L’application est prête à fonctionner hors ligne.'),
+    // Good news nobody asked for: small, short, out of the way.
+    onOfflineReady: () =>
+      notifyInfo('L’application est prête à fonctionner hors ligne.', {
+        position: 'bottom-left',
+        autoClose: 2500,
+        hideProgressBar: true,
+        closeButton: false,
+      }),
     onRegisteredSW: (_url, found) => {
       registration = found;
     },
