@@ -112,7 +112,8 @@ export function TwoFactorCard() {
       ) : (
         <Box>
           <Typography variant="body2">
-            Désactivée. Même avec votre mot de passe, personne ne pourra se connecter sans votre téléphone.
+            Désactivée. Activez-la : même avec votre mot de passe, personne ne pourra alors se connecter sans
+            votre téléphone.
           </Typography>
           <Button
             variant="contained"

@@ -4,7 +4,9 @@ import CenterFocusStrongIcon from '@mui/icons-material/CenterFocusStrong';
 import RemoveIcon from '@mui/icons-material/Remove';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import type { Theme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
 
 const overlay = {
@@ -43,14 +45,31 @@ export function MapControls({
   );
 }
 
-/** What each colour means; a cluster takes the most urgent status inside it. */
+/**
+ * What each colour means; a cluster takes the most urgent status inside it. Folded on phones, where it
+ * would hide half the map (a native `<details>`: keyboard and screen readers know it).
+ */
 export function MapLegend({ id }: { id: string }) {
+  const isWide = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'));
   return (
-    <Box id={id} sx={{ ...overlay, left: 8, bottom: 8, px: 1.5, py: 1, fontSize: 12, pointerEvents: 'none' }}>
-      <Box component="p" sx={{ m: 0, mb: 0.5, fontWeight: 600 }}>
+    <Box
+      component="details"
+      id={id}
+      open={isWide}
+      sx={{
+        ...overlay,
+        left: 8,
+        bottom: 8,
+        px: 1.5,
+        py: 1,
+        fontSize: 12,
+        '& summary': { cursor: 'pointer' },
+      }}
+    >
+      <Box component="summary" sx={{ fontWeight: 600 }}>
         Légende
       </Box>
-      <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none', columns: 2, columnGap: 2 }}>
+      <Box component="ul" sx={{ m: 0, mt: 0.5, p: 0, listStyle: 'none', columns: 2, columnGap: 2 }}>
         {BOT_STATUSES.map((status) => (
           <Box component="li" key={status} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
             <Box
