@@ -1,6 +1,8 @@
 /** Helpers shared by the benchmark orchestrators (bench/realtime, bench/cluster). */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { WorkerCommand, WorkerMessage, WorkerResult } from './realtime/protocol.ts';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,4 +57,39 @@ export async function collectResults(workers: { worker: ChildProcess }[]) {
     ownerLatencies: results.flatMap((message) => message.result.ownerLatencies).sort((a, b) => a - b),
     adminLatencies: results.flatMap((message) => message.result.adminLatencies).sort((a, b) => a - b),
   };
+}
+
+const docs = (name: string) => fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
+
+/**
+ * Writes a benchmark's results: its section of docs/benchmarks.md (from `heading` to the next `## `,
+ * keeping the section's hand-written "### Notes") and its key of docs/benchmarks.json.
+ */
+export function recordBenchmark(input: {
+  heading: string;
+  section: string;
+  key: string;
+  json: unknown;
+}): void {
+  const file = docs('benchmarks.md');
+  let text = readFileSync(file, 'utf8');
+  const start = text.indexOf(`\n${input.heading}`);
+  if (start === -1) text = `${text.trimEnd()}\n\n${input.section}`;
+  else {
+    const next = text.indexOf('\n## ', start + 1);
+    const previous = text.slice(start, next === -1 ? undefined : next);
+    const notesAt = previous.indexOf('\n### Notes');
+    const notes = notesAt === -1 ? '' : `${previous.slice(notesAt).trimEnd()}\n`;
+    text = `${text.slice(0, start)}\n${input.section}${notes}${next === -1 ? '' : text.slice(next)}`;
+  }
+  writeFileSync(file, `${text.trimEnd()}\n`);
+  const jsonFile = docs('benchmarks.json');
+  let all: Record<string, unknown> = {};
+  try {
+    all = JSON.parse(readFileSync(jsonFile, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // first benchmark written there
+  }
+  all[input.key] = input.json;
+  writeFileSync(jsonFile, `${JSON.stringify(all, null, 2)}\n`);
 }

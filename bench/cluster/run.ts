@@ -9,7 +9,7 @@
  * Results: the "Scale-out" section of docs/benchmarks.md and the `cluster` key of docs/benchmarks.json.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ import {
   type WorkerMessage,
 } from '../realtime/protocol.ts';
 import { seedBenchFixture } from '../realtime/server-target.ts';
-import { collectResults, freePort, nextMessage, percentile, sleep } from '../shared.ts';
+import { collectResults, freePort, nextMessage, percentile, recordBenchmark, sleep } from '../shared.ts';
 
 const { values } = parseArgs({
   options: {
@@ -296,30 +296,6 @@ function render(
   return lines.join('\n');
 }
 
-function writeResults(section: string, json: unknown): void {
-  const file = here('../../docs/benchmarks.md');
-  let text = readFileSync(file, 'utf8');
-  const start = text.indexOf('\n## Scale-out');
-  if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
-  else {
-    const next = text.indexOf('\n## ', start + 1);
-    const previous = text.slice(start, next === -1 ? undefined : next);
-    const notesAt = previous.indexOf('\n### Notes');
-    const notes = notesAt === -1 ? '' : `${previous.slice(notesAt).trimEnd()}\n`;
-    text = `${text.slice(0, start)}\n${section}${notes}${next === -1 ? '' : text.slice(next)}`;
-  }
-  writeFileSync(file, `${text.trimEnd()}\n`);
-  const jsonFile = here('../../docs/benchmarks.json');
-  let all: Record<string, unknown> = {};
-  try {
-    all = JSON.parse(readFileSync(jsonFile, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // first benchmark written there
-  }
-  all.cluster = json;
-  writeFileSync(jsonFile, `${JSON.stringify(all, null, 2)}\n`);
-}
-
 async function main(): Promise<void> {
   const startedAt = new Date();
   const rows: Measurement[] = [];
@@ -336,7 +312,12 @@ async function main(): Promise<void> {
   const section = render(rows, storm, startedAt);
   console.log(`\n${section}`);
   if (!values['no-write']) {
-    writeResults(section, { measuredAt: startedAt.toISOString(), rows, storm });
+    recordBenchmark({
+      heading: '## Scale-out',
+      section,
+      key: 'cluster',
+      json: { measuredAt: startedAt.toISOString(), rows, storm },
+    });
     console.log('docs/benchmarks.md (section "Scale-out") and docs/benchmarks.json (cluster) updated.');
   }
   process.exit(0);

@@ -1,0 +1,131 @@
+/**
+ * Lighthouse (the npm package) driving Debian's Chromium against the built product on the embedded
+ * database (`npm run measure:web` builds the web app first):
+ *  - the mobile preset on /, /login and /register: performance, accessibility, best practices, SEO;
+ *  - accessibility (desktop preset) on every page of the route table, the account and admin pages
+ *    signed in as an administrator.
+ * Results: the "Lighthouse" section of docs/benchmarks.md and the `lighthouse` key of
+ * docs/benchmarks.json. `--no-write` only prints.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WEB_ROUTES } from '@bot/contracts';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { chromium } from 'playwright-core';
+import { startTestServer } from '../../apps/server/test/harness.ts';
+import { recordBenchmark } from '../shared.ts';
+
+const { values } = parseArgs({ options: { 'no-write': { type: 'boolean', default: false } } });
+const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PUBLIC_PAGES = ['/', '/login', '/register'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const GOALS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 90,
+  accessibility: 95,
+  'best-practices': 95,
+  seo: 95,
+};
+
+type Scores = Partial<Record<(typeof CATEGORIES)[number], number>>;
+let lighthouseVersion = '';
+
+const server = await startTestServer({ webDist: WEB_DIST });
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+
+async function audit(path: string, categories: readonly string[], desktop: boolean): Promise<Scores> {
+  const flags: Flags = {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...categories],
+    // Keeps the administrator's session (local storage) between pages.
+    disableStorageReset: true,
+  };
+  const result = await lighthouse(`${server.url}${path}`, flags, desktop ? desktopConfig : undefined);
+  lighthouseVersion = result?.lhr.lighthouseVersion ?? lighthouseVersion;
+  const scores: Scores = {};
+  for (const category of CATEGORIES) {
+    const score = result?.lhr.categories[category]?.score;
+    if (typeof score === 'number') scores[category] = Math.round(score * 100);
+  }
+  return scores;
+}
+
+/** Signs the browser in as an administrator, the way the web app stores its session. */
+async function signInBrowser(): Promise<string> {
+  const admin = await server.createUser({ isAdministrator: true });
+  const permissions = (await (
+    await fetch(`${server.api}/me/permissions`, { headers: { authorization: `Bearer ${admin.token}` } })
+  ).json()) as { data: string[] };
+  const state = {
+    token: admin.token,
+    accesToken: null,
+    user: admin.user,
+    betaUserId: null,
+    permissions: permissions.data,
+    isSnow: false,
+  };
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const page = await browser.contexts()[0]!.newPage();
+  await page.goto(server.url);
+  await page.evaluate((value) => localStorage.setItem('auth', value), JSON.stringify({ state, version: 0 }));
+  await page.close();
+  await browser.close(); // disconnects; Chromium keeps running
+  return admin.user.id;
+}
+
+const mobile: { path: string; scores: Scores }[] = [];
+for (const path of PUBLIC_PAGES) {
+  console.log(`mobile ${path}…`);
+  mobile.push({ path, scores: await audit(path, CATEGORIES, false) });
+}
+const userId = await signInBrowser();
+const accessibility: { path: string; score: number | undefined }[] = [];
+for (const route of WEB_ROUTES) {
+  const path = route.path.replace(':id', userId);
+  console.log(`accessibility ${path}…`);
+  accessibility.push({ path, score: (await audit(path, ['accessibility'], true)).accessibility });
+}
+await chrome.kill();
+await server.close();
+
+const measuredAt = new Date();
+const lines = [
+  '## Lighthouse',
+  '',
+  `Measured by \`npm run measure:web\` (bench/lighthouse/run.ts), Lighthouse ${lighthouseVersion} in Debian's ` +
+    `Chromium, ${measuredAt.toISOString().slice(0, 10)}. Goals: performance ≥ ${GOALS.performance}, the others ≥ 95.`,
+  '',
+  '| page (mobile preset) | performance | accessibility | best practices | SEO | verdict |',
+  '|---|---|---|---|---|---|',
+  ...mobile.map(({ path, scores }) => {
+    const misses = CATEGORIES.filter((category) => (scores[category] ?? 0) < GOALS[category]);
+    return `| \`${path}\` | ${CATEGORIES.map((category) => scores[category] ?? '—').join(' | ')} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goals'} |`;
+  }),
+  '',
+  '| page (desktop, signed in as an administrator where needed) | accessibility |',
+  '|---|---|',
+  ...accessibility.map(
+    ({ path, score }) =>
+      `| \`${path.replace(userId, ':id')}\` | ${score ?? '—'}${(score ?? 0) < 95 ? ' (misses ≥ 95)' : ''} |`,
+  ),
+  '',
+];
+const section = lines.join('\n');
+console.log(`\n${section}`);
+if (!values['no-write']) {
+  recordBenchmark({
+    heading: '## Lighthouse',
+    section,
+    key: 'lighthouse',
+    json: { measuredAt: measuredAt.toISOString(), goals: GOALS, mobile, accessibility },
+  });
+  console.log('docs/benchmarks.md (section "Lighthouse") and docs/benchmarks.json (lighthouse) updated.');
+}
+process.exit(0);
