@@ -1,20 +1,10 @@
 import { WEB_ROUTES } from '@bot/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { blockingViolations } from './support/accessibility.ts';
-import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 /** Opens a page, waits for its heading and for its data, and audits it. */
 async function audit(page: Page, path: string, heading: string): Promise<string[]> {
@@ -26,7 +16,7 @@ async function audit(page: Page, path: string, heading: string): Promise<string[
 
 describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violation', () => {
   it('on the public pages', async () => {
-    const { page, close } = await openPage(browser, server.url);
+    const { page, close } = await openPage(shared.browser, shared.server.url);
     const found: string[] = [];
     for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'landing')) {
       found.push(
@@ -78,8 +68,8 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
   });
 
   it('lets the keyboard skip to the content and always shows where the focus is', async () => {
-    const { user, password } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     // A public page, then a page of the account area (its own layout).
     for (const path of ['/started', '/account']) {
       if (path === '/account') await signInThroughForm(page, user.username, password);
@@ -116,9 +106,9 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
 
 /** The administrator sees every page (customer pages included) with data from other users around. */
 async function signedInAdministrator() {
-  const admin = await server.createUser({ isAdministrator: true });
-  await server.createUser({ permissions: ['can_useGathering'] });
-  const watched = await openPage(browser, server.url);
+  const admin = await shared.server.createUser({ isAdministrator: true });
+  await shared.server.createUser({ permissions: ['can_useGathering'] });
+  const watched = await openPage(shared.browser, shared.server.url);
   await signInThroughForm(watched.page, admin.user.username, admin.password);
   return { ...watched, userId: admin.user.id };
 }

@@ -1,37 +1,26 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../apps/server/test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_PASSWORD } from '../apps/server/test/harness.ts';
 import {
   expectHeading,
-  launchBrowser,
   openPage,
   readAuthState,
+  serverAndBrowser,
   signInThroughForm,
-  WEB_DIST,
   waitForPath,
 } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 /** Failed requests the browser logs itself when a test provokes them on purpose. */
 const expectedStatus = (status: number) => (error: string) => !error.includes(`status of ${status}`);
 
 describe('account journeys', () => {
   it('registers, activates from the mail link, signs in, keeps the session, browses and signs out', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     const username = `joueur${Date.now().toString(36)}`;
     const email = `${username}@example.test`;
 
-    const sponsor = await server.createUser();
+    const sponsor = await shared.server.createUser();
     await page.goto(`/register?ref=${sponsor.user.username}`);
     expect(await page.locator('input[name="referral"]').inputValue()).toBe(sponsor.user.username);
     await page.locator('input[name="username"]').fill(username);
@@ -40,7 +29,7 @@ describe('account journeys', () => {
     await page.getByRole('button', { name: 'Créer mon compte' }).click();
     await page.getByTestId('register-success').waitFor();
 
-    const mail = await server.mail.waitFor({ to: email });
+    const mail = await shared.server.mail.waitFor({ to: email });
     const link = /https?:\/\/\S+\/login\?username=[^\s"<>]+/.exec(mail.text)?.[0];
     expect(link).toBeDefined();
     await page.goto(link!);
@@ -114,8 +103,8 @@ describe('account journeys', () => {
   });
 
   it('sends an anonymous visitor of account pages to /login, then back after sign-in', async () => {
-    const { user, password } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     for (const path of ['/account', '/account/marketplace', '/account/mybot', '/account/whitlist']) {
       await page.goto(path);
       await waitForPath(page, `/login?redirect=${encodeURIComponent(path)}`);
@@ -132,10 +121,10 @@ describe('account journeys', () => {
   });
 
   it('opens the bot page to a customer holding both bot permissions', async () => {
-    const { user, password } = await server.createUser({
+    const { user, password } = await shared.server.createUser({
       permissions: ['can_useGathering', 'can_useTreasure'],
     });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password, '/account');
     expect((await readAuthState(page))?.permissions).toEqual(
       expect.arrayContaining(['can_useGathering', 'can_useTreasure']),
@@ -148,12 +137,12 @@ describe('account journeys', () => {
   });
 
   it('ends a session revoked on the server on /login with the state cleared', async () => {
-    const { user, password } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     const token = (await readAuthState(page))?.token as string;
 
-    const revoked = await fetch(`${server.api}/auth/logout`, {
+    const revoked = await fetch(`${shared.server.api}/auth/logout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: '{}',
@@ -169,8 +158,8 @@ describe('account journeys', () => {
   });
 
   it('shows the French server error on a wrong password and offers to resend the activation mail', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
-    const active = await server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    const active = await shared.server.createUser();
     await page.goto('/login');
     await page.locator('input[name="username"]').fill(active.user.username);
     await page.locator('input[name="password"]').fill('mauvais-mot-de-passe');
@@ -178,21 +167,21 @@ describe('account journeys', () => {
     await page.getByText("Nom d'utilisateur ou mot de passe incorrect.").waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
 
-    const dormant = await server.createUser({ activated: false });
+    const dormant = await shared.server.createUser({ activated: false });
     await page.locator('input[name="username"]').fill(dormant.user.username);
     await page.locator('input[name="password"]').fill(dormant.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
     await page.getByText('Un nouvel e-mail d’activation a été envoyé', { exact: false }).waitFor();
-    const mail = await server.mail.waitFor({ to: dormant.user.email });
+    const mail = await shared.server.mail.waitFor({ to: dormant.user.email });
     expect(mail.text).toContain(`/login?username=${encodeURIComponent(dormant.user.username)}`);
     expect(errors.filter(expectedStatus(401)).filter(expectedStatus(403))).toEqual([]);
     await close();
   });
 
   it('uses a drawer below the lg breakpoint (1280 px)', async () => {
-    const { user, password } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url, {
+    const { user, password } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url, {
       viewport: { width: 390, height: 844 },
     });
     await signInThroughForm(page, user.username, password);
@@ -208,14 +197,14 @@ describe('account journeys', () => {
   });
 
   it('resets a forgotten password from the mail link, then changes it from the account page', async () => {
-    const { user } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await page.goto('/forgot-password');
     await page.locator('input[name="email"]').fill(user.email);
     await page.getByRole('button', { name: 'Envoyer le lien' }).click();
     await page.getByTestId('forgot-sent').waitFor();
 
-    const mail = await server.mail.waitFor({ to: user.email });
+    const mail = await shared.server.mail.waitFor({ to: user.email });
     const link = /https?:\/\/\S+\/forgot-password\?token=[^\s"<>]+/.exec(mail.text)?.[0];
     expect(link).toBeDefined();
     await page.goto(link!);
@@ -240,19 +229,19 @@ describe('account journeys', () => {
   });
 
   it('shows the bound PC and unbinds it once, with the next possible date', async () => {
-    const { user, password, token } = await server.createUser({ permissions: ['can_useGathering'] });
+    const { user, password, token } = await shared.server.createUser({ permissions: ['can_useGathering'] });
     const key = (await (
-      await fetch(`${server.api}/me/bot-key`, { headers: { authorization: `Bearer ${token}` } })
+      await fetch(`${shared.server.api}/me/bot-key`, { headers: { authorization: `Bearer ${token}` } })
     ).json()) as { data: { accessKey: string } };
     const hwid = 'PC-E2E-0001-ABCD';
-    const opened = await fetch(`${server.api}/bot/sessions`, {
+    const opened = await fetch(`${shared.server.api}/bot/sessions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ accessKey: key.data.accessKey, hwid, version: '1.0.0' }),
     });
     expect(opened.status).toBe(201);
 
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     await expect.poll(() => page.getByTestId('hwid').textContent()).toBe(hwid);
     expect(await page.getByTestId('bot-key').inputValue()).not.toContain(key.data.accessKey);

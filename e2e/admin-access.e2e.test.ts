@@ -1,26 +1,14 @@
 import { WEB_ROUTES } from '@bot/contracts';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { describe, expect, it } from 'vitest';
 import {
   expectHeading,
-  launchBrowser,
   openPage,
+  serverAndBrowser,
   signInThroughForm,
-  WEB_DIST,
   waitForPath,
 } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 /** Every admin path of the route table, with a real user's id for /admin/users/:id. */
 const adminPages = (userId: string) =>
@@ -31,8 +19,8 @@ const adminPages = (userId: string) =>
 
 describe('admin area', () => {
   it('keeps a customer out of every admin page', async () => {
-    const { user, password } = await server.createUser();
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     for (const { path } of adminPages(user.id)) {
       await page.goto(path);
@@ -47,8 +35,8 @@ describe('admin area', () => {
   });
 
   it('opens only the pages of the permissions a staff member holds', async () => {
-    const { user, password } = await server.createUser({ permissions: ['can_manageUsers'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser({ permissions: ['can_manageUsers'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     await page.goto('/admin/users');
     await expectHeading(page, 'Utilisateurs');
@@ -60,8 +48,8 @@ describe('admin area', () => {
   });
 
   it('lets the administrator into every admin page', async () => {
-    const { user, password } = await server.createUser({ isAdministrator: true });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser({ isAdministrator: true });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     for (const { path, heading } of adminPages(user.id)) {
       await page.goto(path);

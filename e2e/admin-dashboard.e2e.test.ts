@@ -1,28 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiClient, type TestUser } from '../apps/server/test/harness.ts';
 import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
-import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
+const shared = serverAndBrowser({ realtime: { adminFlushMs: 100 } });
 const bots: LiveBot[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100 } }),
-    launchBrowser(),
-  ]);
-});
+// Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
 });
 
 /** Buys a package through the sandbox provider and pays it. */
 async function buy(customer: TestUser, packageId: string) {
-  const call = apiClient(server);
+  const call = apiClient(shared.server);
   const started = await call<{ data: { id: string } }>('POST', '/me/orders', { packageId }, customer.token);
   expect(started.status).toBe(201);
   const paid = await call(
@@ -45,8 +36,8 @@ function recordForbidden(page: Page): string[] {
 
 describe('/admin dashboard', () => {
   it('shows the administrator live counts, revenue, users, audit and every link', async () => {
-    const call = apiClient(server);
-    const admin = await server.createUser({ isAdministrator: true });
+    const call = apiClient(shared.server);
+    const admin = await shared.server.createUser({ isAdministrator: true });
     const packageId = (
       await call<{ data: { id: string } }>(
         'POST',
@@ -61,16 +52,16 @@ describe('/admin dashboard', () => {
         admin.token,
       )
     ).body.data.id;
-    const buyer = await server.createUser();
-    await server.createUser();
+    const buyer = await shared.server.createUser();
+    await shared.server.createUser();
     await buy(buyer, packageId);
-    const bot = await startLiveBot(server, { accounts: 3 });
+    const bot = await startLiveBot(shared.server, { accounts: 3 });
     bots.push(bot);
-    // What the server itself counts (users of this test server, all registered just now).
+    // What the server itself counts (users of this test shared.server, all registered just now).
     const users = await call<{ total: number }>('GET', '/admin/users?pageSize=1', undefined, admin.token);
     expect(users.body.total).toBeGreaterThanOrEqual(4);
 
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     const forbidden = recordForbidden(page);
     await signInThroughForm(page, admin.user.username, admin.password);
     await page.goto('/admin');
@@ -112,7 +103,7 @@ describe('/admin dashboard', () => {
     // A second bot comes online while the dashboard is open: the count follows live.
     await page.goto('/admin');
     await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(1);
-    const second = await startLiveBot(server, { accounts: 1 });
+    const second = await startLiveBot(shared.server, { accounts: 1 });
     bots.push(second);
     await expect.poll(() => readCount(page, 'dashboard-bots-online'), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => readCount(page, 'dashboard-accounts-online')).toBe(4);
@@ -123,8 +114,8 @@ describe('/admin dashboard', () => {
   });
 
   it('shows a map-only staff member the live counts and links, and nothing they may not read', async () => {
-    const staff = await server.createUser({ permissions: ['can_manageMap'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const staff = await shared.server.createUser({ permissions: ['can_manageMap'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     const forbidden = recordForbidden(page);
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/admin');

@@ -1,23 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { apiClient } from '../apps/server/test/harness.ts';
+import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 describe('admin tables', () => {
   it('keep row actions on screen at 1,440 px, let staff pick columns and remember the choice', async () => {
-    const admin = await server.createUser({ isAdministrator: true });
-    const created = await apiClient(server)(
+    const admin = await shared.server.createUser({ isAdministrator: true });
+    const created = await apiClient(shared.server)(
       'POST',
       '/admin/roles',
       { name: 'Modérateurs', description: 'Surveillent la carte et les comptes en ligne.', permissions: [] },
@@ -25,7 +15,7 @@ describe('admin tables', () => {
     );
     expect(created.status).toBe(201);
     const viewport = { width: 1440, height: 900 };
-    const { page, errors, close } = await openPage(browser, server.url, { viewport });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url, { viewport });
     await signInThroughForm(page, admin.user.username, admin.password);
     await page.goto('/admin/role');
     await expectHeading(page, 'Rôles');
@@ -49,7 +39,9 @@ describe('admin tables', () => {
     expect(await grid.getByText('Surveillent la carte').count()).toBe(1);
 
     // A wide screen shows every column from the start.
-    const wide = await openPage(browser, server.url, { viewport: { width: 1920, height: 1000 } });
+    const wide = await openPage(shared.browser, shared.server.url, {
+      viewport: { width: 1920, height: 1000 },
+    });
     await signInThroughForm(wide.page, admin.user.username, admin.password);
     await wide.page.goto('/admin/payments');
     await expectHeading(wide.page, 'Paiements');

@@ -1,26 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { expectHeading, launchBrowser, openPage, WEB_DIST } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { expectHeading, openPage, serverAndBrowser } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 describe('hosting and error pages', () => {
   it('serves the runtime config, the build id and the app shell from the server', async () => {
-    const config = await fetch(`${server.url}/config.json`);
+    const config = await fetch(`${shared.server.url}/config.json`);
     expect(config.status).toBe(200);
     expect(config.headers.get('cache-control')).toBe('no-store');
     const body = (await config.json()) as Record<string, unknown>;
-    const build = (await (await fetch(`${server.url}/build.json`)).json()) as { buildId: string };
+    const build = (await (await fetch(`${shared.server.url}/build.json`)).json()) as { buildId: string };
     expect(body).toEqual({
       apiBaseUrl: '/api',
       socketUrl: '',
@@ -29,28 +18,28 @@ describe('hosting and error pages', () => {
     });
 
     for (const path of ['/', '/login', '/account/whitlist', '/admin/users/123', '/account/']) {
-      const response = await fetch(`${server.url}${path}`);
+      const response = await fetch(`${shared.server.url}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/html');
       expect(response.headers.get('cache-control')).toBe('no-cache');
     }
-    const unknownApi = await fetch(`${server.url}/api/nope`);
+    const unknownApi = await fetch(`${shared.server.url}/api/nope`);
     expect(unknownApi.status).toBe(404);
     expect(await unknownApi.json()).toMatchObject({ code: 'NOT_FOUND' });
-    expect((await fetch(`${server.url}/.vite/manifest.json`)).status).toBe(404);
+    expect((await fetch(`${shared.server.url}/.vite/manifest.json`)).status).toBe(404);
   });
 
   it('gives hashed assets a long cache', async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${shared.server.url}/`)).text();
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
-    const response = await fetch(`${server.url}${script}`);
+    const response = await fetch(`${shared.server.url}${script}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   it('answers HTTP 404 and shows the 404 page for a path outside the route table', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     const response = await page.goto('/this/page/does-not-exist');
     expect(response?.status()).toBe(404);
     await expect.poll(() => page.title()).toBe('Page Not Found');
@@ -62,7 +51,7 @@ describe('hosting and error pages', () => {
   });
 
   it('renders every public page in French, dark, without console errors', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     const expected: Record<string, string> = {
       '/': 'Votre bot travaille, vous gardez la main',
       '/login': 'Connexion',
@@ -83,7 +72,7 @@ describe('hosting and error pages', () => {
   });
 
   it('keeps the true 404 once the service worker controls the page', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await page.goto('/');
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -101,7 +90,7 @@ describe('hosting and error pages', () => {
   });
 
   it('shows why an activation link failed', async () => {
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await page.goto('/login?username=personne&token=jeton-invalide');
     await page.getByTestId('activation-failed').waitFor();
     expect(await page.getByTestId('activation-failed').textContent()).toMatch(/invalide|expiré|introuvable/i);

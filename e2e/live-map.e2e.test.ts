@@ -1,34 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
-import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
+const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
 const bots: LiveBot[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } }),
-    launchBrowser(),
-  ]);
-});
+// Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
 });
 
 describe('/admin/map live', () => {
   it('shows exactly the simulated accounts online, follows moves and a disconnection', async () => {
     // 6 bots, 1 to 3 game accounts each: 12 accounts.
     const sizes = [1, 2, 3, 1, 2, 3];
-    for (const accounts of sizes) bots.push(await startLiveBot(server, { accounts }));
+    for (const accounts of sizes) bots.push(await startLiveBot(shared.server, { accounts }));
     const expected = sizes.reduce((sum, n) => sum + n, 0);
 
-    const admin = await server.createUser({ permissions: ['can_manageMap'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, admin.user.username, admin.password);
     await page.goto('/admin/map');
     await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
@@ -138,8 +128,8 @@ describe('/admin/map live', () => {
   });
 
   it('refuses the live feed to a staff member without can_manageMap (page kept out)', async () => {
-    const staff = await server.createUser({ permissions: ['can_manageUsers'] });
-    const { page, close } = await openPage(browser, server.url);
+    const staff = await shared.server.createUser({ permissions: ['can_manageUsers'] });
+    const { page, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/admin/map');
     await page.waitForURL((url) => url.pathname !== '/admin/map', { timeout: 10_000 });

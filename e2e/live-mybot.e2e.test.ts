@@ -1,33 +1,21 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
-import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-const bots: LiveBot[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    // Reports come faster than a real bot's here: the throttle is raised so that none is dropped.
-    startTestServer({
-      webDist: WEB_DIST,
-      realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000, botUpdatesPerSecond: 50 },
-    }),
-    launchBrowser(),
-  ]);
+// Reports come faster than a real bot's here: the throttle is raised so that none is dropped.
+const shared = serverAndBrowser({
+  realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000, botUpdatesPerSecond: 50 },
 });
+const bots: LiveBot[] = [];
+// Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
 });
 
 describe('/account/mybot live', () => {
   it('shows the first-run guide while no bot ever connected', async () => {
-    const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const owner = await shared.server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, owner.user.username, owner.password);
     await page.goto('/account/mybot');
     await page.getByTestId('mybot-first-run').waitFor();
@@ -37,9 +25,9 @@ describe('/account/mybot live', () => {
   });
 
   it("shows the bot's update within 2 s and sees it go offline when the bot stops", async () => {
-    const bot = await startLiveBot(server, { accounts: 2 });
+    const bot = await startLiveBot(shared.server, { accounts: 2 });
     bots.push(bot);
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, bot.owner.user.username, bot.owner.password);
     await page.goto('/account/mybot');
     await page.locator('[data-testid="mybot-online"][data-online="true"]').waitFor({ timeout: 5_000 });
@@ -80,10 +68,10 @@ describe('/account/mybot live', () => {
   });
 
   it("never shows another customer's bot", async () => {
-    const mine = await startLiveBot(server);
-    const theirs = await startLiveBot(server);
+    const mine = await startLiveBot(shared.server);
+    const theirs = await startLiveBot(shared.server);
     bots.push(mine, theirs);
-    const { page, errors, close } = await openPage(browser, server.url);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, mine.owner.user.username, mine.owner.password);
     await page.goto('/account/mybot');
     await page.getByTestId(`mybot-account-${mine.accounts[0]}`).waitFor({ timeout: 5_000 });
@@ -104,7 +92,7 @@ describe('/account/mybot live', () => {
     expect(html).not.toContain(theirs.accounts[0]);
     expect(await page.getByTestId(`mybot-account-${theirs.accounts[0]}`).count()).toBe(0);
 
-    // Asking the socket for the other customer's hwid from this page is refused by the server.
+    // Asking the socket for the other customer's hwid from this page is refused by the shared.server.
     const refused = await page.evaluate(
       async ({ hwid }) => {
         const token = (JSON.parse(localStorage.getItem('auth') ?? '{}') as { state?: { token?: string } })

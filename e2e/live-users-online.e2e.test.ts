@@ -1,34 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from '../apps/server/test/harness.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../apps/server/test/harness.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
-import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
+const shared = serverAndBrowser({ realtime: { adminFlushMs: 100 } });
 const bots: LiveBot[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startTestServer({ webDist: WEB_DIST, realtime: { adminFlushMs: 100 } }),
-    launchBrowser(),
-  ]);
-});
+// Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
-  await browser?.close();
-  await server?.close();
 });
 
 describe('/admin/usersOnline', () => {
   it('lists the connected bots and kicking one disconnects it', async () => {
-    const kept = await startLiveBot(server, { accounts: 2 });
-    const kicked = await startLiveBot(server, { accounts: 1 });
+    const kept = await startLiveBot(shared.server, { accounts: 2 });
+    const kicked = await startLiveBot(shared.server, { accounts: 1 });
     bots.push(kept, kicked);
     const fatal = new Promise<string>((resolve) => kicked.client.on('fatal', (error) => resolve(error.code)));
 
-    const staff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const staff = await shared.server.createUser({ permissions: ['can_manageUsersOnline'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/admin/usersOnline');
     const botsGrid = page.getByRole('grid', { name: 'Bots connectés' });
@@ -61,10 +51,10 @@ describe('/admin/usersOnline', () => {
   });
 
   it('lists signed-in web sessions and revoking one signs that browser out', async () => {
-    const customer = await server.createUser();
-    await apiClient(server)('GET', '/me/info', undefined, customer.token);
-    const staff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
-    const { page, errors, close } = await openPage(browser, server.url);
+    const customer = await shared.server.createUser();
+    await apiClient(shared.server)('GET', '/me/info', undefined, customer.token);
+    const staff = await shared.server.createUser({ permissions: ['can_manageUsersOnline'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/admin/usersOnline');
     const sessionsGrid = page.getByRole('grid', { name: 'Sessions web' });
@@ -74,7 +64,7 @@ describe('/admin/usersOnline', () => {
     await expect
       .poll(() => sessionsGrid.getByText(customer.user.username).count(), { timeout: 5_000 })
       .toBe(0);
-    expect((await apiClient(server)('GET', '/me/info', undefined, customer.token)).status).toBe(401);
+    expect((await apiClient(shared.server)('GET', '/me/info', undefined, customer.token)).status).toBe(401);
     expect(errors).toEqual([]);
     await close();
   });

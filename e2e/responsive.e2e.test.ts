@@ -1,19 +1,9 @@
 import { WEB_ROUTES } from '@bot/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 /** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e responsive` keeps a picture of every page. */
 const screenshotDir = process.env.SCREENSHOT_DIR;
@@ -33,8 +23,10 @@ async function overflow(page: Page, path: string, width: number): Promise<number
 describe('every page fits the window: phone, laptop, large screen', () => {
   for (const width of [390, 1440, 1920]) {
     it(`at ${width} px`, async () => {
-      const admin = await server.createUser({ isAdministrator: true });
-      const { page, close } = await openPage(browser, server.url, { viewport: { width, height: 900 } });
+      const admin = await shared.server.createUser({ isAdministrator: true });
+      const { page, close } = await openPage(shared.browser, shared.server.url, {
+        viewport: { width, height: 900 },
+      });
       const found: string[] = [];
       for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'landing')) {
         const extra = await overflow(page, route.path, width);

@@ -1,23 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { expectHeading, launchBrowser, openPage, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 describe('toasts', () => {
   it('appear below the header, one per event', async () => {
-    const { user, password } = await server.createUser();
-    const { page, close } = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const { page, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, user.username, password);
     await page.goto('/account');
     await expectHeading(page, 'Mon compte');

@@ -1,27 +1,16 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { writeSettings } from '../apps/server/src/modules/settings/settings.service.ts';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
 import {
   expectHeading,
-  launchBrowser,
   openPage,
+  serverAndBrowser,
   signInThroughForm,
-  WEB_DIST,
   waitForPath,
 } from './support/browser.ts';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 /** What the authenticator app shows, `stepsAhead` 30-second steps from now (each step is taken once). */
 function authenticatorCode(secret: string, stepsAhead = 0): string {
@@ -61,20 +50,20 @@ async function signInWithCode(page: Page, username: string, password: string, co
 
 describe('two-factor authentication in the browser', () => {
   it('a customer turns it on, signs in with an app code then a recovery code, turns it off', async () => {
-    const { user, password } = await server.createUser();
-    const first = await openPage(browser, server.url);
+    const { user, password } = await shared.server.createUser();
+    const first = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(first.page, user.username, password);
     await first.page.goto('/account');
     await expectHeading(first.page, 'Mon compte');
     const { secret, recoveryCodes } = await enrolThroughAccountPage(first.page);
 
     // A new browser: the password is no longer enough.
-    const second = await openPage(browser, server.url);
+    const second = await openPage(shared.browser, shared.server.url);
     await signInWithCode(second.page, user.username, password, authenticatorCode(secret, 1));
     await waitForPath(second.page, '/account');
     await expectHeading(second.page, 'Mon compte');
 
-    const third = await openPage(browser, server.url);
+    const third = await openPage(shared.browser, shared.server.url);
     await signInWithCode(third.page, user.username, password, recoveryCodes[0] ?? '');
     await waitForPath(third.page, '/account');
     await third.page
@@ -98,10 +87,15 @@ describe('two-factor authentication in the browser', () => {
   });
 
   it('sends staff to enrolment before the admin area when it is mandatory', async () => {
-    await writeSettings(server.app.ctx, server.app.ctx.db, { staffTwoFactorRequired: true }, null);
+    await writeSettings(
+      shared.server.app.ctx,
+      shared.server.app.ctx.db,
+      { staffTwoFactorRequired: true },
+      null,
+    );
     try {
-      const { user, password } = await server.createUser({ permissions: ['can_manageMap'] });
-      const { page, errors, close } = await openPage(browser, server.url);
+      const { user, password } = await shared.server.createUser({ permissions: ['can_manageMap'] });
+      const { page, errors, close } = await openPage(shared.browser, shared.server.url);
       await signInThroughForm(page, user.username, password, '/account');
       await expectHeading(page, 'Mon compte');
       expect(new URL(page.url()).hash).toBe('#double-authentification');
@@ -121,7 +115,12 @@ describe('two-factor authentication in the browser', () => {
       expect(errors).toEqual([]);
       await close();
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { staffTwoFactorRequired: false }, null);
+      await writeSettings(
+        shared.server.app.ctx,
+        shared.server.app.ctx.db,
+        { staffTwoFactorRequired: false },
+        null,
+      );
     }
   });
 });

@@ -1,27 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../apps/server/test/harness.ts';
-import { launchBrowser, openPage, WEB_DIST } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, serverAndBrowser } from './support/browser.ts';
 
 /**
  * Performance issue, part 1: what a visitor downloads, measured by Chromium over the wire. The
  * landing page's JavaScript must stay within 170 KB as sent (it was 503 KB uncompressed).
  */
 const LANDING_JS_BUDGET_BYTES = 170 * 1024;
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ webDist: WEB_DIST }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const shared = serverAndBrowser();
 
 describe('bytes over the wire', () => {
   it('the landing page’s JavaScript arrives compressed and within budget', async () => {
-    const { page, close } = await openPage(browser, server.url, { blockServiceWorkers: true });
+    const { page, close } = await openPage(shared.browser, shared.server.url, { blockServiceWorkers: true });
     const encodings: string[] = [];
     page.on('response', (response) => {
       if (response.url().endsWith('.js'))

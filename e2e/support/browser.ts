@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  type StartTestServerOptions,
+  startTestServer,
+  type TestServer,
+} from '../../apps/server/test/harness.ts';
 
 /** This run's snapshot of the built web app (made by the global setup), else apps/web/dist. */
 export const WEB_DIST =
@@ -26,6 +31,37 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/**
+ * A product server hosting the built web app and one Chromium, shared by a test file: started before
+ * its tests, closed after them. Read `.server` and `.browser` inside the tests.
+ */
+export function serverAndBrowser(options: StartTestServerOptions = {}): {
+  readonly server: TestServer;
+  readonly browser: Browser;
+} {
+  const started: { server?: TestServer; browser?: Browser } = {};
+  beforeAll(async () => {
+    [started.server, started.browser] = await Promise.all([
+      startTestServer({ webDist: WEB_DIST, ...options }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.server?.close();
+  });
+  return {
+    get server() {
+      if (!started.server) throw new Error('serverAndBrowser: used before its beforeAll ran');
+      return started.server;
+    },
+    get browser() {
+      if (!started.browser) throw new Error('serverAndBrowser: used before its beforeAll ran');
+      return started.browser;
+    },
+  };
 }
 
 export interface WatchedPage {
