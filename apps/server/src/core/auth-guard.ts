@@ -28,7 +28,9 @@ export async function loadSession(
   request: FastifyRequest,
   options: { includePending?: boolean } = {},
 ): Promise<AuthenticatedSession | null> {
-  if (request.auth) return request.auth;
+  if (request.auth) {
+    return request.auth.secondFactorPending && !options.includePending ? null : request.auth;
+  }
   const token = readBearerToken(request);
   if (!token || token.length > 256) return null;
   request.auth = (await findSessionByToken(request.server.ctx, token, options)) ?? null;

@@ -9,7 +9,7 @@ import { getSettings } from './settings.service.ts';
  * maintenance page (it reads the public settings and the signed-in user's permissions).
  */
 const OPEN_DURING_MAINTENANCE = [
-  /^\/api\/auth\/(login|logout|check-permission)$/,
+  /^\/api\/auth\/(login|second-factor|logout|check-permission)$/,
   /^\/api\/settings\/public$/,
   /^\/api\/(healthz|readyz|metrics)$/,
   // Who is signed in and what they hold: enough for the web app to choose the maintenance page.

@@ -210,6 +210,27 @@ describe('signing in with two-factor on', () => {
     expect(statuses[7]).toBe(429);
   });
 
+  it('lets staff finish a two-step sign-in during maintenance (customers stay out)', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const { secret } = await enrol(admin.token);
+    await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: true }, null);
+    try {
+      const pending = await signIn(admin.user.username);
+      const passed = await call(
+        'POST',
+        '/auth/second-factor',
+        { code: authenticatorCode(secret, 1) },
+        pending.token,
+      );
+      expect(passed.status).toBe(200);
+      expect((await call('GET', '/admin/users', undefined, pending.token)).status).toBe(200);
+      const customer = await server.createUser();
+      expect((await call('GET', '/me/orders', undefined, customer.token)).status).toBe(503);
+    } finally {
+      await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: false }, null);
+    }
+  });
+
   it('lets a sign-in left at the code be closed', async () => {
     const { user, token } = await server.createUser();
     await enrol(token);
