@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
 import {
+  type AgentUpdate,
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
+  type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
   SOCKET_RANDOMIZATION_FACTOR,
@@ -19,8 +21,10 @@ export interface BotClientOptions {
   accessKey: string;
   /** Hardware id of this PC. */
   hwid: string;
-  /** Agent version, `major.minor.patch`. */
+  /** Agent version (semver: `1.4.0`, `1.5.0-beta.1`). */
   version: string;
+  /** The release channel this agent follows, for `updateAvailable` (default stable). */
+  channel?: ReleaseChannel;
   /** A bot session opened earlier (reused until the server refuses it). */
   session?: { token: string; expiresAt: string };
   /** The last report is sent again after this much silence, so the server keeps the bot online. */
@@ -57,6 +61,8 @@ export interface BotClientEvents {
   disconnected: [reason: string];
   /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
   fatal: [error: BotApiError];
+  /** A newer build exists on the agent's channel (told when a session opens). */
+  updateAvailable: [update: AgentUpdate];
   error: [error: Error];
 }
 
@@ -72,6 +78,8 @@ export interface BotClient {
   readonly isConnected: boolean;
   /** Game accounts the server accepts for this bot (from the last session opened). */
   readonly whitelist: readonly string[];
+  /** The newer build the server told of when the last session opened, or null. */
+  readonly update: AgentUpdate | null;
   on<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
   off<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
 }
@@ -85,6 +93,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   emitter.on('error', () => {}); // errors are reported, never thrown at the event loop
   let session = options.session;
   let whitelist: string[] = [];
+  let update: AgentUpdate | null = null;
   let socket: AgentSocket | undefined;
   let isAuthenticated = false;
   let isStopped = false;
@@ -100,7 +109,12 @@ export function createBotClient(options: BotClientOptions): BotClient {
     const response = await fetch(`${serverUrl}/api/bot/sessions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ accessKey: options.accessKey, hwid: options.hwid, version: options.version }),
+      body: JSON.stringify({
+        accessKey: options.accessKey,
+        hwid: options.hwid,
+        version: options.version,
+        channel: options.channel ?? 'stable',
+      }),
       signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
     });
     const body = (await response.json().catch(() => ({}))) as Partial<BotSessionAnswer> & {
@@ -116,6 +130,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
     }
     session = { token: body.token, expiresAt: body.expiresAt };
     whitelist = body.whitelist ?? [];
+    update = body.update ?? null;
+    if (update) emitter.emit('updateAvailable', update);
     return body as BotSessionAnswer;
   }
 
@@ -249,6 +265,9 @@ export function createBotClient(options: BotClientOptions): BotClient {
     },
     get whitelist() {
       return whitelist;
+    },
+    get update() {
+      return update;
     },
     on: (event, listener) => void emitter.on(event, listener as (...args: unknown[]) => void),
     off: (event, listener) => void emitter.off(event, listener as (...args: unknown[]) => void),

@@ -80,6 +80,10 @@ async function startBot(index: number): Promise<void> {
   client.on('error', () => {
     counters.errors += 1;
   });
+  client.on('updateAvailable', (update) => {
+    if (index === 0)
+      console.log(`Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`);
+  });
   client.on('fatal', (error) => {
     counters.fatal += 1;
     console.error(`[${entry.username}] arrêt : ${error.code} ${error.message}`);

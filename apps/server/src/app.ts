@@ -37,6 +37,7 @@ import { createPaymentProvider } from './modules/payments/payment-provider.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
 import { attachRealtime } from './modules/realtime/realtime.service.ts';
+import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(worldRoutes);
       await api.register(botRoutes);
       await api.register(usersOnlineRoutes);
+      await api.register(releasesRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int32 } from './numbers.ts';
+import { agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
 
 export const hwidSchema = z
   .string()
@@ -79,14 +80,18 @@ export type BotState = z.infer<typeof botStateSchema>;
 export const botSessionInput = z.strictObject({
   accessKey: z.string().trim().min(16).max(128),
   hwid: hwidSchema,
-  version: z.string().regex(/^\d+\.\d+\.\d+$/, 'Version attendue au format 1.2.3.'),
+  version: semverSchema,
+  /** The release channel the agent follows, for the update notice (default stable). */
+  channel: releaseChannelSchema.default('stable'),
 });
-export type BotSessionInput = z.infer<typeof botSessionInput>;
+export type BotSessionInput = z.input<typeof botSessionInput>;
 
 export const botSessionAnswer = z.object({
   token: z.string(),
   expiresAt: z.string(),
   whitelist: z.array(z.string()),
+  /** A newer build on the agent's channel, or null. */
+  update: agentUpdateSchema.nullable(),
 });
 export type BotSessionAnswer = z.infer<typeof botSessionAnswer>;
 

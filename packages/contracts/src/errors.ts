@@ -128,6 +128,29 @@ export const ERRORS = {
   SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
   BOT_REPLACED: { status: 409, message: 'Une connexion plus récente de ce PC a remplacé celle-ci.' },
   BOT_KICKED: { status: 409, message: 'Le bot a été déconnecté par un administrateur.' },
+
+  RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },
+  RELEASE_ALREADY_PUBLISHED: {
+    status: 409,
+    message: 'Cette version est déjà publiée : son fichier ne change plus.',
+  },
+  RELEASE_PART_INVALID: {
+    status: 400,
+    message: 'Partie de fichier invalide : 4 Mio au plus, envoyée en application/octet-stream.',
+  },
+  RELEASE_UPLOAD_INCOMPLETE: {
+    status: 409,
+    message: "Le fichier n'est pas complet : envoyez toutes ses parties avant de publier.",
+  },
+  RELEASE_CHECKSUM_MISMATCH: {
+    status: 422,
+    message: "L'empreinte SHA-256 ne correspond pas au fichier reçu. Envoyez le fichier à nouveau.",
+  },
+  RELEASE_LINK_INVALID: {
+    status: 403,
+    message: 'Lien de téléchargement invalide ou expiré. Demandez-en un nouveau depuis votre espace.',
+  },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: "Plage d'octets impossible pour ce fichier." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

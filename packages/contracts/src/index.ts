@@ -10,6 +10,7 @@ export * from './french.ts';
 export * from './numbers.ts';
 export * from './orders.ts';
 export * from './permissions.ts';
+export * from './releases.ts';
 export * from './roles.ts';
 export * from './routes.ts';
 export * from './settings.ts';

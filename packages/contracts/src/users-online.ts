@@ -26,6 +26,8 @@ export const ONLINE_BOT_SORTS = [
 ] as const;
 export const onlineBotsQuery = listQuery.extend({
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
+  /** Agent version or its start (`versionMatches`). */
+  version: z.string().trim().max(64).optional(),
 });
 export type OnlineBotsQuery = z.infer<typeof onlineBotsQuery>;
 export const onlineBotsAnswer = listAnswer(onlineBotSchema);

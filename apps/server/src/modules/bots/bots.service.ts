@@ -1,10 +1,12 @@
-import type { BotSessionAnswer, Permission } from '@bot/contracts';
+import type { BotSessionAnswer, Permission, ReleaseChannel } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import semver from 'semver';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
+import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { findUserByBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
@@ -18,17 +20,6 @@ export function canRunBot(held: readonly Permission[]): boolean {
   return BOT_PERMISSIONS.some((name) => held.includes(name));
 }
 
-/** Compares two `major.minor.patch` versions: negative when a < b. */
-function compareVersions(a: string, b: string): number {
-  const left = a.split('.').map(Number);
-  const right = b.split('.').map(Number);
-  for (let i = 0; i < 3; i += 1) {
-    const diff = (left[i] ?? 0) - (right[i] ?? 0);
-    if (diff !== 0) return diff;
-  }
-  return 0;
-}
-
 /**
  * Opens a bot session for the agent holding the user's access key: binds the hwid on first use,
  * refuses another PC, a banned or unactivated account, an account without bot permission and an
@@ -36,17 +27,18 @@ function compareVersions(a: string, b: string): number {
  */
 export async function openBotSession(
   ctx: AppContext,
-  input: { accessKey: string; hwid: string; version: string; ip: string | null },
+  input: { accessKey: string; hwid: string; version: string; channel?: ReleaseChannel; ip: string | null },
 ): Promise<BotSessionAnswer> {
   const user = await findUserByBotKey(ctx.db, input.accessKey);
   if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
   const { minBotVersion } = await getSettings(ctx);
-  if (compareVersions(input.version, minBotVersion) < 0) {
+  if (semver.lt(input.version, minBotVersion)) {
+    const pageUrl = `${ctx.config.publicUrl}${MY_BOT_PAGE}`;
     throw new AppError('BOT_VERSION_OUTDATED', {
-      message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Mettez le bot à jour.`,
-      details: { minBotVersion },
+      message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
+      details: { minBotVersion, pageUrl },
     });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
@@ -69,7 +61,22 @@ export async function openBotSession(
     token,
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx.db, user.id),
+    update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
   };
+}
+
+/** Where customers download builds (signed in; the link there is theirs). */
+const MY_BOT_PAGE = '/account/mybot';
+
+/** A newer build on the agent's channel, told in the session answer (the SDK shows it). */
+async function updateFor(
+  ctx: AppContext,
+  agent: { version: string; channel: ReleaseChannel },
+): Promise<BotSessionAnswer['update']> {
+  const latest = await latestRelease(ctx, agent.channel);
+  if (!latest || !semver.gt(latest.version, agent.version)) return null;
+  const { version, channel, notes } = latest;
+  return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${MY_BOT_PAGE}` };
 }
 
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */

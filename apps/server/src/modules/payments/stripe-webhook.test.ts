@@ -151,7 +151,9 @@ describe('signature checks', () => {
     const secondsFromNow = (offset: number) => Math.floor(Date.now() / 1000) + offset;
     expect((await deliver(payload, signed(payload, { timestamp: secondsFromNow(-330) }))).status).toBe(400);
     const tenYears = 10 * 365 * 24 * 3600;
-    expect((await deliver(payload, signed(payload, { timestamp: secondsFromNow(tenYears) }))).status).toBe(400);
+    expect((await deliver(payload, signed(payload, { timestamp: secondsFromNow(tenYears) }))).status).toBe(
+      400,
+    );
     expect((await deliver(payload, signed(payload, { timestamp: secondsFromNow(330) }))).status).toBe(400);
     expect((await stateOf(orderId)).status).toBe('pending');
     const fresh = await deliver(payload, signed(payload, { timestamp: secondsFromNow(-240) }));

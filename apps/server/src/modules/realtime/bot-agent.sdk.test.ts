@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { type BotApiError, createBotClient, SimulatedBot } from '@bot/bot-agent';
-import type { BotState } from '@bot/contracts';
+import type { AgentUpdate, BotState } from '@bot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
 import { countOnline, kickBot } from './realtime.service.ts';
 import {
   connectAndAuthenticate,
@@ -112,4 +114,36 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
     version: '1.0.0',
   });
   await expect(wrong.connect()).rejects.toMatchObject({ code: 'BOT_KEY_INVALID', status: 401 });
+});
+
+it('tells the agent when a newer build of its channel is published', async () => {
+  const { ctx } = server.app;
+  const actor = { id: null, username: null, ip: null };
+  const file = Buffer.from('agent build 7.1.0-beta.1');
+  const draft = await createRelease(ctx, {
+    version: '7.1.0-beta.1',
+    channel: 'beta',
+    notes: 'Essai',
+    fileName: 'a.zip',
+    actor,
+  });
+  await storeReleasePart(ctx, { id: draft.id, index: 0, bytes: file });
+  await publishRelease(ctx, {
+    id: draft.id,
+    parts: 1,
+    sha256: createHash('sha256').update(file).digest('hex'),
+    actor,
+  });
+
+  const owner = await newOwner(['Updater']);
+  const options = { serverUrl: server.url, accessKey: owner.accessKey, hwid: newHwid(), version: '7.0.0' };
+  const stable = createBotClient(options);
+  await stable.openSession();
+  expect(stable.update).toBeNull(); // a stable agent is not offered a beta
+
+  const beta = createBotClient({ ...options, channel: 'beta' });
+  const told = new Promise<AgentUpdate>((resolve) => beta.on('updateAvailable', resolve));
+  await beta.openSession();
+  expect(await told).toMatchObject({ version: '7.1.0-beta.1', channel: 'beta', notes: 'Essai' });
+  expect(beta.update?.version).toBe('7.1.0-beta.1');
 });

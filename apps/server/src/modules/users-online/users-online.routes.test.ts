@@ -27,7 +27,7 @@ afterAll(async () => {
   await server.close();
 });
 
-async function onlineBot(accounts: string[]) {
+async function onlineBot(accounts: string[], version = '1.0.0') {
   const owner = await createBotOwner(server, { accounts });
   const { socket, ack } = await connectAndAuthenticate(server, {
     type: 'bot',
@@ -36,7 +36,7 @@ async function onlineBot(accounts: string[]) {
   });
   expect(ack).toEqual({ ok: true });
   sockets.push(socket);
-  socket.emit('bot_update', { version: '1.0.0', accounts: accounts.map((name) => account(name)) });
+  socket.emit('bot_update', { version, accounts: accounts.map((name) => account(name)) });
   return { owner, socket };
 }
 
@@ -123,6 +123,19 @@ describe('connected bots', () => {
     );
     expect(paged.body.data).toHaveLength(1);
     expect(paged.body.total).toBeGreaterThanOrEqual(2);
+  });
+
+  it('filters by agent version: a version or its start (1.4 is 1.4.x, not 1.40)', async () => {
+    const old = await onlineBot(['Ver-1'], '1.4.2');
+    const newer = await onlineBot(['Ver-2'], '1.40.0');
+    await waitForBots((bots) =>
+      [old, newer].every(({ owner }) => bots.some((bot) => bot.hwid === owner.hwid)),
+    );
+    const fourteen = await waitForBots(() => true, '&version=1.4');
+    expect(fourteen.data.map((bot) => bot.hwid)).toEqual([old.owner.hwid]);
+    const exact = await waitForBots(() => true, '&version=1.40.0');
+    expect(exact.data.map((bot) => bot.hwid)).toEqual([newer.owner.hwid]);
+    expect((await waitForBots(() => true, '&version=9')).total).toBe(0);
   });
 
   it('kicks a bot: its socket gets BOT_KICKED and closes, it leaves the list, an audit entry is written', async () => {

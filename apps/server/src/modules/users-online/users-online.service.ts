@@ -6,6 +6,7 @@ import {
   type OnlineBotsQuery,
   type OnlineSession,
   type OnlineSessionsQuery,
+  versionMatches,
 } from '@bot/contracts';
 import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
@@ -41,6 +42,7 @@ export async function listUsersOnlineBots(
 ): Promise<{ data: OnlineBot[]; total: number }> {
   const needle = query.q?.trim().toLowerCase();
   let bots = (await listOnlineBots(ctx)).filter((state) => state.online).map(toOnlineBot);
+  if (query.version) bots = bots.filter((bot) => versionMatches(bot.version, query.version ?? ''));
   if (needle) {
     bots = bots.filter(
       (bot) =>

@@ -2,12 +2,17 @@ import type { BotState } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
 import { FleetBuffers } from './fleet-buffers.ts';
 
-function bot(hwid: string, owner: string, statuses: BotState['accounts'][number]['status'][]): BotState {
+function bot(
+  hwid: string,
+  owner: string,
+  statuses: BotState['accounts'][number]['status'][],
+  version = '1.0.0',
+): BotState {
   return {
     hwid,
     owner: { id: owner, username: owner },
     online: true,
-    version: '1.0.0',
+    version,
     connectedAt: '',
     lastSeenAt: '',
     accounts: statuses.map((status, index) => ({
@@ -46,15 +51,28 @@ describe('FleetBuffers', () => {
     const buffers = new FleetBuffers();
     buffers.setBot(bot('A', 'Alice', ['gathering', 'fighting']));
     buffers.setBot(bot('B', 'bob', ['gathering']));
-    buffers.setFilter({ statuses: new Set(['gathering']), owner: '' });
+    buffers.setFilter({ statuses: new Set(['gathering']), owner: '', version: '' });
     expect(buffers.visibleCount).toBe(2);
-    buffers.setFilter({ statuses: new Set(), owner: 'ali' });
+    buffers.setFilter({ statuses: new Set(), owner: 'ali', version: '' });
     expect(buffers.visibleCount).toBe(2);
-    buffers.setFilter({ statuses: new Set(['fighting']), owner: 'BOB' });
+    buffers.setFilter({ statuses: new Set(['fighting']), owner: 'BOB', version: '' });
     expect(buffers.visibleCount).toBe(0);
     buffers.setBot(bot('D', 'bobby', ['fighting']));
     expect(buffers.visibleCount).toBe(1);
     buffers.removeBot('D');
+    expect(buffers.visibleCount).toBe(0);
+  });
+
+  it('filters by the start of the agent version', () => {
+    const buffers = new FleetBuffers();
+    buffers.setBot(bot('A', 'alice', ['gathering', 'fighting'], '1.4.0'));
+    buffers.setBot(bot('B', 'bob', ['gathering'], '1.5.2'));
+    buffers.setBot(bot('C', 'carol', ['gathering'], '1.40.0'));
+    buffers.setFilter({ statuses: new Set(), owner: '', version: '1.4' });
+    expect(buffers.visibleCount).toBe(2);
+    buffers.setFilter({ statuses: new Set(), owner: '', version: '1.5.2' });
+    expect(buffers.visibleCount).toBe(1);
+    buffers.setBot(bot('B', 'bob', ['gathering'], '1.6.0')); // the agent was updated
     expect(buffers.visibleCount).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { BOT_STATUSES, type BotState, type BotStatus } from '@bot/contracts';
+import { BOT_STATUSES, type BotState, type BotStatus, versionMatches } from '@bot/contracts';
 
 const STATUS_INDEX = new Map<BotStatus, number>(BOT_STATUSES.map((status, index) => [status, index]));
 export const STATUS_COUNT = BOT_STATUSES.length;
@@ -8,6 +8,8 @@ export interface MapFilter {
   statuses: ReadonlySet<BotStatus>;
   /** Case-insensitive part of the owner's username; '' means all. */
   owner: string;
+  /** Agent version or its start (`versionMatches`); '' means all. */
+  version: string;
 }
 
 /**
@@ -38,7 +40,8 @@ export class FleetBuffers {
   private ownerMatch = new Uint8Array(0);
   private readonly byHwid = new Map<string, number[]>();
   private readonly free: number[] = [];
-  private filter: MapFilter = { statuses: new Set(), owner: '' };
+  private readonly versionByHwid = new Map<string, string>();
+  private filter: MapFilter = { statuses: new Set(), owner: '', version: '' };
   /** Bumped on every change (the renderer redraws when it moves). */
   version = 0;
 
@@ -93,6 +96,7 @@ export class FleetBuffers {
     const shown =
       this.alive[slot] === 1 &&
       this.ownerMatch[this.owner[slot] ?? 0] === 1 &&
+      versionMatches(this.versionByHwid.get(this.hwidOf[slot] ?? '') ?? '', this.filter.version) &&
       (this.filter.statuses.size === 0 ||
         this.filter.statuses.has(BOT_STATUSES[this.status[slot] ?? 0] as BotStatus))
         ? 1
@@ -105,6 +109,7 @@ export class FleetBuffers {
   setBot(state: BotState): void {
     const slots = this.byHwid.get(state.hwid) ?? [];
     const owner = this.ownerOf(state.owner.username);
+    this.versionByHwid.set(state.hwid, state.version);
     const accounts = state.accounts;
     while (slots.length > accounts.length) this.release(slots.pop() as number);
     for (let index = 0; index < accounts.length; index++) {
@@ -143,6 +148,7 @@ export class FleetBuffers {
     if (!slots) return;
     for (const slot of slots) this.release(slot);
     this.byHwid.delete(hwid);
+    this.versionByHwid.delete(hwid);
     this.version++;
   }
 
@@ -151,7 +157,11 @@ export class FleetBuffers {
   }
 
   setFilter(filter: MapFilter): void {
-    this.filter = { statuses: filter.statuses, owner: filter.owner.trim().toLowerCase() };
+    this.filter = {
+      statuses: filter.statuses,
+      owner: filter.owner.trim().toLowerCase(),
+      version: filter.version.trim(),
+    };
     for (let index = 0; index < this.owners.length; index++) {
       this.ownerMatch[index] = this.matchesOwner(this.owners[index] as string) ? 1 : 0;
     }

@@ -59,11 +59,13 @@ export default function MapPage() {
   const [statuses, setStatuses] = useState<ReadonlySet<BotStatus>>(new Set());
   const [ownerSearch, setOwnerSearch] = useState('');
   const owner = useDeferredValue(ownerSearch);
+  const [versionSearch, setVersionSearch] = useState('');
+  const version = useDeferredValue(versionSearch);
   const [selectedHwid, setSelectedHwid] = useState<string | null>(null);
   const [counts, setCounts] = useState({ online: 0, accounts: 0, shown: 0 });
   const connection = useLiveData<LiveConnectionState>(liveKeys.fleetConnection, 'connecting');
   const selected = useFleetBot(selectedHwid);
-  const filter = useMemo<MapFilter>(() => ({ statuses, owner }), [statuses, owner]);
+  const filter = useMemo<MapFilter>(() => ({ statuses, owner, version }), [statuses, owner, version]);
 
   useEffect(() => watchFleet(queryClient, socketClient), [queryClient]);
 
@@ -118,6 +120,14 @@ export default function MapPage() {
           value={ownerSearch}
           onChange={(event) => setOwnerSearch(event.target.value)}
           slotProps={{ htmlInput: { 'data-testid': 'map-owner-filter' } }}
+        />
+        <TextField
+          size="small"
+          label="Version du bot"
+          placeholder="ex. 1.4"
+          value={versionSearch}
+          onChange={(event) => setVersionSearch(event.target.value)}
+          sx={{ width: { md: 150 } }}
         />
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }} role="group" aria-label="Filtrer par statut">
           {BOT_STATUSES.map((status) => {

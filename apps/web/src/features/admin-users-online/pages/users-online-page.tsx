@@ -3,11 +3,12 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
@@ -46,6 +47,8 @@ export default function UsersOnlinePage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<Pending>(null);
   const [isWorking, setIsWorking] = useState(false);
+  const [versionSearch, setVersionSearch] = useState('');
+  const versionFilter = useDeferredValue(versionSearch.trim());
 
   useEffect(() => {
     const timer = window.setInterval(() => {
@@ -197,6 +200,17 @@ export default function UsersOnlinePage() {
             initialSort="-connectedAt"
             searchPlaceholder="Propriétaire, HWID, compte…"
             label="Bots connectés"
+            filters={{ version: versionFilter }}
+            toolbar={
+              <TextField
+                size="small"
+                label="Version du bot"
+                placeholder="ex. 1.4"
+                value={versionSearch}
+                onChange={(event) => setVersionSearch(event.target.value)}
+                sx={{ width: 150 }}
+              />
+            }
           />
         </SectionCard>
         <SectionCard title="Sessions web" subheader="Sessions actives ces 30 dernières minutes.">

@@ -1,0 +1,96 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { RELEASE_LINK_TTL_MS, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyReply } from 'fastify';
+import parseRange from 'range-parser';
+import type { AppContext } from '../../core/context.ts';
+import { readParts } from './releases.service.ts';
+
+/**
+ * Download links are signed, not stored: any node checks one with the shared sealing key, and a
+ * link copied out of the customer's session stops working after `RELEASE_LINK_TTL_MS`.
+ */
+function linkSignature(ctx: AppContext, releaseId: string, expires: number): string {
+  return createHmac('sha256', ctx.sealingKey)
+    .update(`agent-release-download:${releaseId}:${expires}`)
+    .digest('base64url');
+}
+
+export function downloadLink(
+  ctx: AppContext,
+  releaseId: string,
+  now = Date.now(),
+): { url: string; expiresAt: string } {
+  const expires = Math.floor((now + RELEASE_LINK_TTL_MS) / 1000);
+  const signature = linkSignature(ctx, releaseId, expires);
+  return {
+    url: `/api/releases/${releaseId}/download?expires=${expires}&signature=${signature}`,
+    expiresAt: new Date(expires * 1000).toISOString(),
+  };
+}
+
+export function isValidDownloadLink(
+  ctx: AppContext,
+  link: { releaseId: string; expires: number; signature: string },
+): boolean {
+  if (link.expires * 1000 < Date.now()) return false;
+  const expected = Buffer.from(linkSignature(ctx, link.releaseId, link.expires));
+  const given = Buffer.from(link.signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export type ByteRange = { start: number; end: number; partial: boolean };
+
+/**
+ * The bytes a request asks for (RFC 9110 section 14): one range, or the whole file when there is
+ * no Range header or one the server may ignore (malformed, several ranges).
+ */
+export function requestedRange(size: number, header: string | undefined): ByteRange | 'unsatisfiable' {
+  const whole = { start: 0, end: size - 1, partial: false };
+  if (!header) return whole;
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return whole;
+  const [range] = ranges;
+  return { start: range!.start, end: range!.end, partial: true };
+}
+
+/** Bytes `start..end` (inclusive) of a release's file, reading only the parts they fall in. */
+export async function* releaseBytes(
+  ctx: AppContext,
+  releaseId: string,
+  range: { start: number; end: number },
+): AsyncGenerator<Buffer> {
+  const first = Math.floor(range.start / RELEASE_PART_BYTES);
+  const last = Math.floor(range.end / RELEASE_PART_BYTES);
+  let offset = first * RELEASE_PART_BYTES;
+  for await (const part of readParts(ctx, releaseId, first, last)) {
+    yield part.subarray(Math.max(range.start - offset, 0), Math.min(range.end - offset + 1, part.length));
+    offset += part.length;
+  }
+}
+
+/**
+ * Sends the file (or the range) as it is read. The first part is read before anything is sent: a
+ * failing query (an outage) is then answered like any other request, not by a half-sent file.
+ */
+export async function sendReleaseFile(
+  reply: FastifyReply,
+  input: { release: Release; range: ByteRange; bytes: AsyncGenerator<Buffer> },
+): Promise<FastifyReply> {
+  const { release, range } = input;
+  const first = await input.bytes.next();
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (!first.done) yield first.value;
+    yield* input.bytes;
+  }
+  if (range.partial)
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${release.size}`);
+  return reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-length', range.end - range.start + 1)
+    .header('content-disposition', contentDisposition(release.fileName))
+    .header('cache-control', 'private, no-transform')
+    .send(Readable.from(rest()));
+}

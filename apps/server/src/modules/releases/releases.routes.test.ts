@@ -1,0 +1,268 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { RELEASE_PART_BYTES, type Release } from '@bot/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { writeSettings } from '../settings/settings.service.ts';
+import { downloadLink } from './release-downloads.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+let staff: TestUser;
+let customer: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  call = apiClient(server);
+  staff = await server.createUser({ permissions: ['can_manageSettings'] });
+  customer = await server.createUser({ permissions: ['can_useGathering'] });
+});
+afterAll(() => server.close());
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+function partsOf(file: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let offset = 0; offset < file.length; offset += RELEASE_PART_BYTES) {
+    parts.push(file.subarray(offset, offset + RELEASE_PART_BYTES));
+  }
+  return parts;
+}
+
+function sendPart(id: string, index: number, bytes: Buffer, token = staff.token) {
+  return fetch(`${server.api}/admin/releases/${id}/parts/${index}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: bytes,
+  });
+}
+
+async function createDraft(version: string, channel = 'stable') {
+  const created = await call<{ data: Release }>(
+    'POST',
+    '/admin/releases',
+    { version, channel, notes: `Notes de ${version}`, fileName: `bot-agent-${version}.zip` },
+    staff.token,
+  );
+  expect(created.status).toBe(201);
+  return created.body.data;
+}
+
+/** Creates, uploads and publishes a build the way the admin page does. */
+async function publish(version: string, file: Buffer, channel = 'stable'): Promise<Release> {
+  const draft = await createDraft(version, channel);
+  const parts = partsOf(file);
+  for (const [index, part] of parts.entries())
+    expect((await sendPart(draft.id, index, part)).status).toBe(204);
+  const published = await call<{ data: Release }>(
+    'POST',
+    `/admin/releases/${draft.id}/publish`,
+    { parts: parts.length, sha256: sha256(file) },
+    staff.token,
+  );
+  expect(published.status).toBe(200);
+  return published.body.data;
+}
+
+async function latestFor(token: string, channel = 'stable') {
+  return call<{ data: { release: Release; download: { url: string; expiresAt: string } } | null }>(
+    'GET',
+    `/releases/latest?channel=${channel}`,
+    undefined,
+    token,
+  );
+}
+
+const download = (url: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${url}`, { headers });
+
+describe('agent releases', () => {
+  // Two full parts and a short one: ranges and resumption cross part boundaries.
+  const file = randomBytes(2 * RELEASE_PART_BYTES + 12_345);
+
+  it('a build uploaded in parts is published with its SHA-256 and downloaded whole by a customer', async () => {
+    const release = await publish('1.4.0', file);
+    expect(release).toMatchObject({ size: file.length, sha256: sha256(file), downloads: 0 });
+    expect(release.publishedAt).not.toBeNull();
+
+    const latest = await latestFor(customer.token);
+    expect(latest.status).toBe(200);
+    expect(latest.body.data?.release).toMatchObject({ version: '1.4.0', sha256: sha256(file) });
+    const answer = await download(latest.body.data!.download.url);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('accept-ranges')).toBe('bytes');
+    expect(answer.headers.get('content-disposition')).toBe('attachment; filename=bot-agent-1.4.0.zip');
+    expect(sha256(Buffer.from(await answer.arrayBuffer()))).toBe(sha256(file));
+  });
+
+  it('answers Range requests so a broken download resumes, and counts a download once', async () => {
+    const release = (await latestFor(customer.token)).body.data!;
+    const before = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
+      .data;
+    const downloadsBefore = before.find((row) => row.id === release.release.id)!.downloads;
+
+    // Across the boundary of the first two parts.
+    const start = RELEASE_PART_BYTES - 100;
+    const middle = await download(release.download.url, { range: `bytes=${start}-${start + 199}` });
+    expect(middle.status).toBe(206);
+    expect(middle.headers.get('content-range')).toBe(`bytes ${start}-${start + 199}/${file.length}`);
+    expect(Buffer.from(await middle.arrayBuffer()).equals(file.subarray(start, start + 200))).toBe(true);
+
+    // A download cut after 5 MB resumes from there and ends with the whole file.
+    const resumed = await download(release.download.url, { range: 'bytes=5000000-' });
+    expect(resumed.status).toBe(206);
+    const tail = Buffer.from(await resumed.arrayBuffer());
+    expect(sha256(Buffer.concat([file.subarray(0, 5_000_000), tail]))).toBe(sha256(file));
+
+    const suffix = await download(release.download.url, { range: 'bytes=-10' });
+    expect(Buffer.from(await suffix.arrayBuffer()).equals(file.subarray(file.length - 10))).toBe(true);
+
+    const beyond = await download(release.download.url, { range: `bytes=${file.length + 5}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${file.length}`);
+    expect(await beyond.json()).toMatchObject({ code: 'RANGE_NOT_SATISFIABLE' });
+
+    const after = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
+      .data;
+    // Ranges that do not start at the first byte continue a download: not counted.
+    expect(after.find((row) => row.id === release.release.id)!.downloads).toBe(downloadsBefore);
+    await (await download(release.download.url, { range: 'bytes=0-99' })).arrayBuffer();
+    const counted = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
+      .data;
+    expect(counted.find((row) => row.id === release.release.id)!.downloads).toBe(downloadsBefore + 1);
+  });
+
+  it('refuses a tampered or expired link, and customers without an active package', async () => {
+    const { release, download: link } = (await latestFor(customer.token)).body.data!;
+    const tampered = await download(link.url.replace(/signature=./, 'signature=A'));
+    expect(tampered.status).toBe(403);
+    expect(await tampered.json()).toMatchObject({ code: 'RELEASE_LINK_INVALID' });
+    const longer = new URL(link.url, server.url);
+    longer.searchParams.set('expires', String(Number(longer.searchParams.get('expires')) + 3600));
+    expect((await download(`${longer.pathname}${longer.search}`)).status).toBe(403);
+
+    const expired = downloadLink(server.app.ctx, release.id, Date.now() - 16 * 60_000);
+    expect((await download(expired.url)).status).toBe(403);
+
+    const visitor = await server.createUser();
+    expect((await latestFor(visitor.token)).body).toMatchObject({ code: 'BOT_PERMISSION_REQUIRED' });
+    expect((await call('GET', '/releases/latest')).status).toBe(401);
+  });
+
+  it('gives beta followers the newest of beta and stable, stable followers only stable', async () => {
+    await publish('1.5.0-beta.1', randomBytes(1000), 'beta');
+    expect((await latestFor(customer.token, 'beta')).body.data?.release.version).toBe('1.5.0-beta.1');
+    expect((await latestFor(customer.token, 'stable')).body.data?.release.version).toBe('1.4.0');
+    await publish('1.5.0', randomBytes(1000));
+    // 1.5.0 is newer than 1.5.0-beta.1 (semver precedence), published on stable.
+    expect((await latestFor(customer.token, 'beta')).body.data?.release.version).toBe('1.5.0');
+  });
+
+  it('publishes only a whole file whose SHA-256 matches, once', async () => {
+    const draft = await createDraft('2.0.0');
+    const big = randomBytes(RELEASE_PART_BYTES + 10);
+    const [first, second] = partsOf(big);
+    await sendPart(draft.id, 1, second!);
+    const publishAs = (sha: string, parts = 2) =>
+      call('POST', `/admin/releases/${draft.id}/publish`, { parts, sha256: sha }, staff.token);
+
+    expect((await publishAs(sha256(big))).body).toMatchObject({ code: 'RELEASE_UPLOAD_INCOMPLETE' });
+    // A short part where a full one belongs.
+    await sendPart(draft.id, 0, first!.subarray(0, 10));
+    expect((await publishAs(sha256(big))).body).toMatchObject({ code: 'RELEASE_UPLOAD_INCOMPLETE' });
+    await sendPart(draft.id, 0, first!); // a retried part replaces the earlier one
+    expect(await publishAs('0'.repeat(64))).toMatchObject({
+      status: 422,
+      body: { code: 'RELEASE_CHECKSUM_MISMATCH' },
+    });
+    expect((await publishAs(sha256(big))).status).toBe(200);
+    expect((await publishAs(sha256(big))).body).toMatchObject({ code: 'RELEASE_ALREADY_PUBLISHED' });
+    expect((await sendPart(draft.id, 0, first!)).status).toBe(409);
+
+    expect(
+      await call(
+        'POST',
+        '/admin/releases',
+        { version: '2.0.0', channel: 'beta', fileName: 'x.zip' },
+        staff.token,
+      ),
+    ).toMatchObject({
+      status: 409,
+      body: { code: 'RELEASE_VERSION_TAKEN' },
+    });
+  });
+
+  it('refuses parts that are too big, empty or not raw bytes', async () => {
+    const draft = await createDraft('2.1.0');
+    const tooBig = await sendPart(draft.id, 0, randomBytes(RELEASE_PART_BYTES + 1));
+    expect(tooBig.status).toBe(413);
+    expect((await sendPart(draft.id, 0, Buffer.alloc(0))).status).toBe(400);
+    const json = await call('PUT', `/admin/releases/${draft.id}/parts/0`, { bytes: 'AAAA' }, staff.token);
+    expect(json).toMatchObject({ status: 400, body: { code: 'RELEASE_PART_INVALID' } });
+    expect((await sendPart(draft.id, 999, randomBytes(10))).status).toBe(400);
+  });
+
+  it('is staff work: customers cannot publish, every change is audited, withdrawal removes the file', async () => {
+    expect((await call('GET', '/admin/releases', undefined, customer.token)).status).toBe(403);
+    expect(
+      (await sendPart('00000000-0000-4000-8000-000000000000', 0, randomBytes(10), customer.token)).status,
+    ).toBe(403);
+    const release = await publish('0.9.0', randomBytes(500));
+    const link = downloadLink(server.app.ctx, release.id);
+    expect((await call('DELETE', `/admin/releases/${release.id}`, undefined, staff.token)).status).toBe(204);
+    expect((await download(link.url)).status).toBe(404);
+
+    const audit = await call<{ data: { action: string; targetLabel: string | null }[] }>(
+      'GET',
+      '/admin/audit?targetType=release&pageSize=100',
+      undefined,
+      (await server.createUser({ permissions: ['can_manageAudit'] })).token,
+    );
+    const about090 = audit.body.data.filter((entry) => entry.targetLabel === '0.9.0 (stable)');
+    expect(about090.map((entry) => entry.action).sort()).toEqual([
+      'release.create',
+      'release.delete',
+      'release.publish',
+    ]);
+  });
+});
+
+describe('agents and the minimum version', () => {
+  async function openSession(version: string, channel?: string) {
+    const owner = await server.createUser({ permissions: ['can_useTreasure'] });
+    const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);
+    return call<{ update: unknown; code?: string; error?: string }>('POST', '/bot/sessions', {
+      accessKey: key.body.data.accessKey,
+      hwid: `HWID-${randomBytes(6).toString('hex')}`,
+      version,
+      ...(channel ? { channel } : {}),
+    });
+  }
+
+  it('tells an agent a newer build of its channel exists', async () => {
+    const newest = (await latestFor(customer.token)).body.data!.release.version;
+    expect((await openSession('1.0.0')).body.update).toMatchObject({
+      version: newest,
+      channel: 'stable',
+      pageUrl: expect.stringMatching(/\/account\/mybot$/),
+    });
+    expect((await openSession('9.0.0')).body.update).toBeNull();
+    expect((await openSession(newest, 'beta')).body.update).toBeNull();
+    expect((await openSession('1.5.0-beta.1', 'beta')).body.update).toMatchObject({ version: newest });
+  });
+
+  it('refuses an agent below the minimum version with a French message and where to download', async () => {
+    await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '1.5.0' }, null);
+    try {
+      const old = await openSession('1.4.9');
+      expect(old.status).toBe(426);
+      expect(old.body.code).toBe('BOT_VERSION_OUTDATED');
+      expect(old.body.error).toContain('minimum 1.5.0');
+      expect(old.body.error).toContain(`${server.app.ctx.config.publicUrl}/account/mybot`);
+      // A pre-release of the minimum comes before it (semver): refused too.
+      expect((await openSession('1.5.0-beta.1')).status).toBe(426);
+      expect((await openSession('1.5.0')).status).toBe(201);
+    } finally {
+      await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '0.0.0' }, null);
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import {
+  dataAnswer,
+  idParams,
+  latestReleaseAnswer,
+  latestReleaseQuery,
+  RELEASE_PART_BYTES,
+  releaseDownloadQuery,
+  releaseInput,
+  releasePartParams,
+  releasePublishInput,
+  releaseSchema,
+  releasesAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { AppError } from '../../core/errors.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
+import { getUserPermissions } from '../access/access.service.ts';
+import { canRunBot } from '../bots/bots.service.ts';
+import {
+  downloadLink,
+  isValidDownloadLink,
+  releaseBytes,
+  requestedRange,
+  sendReleaseFile,
+} from './release-downloads.ts';
+import {
+  countDownload,
+  createRelease,
+  deleteRelease,
+  findPublishedRelease,
+  latestRelease,
+  listReleases,
+  publishRelease,
+  storeReleasePart,
+} from './releases.service.ts';
+
+const tags = ['releases'];
+
+/** Agent releases: staff publish builds, customers with an active package download them. */
+export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(releasesAdminRoutes);
+  const { ctx } = app;
+
+  app.get(
+    '/releases/latest',
+    {
+      onRequest: requireSession,
+      config: { errors: [403] },
+      schema: { tags, querystring: latestReleaseQuery, response: { 200: latestReleaseAnswer } },
+    },
+    async (request) => {
+      if (!canRunBot(await getUserPermissions(ctx, sessionOf(request).userId))) {
+        throw new AppError('BOT_PERMISSION_REQUIRED');
+      }
+      const release = await latestRelease(ctx, request.query.channel);
+      if (!release) return { data: null };
+      const { createdBy: _by, downloads: _count, ...shown } = release;
+      return { data: { release: shown, download: downloadLink(ctx, release.id) } };
+    },
+  );
+
+  // The link carries its own proof (signed, expiring): a download manager resumes without a session.
+  app.get(
+    '/releases/:id/download',
+    {
+      config: { errors: [403, 416] },
+      schema: {
+        tags,
+        params: idParams,
+        querystring: releaseDownloadQuery,
+        response: {
+          200: {
+            description: 'Le fichier du bot',
+            content: { 'application/octet-stream': { schema: z.string() } },
+          },
+          206: {
+            description: 'La plage demandée (Range)',
+            content: { 'application/octet-stream': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isValidDownloadLink(ctx, { releaseId: id, ...request.query }))
+        throw new AppError('RELEASE_LINK_INVALID');
+      const release = await findPublishedRelease(ctx, id);
+      if (!release?.size || !release.sha256) throw new AppError('NOT_FOUND');
+      reply.header('accept-ranges', 'bytes');
+      reply.header('etag', `"${release.sha256}"`);
+      const range = requestedRange(release.size, request.headers.range);
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${release.size}`);
+        throw new AppError('RANGE_NOT_SATISFIABLE');
+      }
+      if (range.start === 0 && request.method === 'GET') await countDownload(ctx, id);
+      return sendReleaseFile(reply, { release, range, bytes: releaseBytes(ctx, id, range) });
+    },
+  );
+};
+
+/** `/admin/releases`: the same permission as the minimum version setting. */
+const releasesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  guardRoutes(app, requirePermission('can_manageSettings'));
+  // Parts of a file arrive as raw bytes; this parser is scoped to these routes.
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: RELEASE_PART_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.get('/admin/releases', { schema: { tags, response: { 200: releasesAnswer } } }, async () => ({
+    data: await listReleases(ctx),
+  }));
+
+  app.post(
+    '/admin/releases',
+    {
+      config: { errors: [409] },
+      schema: { tags, body: releaseInput, response: { 201: dataAnswer(releaseSchema) } },
+    },
+    async (request, reply) => {
+      const release = await createRelease(ctx, { ...request.body, actor: auditActorOf(request) });
+      return reply.code(201).send({ data: release });
+    },
+  );
+
+  app.put(
+    '/admin/releases/:id/parts/:index',
+    {
+      config: { errors: [409, 413, 415] },
+      schema: {
+        tags,
+        description: `Une partie du fichier, en application/octet-stream : ${RELEASE_PART_BYTES} octets, sauf la dernière.`,
+        params: releasePartParams,
+        response: { 204: z.null().describe('Partie enregistrée') },
+      },
+    },
+    async (request, reply) => {
+      if (!Buffer.isBuffer(request.body)) throw new AppError('RELEASE_PART_INVALID');
+      await storeReleasePart(ctx, { ...request.params, bytes: request.body });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/admin/releases/:id/publish',
+    {
+      config: { errors: [409, 422] },
+      schema: {
+        tags,
+        params: idParams,
+        body: releasePublishInput,
+        response: { 200: dataAnswer(releaseSchema) },
+      },
+    },
+    async (request) => ({
+      data: await publishRelease(ctx, {
+        ...request.body,
+        id: request.params.id,
+        actor: auditActorOf(request),
+      }),
+    }),
+  );
+
+  app.delete(
+    '/admin/releases/:id',
+    { schema: { tags, params: idParams, response: { 204: z.null().describe('Version retirée') } } },
+    async (request, reply) => {
+      await deleteRelease(ctx, { id: request.params.id, actor: auditActorOf(request) });
+      return reply.code(204).send(null);
+    },
+  );
+};

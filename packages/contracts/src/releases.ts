@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+/**
+ * Agent releases: builds of the bot agent that staff publish and customers download (decision 900).
+ * A file is uploaded in parts of `RELEASE_PART_BYTES` (the last one shorter), then published with
+ * the SHA-256 the uploader computed: the server checks it against what it stored.
+ */
+export const RELEASE_CHANNELS = ['stable', 'beta'] as const;
+export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
+export const RELEASE_CHANNEL_LABELS: Record<ReleaseChannel, string> = { stable: 'Stable', beta: 'Bêta' };
+
+export const RELEASE_PART_BYTES = 4 * 1024 * 1024;
+export const RELEASE_MAX_PARTS = 128; // 512 MiB
+/** A download link works this long after it is handed out. */
+export const RELEASE_LINK_TTL_MS = 15 * 60_000;
+
+/** Semantic version (semver.org 2.0.0) without build metadata: `1.4.0`, `1.5.0-beta.2`. */
+export const semverSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(
+    /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/,
+    'Version attendue au format 1.2.3 (ou 1.2.3-beta.1).',
+  );
+
+export const releaseChannelSchema = z.enum(RELEASE_CHANNELS, { error: 'Canal inconnu (stable ou beta).' });
+
+/** Body of `POST /admin/releases`: a draft waiting for its file. */
+export const releaseInput = z.strictObject({
+  version: semverSchema,
+  channel: releaseChannelSchema,
+  notes: z.string().trim().max(4000, 'Notes trop longues (4 000 caractères au plus).').default(''),
+  fileName: z
+    .string()
+    .trim()
+    .min(1, 'Le nom du fichier est requis.')
+    .max(200, 'Nom de fichier trop long.')
+    .regex(/^[^/\\\0<>:"|?*]+$/, 'Nom de fichier invalide.'),
+});
+export type ReleaseInput = z.infer<typeof releaseInput>;
+
+/** Body of `POST /admin/releases/:id/publish`. */
+export const releasePublishInput = z.strictObject({
+  parts: z.number().int().min(1).max(RELEASE_MAX_PARTS),
+  sha256: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[0-9a-f]{64}$/, 'Empreinte SHA-256 attendue (64 caractères hexadécimaux).'),
+});
+export type ReleasePublishInput = z.infer<typeof releasePublishInput>;
+
+export const releasePartParams = z.object({
+  id: z.string().uuid('Identifiant invalide.'),
+  index: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(RELEASE_MAX_PARTS - 1),
+});
+
+export const releaseSchema = z.object({
+  id: z.string(),
+  version: z.string(),
+  channel: releaseChannelSchema,
+  notes: z.string(),
+  fileName: z.string(),
+  /** Bytes; null while the file is not published. */
+  size: z.number().int().nullable(),
+  sha256: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  /** Downloads started (requests from the first byte). */
+  downloads: z.number().int(),
+});
+export type Release = z.infer<typeof releaseSchema>;
+
+export const releasesAnswer = z.object({ data: z.array(releaseSchema) });
+
+export const latestReleaseQuery = z.object({ channel: releaseChannelSchema.default('stable') });
+
+/** `GET /releases/latest`: the newest build of a channel (beta includes stable) and a signed link. */
+export const latestReleaseAnswer = z.object({
+  data: z
+    .object({
+      release: releaseSchema.omit({ createdBy: true, downloads: true }),
+      download: z.object({ url: z.string(), expiresAt: z.string() }),
+    })
+    .nullable(),
+});
+export type LatestRelease = NonNullable<z.infer<typeof latestReleaseAnswer>['data']>;
+
+export const releaseDownloadQuery = z.object({
+  expires: z.coerce.number().int().nonnegative(),
+  signature: z.string().max(128),
+});
+
+/** Told to an agent in its session answer when a newer build exists on its channel. */
+export const agentUpdateSchema = z.object({
+  version: z.string(),
+  channel: releaseChannelSchema,
+  notes: z.string(),
+  /** Where the owner downloads it (signed in, from their bot page). */
+  pageUrl: z.string(),
+});
+export type AgentUpdate = z.infer<typeof agentUpdateSchema>;
+
+/** Version filter of the admin map and users-online: `1.4` matches 1.4.0 and 1.4.2-beta.1, not 1.40.0. */
+export function versionMatches(version: string, wanted: string): boolean {
+  const prefix = wanted.trim();
+  return (
+    prefix === '' ||
+    version === prefix ||
+    version.startsWith(`${prefix}.`) ||
+    version.startsWith(`${prefix}-`)
+  );
+}
