@@ -86,6 +86,7 @@ export const latestReleaseAnswer = z.object({
   data: z
     .object({
       release: releaseSchema.omit({ createdBy: true, downloads: true }),
+      /** `url` is a path under the API base (`/releases/:id/download?expires=&signature=`). */
       download: z.object({ url: z.string(), expiresAt: z.string() }),
     })
     .nullable(),
@@ -116,4 +117,16 @@ export function versionMatches(version: string, wanted: string): boolean {
     version.startsWith(`${prefix}.`) ||
     version.startsWith(`${prefix}-`)
   );
+}
+
+const fileSizeFormats = {
+  kilobyte: new Intl.NumberFormat('fr-FR', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }),
+  megabyte: new Intl.NumberFormat('fr-FR', { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }),
+};
+
+/** "850 ko", "12,4 Mo" (1 Mo = 1,000,000 bytes, as file managers on Windows and macOS show them). */
+export function formatFileSize(bytes: number): string {
+  return bytes < 1_000_000
+    ? fileSizeFormats.kilobyte.format(Math.max(1, Math.round(bytes / 1000)))
+    : fileSizeFormats.megabyte.format(bytes / 1_000_000);
 }

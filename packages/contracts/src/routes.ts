@@ -12,7 +12,7 @@ export interface WebRoute {
   permissions: Permission[];
 }
 
-/** SPEC.md section 2, exactly (spelling `/account/whitlist` included). */
+/** SPEC.md section 2, exactly (spelling `/account/whitlist` included), and `/admin/releases` (decision 900). */
 export const WEB_ROUTES: WebRoute[] = [
   { path: '/', name: 'Accueil', layout: 'landing', guard: null, permissions: [] },
   { path: '/login', name: 'Connexion', layout: 'landing', guard: null, permissions: [] },
@@ -55,6 +55,13 @@ export const WEB_ROUTES: WebRoute[] = [
     permissions: ['can_managePermissions'],
   },
   { path: '/admin/role', name: 'Rôles', layout: 'admin', guard: 'auth', permissions: ['can_manageRoles'] },
+  {
+    path: '/admin/releases',
+    name: 'Versions du bot',
+    layout: 'admin',
+    guard: 'auth',
+    permissions: ['can_manageSettings'],
+  },
   {
     path: '/admin/route',
     name: 'Itinéraires',

@@ -109,6 +109,7 @@ const routes: RouteObject[] = [
           page('/admin/payments', () => import('../features/admin-payments/pages/payments-page.tsx')),
           page('/admin/permission', () => import('../features/admin-permissions/pages/permissions-page.tsx')),
           page('/admin/role', () => import('../features/admin-roles/pages/roles-page.tsx')),
+          page('/admin/releases', () => import('../features/admin-releases/pages/releases-page.tsx')),
           page('/admin/route', () => import('../features/admin-routes/pages/routes-page.tsx')),
           page('/admin/settings', () => import('../features/admin-settings/pages/settings-page.tsx')),
           page('/admin/users', () => import('../features/admin-users/pages/users-page.tsx')),

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ApiError } from './api-error.ts';
 
 export interface RequestOptions<T> {
+  /** JSON, or a Blob sent as `application/octet-stream`. */
   body?: unknown;
   /** Validates the answer; a mismatch is reported with the fallback message. */
   schema?: z.ZodType<T>;
@@ -38,7 +39,10 @@ export function createApiClient(deps: ApiClientDeps) {
     const token = options.token !== undefined ? options.token : deps.getToken();
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    // A Blob (a slice of a file being uploaded) goes as raw bytes, anything else as JSON.
+    const isBytes = options.body instanceof Blob;
+    if (options.body !== undefined)
+      headers['content-type'] = isBytes ? 'application/octet-stream' : 'application/json';
     const fallback = options.fallback ?? GENERIC_FALLBACK;
 
     let response: Response;
@@ -46,7 +50,12 @@ export function createApiClient(deps: ApiClientDeps) {
       response = await fetchImpl(joinUrl(deps.getBaseUrl(), path), {
         method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body:
+          options.body === undefined
+            ? undefined
+            : isBytes
+              ? (options.body as Blob)
+              : JSON.stringify(options.body),
         signal: options.signal,
       });
     } catch (cause) {

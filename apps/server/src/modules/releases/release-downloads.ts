@@ -25,7 +25,7 @@ export function downloadLink(
   const expires = Math.floor((now + RELEASE_LINK_TTL_MS) / 1000);
   const signature = linkSignature(ctx, releaseId, expires);
   return {
-    url: `/api/releases/${releaseId}/download?expires=${expires}&signature=${signature}`,
+    url: `/releases/${releaseId}/download?expires=${expires}&signature=${signature}`,
     expiresAt: new Date(expires * 1000).toISOString(),
   };
 }

@@ -15,6 +15,7 @@ import RouteIcon from '@mui/icons-material/Route';
 import SensorsIcon from '@mui/icons-material/Sensors';
 import SettingsIcon from '@mui/icons-material/Settings';
 import ShieldIcon from '@mui/icons-material/Shield';
+import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import Button from '@mui/material/Button';
 import { createTheme, ThemeProvider, useTheme } from '@mui/material/styles';
 import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
@@ -33,6 +34,7 @@ const ICONS: Record<string, ReactNode> = {
   '/admin/package': <Inventory2Icon />,
   '/admin/payments': <PaymentsIcon />,
   '/admin/permission': <KeyIcon />,
+  '/admin/releases': <SystemUpdateAltIcon />,
   '/admin/role': <ShieldIcon />,
   '/admin/route': <RouteIcon />,
   '/admin/settings': <SettingsIcon />,

@@ -3,8 +3,10 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePageTitle } from '../../../components/page-header.tsx';
+import { useIsConnected } from '../../../lib/auth-store.ts';
 
 const STEPS = [
   {
@@ -20,6 +22,7 @@ const STEPS = [
   {
     title: 'Installez le bot',
     text: 'Téléchargez le bot et installez-le sur le PC qui le fera tourner. Ajoutez dans votre liste blanche les comptes de jeu qu’il a le droit d’utiliser.',
+    download: true,
   },
   {
     title: 'Collez votre clé d’accès',
@@ -31,6 +34,27 @@ const STEPS = [
     text: 'Une fois lancé, votre bot apparaît dans « Mon bot » : état de chaque compte, position et gains, en direct.',
   },
 ];
+
+// Signed-in visitors only: the card and its checks load on use, outside this page's budget (decision 103).
+const DownloadCard = lazy(() => import('../../releases/components/download-card.tsx'));
+
+function DownloadStep() {
+  const isConnected = useIsConnected();
+  if (!isConnected) {
+    return (
+      <Button component={RouterLink} to="/login" size="small" sx={{ mt: 1, px: 0 }}>
+        Se connecter pour télécharger le bot
+      </Button>
+    );
+  }
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Suspense fallback={null}>
+        <DownloadCard />
+      </Suspense>
+    </Box>
+  );
+}
 
 export default function StartedPage() {
   usePageTitle('Bien démarrer');
@@ -65,6 +89,7 @@ export default function StartedPage() {
                   {step.action.label}
                 </Button>
               ) : null}
+              {step.download ? <DownloadStep /> : null}
             </Box>
           </Paper>
         ))}

@@ -24,6 +24,7 @@ import { BotKeyCard } from '../../account/components/bot-key-card.tsx';
 import { HwidCard } from '../../account/components/hwid-card.tsx';
 import { SectionCard } from '../../account/components/section-card.tsx';
 import { fetchMeInfo } from '../../auth/api/me-info.ts';
+import DownloadCard from '../../releases/components/download-card.tsx';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
 import { EventLog } from '../components/event-log.tsx';
@@ -177,6 +178,7 @@ export default function MyBotPage() {
               <EventLog events={events} />
             </SectionCard>
           ) : null}
+          <DownloadCard runningVersion={state?.version} />
           <BotKeyCard />
           <HwidCard onChanged={onHwidChanged} />
           {!hwid && !isFirstRun ? (

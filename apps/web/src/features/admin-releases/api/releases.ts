@@ -1,0 +1,78 @@
+import {
+  dataAnswer,
+  RELEASE_PART_BYTES,
+  type Release,
+  type ReleaseInput,
+  releaseSchema,
+  releasesAnswer,
+} from '@bot/contracts';
+import { api } from '../../../lib/api.ts';
+
+const RELEASES_ENDPOINT = '/admin/releases';
+export const releasesKey = ['admin', 'releases'] as const;
+const releaseAnswer = dataAnswer(releaseSchema);
+
+export async function fetchReleases(): Promise<Release[]> {
+  return (
+    await api.get(RELEASES_ENDPOINT, {
+      schema: releasesAnswer,
+      fallback: 'Impossible de charger les versions.',
+    })
+  ).data;
+}
+
+export function deleteRelease(id: string) {
+  return api.delete(`${RELEASES_ENDPOINT}/${id}`, { fallback: 'Retrait impossible.' });
+}
+
+async function sha256Of(file: Blob): Promise<string> {
+  // WebCrypto exists on HTTPS pages and on localhost only.
+  if (!globalThis.crypto?.subtle)
+    throw new Error('Le calcul de l’empreinte SHA-256 demande une page en HTTPS.');
+  const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A part that fails is sent again (a network blip does not restart the whole upload). */
+const PART_ATTEMPTS = 3;
+
+async function sendPart(id: string, index: number, part: Blob): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await api.put(`${RELEASES_ENDPOINT}/${id}/parts/${index}`, part, {
+        silent: attempt < PART_ATTEMPTS,
+        fallback: 'Envoi du fichier interrompu.',
+      });
+      return;
+    } catch (error) {
+      if (attempt >= PART_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Publishes a build: a draft, the file in parts of `RELEASE_PART_BYTES`, then the SHA-256 computed
+ * here, which the server checks against what it stored. `onProgress` gets 0..1.
+ */
+export async function publishBuild(
+  input: ReleaseInput & { file: File },
+  onProgress: (fraction: number) => void,
+): Promise<Release> {
+  const { file, ...fields } = input;
+  const sha256 = await sha256Of(file);
+  const draft = (
+    await api.post(RELEASES_ENDPOINT, fields, { schema: releaseAnswer, fallback: 'Création impossible.' })
+  ).data;
+  const parts = Math.max(1, Math.ceil(file.size / RELEASE_PART_BYTES));
+  for (let index = 0; index < parts; index += 1) {
+    await sendPart(draft.id, index, file.slice(index * RELEASE_PART_BYTES, (index + 1) * RELEASE_PART_BYTES));
+    onProgress((index + 1) / parts);
+  }
+  return (
+    await api.post(
+      `${RELEASES_ENDPOINT}/${draft.id}/publish`,
+      { parts, sha256 },
+      { schema: releaseAnswer, fallback: 'Publication impossible.' },
+    )
+  ).data;
+}
