@@ -1,4 +1,9 @@
-import { AUDIT_ACTION_LABELS, AUDIT_TARGET_TYPE_LABELS, type AuditEntry } from '@bot/contracts';
+import {
+  AUDIT_ACTION_GROUP_LABELS,
+  AUDIT_TARGET_TYPE_LABELS,
+  type AuditEntry,
+  auditActionLabel,
+} from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -18,7 +23,12 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { viewerTimeZone } from '../../../lib/dates.ts';
 import { auditActionsQuery } from '../api/audit.ts';
 
-const actionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
+const targetTypeLabel = (type: string | null) => (type ? (AUDIT_TARGET_TYPE_LABELS[type] ?? type) : '—');
+/** "Utilisateurs (toutes)" for the filter's `user.` prefix. */
+const actionGroupLabel = (prefix: string) => {
+  const group = prefix.slice(0, -1);
+  return `${AUDIT_ACTION_GROUP_LABELS[group] ?? group} (toutes)`;
+};
 
 const columns: GridColDef<AuditEntry>[] = [
   { field: 'at', headerName: 'Date', width: 150, renderCell: ({ row }) => formatDateTime(row.at) },
@@ -33,13 +43,13 @@ const columns: GridColDef<AuditEntry>[] = [
     headerName: 'Action',
     flex: 1,
     minWidth: 200,
-    renderCell: ({ row }) => actionLabel(row.action),
+    renderCell: ({ row }) => auditActionLabel(row.action),
   },
   {
     field: 'target',
     headerName: 'Cible',
     width: 170,
-    renderCell: ({ row }) => (row.targetLabel ? `${row.targetLabel}` : (row.targetType ?? '—')),
+    renderCell: ({ row }) => row.targetLabel ?? targetTypeLabel(row.targetType),
   },
   {
     field: 'details',
@@ -110,12 +120,12 @@ export default function AuditPage() {
               <MenuItem value="">Toutes</MenuItem>
               {prefixes.map((prefix) => (
                 <MenuItem key={prefix} value={prefix}>
-                  {prefix}* (toutes)
+                  {actionGroupLabel(prefix)}
                 </MenuItem>
               ))}
               {(actions.data ?? []).map((name) => (
                 <MenuItem key={name} value={name}>
-                  {actionLabel(name)}
+                  {auditActionLabel(name)}
                 </MenuItem>
               ))}
             </TextField>
@@ -161,7 +171,7 @@ export default function AuditPage() {
         }
       />
       <Dialog open={open !== null} onClose={() => setOpen(null)} fullWidth maxWidth="md">
-        <DialogTitle>{open ? actionLabel(open.action) : ''}</DialogTitle>
+        <DialogTitle>{open ? auditActionLabel(open.action) : ''}</DialogTitle>
         <DialogContent>
           {open ? (
             <>
@@ -181,7 +191,7 @@ export default function AuditPage() {
                   )}
                 </Typography>
                 <Typography color="text.secondary">Action</Typography>
-                <Typography sx={{ fontFamily: 'monospace' }}>{open.action}</Typography>
+                <Typography title={open.action}>{auditActionLabel(open.action)}</Typography>
                 <Typography color="text.secondary">Cible</Typography>
                 <Typography>
                   {open.targetType === 'user' && open.targetId ? (
@@ -189,7 +199,7 @@ export default function AuditPage() {
                       {open.targetLabel ?? open.targetId}
                     </RouterLink>
                   ) : (
-                    `${open.targetType ?? '—'} ${open.targetLabel ?? open.targetId ?? ''}`
+                    `${targetTypeLabel(open.targetType)} ${open.targetLabel ?? open.targetId ?? ''}`
                   )}
                 </Typography>
                 <Typography color="text.secondary">IP</Typography>

@@ -1,4 +1,4 @@
-import type { Permission } from '@bot/contracts';
+import { type Permission, permissionLabel } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -8,6 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -29,7 +30,6 @@ export default function PermissionsPage() {
           <TableHead>
             <TableRow>
               <TableCell>Permission</TableCell>
-              <TableCell>Description</TableCell>
               <TableCell>Rôles</TableCell>
               <TableCell align="right">Détenteurs directs actifs</TableCell>
             </TableRow>
@@ -42,8 +42,17 @@ export default function PermissionsPage() {
                 sx={{ cursor: 'pointer' }}
                 onClick={() => setOpen(permission.name)}
               >
-                <TableCell sx={{ fontFamily: 'monospace' }}>{permission.name}</TableCell>
-                <TableCell>{permission.description}</TableCell>
+                <TableCell>
+                  {permissionLabel(permission.name)}
+                  {/* The name staff meet in the docs and the API, as a hint. */}
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    sx={{ display: 'block', fontFamily: 'monospace' }}
+                  >
+                    {permission.name}
+                  </Typography>
+                </TableCell>
                 <TableCell>
                   <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                     {permission.roles.length === 0

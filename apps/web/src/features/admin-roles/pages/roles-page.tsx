@@ -1,4 +1,4 @@
-import { countOf, PERMISSIONS, type Role } from '@bot/contracts';
+import { countOf, PERMISSIONS, permissionLabel, type Role } from '@bot/contracts';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
@@ -65,7 +65,7 @@ export default function RolesPage() {
         >
           {row.permissions.length === 0
             ? '—'
-            : row.permissions.map((p) => <Chip key={p} size="small" label={p} />)}
+            : row.permissions.map((p) => <Chip key={p} size="small" label={permissionLabel(p)} title={p} />)}
         </Box>
       ),
     },
@@ -131,8 +131,8 @@ export default function RolesPage() {
           >
             <MenuItem value="">Toutes</MenuItem>
             {PERMISSIONS.map((name) => (
-              <MenuItem key={name} value={name}>
-                {name}
+              <MenuItem key={name} value={name} title={name}>
+                {permissionLabel(name)}
               </MenuItem>
             ))}
           </TextField>
