@@ -21,6 +21,13 @@ describe('audit diff', () => {
     expect(summarizeDiff({ isSnow: false }, { isSnow: true })).toBe('Affichage de la neige : Non → Oui');
     expect(summarizeDiff(null, { roles: [] })).toBe('Rôles : Aucun');
     expect(summarizeDiff(null, null)).toBe('');
+    const end = '2026-12-23T09:15:00.000Z';
+    // in the order the database returns jsonb keys (shortest first)
+    const grant = { grantId: 'b7e0c1d2', expiresAt: end, permission: 'can_useTreasure' };
+    expect(diffValues(null, grant).map((line) => line.key)).toEqual(['permission', 'expiresAt', 'grantId']);
+    expect(summarizeDiff(null, grant)).toBe(
+      `Permission : Utiliser le bot de chasse au trésor · Fin : ${formatDateTime(end)}`,
+    );
     expect(summarizeDiff({ permissions: ['can_manageUsers'] }, { permissions: ['can_manageAudit'] })).toBe(
       "Permissions : Gérer les utilisateurs → Consulter le journal d'audit",
     );

@@ -1,4 +1,11 @@
-import { AUDIT_VALUE_LABELS, auditFieldLabel, countOf, formatPrice, permissionLabel } from '@bot/contracts';
+import {
+  AUDIT_FIELD_LABELS,
+  AUDIT_VALUE_LABELS,
+  auditFieldLabel,
+  countOf,
+  formatPrice,
+  permissionLabel,
+} from '@bot/contracts';
 import { formatDateTime } from '../../lib/dates.ts';
 
 /** One changed field between an audit entry's before and after. */
@@ -13,7 +20,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Field-by-field difference of two JSON values (objects compared one level deep). */
+/** Internal identifiers: kept in the detail for who needs them, after what people read. */
+const IDENTIFIER_FIELDS = new Set(['id', 'grantId', 'sessionId', 'sessionIds', 'packageId', 'providerRef']);
+/** Fields in the dictionary's order (the database hands JSON keys back in its own order), unknown ones next. */
+const FIELD_ORDER = new Map(Object.keys(AUDIT_FIELD_LABELS).map((key, index) => [key, index]));
+const rankOf = (key: string) =>
+  IDENTIFIER_FIELDS.has(key) ? Number.MAX_SAFE_INTEGER : (FIELD_ORDER.get(key) ?? FIELD_ORDER.size);
+const byReadingOrder = (a: string, b: string) => rankOf(a) - rankOf(b);
+
+/** Field-by-field difference of two JSON values (objects compared one level deep), in reading order. */
 export function diffValues(before: unknown, after: unknown): DiffLine[] {
   if (!isRecord(before) && !isRecord(after)) {
     if (before === null && after === null) return [];
@@ -21,7 +36,7 @@ export function diffValues(before: unknown, after: unknown): DiffLine[] {
   }
   const left = isRecord(before) ? before : {};
   const right = isRecord(after) ? after : {};
-  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])];
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort(byReadingOrder);
   return keys.map((key) => ({
     key,
     before: left[key],
@@ -85,9 +100,11 @@ function formatRecord(value: Record<string, unknown>): string {
     .join(', ');
 }
 
-/** One-line summary for a list cell: `Affichage de la neige : Non → Oui · …`. */
+/** One-line summary for a list cell, identifiers left out: `Affichage de la neige : Non → Oui · …`. */
 export function summarizeDiff(before: unknown, after: unknown, max = 3): string {
-  const lines = diffValues(before, after).filter((line) => line.kind !== 'same');
+  const lines = diffValues(before, after).filter(
+    (line) => line.kind !== 'same' && !IDENTIFIER_FIELDS.has(line.key),
+  );
   if (lines.length === 0) return '';
   const shown = lines.slice(0, max).map((line) => {
     const label = auditFieldLabel(line.key);

@@ -23,6 +23,32 @@ import { notifySuccess } from '../../../lib/notify.ts';
 import { deleteRole } from '../api/roles.ts';
 import { RoleDialog } from '../components/role-dialog.tsx';
 
+/** Chips shown in a row before the rest is summed up: French labels are long, a row has two lines. */
+const SHOWN_CHIPS = 3;
+
+/** A role's permissions in its row: every label when few, "Toutes les permissions", or the first and a count. */
+function PermissionChips({ permissions }: { permissions: Role['permissions'] }) {
+  if (permissions.length === 0) return '—';
+  if (permissions.length === PERMISSIONS.length) return <Chip size="small" label="Toutes les permissions" />;
+  const shown = permissions.length > SHOWN_CHIPS ? permissions.slice(0, SHOWN_CHIPS - 1) : permissions;
+  const rest = permissions.slice(shown.length);
+  return (
+    <>
+      {shown.map((p) => (
+        <Chip key={p} size="small" label={permissionLabel(p)} title={p} />
+      ))}
+      {rest.length > 0 ? (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={`+ ${countOf(rest.length, 'autre', 'autres')}`}
+          title={rest.map(permissionLabel).join(', ')}
+        />
+      ) : null}
+    </>
+  );
+}
+
 /** /admin/role: roles, their permissions and members. */
 export default function RolesPage() {
   const queryClient = useQueryClient();
@@ -63,9 +89,7 @@ export default function RolesPage() {
             overflow: 'hidden',
           }}
         >
-          {row.permissions.length === 0
-            ? '—'
-            : row.permissions.map((p) => <Chip key={p} size="small" label={permissionLabel(p)} title={p} />)}
+          <PermissionChips permissions={row.permissions} />
         </Box>
       ),
     },
