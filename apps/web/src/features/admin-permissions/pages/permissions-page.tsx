@@ -25,7 +25,14 @@ export default function PermissionsPage() {
         title="Permissions"
         subtitle="Un changement s'applique dès la prochaine requête de l'utilisateur et à ses connexions en direct."
       />
-      <TableContainer component={Paper} variant="outlined">
+      {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
+      <TableContainer
+        component={Paper}
+        variant="outlined"
+        tabIndex={0}
+        role="region"
+        aria-label="Permissions"
+      >
         <Table aria-label="Permissions">
           <TableHead>
             <TableRow>
