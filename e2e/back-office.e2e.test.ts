@@ -50,6 +50,9 @@ async function saveSettingsThroughForm(page: Page, change: (page: Page) => Promi
   await page.getByText('Paramètres enregistrés.', { exact: false }).first().waitFor();
 }
 
+/** What people read for `can_manageAudit`. */
+const AUDIT_LABEL = "Consulter le journal d'audit";
+
 describe('back office journeys', () => {
   it('creates a role, gives it to a user, and the user gains the page', async () => {
     const member = await server.createUser();
@@ -63,6 +66,10 @@ describe('back office journeys', () => {
     await page.locator('input[name="can_manageAudit"]').check();
     await page.getByRole('button', { name: 'Créer le rôle' }).click();
     await page.getByRole('gridcell', { name: 'Auditeurs', exact: true }).waitFor();
+    // its permissions read in French; the raw name is only a hint for who configures
+    const roleRow = page.getByRole('row').filter({ hasText: 'Auditeurs' });
+    await roleRow.getByText(AUDIT_LABEL, { exact: true }).waitFor();
+    expect(await roleRow.textContent()).not.toContain('can_');
 
     // the member cannot open the audit page yet
     const customer = await openPage(browser, server.url);
@@ -76,12 +83,40 @@ describe('back office journeys', () => {
     await page.getByRole('option', { name: 'Auditeurs' }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Enregistrer les rôles' }).click();
-    await page.getByTestId('effective-permissions').getByText('can_manageAudit').waitFor();
+    const effective = page.getByTestId('effective-permissions');
+    await effective.getByText(AUDIT_LABEL, { exact: true }).waitFor();
+    expect(await effective.textContent()).not.toContain('can_');
+    await page.getByRole('button', { name: 'Accorder…' }).click();
+    const grantDialog = page.getByRole('dialog', { name: 'Accorder « Utiliser le bot de récolte »' });
+    await grantDialog.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+    const grants = page.getByRole('table', { name: 'Permissions accordées' });
+    await grants.getByText('Utiliser le bot de récolte', { exact: true }).waitFor();
+    expect(await grants.textContent()).not.toContain('can_');
 
     // on the member's next visit the page opens
     await customer.page.goto('/admin/audit');
     await expectHeading(customer.page, 'Audit');
     expect(new URL(customer.page.url()).pathname).toBe('/admin/audit');
+
+    // the audit detail of both changes: French labels and dates, no raw name, no ISO date, no JSON
+    await page.goto('/admin/audit');
+    await expectHeading(page, 'Audit');
+    const detailOf = async (action: string) => {
+      await page.getByRole('row').filter({ hasText: action }).first().click();
+      const dialog = page.getByRole('dialog', { name: action });
+      await dialog.getByTestId('audit-detail').waitFor();
+      const text = (await dialog.textContent()) ?? '';
+      expect(text).not.toMatch(/can_|\d{4}-\d{2}-\d{2}T|[{}"]/);
+      return { dialog, text };
+    };
+    const created = await detailOf('Rôle créé');
+    expect(created.text).toContain('Permissions');
+    await created.dialog.getByText(AUDIT_LABEL, { exact: true }).waitFor();
+    await created.dialog.getByRole('button', { name: 'Fermer' }).click();
+    const granted = await detailOf('Permission accordée');
+    expect(granted.text).toContain('Utiliser le bot de récolte');
+    expect(granted.text).toMatch(/Fin\s*\d{2}\/\d{2}\/\d{4}\s\d{2}:\d{2}/);
+    await granted.dialog.getByRole('button', { name: 'Fermer' }).click();
 
     expect(unexpected(staff.errors)).toEqual([]);
     expect(unexpected(customer.errors)).toEqual([]);

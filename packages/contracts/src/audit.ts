@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
+import { SETTINGS_LABELS } from './settings.ts';
+import { VOUCHER_KIND_LABELS } from './vouchers.ts';
+import { ROUTE_KIND_LABELS, ROUTE_STATUS_LABELS } from './world.ts';
 
 export const auditEntrySchema = z.object({
   id: z.string(),
@@ -80,6 +84,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'session.revoke': 'Session révoquée',
 };
 
+/** An action's French label; an action the dictionary does not know yet shows as written. */
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
 /** Target types of the audit trail, with their French names (the filter's choices). */
 export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   user: 'Utilisateur',
@@ -92,3 +101,111 @@ export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   whitelist: 'Liste blanche',
   bot: 'Bot',
 };
+
+/** The action filter's groups ("user." selects every `user.*` action). */
+export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
+  auth: 'Connexions et comptes',
+  two_factor: 'Double authentification',
+  user: 'Utilisateurs',
+  grant: 'Permissions accordées',
+  role: 'Rôles',
+  settings: 'Paramètres',
+  route: 'Itinéraires',
+  package: 'Offres',
+  voucher: 'Bons de réduction',
+  whitelist: 'Liste blanche',
+  payment: 'Paiements',
+  bot: 'Bots',
+  session: 'Sessions',
+};
+
+/**
+ * French names of the fields the server writes in an entry's before/after (the services' `writeAudit`
+ * calls: users, grants, roles, routes, packages, vouchers, payments, whitelist, settings, sessions).
+ */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  ...SETTINGS_LABELS,
+  valeur: 'Valeur',
+  id: 'Identifiant',
+  name: 'Nom',
+  description: 'Description',
+  username: "Nom d'utilisateur",
+  email: 'E-mail',
+  referral: 'Parrain',
+  user: 'Utilisateur',
+  activated: 'Compte activé',
+  banned: 'Banni',
+  reason: 'Motif',
+  revokedSessions: 'Sessions fermées',
+  sessionIds: 'Sessions fermées',
+  sessionId: 'Session',
+  ip: 'Adresse IP',
+  roles: 'Rôles',
+  discordId: 'Identifiant Discord',
+  hwid: 'HWID',
+  enabled: 'Activée',
+  secondFactor: 'Second facteur',
+  online: 'En ligne',
+  version: 'Version du bot',
+  accounts: 'Comptes de jeu',
+  grantId: 'Attribution',
+  permission: 'Permission',
+  permissions: 'Permissions',
+  source: 'Origine',
+  kind: 'Type',
+  status: 'Statut',
+  stepCount: "Nombre d'étapes",
+  priceCents: 'Prix',
+  currency: 'Devise',
+  durationDays: 'Durée',
+  grants: 'Permissions données',
+  whitelistSlots: 'Places en liste blanche',
+  sortOrder: 'Position',
+  active: 'Actif',
+  code: 'Code',
+  percentOff: 'Réduction en pourcentage',
+  amountOffCents: 'Réduction',
+  packageId: "Identifiant de l'offre",
+  packageName: 'Offre',
+  maxRedemptions: "Nombre maximal d'utilisations",
+  perCustomerLimit: 'Utilisations par client',
+  redemptionsCount: 'Utilisations',
+  note: 'Note',
+  number: 'Numéro de commande',
+  provider: 'Moyen de paiement',
+  providerRef: 'Référence chez le prestataire',
+  discountCents: 'Remise',
+  amountCents: 'Montant payé',
+  voucherCode: 'Bon de réduction',
+  checkoutUrl: 'Lien de paiement',
+  revokedGrants: 'Permissions retirées',
+  createdBy: 'Ajouté par',
+  startsAt: 'Début',
+  endsAt: 'Fin',
+  expiresAt: 'Fin',
+  paidAt: 'Payée le',
+  refundedAt: 'Remboursée le',
+  retiredAt: 'Retirée le',
+  createdAt: 'Créé le',
+  updatedAt: 'Modifié le',
+};
+
+/** French values of the enumerations found in audit details, by field. */
+export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
+  status: { ...ORDER_STATUS_LABELS, ...ROUTE_STATUS_LABELS },
+  kind: { ...ROUTE_KIND_LABELS, ...VOUCHER_KIND_LABELS },
+  provider: PROVIDER_LABELS,
+  source: { manual: 'Staff', order: 'Commande' },
+};
+
+/** A field's French name; a field not in the dictionary still reads as words ("newField" → "New field"). */
+export function auditFieldLabel(key: string): string {
+  const known = AUDIT_FIELD_LABELS[key];
+  if (known) return known;
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/[_.-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -53,3 +53,11 @@ export function isStaffPermission(name: string): boolean {
 export function isStaff(input: { isAdministrator: boolean; permissions: readonly string[] }): boolean {
   return input.isAdministrator || input.permissions.some(isStaffPermission);
 }
+
+/**
+ * What people read for a permission: its French description ("Gérer les utilisateurs"), never the
+ * raw name. A name the contracts do not know (an old audit entry, say) shows as is.
+ */
+export function permissionLabel(name: string): string {
+  return isPermission(name) ? PERMISSION_DESCRIPTIONS[name] : name;
+}

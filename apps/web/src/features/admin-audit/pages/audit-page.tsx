@@ -1,24 +1,26 @@
-import { AUDIT_ACTION_LABELS, AUDIT_TARGET_TYPE_LABELS, type AuditEntry } from '@bot/contracts';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
+import {
+  AUDIT_ACTION_GROUP_LABELS,
+  AUDIT_TARGET_TYPE_LABELS,
+  type AuditEntry,
+  auditActionLabel,
+} from '@bot/contracts';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { AdminTable, formatDateTime, fromLocalInput } from '../../../components/admin-table/index.ts';
-import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { summarizeDiff } from '../../../components/audit-diff/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { viewerTimeZone } from '../../../lib/dates.ts';
 import { auditActionsQuery } from '../api/audit.ts';
+import { AuditEntryDialog, targetTypeLabel } from '../components/audit-entry-dialog.tsx';
 
-const actionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
+/** "Utilisateurs (toutes)" for the filter's `user.` prefix. */
+const actionGroupLabel = (prefix: string) => {
+  const group = prefix.slice(0, -1);
+  return `${AUDIT_ACTION_GROUP_LABELS[group] ?? group} (toutes)`;
+};
 
 const columns: GridColDef<AuditEntry>[] = [
   { field: 'at', headerName: 'Date', width: 150, renderCell: ({ row }) => formatDateTime(row.at) },
@@ -33,13 +35,13 @@ const columns: GridColDef<AuditEntry>[] = [
     headerName: 'Action',
     flex: 1,
     minWidth: 200,
-    renderCell: ({ row }) => actionLabel(row.action),
+    renderCell: ({ row }) => auditActionLabel(row.action),
   },
   {
     field: 'target',
     headerName: 'Cible',
     width: 170,
-    renderCell: ({ row }) => (row.targetLabel ? `${row.targetLabel}` : (row.targetType ?? '—')),
+    renderCell: ({ row }) => row.targetLabel ?? targetTypeLabel(row.targetType),
   },
   {
     field: 'details',
@@ -61,7 +63,9 @@ export default function AuditPage() {
   const [targetType, setTargetType] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [open, setOpen] = useState<AuditEntry | null>(null);
+  // The entry stays while the dialog fades out, so it never shows empty (nor loses its name).
+  const [entry, setEntry] = useState<AuditEntry | null>(null);
+  const [isOpen, setOpen] = useState(false);
 
   const prefixes = [...new Set((actions.data ?? []).map((name) => `${name.split('.')[0]}.`))];
   const small = { fullWidth: false, margin: 'none', size: 'small' } as const;
@@ -89,7 +93,10 @@ export default function AuditPage() {
         csvFilename="audit.csv"
         searchPlaceholder="Rechercher (action, auteur, cible, IP)…"
         syncUrl
-        onRowClick={setOpen}
+        onRowClick={(row) => {
+          setEntry(row);
+          setOpen(true);
+        }}
         toolbar={
           <>
             <TextField
@@ -110,12 +117,12 @@ export default function AuditPage() {
               <MenuItem value="">Toutes</MenuItem>
               {prefixes.map((prefix) => (
                 <MenuItem key={prefix} value={prefix}>
-                  {prefix}* (toutes)
+                  {actionGroupLabel(prefix)}
                 </MenuItem>
               ))}
               {(actions.data ?? []).map((name) => (
                 <MenuItem key={name} value={name}>
-                  {actionLabel(name)}
+                  {auditActionLabel(name)}
                 </MenuItem>
               ))}
             </TextField>
@@ -160,49 +167,7 @@ export default function AuditPage() {
           </>
         }
       />
-      <Dialog open={open !== null} onClose={() => setOpen(null)} fullWidth maxWidth="md">
-        <DialogTitle>{open ? actionLabel(open.action) : ''}</DialogTitle>
-        <DialogContent>
-          {open ? (
-            <>
-              <Box
-                sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, mb: 2 }}
-              >
-                <Typography color="text.secondary">Date</Typography>
-                <Typography>{formatDateTime(open.at)}</Typography>
-                <Typography color="text.secondary">Auteur</Typography>
-                <Typography>
-                  {open.actorId ? (
-                    <RouterLink to={`/admin/users/${open.actorId}`} style={{ color: 'inherit' }}>
-                      {open.actorUsername}
-                    </RouterLink>
-                  ) : (
-                    (open.actorUsername ?? 'Système')
-                  )}
-                </Typography>
-                <Typography color="text.secondary">Action</Typography>
-                <Typography sx={{ fontFamily: 'monospace' }}>{open.action}</Typography>
-                <Typography color="text.secondary">Cible</Typography>
-                <Typography>
-                  {open.targetType === 'user' && open.targetId ? (
-                    <RouterLink to={`/admin/users/${open.targetId}`} style={{ color: 'inherit' }}>
-                      {open.targetLabel ?? open.targetId}
-                    </RouterLink>
-                  ) : (
-                    `${open.targetType ?? '—'} ${open.targetLabel ?? open.targetId ?? ''}`
-                  )}
-                </Typography>
-                <Typography color="text.secondary">IP</Typography>
-                <Typography>{open.ip ?? '—'}</Typography>
-              </Box>
-              <AuditDiffView before={open.before} after={open.after} />
-            </>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(null)}>Fermer</Button>
-        </DialogActions>
-      </Dialog>
+      <AuditEntryDialog entry={entry} open={isOpen} onClose={() => setOpen(false)} />
     </>
   );
 }

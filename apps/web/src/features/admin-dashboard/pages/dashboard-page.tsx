@@ -1,10 +1,4 @@
-import {
-  AUDIT_ACTION_LABELS,
-  formatPrice,
-  type HourlyPoint,
-  type Permission,
-  WEB_ROUTES,
-} from '@bot/contracts';
+import { auditActionLabel, formatPrice, type HourlyPoint, type Permission, WEB_ROUTES } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -327,7 +321,7 @@ function AuditCard() {
             {audit.data.map((entry) => (
               <ListItem key={entry.id} disableGutters data-testid="dashboard-audit-entry">
                 <ListItemText
-                  primary={AUDIT_ACTION_LABELS[entry.action] ?? entry.action}
+                  primary={auditActionLabel(entry.action)}
                   secondary={[
                     dateTime.format(new Date(entry.at)),
                     entry.actorUsername ?? 'Système',

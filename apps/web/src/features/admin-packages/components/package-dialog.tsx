@@ -1,4 +1,4 @@
-import { BOT_PERMISSIONS, type BotPermission, type Package, PERMISSION_DESCRIPTIONS } from '@bot/contracts';
+import { BOT_PERMISSIONS, type BotPermission, type Package, permissionLabel } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -126,7 +126,7 @@ export function PackageDialog({
               {BOT_PERMISSIONS.map((permission) => (
                 <FormControlLabel
                   key={permission}
-                  label={PERMISSION_DESCRIPTIONS[permission]}
+                  label={permissionLabel(permission)}
                   control={
                     <Checkbox
                       name={permission}

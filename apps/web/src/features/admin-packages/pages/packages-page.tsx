@@ -1,4 +1,4 @@
-import { formatPrice, type Package, PERMISSION_DESCRIPTIONS } from '@bot/contracts';
+import { formatPrice, type Package, permissionLabel } from '@bot/contracts';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import EditIcon from '@mui/icons-material/Edit';
@@ -107,8 +107,7 @@ export default function PackagesPage() {
       flex: 1,
       minWidth: 200,
       sortable: false,
-      valueGetter: (value: Package['grants']) =>
-        value.map((grant) => PERMISSION_DESCRIPTIONS[grant]).join(', '),
+      valueGetter: (value: Package['grants']) => value.map(permissionLabel).join(', '),
     },
     { field: 'whitelistSlots', headerName: 'Places', width: 90, sortable: false },
     {

@@ -1,4 +1,4 @@
-import type { Permission, PermissionGrant } from '@bot/contracts';
+import { type Permission, type PermissionGrant, permissionLabel } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -62,7 +62,7 @@ export function PermissionDialog({ name, onClose }: { name: Permission | null; o
             username: username.trim(),
             expiresAt: hasNoEnd ? null : fromLocalInput(end),
           }),
-        `${name} accordée à ${username.trim()}.`,
+        `« ${permissionLabel(name)} » accordée à ${username.trim()}.`,
       )
     )
       setUsername('');
@@ -70,10 +70,10 @@ export function PermissionDialog({ name, onClose }: { name: Permission | null; o
 
   return (
     <Dialog open={name !== null} onClose={onClose} fullWidth maxWidth="md">
-      <DialogTitle>{name}</DialogTitle>
+      <DialogTitle>{name ? permissionLabel(name) : ''}</DialogTitle>
       <DialogContent>
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {detail.data?.description}
+        <Typography color="text.secondary" sx={{ mb: 2, fontFamily: 'monospace' }}>
+          {name}
         </Typography>
         <Typography variant="subtitle2" sx={{ mb: 1 }}>
           Rôles qui la donnent

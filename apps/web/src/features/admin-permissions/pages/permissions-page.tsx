@@ -1,4 +1,4 @@
-import type { Permission } from '@bot/contracts';
+import { type Permission, permissionLabel } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
@@ -8,6 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -24,12 +25,18 @@ export default function PermissionsPage() {
         title="Permissions"
         subtitle="Un changement s'applique dès la prochaine requête de l'utilisateur et à ses connexions en direct."
       />
-      <TableContainer component={Paper} variant="outlined">
+      {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
+      <TableContainer
+        component={Paper}
+        variant="outlined"
+        tabIndex={0}
+        role="region"
+        aria-label="Permissions"
+      >
         <Table aria-label="Permissions">
           <TableHead>
             <TableRow>
               <TableCell>Permission</TableCell>
-              <TableCell>Description</TableCell>
               <TableCell>Rôles</TableCell>
               <TableCell align="right">Détenteurs directs actifs</TableCell>
             </TableRow>
@@ -42,8 +49,17 @@ export default function PermissionsPage() {
                 sx={{ cursor: 'pointer' }}
                 onClick={() => setOpen(permission.name)}
               >
-                <TableCell sx={{ fontFamily: 'monospace' }}>{permission.name}</TableCell>
-                <TableCell>{permission.description}</TableCell>
+                <TableCell>
+                  {permissionLabel(permission.name)}
+                  {/* The name staff meet in the docs and the API, as a hint. */}
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    sx={{ display: 'block', fontFamily: 'monospace' }}
+                  >
+                    {permission.name}
+                  </Typography>
+                </TableCell>
                 <TableCell>
                   <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                     {permission.roles.length === 0

@@ -1,4 +1,4 @@
-import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission, type Role, roleInput } from '@bot/contracts';
+import { PERMISSIONS, type Permission, permissionLabel, type Role, roleInput } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -108,9 +108,9 @@ export function RoleDialog({
               }
               label={
                 <Box>
-                  <Typography variant="body2">{permission}</Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {PERMISSION_DESCRIPTIONS[permission]}
+                  <Typography variant="body2">{permissionLabel(permission)}</Typography>
+                  <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+                    {permission}
                   </Typography>
                 </Box>
               }

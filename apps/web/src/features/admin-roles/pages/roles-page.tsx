@@ -1,4 +1,4 @@
-import { countOf, PERMISSIONS, type Role } from '@bot/contracts';
+import { countOf, PERMISSIONS, permissionLabel, type Role } from '@bot/contracts';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
@@ -22,6 +22,32 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { deleteRole } from '../api/roles.ts';
 import { RoleDialog } from '../components/role-dialog.tsx';
+
+/** Chips shown in a row before the rest is summed up: French labels are long, a row has two lines. */
+const SHOWN_CHIPS = 3;
+
+/** A role's permissions in its row: every label when few, "Toutes les permissions", or the first and a count. */
+function PermissionChips({ permissions }: { permissions: Role['permissions'] }) {
+  if (permissions.length === 0) return '—';
+  if (permissions.length === PERMISSIONS.length) return <Chip size="small" label="Toutes les permissions" />;
+  const shown = permissions.length > SHOWN_CHIPS ? permissions.slice(0, SHOWN_CHIPS - 1) : permissions;
+  const rest = permissions.slice(shown.length);
+  return (
+    <>
+      {shown.map((p) => (
+        <Chip key={p} size="small" label={permissionLabel(p)} title={p} />
+      ))}
+      {rest.length > 0 ? (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={`+ ${countOf(rest.length, 'autre', 'autres')}`}
+          title={rest.map(permissionLabel).join(', ')}
+        />
+      ) : null}
+    </>
+  );
+}
 
 /** /admin/role: roles, their permissions and members. */
 export default function RolesPage() {
@@ -63,9 +89,7 @@ export default function RolesPage() {
             overflow: 'hidden',
           }}
         >
-          {row.permissions.length === 0
-            ? '—'
-            : row.permissions.map((p) => <Chip key={p} size="small" label={p} />)}
+          <PermissionChips permissions={row.permissions} />
         </Box>
       ),
     },
@@ -131,8 +155,8 @@ export default function RolesPage() {
           >
             <MenuItem value="">Toutes</MenuItem>
             {PERMISSIONS.map((name) => (
-              <MenuItem key={name} value={name}>
-                {name}
+              <MenuItem key={name} value={name} title={name}>
+                {permissionLabel(name)}
               </MenuItem>
             ))}
           </TextField>

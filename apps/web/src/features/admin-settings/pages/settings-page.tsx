@@ -27,13 +27,6 @@ const HISTORY = '/admin/settings/history';
 const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
 const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode', 'staffTwoFactorRequired'] as const;
 
-const labelled = (value: unknown) =>
-  value && typeof value === 'object'
-    ? Object.fromEntries(
-        Object.entries(value).map(([key, v]) => [SETTINGS_LABELS[key as keyof SiteSettings] ?? key, v]),
-      )
-    : value;
-
 const historyColumns: GridColDef<AuditEntry>[] = [
   { field: 'at', headerName: 'Date', width: 150, renderCell: ({ row }) => formatDateTime(row.at) },
   { field: 'actor', headerName: 'Par', width: 150, renderCell: ({ row }) => row.actorUsername ?? '—' },
@@ -43,7 +36,7 @@ const historyColumns: GridColDef<AuditEntry>[] = [
     flex: 1,
     minWidth: 260,
     sortable: false,
-    renderCell: ({ row }) => summarizeDiff(labelled(row.before), labelled(row.after)),
+    renderCell: ({ row }) => summarizeDiff(row.before, row.after),
   },
 ];
 
@@ -173,7 +166,7 @@ export default function SettingsPage() {
           {open ? `Modification du ${formatDateTime(open.at)} par ${open.actorUsername ?? '—'}` : ''}
         </DialogTitle>
         <DialogContent>
-          {open ? <AuditDiffView before={open.before} after={open.after} labels={SETTINGS_LABELS} /> : null}
+          {open ? <AuditDiffView before={open.before} after={open.after} /> : null}
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setOpen(null)}>Fermer</Button>

@@ -1,9 +1,9 @@
 import {
   type AdminUserDetail,
-  PERMISSION_DESCRIPTIONS,
   PERMISSIONS,
   type Permission,
   type PermissionGrant,
+  permissionLabel,
 } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -56,8 +56,8 @@ export function GrantsSection({ user, onChanged }: { user: AdminUserDetail; onCh
           sx={{ minWidth: 240 }}
         >
           {PERMISSIONS.map((name) => (
-            <MenuItem key={name} value={name}>
-              {name} — {PERMISSION_DESCRIPTIONS[name]}
+            <MenuItem key={name} value={name} title={name}>
+              {permissionLabel(name)}
             </MenuItem>
           ))}
         </TextField>
@@ -82,7 +82,7 @@ export function GrantsSection({ user, onChanged }: { user: AdminUserDetail; onCh
             <TableBody>
               {user.grants.map((grant) => (
                 <TableRow key={grant.id}>
-                  <TableCell>{grant.permission}</TableCell>
+                  <TableCell title={grant.permission}>{permissionLabel(grant.permission)}</TableCell>
                   <TableCell>{SOURCE_LABELS[grant.source]}</TableCell>
                   <TableCell>{grant.expiresAt ? formatDateTime(grant.expiresAt) : 'Sans fin'}</TableCell>
                   <TableCell>
@@ -112,7 +112,11 @@ export function GrantsSection({ user, onChanged }: { user: AdminUserDetail; onCh
       )}
       <GrantEndDialog
         open={editing !== null}
-        title={editing === 'new' ? `Accorder ${permission}` : `Fin de ${editing?.permission ?? ''}`}
+        title={
+          editing === 'new'
+            ? `Accorder « ${permissionLabel(permission)} »`
+            : `Fin de « ${permissionLabel(editing?.permission ?? '')} »`
+        }
         initial={
           editing === 'new'
             ? new Date(Date.now() + 30 * 86_400_000).toISOString()

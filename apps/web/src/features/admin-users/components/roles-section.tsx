@@ -1,10 +1,9 @@
-import { type AdminUserDetail, PERMISSION_DESCRIPTIONS } from '@bot/contracts';
+import { type AdminUserDetail, permissionLabel } from '@bot/contracts';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -78,9 +77,7 @@ export function RolesSection({
           <Typography color="text.secondary">Aucune.</Typography>
         ) : (
           user.permissions.map((name) => (
-            <Tooltip key={name} title={PERMISSION_DESCRIPTIONS[name]}>
-              <Chip size="small" label={name} />
-            </Tooltip>
+            <Chip key={name} size="small" label={permissionLabel(name)} title={name} />
           ))
         )}
       </Box>

@@ -1,4 +1,4 @@
-import { AUDIT_ACTION_LABELS, type AuditEntry } from '@bot/contracts';
+import { type AuditEntry, auditActionLabel } from '@bot/contracts';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -17,7 +17,7 @@ const columns: GridColDef<AuditEntry>[] = [
     headerName: 'Action',
     flex: 1,
     minWidth: 180,
-    renderCell: ({ row }) => AUDIT_ACTION_LABELS[row.action] ?? row.action,
+    renderCell: ({ row }) => auditActionLabel(row.action),
   },
   { field: 'actor', headerName: 'Par', width: 140, renderCell: ({ row }) => row.actorUsername ?? '—' },
   {
@@ -46,7 +46,7 @@ export function TimelineSection({ userId }: { userId: string }) {
       />
       <Dialog open={open !== null} onClose={() => setOpen(null)} fullWidth maxWidth="md">
         <DialogTitle>
-          {open ? `${AUDIT_ACTION_LABELS[open.action] ?? open.action} — ${formatDateTime(open.at)}` : ''}
+          {open ? `${auditActionLabel(open.action)} — ${formatDateTime(open.at)}` : ''}
         </DialogTitle>
         <DialogContent>
           {open ? <AuditDiffView before={open.before} after={open.after} /> : null}

@@ -1,7 +1,7 @@
 import {
   type AdminUser,
-  PERMISSION_DESCRIPTIONS,
   PERMISSIONS,
+  permissionLabel,
   USER_STATUS_LABELS,
   USER_STATUSES,
 } from '@bot/contracts';
@@ -156,8 +156,8 @@ export default function UsersPage() {
               >
                 <MenuItem value="">Toutes</MenuItem>
                 {PERMISSIONS.map((name) => (
-                  <MenuItem key={name} value={name} title={PERMISSION_DESCRIPTIONS[name]}>
-                    {name}
+                  <MenuItem key={name} value={name} title={name}>
+                    {permissionLabel(name)}
                   </MenuItem>
                 ))}
               </TextField>

@@ -1,10 +1,4 @@
-import {
-  countOf,
-  formatPrice,
-  type Package,
-  PERMISSION_DESCRIPTIONS,
-  type VoucherPreview,
-} from '@bot/contracts';
+import { countOf, formatPrice, type Package, permissionLabel, type VoucherPreview } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -188,7 +182,7 @@ export default function MarketplacePage() {
                 ) : null}
                 <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                   {pkg.grants.map((grant) => (
-                    <Chip key={grant} size="small" color="primary" label={PERMISSION_DESCRIPTIONS[grant]} />
+                    <Chip key={grant} size="small" color="primary" label={permissionLabel(grant)} />
                   ))}
                   <Chip
                     size="small"
