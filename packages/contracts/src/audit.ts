@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
+import { RELEASE_CHANNEL_LABELS } from './releases.ts';
 import { SETTINGS_LABELS } from './settings.ts';
 import { VOUCHER_KIND_LABELS } from './vouchers.ts';
 import { ROUTE_KIND_LABELS, ROUTE_STATUS_LABELS } from './world.ts';
@@ -100,6 +101,7 @@ export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   voucher: 'Bon de réduction',
   whitelist: 'Liste blanche',
   bot: 'Bot',
+  release: 'Version du bot',
 };
 
 /** The action filter's groups ("user." selects every `user.*` action). */
@@ -116,6 +118,7 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
   whitelist: 'Liste blanche',
   payment: 'Paiements',
   bot: 'Bots',
+  release: 'Versions du bot',
   session: 'Sessions',
 };
 
@@ -147,6 +150,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   secondFactor: 'Second facteur',
   online: 'En ligne',
   version: 'Version du bot',
+  channel: 'Canal',
+  fileName: 'Fichier',
+  size: 'Taille',
+  sha256: 'Empreinte SHA-256',
+  downloads: 'Téléchargements',
+  notes: 'Notes de version',
+  publishedAt: 'Publiée le',
   accounts: 'Comptes de jeu',
   grantId: 'Attribution',
   permission: 'Permission',
@@ -196,6 +206,7 @@ export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   kind: { ...ROUTE_KIND_LABELS, ...VOUCHER_KIND_LABELS },
   provider: PROVIDER_LABELS,
   source: { manual: 'Staff', order: 'Commande' },
+  channel: RELEASE_CHANNEL_LABELS,
 };
 
 /** A field's French name; a field not in the dictionary still reads as words ("newField" → "New field"). */

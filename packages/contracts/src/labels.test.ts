@@ -34,6 +34,7 @@ describe('audit labels', () => {
 
   it('labels known actions and keeps unknown ones as written', () => {
     expect(auditActionLabel('role.create')).toBe('Rôle créé');
-    expect(auditActionLabel('release.publish')).toBe('release.publish');
+    expect(auditActionLabel('release.publish')).toBe('Version du bot publiée');
+    expect(auditActionLabel('gizmo.launch')).toBe('gizmo.launch');
   });
 });

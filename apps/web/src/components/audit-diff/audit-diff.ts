@@ -3,6 +3,7 @@ import {
   AUDIT_VALUE_LABELS,
   auditFieldLabel,
   countOf,
+  formatFileSize,
   formatPrice,
   permissionLabel,
 } from '@bot/contracts';
@@ -80,6 +81,7 @@ function formatNumber(value: number, key: string): string {
   if (MONEY_FIELDS.has(key)) return formatPrice(value);
   if (key === 'durationDays') return countOf(value, 'jour', 'jours');
   if (key === 'percentOff') return `${integers.format(value)} %`;
+  if (key === 'size') return formatFileSize(value);
   return integers.format(value);
 }
 
