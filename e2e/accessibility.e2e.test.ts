@@ -56,6 +56,7 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
       ['/admin/vouchers', 'Bons', 'Nouveau bon'],
       ['/admin/role', 'Rôles', 'Nouveau rôle'],
       ['/admin/route', 'Itinéraires', 'Nouvel itinéraire'],
+      ['/admin/releases', 'Versions du bot', 'Publier une version'],
     ] as const) {
       await page.goto(path);
       await expectHeading(page, heading, path);
