@@ -2,6 +2,7 @@ export * from './admin.ts';
 export * from './admin-users.ts';
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './bot-timeline.ts';
 export * from './bots.ts';
 export * from './catalog.ts';
 export * from './constants.ts';

@@ -1,15 +1,19 @@
 import {
   botSessionAnswer,
   botSessionInput,
+  botTimelineAnswer,
   hourlySeriesAnswer,
   hourlySeriesQuery,
+  hwidSchema,
   myBotAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { z } from 'zod';
+import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
+import { botTimeline, timelineHwidOf } from './bot-timeline.ts';
 import { listBotHistory, mergeHistory, onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
 
@@ -52,6 +56,31 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       };
     },
+  );
+
+  app.get(
+    '/me/bot/timeline',
+    { onRequest: requireSession, schema: { tags: ['me'], response: { 200: botTimelineAnswer } } },
+    async (request) => {
+      const { userId, username } = sessionOf(request);
+      const hwid = await timelineHwidOf(ctx, userId);
+      if (!hwid) return { data: { hwid: null, owner: { id: userId, username }, entries: [], uptime: [] } };
+      return { data: await botTimeline(ctx, { hwid, owner: { id: userId, username } }) };
+    },
+  );
+
+  // Staff who look after the fleet or its customers.
+  app.get(
+    '/admin/bots/:hwid/timeline',
+    {
+      onRequest: requireAnyPermission('can_manageMap', 'can_manageUsers', 'can_manageUsersOnline'),
+      schema: {
+        tags: ['admin: map'],
+        params: z.object({ hwid: hwidSchema }),
+        response: { 200: botTimelineAnswer },
+      },
+    },
+    async (request) => ({ data: await botTimeline(ctx, { hwid: request.params.hwid }) }),
   );
 
   app.get(

@@ -11,6 +11,7 @@ import { getSettings } from '../settings/settings.service.ts';
 import { findUserByBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
 
 /** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
@@ -82,11 +83,17 @@ async function updateFor(
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */
 async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
   try {
-    const bound = await ctx.db
-      .update(users)
-      .set({ hwid: input.hwid })
-      .where(and(eq(users.id, input.userId), isNull(users.hwid)))
-      .returning({ id: users.id });
+    const bound = await ctx.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(users)
+        .set({ hwid: input.hwid })
+        .where(and(eq(users.id, input.userId), isNull(users.hwid)))
+        .returning({ id: users.id });
+      if (rows.length > 0) {
+        await writeBotEvent(tx, { hwid: input.hwid, userId: input.userId, kind: 'bound', at: new Date() });
+      }
+      return rows;
+    });
     if (bound.length === 0) {
       // Another request bound a PC meanwhile: accept only if it is the same one.
       const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, input.userId));

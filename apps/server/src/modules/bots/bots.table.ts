@@ -1,4 +1,14 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from '../users/users.table.ts';
 
 /**
@@ -48,6 +58,27 @@ export const botActivityMinutes = pgTable(
     primaryKey({ columns: [t.userId, t.hwid, t.minute, t.account] }),
     index('bot_activity_minutes_minute_idx').on(t.minute),
   ],
+);
+
+/**
+ * What happened to a PC's bot that nothing else records: its binding, its connections and
+ * disconnections, its game accounts going into and out of `error` (the timeline, decision 901).
+ */
+export const botEvents = pgTable(
+  'bot_events',
+  {
+    id: uuid('id').primaryKey(),
+    hwid: text('hwid').notNull(),
+    /** The owner at the time. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['bound', 'connected', 'disconnected', 'error', 'recovered'] }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** connected: version; disconnected: connectedAt; error/recovered: account, message. */
+    detail: jsonb('detail').$type<Record<string, string | null>>().notNull().default({}),
+  },
+  (t) => [index('bot_events_hwid_at_idx').on(t.hwid, t.at)],
 );
 
 export type BotSessionRow = typeof botSessions.$inferSelect;

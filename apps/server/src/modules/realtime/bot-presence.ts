@@ -1,5 +1,6 @@
 import { BOT_STATUSES, type BotAccount, type BotReport, type BotState, type BotStatus } from '@bot/contracts';
 import type { Logger } from 'pino';
+import type { BotEventRecorder } from '../bots/bot-events.ts';
 import type { ActivityRecorder } from '../bots/bots.history.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotStateStore } from './bot-state-store.ts';
@@ -28,6 +29,8 @@ interface PresenceDeps {
   store: BotStateStore;
   fanOut: BotFanOut;
   recorder: ActivityRecorder;
+  /** The bot's timeline: connections, disconnections, accounts into and out of error. */
+  events: BotEventRecorder;
   refuse: RefuseSocket;
   log: Logger;
   /** Silence after which a bot is offline (the setting, or the configured override). */
@@ -78,6 +81,7 @@ export class BotPresence {
     } catch (error) {
       this.deps.log.warn({ err: error }, 'état du bot non partagé (Redis injoignable)');
     }
+    this.deps.events.connected(connection.state, previous?.online === true);
     this.deps.fanOut.publish(connection.state);
     this.deps.fanOut.countChanged();
   }
@@ -91,13 +95,15 @@ export class BotPresence {
     const accounts = report.accounts.filter((account) =>
       connection.allowedAccounts.has(account.name.toLowerCase()),
     );
-    this.deps.recorder.recordReport({
+    const change = {
       userId: connection.userId,
       hwid: connection.hwid,
       before: connection.state.accounts,
       after: accounts,
       at: now,
-    });
+    };
+    this.deps.recorder.recordReport(change);
+    this.deps.events.statusChanges(change);
     // Updated in place: the store, the pending staff batch and the connection share one object.
     const { state } = connection;
     if (report.version) state.version = report.version;
@@ -164,7 +170,10 @@ export class BotPresence {
     // Past the timeout, plus one missed write of a live node.
     const silentSince = Date.now() - (await this.deps.offlineTimeoutMs()) - 2_000;
     const reaped = await this.deps.store.reapSilent(silentSince);
-    for (const state of reaped) this.deps.fanOut.wentOffline(state);
+    for (const state of reaped) {
+      this.deps.events.disconnected(state);
+      this.deps.fanOut.wentOffline(state);
+    }
     return reaped.length;
   }
 
@@ -200,6 +209,7 @@ export class BotPresence {
     this.unsaved.delete(connection);
     // Only the holder announces it: a bot taken over by a newer connection elsewhere stays online.
     if (await this.deps.store.release(connection.hwid, connection.socket.id)) {
+      this.deps.events.disconnected(connection.state);
       this.deps.fanOut.wentOffline(connection.state);
     }
   }

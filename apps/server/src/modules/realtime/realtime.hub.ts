@@ -8,6 +8,7 @@ import { clientAddressOf, trustProxyRule } from '../../core/client-address.ts';
 import type { AppContext } from '../../core/context.ts';
 import type { RedisConnection } from '../../core/redis.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { BotEventRecorder } from '../bots/bot-events.ts';
 import { ActivityRecorder } from '../bots/bots.history.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
@@ -58,6 +59,7 @@ export class RealtimeHub {
   readonly io: HubServer;
   readonly store: BotStateStore;
   readonly recorder: ActivityRecorder;
+  readonly botEvents: BotEventRecorder;
   readonly counters: HubCounters = {
     refused: {},
     silentBots: 0,
@@ -107,6 +109,7 @@ export class RealtimeHub {
       countOnline: () => this.store.count(),
     });
     this.recorder = new ActivityRecorder(ctx);
+    this.botEvents = new BotEventRecorder(ctx);
     this.fanOut = new BotFanOut({
       io: this.io,
       audience: this.audience,
@@ -120,6 +123,7 @@ export class RealtimeHub {
       store: this.store,
       fanOut: this.fanOut,
       recorder: this.recorder,
+      events: this.botEvents,
       refuse: this.refuse,
       log: ctx.log,
       offlineTimeoutMs: () => this.offlineTimeoutMs(),
@@ -368,6 +372,7 @@ export class RealtimeHub {
     this.io.engine.close();
     this.io.of('/').adapter.close(); // stops reading the Redis stream (the HTTP server closes with Fastify)
     await this.recorder.flush();
+    await this.botEvents.settled();
     await this.store.close();
   }
 }

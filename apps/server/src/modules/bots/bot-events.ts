@@ -1,0 +1,79 @@
+import type { BotAccount, BotState } from '@bot/contracts';
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { botEvents } from './bots.table.ts';
+
+type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
+
+/** Writes one timeline event; pass the transaction of the change it records. */
+export async function writeBotEvent(db: DbOrTx, event: BotEvent): Promise<void> {
+  await db.insert(botEvents).values({ id: newId(), ...event });
+}
+
+/**
+ * The real-time layer's part of a bot's timeline: connections, disconnections, game accounts going
+ * into and out of `error`. Presence lives in memory or Redis, not in a transaction: each event is
+ * written as it happens, and a failed write (database away) is logged, never thrown at presence.
+ */
+export class BotEventRecorder {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  connected(state: BotState, replaced: boolean): void {
+    this.write({
+      hwid: state.hwid,
+      userId: state.owner.id,
+      kind: 'connected',
+      at: new Date(state.connectedAt),
+      detail: { version: state.version, replaced: replaced ? 'true' : null },
+    });
+  }
+
+  disconnected(state: BotState, at = new Date()): void {
+    this.write({
+      hwid: state.hwid,
+      userId: state.owner.id,
+      kind: 'disconnected',
+      at,
+      detail: { connectedAt: state.connectedAt },
+    });
+  }
+
+  /** Compares a report with the state before it: one event per account entering or leaving `error`. */
+  statusChanges(input: {
+    userId: string;
+    hwid: string;
+    before: BotAccount[];
+    after: BotAccount[];
+    at: number;
+  }): void {
+    for (const account of input.after) {
+      const wasInError = input.before.find((previous) => previous.name === account.name)?.status === 'error';
+      const isInError = account.status === 'error';
+      if (wasInError === isInError) continue;
+      this.write({
+        hwid: input.hwid,
+        userId: input.userId,
+        kind: isInError ? 'error' : 'recovered',
+        at: new Date(input.at),
+        detail: { account: account.name, message: isInError ? account.message : null },
+      });
+    }
+  }
+
+  /** Resolves once every write started so far is done (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  private write(event: BotEvent): void {
+    const written = writeBotEvent(this.ctx.db, event)
+      .catch((error: unknown) =>
+        this.ctx.log.warn({ err: error, hwid: event.hwid }, 'événement du bot non enregistré'),
+      )
+      .finally(() => this.pending.delete(written));
+    this.pending.add(written);
+  }
+}

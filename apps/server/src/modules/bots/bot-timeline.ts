@@ -1,0 +1,233 @@
+import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type HourlyPoint } from '@bot/contracts';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { windowStart } from '../../core/time-series.ts';
+import { auditLog } from '../audit/audit.table.ts';
+import { orders } from '../orders/orders.table.ts';
+import { findBotState } from '../realtime/realtime.service.ts';
+import { users } from '../users/users.table.ts';
+import { botEvents } from './bots.table.ts';
+
+const MAX_ENTRIES = 300;
+const HOUR_MS = 3_600_000;
+/** What the audit trail says about a bot through its owner's account. */
+const OWNER_ACTIONS = [
+  'user.hwid_reset',
+  'user.bot_key_rotated',
+  'user.ban',
+  'user.unban',
+  'grant.create',
+  'grant.update',
+  'grant.delete',
+];
+
+const EMPTY = {
+  version: null,
+  durationSeconds: null,
+  account: null,
+  message: null,
+  action: null,
+  actor: null,
+  order: null,
+} satisfies Omit<BotTimelineEntry, 'at' | 'kind'>;
+
+type EventRow = typeof botEvents.$inferSelect;
+
+/** The PC a user's timeline is about: the bound one, else the last one they bound. */
+export async function timelineHwidOf(ctx: AppContext, userId: string): Promise<string | null> {
+  const [user] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
+  if (user?.hwid) return user.hwid;
+  const [last] = await ctx.db
+    .select({ hwid: botEvents.hwid })
+    .from(botEvents)
+    .where(eq(botEvents.userId, userId))
+    .orderBy(desc(botEvents.at))
+    .limit(1);
+  return last?.hwid ?? null;
+}
+
+/** The owner a PC's timeline follows: who has it bound, else who last had it. */
+async function ownerOf(ctx: AppContext, hwid: string): Promise<{ id: string; username: string } | null> {
+  const [bound] = await ctx.db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(eq(users.hwid, hwid));
+  if (bound) return bound;
+  const [last] = await ctx.db
+    .select({ id: users.id, username: users.username })
+    .from(botEvents)
+    .innerJoin(users, eq(users.id, botEvents.userId))
+    .where(eq(botEvents.hwid, hwid))
+    .orderBy(desc(botEvents.at))
+    .limit(1);
+  return last ?? null;
+}
+
+/**
+ * One chronological view of a PC's bot over the last 30 days, with its uptime per hour. A customer
+ * (`owner` given) sees only their own time with the PC: a PC passed on keeps its past to staff.
+ */
+export async function botTimeline(
+  ctx: AppContext,
+  input: { hwid: string; owner?: { id: string; username: string }; now?: number },
+): Promise<BotTimeline> {
+  const { hwid, now = Date.now() } = input;
+  const since = windowStart(BOT_TIMELINE_DAYS, now);
+  const owner = input.owner ?? (await ownerOf(ctx, hwid));
+  const events = await ctx.db
+    .select()
+    .from(botEvents)
+    .where(
+      and(
+        eq(botEvents.hwid, hwid),
+        gte(botEvents.at, since),
+        input.owner ? eq(botEvents.userId, input.owner.id) : undefined,
+      ),
+    )
+    .orderBy(asc(botEvents.at));
+  const [ownerEntries, uptime] = await Promise.all([
+    owner ? ownerTimeline(ctx, { hwid, ownerId: owner.id, since, now }) : [],
+    uptimeOf(ctx, { hwid, events, since, now }),
+  ]);
+  // Newest first; events of the same millisecond keep their recorded order, reversed.
+  const entries = [...events.map(toEntry), ...ownerEntries]
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => b.entry.at.localeCompare(a.entry.at) || b.index - a.index)
+    .map(({ entry }) => entry)
+    .slice(0, MAX_ENTRIES);
+  return { hwid, owner, entries, uptime };
+}
+
+function toEntry(event: EventRow): BotTimelineEntry {
+  const entry: BotTimelineEntry = { ...EMPTY, at: event.at.toISOString(), kind: event.kind };
+  const detail = event.detail;
+  if (event.kind === 'connected') entry.version = detail.version ?? null;
+  if (event.kind === 'disconnected' && detail.connectedAt) {
+    entry.durationSeconds = Math.max(
+      0,
+      Math.round((event.at.getTime() - Date.parse(detail.connectedAt)) / 1000),
+    );
+  }
+  if (event.kind === 'error' || event.kind === 'recovered') {
+    entry.account = detail.account ?? null;
+    entry.message = detail.message ?? null;
+  }
+  return entry;
+}
+
+/** The owner's payments and package ends, and the audit trail's actions on the bot or its owner. */
+async function ownerTimeline(
+  ctx: AppContext,
+  input: { hwid: string; ownerId: string; since: Date; now: number },
+): Promise<BotTimelineEntry[]> {
+  const [paid, actions] = await Promise.all([
+    ctx.db
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, input.ownerId),
+          isNotNull(orders.paidAt),
+          or(
+            gte(orders.paidAt, input.since),
+            gte(orders.endsAt, input.since),
+            gte(orders.refundedAt, input.since),
+          ),
+        ),
+      ),
+    ctx.db
+      .select({ at: auditLog.at, action: auditLog.action, actor: auditLog.actorUsername })
+      .from(auditLog)
+      .where(
+        and(
+          gte(auditLog.at, input.since),
+          or(
+            and(eq(auditLog.targetType, 'bot'), eq(auditLog.targetId, input.hwid)),
+            and(
+              eq(auditLog.targetType, 'user'),
+              eq(auditLog.targetId, input.ownerId),
+              inArray(auditLog.action, OWNER_ACTIONS),
+            ),
+          ),
+        ),
+      )
+      .orderBy(desc(auditLog.at))
+      .limit(MAX_ENTRIES),
+  ]);
+  const entries: BotTimelineEntry[] = actions.map((row) => ({
+    ...EMPTY,
+    at: row.at.toISOString(),
+    kind: 'action',
+    action: row.action,
+    actor: row.actor,
+  }));
+  for (const order of paid) {
+    const view = {
+      number: order.number,
+      packageName: order.packageName,
+      amountCents: order.amountCents,
+      currency: order.currency,
+      startsAt: order.startsAt?.toISOString() ?? null,
+      endsAt: order.endsAt?.toISOString() ?? null,
+    };
+    const within = (at: Date | null): at is Date =>
+      at !== null && at >= input.since && at.getTime() <= input.now;
+    if (within(order.paidAt))
+      entries.push({ ...EMPTY, at: order.paidAt.toISOString(), kind: 'payment', order: view });
+    if (within(order.refundedAt)) {
+      entries.push({ ...EMPTY, at: order.refundedAt.toISOString(), kind: 'refund', order: view });
+    }
+    if (order.status === 'paid' && within(order.endsAt)) {
+      entries.push({ ...EMPTY, at: order.endsAt.toISOString(), kind: 'package_ended', order: view });
+    }
+  }
+  return entries;
+}
+
+/**
+ * Seconds online per hour: each connection runs from `connected` to the next `disconnected`. The
+ * last event before the window says whether it opened online; a connection still open counts up to
+ * now when the bot is online (else it ended with no event, a node stopped: it counts nothing more).
+ */
+async function uptimeOf(
+  ctx: AppContext,
+  input: { hwid: string; events: EventRow[]; since: Date; now: number },
+): Promise<HourlyPoint[]> {
+  const [before] = await ctx.db
+    .select({ kind: botEvents.kind })
+    .from(botEvents)
+    .where(
+      and(
+        eq(botEvents.hwid, input.hwid),
+        lt(botEvents.at, input.since),
+        inArray(botEvents.kind, ['connected', 'disconnected']),
+      ),
+    )
+    .orderBy(desc(botEvents.at))
+    .limit(1);
+  const seconds = new Map<number, number>();
+  let openedAt: number | null = before?.kind === 'connected' ? input.since.getTime() : null;
+  const close = (end: number) => {
+    if (openedAt !== null) addInterval(seconds, openedAt, end);
+    openedAt = null;
+  };
+  for (const event of input.events) {
+    if (event.kind === 'connected' && openedAt === null) openedAt = event.at.getTime();
+    if (event.kind === 'disconnected') close(event.at.getTime());
+  }
+  if (openedAt !== null) {
+    const state = await findBotState(ctx, input.hwid).catch(() => undefined);
+    if (state?.online) close(input.now);
+  }
+  return [...seconds]
+    .sort(([a], [b]) => a - b)
+    .map(([hour, value]) => ({ hour: new Date(hour).toISOString(), value: Math.round(value) }));
+}
+
+/** Adds the seconds of [start, end) to the hours they fall in. */
+function addInterval(seconds: Map<number, number>, start: number, end: number): void {
+  for (let hour = Math.floor(start / HOUR_MS) * HOUR_MS; hour < end; hour += HOUR_MS) {
+    const covered = Math.min(end, hour + HOUR_MS) - Math.max(start, hour);
+    if (covered > 0) seconds.set(hour, (seconds.get(hour) ?? 0) + covered / 1000);
+  }
+}
