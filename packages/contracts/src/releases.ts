@@ -9,10 +9,14 @@ export const RELEASE_CHANNELS = ['stable', 'beta'] as const;
 export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
 export const RELEASE_CHANNEL_LABELS: Record<ReleaseChannel, string> = { stable: 'Stable', beta: 'Bêta' };
 
-export const RELEASE_PART_BYTES = 4 * 1024 * 1024;
-export const RELEASE_MAX_PARTS = 128; // 512 MiB
+/** 1 MiB: a part goes up in a few seconds even on a slow uplink (the server gives a request 30 s). */
+export const RELEASE_PART_BYTES = 1024 * 1024;
+export const RELEASE_MAX_PARTS = 512; // 512 MiB
 /** A download link works this long after it is handed out. */
 export const RELEASE_LINK_TTL_MS = 15 * 60_000;
+
+/** Each number of a version: no leading zero, at most 9 digits (what the server's `semver` reads). */
+const VERSION_CORE = '(0|[1-9]\\d{0,8})\\.(0|[1-9]\\d{0,8})\\.(0|[1-9]\\d{0,8})';
 
 /** Semantic version (semver.org 2.0.0) without build metadata: `1.4.0`, `1.5.0-beta.2`. */
 export const semverSchema = z
@@ -20,9 +24,15 @@ export const semverSchema = z
   .trim()
   .max(64)
   .regex(
-    /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/,
+    new RegExp(`^${VERSION_CORE}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$`),
     'Version attendue au format 1.2.3 (ou 1.2.3-beta.1).',
   );
+
+/** A released version, without pre-release: the minimum version setting. */
+export const stableVersionSchema = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^${VERSION_CORE}$`), 'Version attendue au format 1.2.3.');
 
 export const releaseChannelSchema = z.enum(RELEASE_CHANNELS, { error: 'Canal inconnu (stable ou beta).' });
 
@@ -36,7 +46,7 @@ export const releaseInput = z.strictObject({
     .trim()
     .min(1, 'Le nom du fichier est requis.')
     .max(200, 'Nom de fichier trop long.')
-    .regex(/^[^/\\\0<>:"|?*]+$/, 'Nom de fichier invalide.'),
+    .regex(/^[^/\\\0<>:"|?*\p{Cc}]+$/u, 'Nom de fichier invalide.'),
 });
 export type ReleaseInput = z.infer<typeof releaseInput>;
 
@@ -88,6 +98,8 @@ export const latestReleaseAnswer = z.object({
       release: releaseSchema.omit({ createdBy: true, downloads: true }),
       /** `url` is a path under the API base (`/releases/:id/download?expires=&signature=`). */
       download: z.object({ url: z.string(), expiresAt: z.string() }),
+      /** The customer's bot online now: its version, and whether this build is newer (semver). */
+      running: z.object({ version: z.string(), isOutdated: z.boolean() }).nullable(),
     })
     .nullable(),
 });

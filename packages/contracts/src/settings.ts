@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stableVersionSchema } from './releases.ts';
 
 /** Every site setting with its validation and its default. */
 export const siteSettingsSchema = z.strictObject({
@@ -12,7 +13,7 @@ export const siteSettingsSchema = z.strictObject({
     .min(0)
     .max(24 * 365),
   botOfflineTimeoutSeconds: z.number().int().min(5).max(3600),
-  minBotVersion: z.string().regex(/^\d+\.\d+\.\d+$/, 'Version attendue au format 1.2.3.'),
+  minBotVersion: stableVersionSchema,
   announcement: z.string().max(500),
   staffTwoFactorRequired: z.boolean(),
 });

@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
+import { RELEASE_PART_BYTES, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../../../deploy/local-cluster.ts';
@@ -76,6 +77,52 @@ function keepReporting(socket: TestSocket, accountName: string): void {
     if (!socket.active) clearInterval(timer); // closed for good (not reconnecting)
   });
 }
+
+it('a build of the bot goes up in parts through nginx and comes back, ranges included, from any node', async () => {
+  const staff = await control.createUser({ permissions: ['can_manageSettings'] });
+  const customer = await control.createUser({ permissions: ['can_useGathering'] });
+  const viaNginx = apiClient({ api: `${cluster.url}/api` });
+  const build = randomBytes(RELEASE_PART_BYTES + 1000);
+  const draft = await viaNginx<{ data: { id: string } }>(
+    'POST',
+    '/admin/releases',
+    { version: '4.0.0', channel: 'stable', fileName: 'bot-agent-4.0.0.zip' },
+    staff.token,
+  );
+  expect(draft.status).toBe(201);
+  for (const [index, part] of [
+    build.subarray(0, RELEASE_PART_BYTES),
+    build.subarray(RELEASE_PART_BYTES),
+  ].entries()) {
+    const sent = await fetch(`${cluster.url}/api/admin/releases/${draft.body.data.id}/parts/${index}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${staff.token}`, 'content-type': 'application/octet-stream' },
+      body: part,
+    });
+    expect(sent.status).toBe(204); // nginx lets a whole part through
+  }
+  const sha256 = createHash('sha256').update(build).digest('hex');
+  const published = await viaNginx(
+    'POST',
+    `/admin/releases/${draft.body.data.id}/publish`,
+    { parts: 2, sha256 },
+    staff.token,
+  );
+  expect(published.status).toBe(200);
+
+  const latest = await viaNginx<{ data: { download: { url: string } } }>(
+    'GET',
+    '/releases/latest',
+    undefined,
+    customer.token,
+  );
+  const link = `${cluster.url}/api${latest.body.data.download.url}`;
+  const whole = Buffer.from(await (await fetch(link)).arrayBuffer());
+  expect(createHash('sha256').update(whole).digest('hex')).toBe(sha256);
+  const tail = await fetch(link, { headers: { range: `bytes=${RELEASE_PART_BYTES}-` } });
+  expect(tail.status).toBe(206);
+  expect(Buffer.from(await tail.arrayBuffer()).equals(build.subarray(RELEASE_PART_BYTES))).toBe(true);
+});
 
 it('a node killed with SIGKILL: its bots come back through nginx on the others, the ones that do not are offline after the silence timeout', async () => {
   const staff = await control.createUser({ isAdministrator: true });

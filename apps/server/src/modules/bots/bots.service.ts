@@ -17,6 +17,9 @@ import { botSessions } from './bots.table.ts';
 /** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
 const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
 
+/** Where customers download builds (signed in, with either bot permission: decision 900). */
+const DOWNLOAD_PAGE = '/started';
+
 export function canRunBot(held: readonly Permission[]): boolean {
   return BOT_PERMISSIONS.some((name) => held.includes(name));
 }
@@ -36,7 +39,7 @@ export async function openBotSession(
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
   const { minBotVersion } = await getSettings(ctx);
   if (semver.lt(input.version, minBotVersion)) {
-    const pageUrl = `${ctx.config.publicUrl}${MY_BOT_PAGE}`;
+    const pageUrl = `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`;
     throw new AppError('BOT_VERSION_OUTDATED', {
       message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
       details: { minBotVersion, pageUrl },
@@ -66,9 +69,6 @@ export async function openBotSession(
   };
 }
 
-/** Where customers download builds (signed in; the link there is theirs). */
-const MY_BOT_PAGE = '/account/mybot';
-
 /** A newer build on the agent's channel, told in the session answer (the SDK shows it). */
 async function updateFor(
   ctx: AppContext,
@@ -77,7 +77,7 @@ async function updateFor(
   const latest = await latestRelease(ctx, agent.channel);
   if (!latest || !semver.gt(latest.version, agent.version)) return null;
   const { version, channel, notes } = latest;
-  return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${MY_BOT_PAGE}` };
+  return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}` };
 }
 
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { RELEASE_LINK_TTL_MS, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
 import { create as contentDisposition } from 'content-disposition';
@@ -12,7 +12,9 @@ import { readParts } from './releases.service.ts';
  * link copied out of the customer's session stops working after `RELEASE_LINK_TTL_MS`.
  */
 function linkSignature(ctx: AppContext, releaseId: string, expires: number): string {
-  return createHmac('sha256', ctx.sealingKey)
+  // A key of its own, derived from the shared one: the sealing key itself only seals.
+  const key = Buffer.from(hkdfSync('sha256', ctx.sealingKey, '', 'agent-release-links', 32));
+  return createHmac('sha256', key)
     .update(`agent-release-download:${releaseId}:${expires}`)
     .digest('base64url');
 }
@@ -50,10 +52,19 @@ export function requestedRange(size: number, header: string | undefined): ByteRa
   const whole = { start: 0, end: size - 1, partial: false };
   if (!header) return whole;
   const ranges = parseRange(size, header, { combine: true });
-  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -1) return startsPastTheEnd(size, header) ? 'unsatisfiable' : whole;
   if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return whole;
   const [range] = ranges;
   return { start: range!.start, end: range!.end, partial: true };
+}
+
+/**
+ * Only a range starting past the end is unsatisfiable: a suffix longer than the file means the whole
+ * file (RFC 9110 section 14.1.3) and an invalid range (`bytes=5-1`) may be ignored.
+ */
+function startsPastTheEnd(size: number, header: string): boolean {
+  const first = /^bytes=(\d+)-/.exec(header.trim());
+  return first !== null && Number(first[1]) >= size;
 }
 
 /** Bytes `start..end` (inclusive) of a release's file, reading only the parts they fall in. */
@@ -65,7 +76,7 @@ export async function* releaseBytes(
   const first = Math.floor(range.start / RELEASE_PART_BYTES);
   const last = Math.floor(range.end / RELEASE_PART_BYTES);
   let offset = first * RELEASE_PART_BYTES;
-  for await (const part of readParts(ctx, releaseId, first, last)) {
+  for await (const part of readParts(ctx.db, releaseId, first, last)) {
     yield part.subarray(Math.max(range.start - offset, 0), Math.min(range.end - offset + 1, part.length));
     offset += part.length;
   }
@@ -80,17 +91,21 @@ export async function sendReleaseFile(
   input: { release: Release; range: ByteRange; bytes: AsyncGenerator<Buffer> },
 ): Promise<FastifyReply> {
   const { release, range } = input;
+  if (range.partial) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${release.size}`);
+  }
+  reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-length', range.end - range.start + 1)
+    .header('content-disposition', contentDisposition(release.fileName))
+    .header('cache-control', 'private, no-transform');
+  // A HEAD (download managers ask first) reads nothing from the database. An empty stream, because
+  // Fastify's HEAD handling would set content-length to 0 for an empty payload.
+  if (reply.request.method === 'HEAD') return reply.send(Readable.from([]));
   const first = await input.bytes.next();
   async function* rest(): AsyncGenerator<Buffer> {
     if (!first.done) yield first.value;
     yield* input.bytes;
   }
-  if (range.partial)
-    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${release.size}`);
-  return reply
-    .header('content-type', 'application/octet-stream')
-    .header('content-length', range.end - range.start + 1)
-    .header('content-disposition', contentDisposition(release.fileName))
-    .header('cache-control', 'private, no-transform')
-    .send(Readable.from(rest()));
+  return reply.send(Readable.from(rest()));
 }

@@ -96,9 +96,11 @@ describe('agent releases', () => {
 
   it('answers Range requests so a broken download resumes, and counts a download once', async () => {
     const release = (await latestFor(customer.token)).body.data!;
-    const before = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
-      .data;
-    const downloadsBefore = before.find((row) => row.id === release.release.id)!.downloads;
+    const downloadsOf = async () =>
+      (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body.data.find(
+        (row) => row.id === release.release.id,
+      )!.downloads;
+    const downloadsBefore = await downloadsOf();
 
     // Across the boundary of the first two parts.
     const start = RELEASE_PART_BYTES - 100;
@@ -107,33 +109,48 @@ describe('agent releases', () => {
     expect(middle.headers.get('content-range')).toBe(`bytes ${start}-${start + 199}/${file.length}`);
     expect(Buffer.from(await middle.arrayBuffer()).equals(file.subarray(start, start + 200))).toBe(true);
 
-    // A download cut after 5 MB resumes from there and ends with the whole file.
-    const resumed = await download(release.download.url, { range: 'bytes=5000000-' });
+    // A download cut after 1.5 MB resumes from there and ends with the whole file.
+    const resumed = await download(release.download.url, { range: 'bytes=1500000-' });
     expect(resumed.status).toBe(206);
     const tail = Buffer.from(await resumed.arrayBuffer());
-    expect(sha256(Buffer.concat([file.subarray(0, 5_000_000), tail]))).toBe(sha256(file));
+    expect(sha256(Buffer.concat([file.subarray(0, 1_500_000), tail]))).toBe(sha256(file));
 
     const suffix = await download(release.download.url, { range: 'bytes=-10' });
     expect(Buffer.from(await suffix.arrayBuffer()).equals(file.subarray(file.length - 10))).toBe(true);
+    const lastByte = await download(release.download.url, { range: `bytes=${file.length - 1}-` });
+    expect(Buffer.from(await lastByte.arrayBuffer()).equals(file.subarray(file.length - 1))).toBe(true);
+    // A suffix longer than the file is the whole file (RFC 9110), an invalid range is ignored.
+    const longSuffix = await download(release.download.url, { range: `bytes=-${file.length + 100}` });
+    expect(longSuffix.status).toBe(200);
+    expect(sha256(Buffer.from(await longSuffix.arrayBuffer()))).toBe(sha256(file));
+    const invalid = await download(release.download.url, { range: 'bytes=500-10' });
+    expect(invalid.status).toBe(200);
+    await invalid.arrayBuffer();
+    // A probe of the first byte and a HEAD are not downloads; a HEAD tells the size and no bytes.
+    const probe = await download(release.download.url, { range: 'bytes=0-0' });
+    expect(Buffer.from(await probe.arrayBuffer())).toEqual(file.subarray(0, 1));
+    const head = await fetch(`${server.api}${release.download.url}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(file.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
 
     const beyond = await download(release.download.url, { range: `bytes=${file.length + 5}-` });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe(`bytes */${file.length}`);
     expect(await beyond.json()).toMatchObject({ code: 'RANGE_NOT_SATISFIABLE' });
 
-    const after = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
-      .data;
-    // Ranges that do not start at the first byte continue a download: not counted.
-    expect(after.find((row) => row.id === release.release.id)!.downloads).toBe(downloadsBefore);
-    await (await download(release.download.url, { range: 'bytes=0-99' })).arrayBuffer();
-    const counted = (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body
-      .data;
-    expect(counted.find((row) => row.id === release.release.id)!.downloads).toBe(downloadsBefore + 1);
+    // Ranges that do not start at the first byte continue a download; probes and HEAD look: none
+    // counted. The long suffix and the ignored range sent the whole file: two downloads.
+    expect(await downloadsOf()).toBe(downloadsBefore + 2);
+    await (await download(release.download.url, { range: 'bytes=0-' })).arrayBuffer();
+    expect(await downloadsOf()).toBe(downloadsBefore + 3);
   });
 
   it('refuses a tampered or expired link, and customers without an active package', async () => {
     const { release, download: link } = (await latestFor(customer.token)).body.data!;
-    const tampered = await download(link.url.replace(/signature=./, 'signature=A'));
+    const signature = new URL(link.url, server.url).searchParams.get('signature') ?? '';
+    const forged = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
+    const tampered = await download(link.url.replace(`signature=${signature}`, `signature=${forged}`));
     expect(tampered.status).toBe(403);
     expect(await tampered.json()).toMatchObject({ code: 'RELEASE_LINK_INVALID' });
     const expires = Number(new URL(link.url, server.url).searchParams.get('expires'));
@@ -192,6 +209,39 @@ describe('agent releases', () => {
     });
   });
 
+  it('publishes a file of exactly two parts, and no version the server could not compare', async () => {
+    const exact = randomBytes(2 * RELEASE_PART_BYTES);
+    const release = await publish('2.2.0', exact);
+    expect(release.size).toBe(exact.length);
+    const link = downloadLink(server.app.ctx, release.id);
+    const tail = await download(link.url, { range: `bytes=${RELEASE_PART_BYTES - 1}-` });
+    expect(Buffer.from(await tail.arrayBuffer()).equals(exact.subarray(RELEASE_PART_BYTES - 1))).toBe(true);
+
+    for (const version of ['99999999999999999999.0.0', '01.2.0', '1.2', '1.2.3+build']) {
+      const refused = await call(
+        'POST',
+        '/admin/releases',
+        { version, channel: 'stable', fileName: 'a.zip' },
+        staff.token,
+      );
+      expect(refused.status, version).toBe(400);
+    }
+    const badFileName = await call(
+      'POST',
+      '/admin/releases',
+      { version: '2.2.1', channel: 'stable', fileName: 'a\tb.zip' },
+      staff.token,
+    );
+    expect(badFileName.status).toBe(400);
+    const settingsStaff = staff.token;
+    for (const minBotVersion of ['01.2.0', '1.2.0-beta.1', '99999999999999999999.0.0']) {
+      expect(
+        (await call('PUT', '/admin/settings', { minBotVersion }, settingsStaff)).status,
+        minBotVersion,
+      ).toBe(400);
+    }
+  });
+
   it('refuses parts that are too big, empty or not raw bytes', async () => {
     const draft = await createDraft('2.1.0');
     const tooBig = await sendPart(draft.id, 0, randomBytes(RELEASE_PART_BYTES + 1));
@@ -204,6 +254,28 @@ describe('agent releases', () => {
 
   it('is staff work: customers cannot publish, every change is audited, withdrawal removes the file', async () => {
     expect((await call('GET', '/admin/releases', undefined, customer.token)).status).toBe(403);
+    const someId = '00000000-0000-4000-8000-000000000000';
+    expect(
+      (
+        await call(
+          'POST',
+          '/admin/releases',
+          { version: '5.0.0', channel: 'stable', fileName: 'a.zip' },
+          customer.token,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(
+          'POST',
+          `/admin/releases/${someId}/publish`,
+          { parts: 1, sha256: '0'.repeat(64) },
+          customer.token,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await call('DELETE', `/admin/releases/${someId}`, undefined, customer.token)).status).toBe(403);
     expect(
       (await sendPart('00000000-0000-4000-8000-000000000000', 0, randomBytes(10), customer.token)).status,
     ).toBe(403);
@@ -244,7 +316,7 @@ describe('agents and the minimum version', () => {
     expect((await openSession('1.0.0')).body.update).toMatchObject({
       version: newest,
       channel: 'stable',
-      pageUrl: expect.stringMatching(/\/account\/mybot$/),
+      pageUrl: expect.stringMatching(/\/started$/),
     });
     expect((await openSession('9.0.0')).body.update).toBeNull();
     expect((await openSession(newest, 'beta')).body.update).toBeNull();
@@ -258,7 +330,7 @@ describe('agents and the minimum version', () => {
       expect(old.status).toBe(426);
       expect(old.body.code).toBe('BOT_VERSION_OUTDATED');
       expect(old.body.error).toContain('minimum 1.5.0');
-      expect(old.body.error).toContain(`${server.app.ctx.config.publicUrl}/account/mybot`);
+      expect(old.body.error).toContain(`${server.app.ctx.config.publicUrl}/started`);
       // A pre-release of the minimum comes before it (semver): refused too.
       expect((await openSession('1.5.0-beta.1')).status).toBe(426);
       expect((await openSession('1.5.0')).status).toBe(201);

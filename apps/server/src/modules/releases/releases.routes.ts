@@ -33,6 +33,7 @@ import {
   latestRelease,
   listReleases,
   publishRelease,
+  runningAgentOf,
   storeReleasePart,
 } from './releases.service.ts';
 
@@ -51,13 +52,18 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, querystring: latestReleaseQuery, response: { 200: latestReleaseAnswer } },
     },
     async (request) => {
-      if (!canRunBot(await getUserPermissions(ctx, sessionOf(request).userId))) {
-        throw new AppError('BOT_PERMISSION_REQUIRED');
-      }
+      const { userId } = sessionOf(request);
+      if (!canRunBot(await getUserPermissions(ctx, userId))) throw new AppError('BOT_PERMISSION_REQUIRED');
       const release = await latestRelease(ctx, request.query.channel);
       if (!release) return { data: null };
       const { createdBy: _by, downloads: _count, ...shown } = release;
-      return { data: { release: shown, download: downloadLink(ctx, release.id) } };
+      return {
+        data: {
+          release: shown,
+          download: downloadLink(ctx, release.id),
+          running: await runningAgentOf(ctx, userId, release.version),
+        },
+      };
     },
   );
 
@@ -95,7 +101,9 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.header('content-range', `bytes */${release.size}`);
         throw new AppError('RANGE_NOT_SATISFIABLE');
       }
-      if (range.start === 0 && request.method === 'GET') await countDownload(ctx, id);
+      // A download begins at the first byte and asks for the rest (probes such as bytes=0-0 are not one).
+      const isDownload = range.start === 0 && range.end === release.size - 1 && request.method === 'GET';
+      if (isDownload) await countDownload(ctx, id);
       return sendReleaseFile(reply, { release, range, bytes: releaseBytes(ctx, id, range) });
     },
   );

@@ -11,8 +11,11 @@ import semver from 'semver';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { findBotState } from '../realtime/realtime.service.ts';
+import { users } from '../users/users.table.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
 type ReleaseRow = typeof agentReleases.$inferSelect;
@@ -69,8 +72,9 @@ export async function createRelease(
   }
 }
 
-async function findDraft(ctx: AppContext, id: string): Promise<ReleaseRow> {
-  const [row] = await ctx.db.select().from(agentReleases).where(eq(agentReleases.id, id));
+/** The draft, locked for the transaction: parts and publication of one release never interleave. */
+async function lockDraft(tx: DbOrTx, id: string, mode: 'update' | 'share'): Promise<ReleaseRow> {
+  const [row] = await tx.select().from(agentReleases).where(eq(agentReleases.id, id)).for(mode);
   if (!row) throw new AppError('NOT_FOUND');
   if (row.publishedAt) throw new AppError('RELEASE_ALREADY_PUBLISHED');
   return row;
@@ -84,57 +88,61 @@ export async function storeReleasePart(
   if (input.bytes.length === 0 || input.bytes.length > RELEASE_PART_BYTES) {
     throw new AppError('RELEASE_PART_INVALID');
   }
-  await findDraft(ctx, input.id);
-  await ctx.db
-    .insert(agentReleaseParts)
-    .values({ releaseId: input.id, index: input.index, bytes: input.bytes })
-    .onConflictDoUpdate({
-      target: [agentReleaseParts.releaseId, agentReleaseParts.index],
-      set: { bytes: input.bytes },
-    });
+  await ctx.db.transaction(async (tx) => {
+    await lockDraft(tx, input.id, 'share');
+    await tx
+      .insert(agentReleaseParts)
+      .values({ releaseId: input.id, index: input.index, bytes: input.bytes })
+      .onConflictDoUpdate({
+        target: [agentReleaseParts.releaseId, agentReleaseParts.index],
+        set: { bytes: input.bytes },
+      });
+  });
 }
 
 /**
  * Publishes a draft once its file is whole: parts 0..n-1, each full but the last, whose SHA-256 is
- * the one the uploader computed. Parts beyond n (an abandoned earlier upload) are dropped.
+ * the one the uploader computed. Parts beyond n (an abandoned earlier upload) are dropped. One
+ * transaction holding the draft's lock: no part changes between the check and the publication.
  */
 export async function publishRelease(
   ctx: AppContext,
   input: ReleasePublishInput & { id: string; actor: AuditActor },
 ): Promise<Release> {
-  const draft = await findDraft(ctx, input.id);
-  await ctx.db
-    .delete(agentReleaseParts)
-    .where(and(eq(agentReleaseParts.releaseId, draft.id), gte(agentReleaseParts.index, input.parts)));
-  const sizes = await ctx.db
-    .select({ index: agentReleaseParts.index, size: sql<number>`octet_length(${agentReleaseParts.bytes})` })
-    .from(agentReleaseParts)
-    .where(eq(agentReleaseParts.releaseId, draft.id))
-    .orderBy(asc(agentReleaseParts.index));
-  const whole =
-    sizes.length === input.parts &&
-    sizes.every((part, i) => part.index === i && (i === input.parts - 1 || part.size === RELEASE_PART_BYTES));
-  if (!whole) throw new AppError('RELEASE_UPLOAD_INCOMPLETE');
-
-  const hash = createHash('sha256');
-  for await (const bytes of readParts(ctx, draft.id, 0, input.parts - 1)) hash.update(bytes);
-  if (hash.digest('hex') !== input.sha256) throw new AppError('RELEASE_CHECKSUM_MISMATCH');
-
-  const size = sizes.reduce((total, part) => total + Number(part.size), 0);
   return ctx.db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, input.id, 'update');
+    await tx
+      .delete(agentReleaseParts)
+      .where(and(eq(agentReleaseParts.releaseId, draft.id), gte(agentReleaseParts.index, input.parts)));
+    const sizes = await tx
+      .select({ index: agentReleaseParts.index, size: sql<number>`octet_length(${agentReleaseParts.bytes})` })
+      .from(agentReleaseParts)
+      .where(eq(agentReleaseParts.releaseId, draft.id))
+      .orderBy(asc(agentReleaseParts.index));
+    const isWhole =
+      sizes.length === input.parts &&
+      sizes.every(
+        (part, i) => part.index === i && (i === input.parts - 1 || part.size === RELEASE_PART_BYTES),
+      );
+    if (!isWhole) throw new AppError('RELEASE_UPLOAD_INCOMPLETE');
+
+    const hash = createHash('sha256');
+    for await (const bytes of readParts(tx, draft.id, 0, input.parts - 1)) hash.update(bytes);
+    if (hash.digest('hex') !== input.sha256) throw new AppError('RELEASE_CHECKSUM_MISMATCH');
+
+    const size = sizes.reduce((total, part) => total + Number(part.size), 0);
     const [row] = await tx
       .update(agentReleases)
       .set({ size, sha256: input.sha256, publishedAt: new Date() })
-      .where(and(eq(agentReleases.id, draft.id), sql`${agentReleases.publishedAt} is null`))
+      .where(eq(agentReleases.id, draft.id))
       .returning();
-    if (!row) throw new AppError('RELEASE_ALREADY_PUBLISHED');
     await writeAudit(tx, {
       actor: input.actor,
       action: 'release.publish',
-      target: auditTarget(row),
+      target: auditTarget(row!),
       after: { size, sha256: input.sha256 },
     });
-    return toRelease(row);
+    return toRelease(row!);
   });
 }
 
@@ -172,6 +180,19 @@ export async function latestRelease(ctx: AppContext, channel: ReleaseChannel): P
   return newest ? toRelease(newest) : null;
 }
 
+/** The user's bot online now and whether `latestVersion` is newer than what it runs. */
+export async function runningAgentOf(
+  ctx: AppContext,
+  userId: string,
+  latestVersion: string,
+): Promise<{ version: string; isOutdated: boolean } | null> {
+  const [user] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
+  const state = user?.hwid ? await findBotState(ctx, user.hwid).catch(() => undefined) : undefined;
+  if (!state?.online || state.owner.id !== userId) return null;
+  const isOutdated = semver.valid(state.version) !== null && semver.lt(state.version, latestVersion);
+  return { version: state.version, isOutdated };
+}
+
 export async function findPublishedRelease(ctx: AppContext, id: string): Promise<Release | null> {
   const [row] = await ctx.db
     .select()
@@ -180,19 +201,22 @@ export async function findPublishedRelease(ctx: AppContext, id: string): Promise
   return row ? toRelease(row) : null;
 }
 
-/** The stored parts `first..last`, one query per part: a download holds one part in memory. */
+/**
+ * The stored parts `first..last`, one query per part: a download holds one part in memory. A part
+ * missing means the release was withdrawn meanwhile.
+ */
 export async function* readParts(
-  ctx: AppContext,
+  db: DbOrTx,
   releaseId: string,
   first: number,
   last: number,
 ): AsyncGenerator<Buffer> {
   for (let index = first; index <= last; index += 1) {
-    const [part] = await ctx.db
+    const [part] = await db
       .select({ base64: sql<string>`encode(${agentReleaseParts.bytes}, 'base64')` })
       .from(agentReleaseParts)
       .where(and(eq(agentReleaseParts.releaseId, releaseId), eq(agentReleaseParts.index, index)));
-    if (!part) throw new Error(`release ${releaseId}: part ${index} missing`);
+    if (!part) throw new AppError('NOT_FOUND');
     yield Buffer.from(part.base64, 'base64');
   }
 }

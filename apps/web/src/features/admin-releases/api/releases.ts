@@ -52,25 +52,29 @@ async function sendPart(id: string, index: number, part: Blob): Promise<void> {
 
 /**
  * Publishes a build: a draft, the file in parts of `RELEASE_PART_BYTES`, then the SHA-256 computed
- * here, which the server checks against what it stored. `onProgress` gets 0..1.
+ * here, which the server checks against what it stored. `onProgress` gets 0..1. After a failure the
+ * caller passes the draft back (`draftId`, told by `onDraft`): parts are sent again into it.
  */
 export async function publishBuild(
   input: ReleaseInput & { file: File },
-  onProgress: (fraction: number) => void,
+  events: { onProgress: (fraction: number) => void; onDraft: (id: string) => void },
+  draftId?: string,
 ): Promise<Release> {
   const { file, ...fields } = input;
   const sha256 = await sha256Of(file);
-  const draft = (
-    await api.post(RELEASES_ENDPOINT, fields, { schema: releaseAnswer, fallback: 'Création impossible.' })
-  ).data;
+  const id =
+    draftId ??
+    (await api.post(RELEASES_ENDPOINT, fields, { schema: releaseAnswer, fallback: 'Création impossible.' }))
+      .data.id;
+  events.onDraft(id);
   const parts = Math.max(1, Math.ceil(file.size / RELEASE_PART_BYTES));
   for (let index = 0; index < parts; index += 1) {
-    await sendPart(draft.id, index, file.slice(index * RELEASE_PART_BYTES, (index + 1) * RELEASE_PART_BYTES));
-    onProgress((index + 1) / parts);
+    await sendPart(id, index, file.slice(index * RELEASE_PART_BYTES, (index + 1) * RELEASE_PART_BYTES));
+    events.onProgress((index + 1) / parts);
   }
   return (
     await api.post(
-      `${RELEASES_ENDPOINT}/${draft.id}/publish`,
+      `${RELEASES_ENDPOINT}/${id}/publish`,
       { parts, sha256 },
       { schema: releaseAnswer, fallback: 'Publication impossible.' },
     )

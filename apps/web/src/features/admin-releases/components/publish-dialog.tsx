@@ -147,8 +147,8 @@ export function PublishDialog({
           {isUploading ? (
             <Stack spacing={0.5}>
               <LinearProgress variant="determinate" value={progress * 100} aria-label="Envoi du fichier" />
-              <Typography variant="body2" color="text.secondary">
-                Envoi : {Math.round(progress * 100)} %
+              <Typography variant="body2" color="text.secondary" role="status">
+                {progress === 0 ? 'Calcul de l’empreinte…' : `Envoi : ${Math.round(progress * 10) * 10} %`}
               </Typography>
             </Stack>
           ) : null}

@@ -38,14 +38,24 @@ export default function ReleasesPage() {
   const [isPublishing, setIsPublishing] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [withdrawing, setWithdrawing] = useState<Release | null>(null);
+  /** The draft of an upload that failed: publishing the same file again resumes into it. */
+  const [failedDraft, setFailedDraft] = useState<{ id: string; attempt: string } | null>(null);
   const [isBusy, setIsBusy] = useState(false);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: releasesKey });
 
   const onPublish = async (input: ReleaseInput & { file: File }) => {
     setProgress(0);
+    // The same build tried again goes into the draft the failed attempt left.
+    const attempt = `${input.version}|${input.file.name}|${input.file.size}|${input.file.lastModified}`;
+    const draftId = failedDraft?.attempt === attempt ? failedDraft.id : undefined;
     try {
-      const release = await publishBuild(input, setProgress);
+      const release = await publishBuild(
+        input,
+        { onProgress: setProgress, onDraft: (id) => setFailedDraft({ id, attempt }) },
+        draftId,
+      );
+      setFailedDraft(null);
       notifySuccess(`Version ${release.version} publiée.`);
       setIsPublishing(false);
     } catch (error) {
@@ -129,8 +139,9 @@ export default function ReleasesPage() {
         onConfirm={onWithdraw}
         onCancel={() => setWithdrawing(null)}
       >
-        Son fichier est supprimé : les liens déjà donnés cessent de fonctionner et les clients reçoivent la
-        version précédente. Les bots déjà installés continuent de tourner.
+        {withdrawing?.publishedAt
+          ? 'Son fichier est supprimé : les liens déjà donnés cessent de fonctionner et les clients reçoivent la version précédente. Les bots déjà installés continuent de tourner.'
+          : 'Ce brouillon et les parties du fichier déjà envoyées sont supprimés. Aucun client ne l’a reçu.'}
       </ConfirmDialog>
     </>
   );

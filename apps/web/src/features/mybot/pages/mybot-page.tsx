@@ -178,7 +178,7 @@ export default function MyBotPage() {
               <EventLog events={events} />
             </SectionCard>
           ) : null}
-          <DownloadCard runningVersion={state?.version} />
+          <DownloadCard />
           <BotKeyCard />
           <HwidCard onChanged={onHwidChanged} />
           {!hwid && !isFirstRun ? (

@@ -36,9 +36,15 @@ export function useLatestRelease(channel: ReleaseChannel, enabled: boolean): Lat
     setState({ status: 'loading' });
     void load();
     const timer = setInterval(load, REFRESH_MS);
+    // Timers sleep with a hidden tab: coming back gets a fresh link before the old one expires.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void load();
+    };
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       controller.abort();
       clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, [channel, enabled]);
   return state;

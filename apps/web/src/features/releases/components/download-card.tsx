@@ -30,7 +30,7 @@ function storedChannel(): ReleaseChannel {
  * "Télécharger le bot": the newest build of the customer's channel (remembered on this browser),
  * for holders of a bot permission. Others are told why and what to do.
  */
-export default function DownloadCard({ runningVersion }: { runningVersion?: string | null }) {
+export default function DownloadCard() {
   const canDownload = useAuthStore((state) =>
     state.permissions.some((name) => name === 'can_useGathering' || name === 'can_useTreasure'),
   );
@@ -96,20 +96,14 @@ export default function DownloadCard({ runningVersion }: { runningVersion?: stri
           Aucune version n’est encore disponible sur ce canal. Revenez bientôt.
         </Typography>
       ) : (
-        <ReleaseDetails latest={state.latest} runningVersion={runningVersion} />
+        <ReleaseDetails latest={state.latest} />
       )}
     </Paper>
   );
 }
 
-function ReleaseDetails({
-  latest,
-  runningVersion,
-}: {
-  latest: LatestRelease;
-  runningVersion?: string | null;
-}) {
-  const { release } = latest;
+function ReleaseDetails({ latest }: { latest: LatestRelease }) {
+  const { release, running } = latest;
   return (
     <Box sx={{ mt: 1 }}>
       <Typography>
@@ -117,9 +111,9 @@ function ReleaseDetails({
         {RELEASE_CHANNEL_LABELS[release.channel]}) · {formatFileSize(release.size ?? 0)} · publiée le{' '}
         {formatDate(release.publishedAt)}
       </Typography>
-      {runningVersion && runningVersion !== release.version ? (
-        <Typography color="warning.main" sx={{ mt: 0.5 }}>
-          Votre bot tourne en version {runningVersion} : installez la version {release.version}.
+      {running?.isOutdated ? (
+        <Typography color="warning.main" sx={{ mt: 0.5 }} data-testid="download-outdated">
+          Votre bot tourne en version {running.version} : installez la version {release.version}.
         </Typography>
       ) : null}
       {release.notes ? (
