@@ -121,4 +121,43 @@ describe('/account/mybot live', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('the bot history tells its connection and an account in error, to the owner and to staff', async () => {
+    const bot = await startLiveBot(shared.server);
+    bots.push(bot);
+    const report = bot.world.tick();
+    const [first] = report.accounts;
+    if (!first) throw new Error('no simulated account');
+    bot.client.report({ ...report, accounts: [{ ...first, status: 'error', message: 'Inventaire plein' }] });
+
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, bot.owner.user.username, bot.owner.password);
+    await page.goto('/account/mybot');
+    const history = page.getByRole('region', { name: 'Historique du bot' });
+    // The error is written as the report arrives; the section refreshes every minute or on reload.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await history.getByTestId('bot-timeline').waitFor();
+        return history.locator('li[data-kind="error"]').count();
+      })
+      .toBeGreaterThan(0);
+    await history.getByText(`${first.name} : Inventaire plein`).first().waitFor();
+    await history.locator('li[data-kind="connected"]').getByText('Version 1.2.3').first().waitFor();
+    await history.getByTestId('chart-uptime').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+
+    const staff = await shared.server.createUser({ permissions: ['can_manageUsers'] });
+    const admin = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(admin.page, staff.user.username, staff.password);
+    await admin.page.goto(`/admin/users/${bot.owner.user.id}#historique-du-bot`);
+    const staffView = admin.page.getByRole('region', { name: 'Historique du bot' });
+    // The short silence timeout of this file may have cut and restored the connection meanwhile:
+    // the error is then told again after the reconnection.
+    await staffView.locator('li[data-kind="error"]').getByText('Inventaire plein').first().waitFor();
+    await staffView.locator('li[data-kind="bound"]').waitFor();
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+  });
 });

@@ -31,6 +31,8 @@ export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
 };
 
 export const botTimelineEntrySchema = z.object({
+  /** Stable across refreshes (the list's keys). */
+  id: z.string(),
   at: z.string(),
   kind: z.enum(BOT_TIMELINE_KINDS),
   /** connected: the agent's version. */
@@ -71,3 +73,14 @@ export const botTimelineAnswer = z.object({
   }),
 });
 export type BotTimeline = z.infer<typeof botTimelineAnswer>['data'];
+
+/** "45 s", "12 min", "2 h 05 min", "3 j 4 h": how long a connection lasted, to the useful unit. */
+export function durationOf(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${Math.floor(hours / 24)} j ${hours % 24} h`;
+}

@@ -29,7 +29,7 @@ const EMPTY = {
   action: null,
   actor: null,
   order: null,
-} satisfies Omit<BotTimelineEntry, 'at' | 'kind'>;
+} satisfies Omit<BotTimelineEntry, 'id' | 'at' | 'kind'>;
 
 type EventRow = typeof botEvents.$inferSelect;
 
@@ -99,7 +99,7 @@ export async function botTimeline(
 }
 
 function toEntry(event: EventRow): BotTimelineEntry {
-  const entry: BotTimelineEntry = { ...EMPTY, at: event.at.toISOString(), kind: event.kind };
+  const entry: BotTimelineEntry = { ...EMPTY, id: event.id, at: event.at.toISOString(), kind: event.kind };
   const detail = event.detail;
   if (event.kind === 'connected') entry.version = detail.version ?? null;
   if (event.kind === 'disconnected' && detail.connectedAt) {
@@ -136,7 +136,7 @@ async function ownerTimeline(
         ),
       ),
     ctx.db
-      .select({ at: auditLog.at, action: auditLog.action, actor: auditLog.actorUsername })
+      .select({ id: auditLog.id, at: auditLog.at, action: auditLog.action, actor: auditLog.actorUsername })
       .from(auditLog)
       .where(
         and(
@@ -156,6 +156,7 @@ async function ownerTimeline(
   ]);
   const entries: BotTimelineEntry[] = actions.map((row) => ({
     ...EMPTY,
+    id: row.id,
     at: row.at.toISOString(),
     kind: 'action',
     action: row.action,
@@ -173,12 +174,30 @@ async function ownerTimeline(
     const within = (at: Date | null): at is Date =>
       at !== null && at >= input.since && at.getTime() <= input.now;
     if (within(order.paidAt))
-      entries.push({ ...EMPTY, at: order.paidAt.toISOString(), kind: 'payment', order: view });
+      entries.push({
+        ...EMPTY,
+        id: `${order.id}:paid`,
+        at: order.paidAt.toISOString(),
+        kind: 'payment',
+        order: view,
+      });
     if (within(order.refundedAt)) {
-      entries.push({ ...EMPTY, at: order.refundedAt.toISOString(), kind: 'refund', order: view });
+      entries.push({
+        ...EMPTY,
+        id: `${order.id}:refunded`,
+        at: order.refundedAt.toISOString(),
+        kind: 'refund',
+        order: view,
+      });
     }
     if (order.status === 'paid' && within(order.endsAt)) {
-      entries.push({ ...EMPTY, at: order.endsAt.toISOString(), kind: 'package_ended', order: view });
+      entries.push({
+        ...EMPTY,
+        id: `${order.id}:ended`,
+        at: order.endsAt.toISOString(),
+        kind: 'package_ended',
+        order: view,
+      });
     }
   }
   return entries;

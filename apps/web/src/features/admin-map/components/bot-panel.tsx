@@ -3,9 +3,11 @@ import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { StatusChip } from '../../mybot/components/status-chip.tsx';
 
@@ -46,6 +48,14 @@ export function BotPanel({
             <br />
             Dernier signe de vie : {dateTimeFormat.format(new Date(state.lastSeenAt))}
           </Typography>
+          <Link
+            component={RouterLink}
+            to={`/admin/users/${state.owner.id}#historique-du-bot`}
+            variant="body2"
+            sx={{ display: 'inline-block', mt: 0.5 }}
+          >
+            Historique du bot et fiche du client
+          </Link>
           <Divider sx={{ my: 1.5 }} />
           <Stack spacing={1.5}>
             {state.accounts.map((account) => (

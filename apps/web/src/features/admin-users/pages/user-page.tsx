@@ -10,6 +10,7 @@ import { adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { adminUserKeys, adminUserQuery } from '../api/admin-users.ts';
 import { BotSection } from '../components/bot-section.tsx';
+import { BotTimelineSection } from '../components/bot-timeline-section.tsx';
 import { OrdersSection, WhitelistSection } from '../components/commerce-sections.tsx';
 import { GrantsSection } from '../components/grants-section.tsx';
 import { ProfileSection } from '../components/profile-section.tsx';
@@ -75,6 +76,7 @@ export default function UserPage() {
         <RolesSection user={data} onChanged={onChanged} />
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
+        {data.hwid ? <BotTimelineSection hwid={data.hwid} /> : null}
         <SessionsSection user={data} onChanged={onChanged} />
         <OrdersSection userId={id} />
         <WhitelistSection userId={id} />

@@ -24,6 +24,8 @@ import { BotKeyCard } from '../../account/components/bot-key-card.tsx';
 import { HwidCard } from '../../account/components/hwid-card.tsx';
 import { SectionCard } from '../../account/components/section-card.tsx';
 import { fetchMeInfo } from '../../auth/api/me-info.ts';
+import { myBotTimelineQuery } from '../../bot-timeline/api/bot-timeline.ts';
+import { BotTimelineView } from '../../bot-timeline/components/bot-timeline-view.tsx';
 import DownloadCard from '../../releases/components/download-card.tsx';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
@@ -39,6 +41,21 @@ const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
   disconnected: 'Direct interrompu',
   refused: 'Direct refusé',
 };
+
+/** Connections, errors, payments and actions on the customer's PC over 30 days. */
+function MyBotTimeline() {
+  const timeline = useQuery(myBotTimelineQuery);
+  if (!timeline.data) return null;
+  return (
+    <SectionCard
+      id="historique"
+      title="Historique du bot"
+      subheader="Les 30 derniers jours, du plus récent au plus ancien."
+    >
+      <BotTimelineView timeline={timeline.data} />
+    </SectionCard>
+  );
+}
 
 /** /account/mybot: the customer's bot live (socket) with its last 24 h (GET /me/bot). */
 export default function MyBotPage() {
@@ -171,6 +188,7 @@ export default function MyBotPage() {
               </Box>
             </SectionCard>
           ) : null}
+          <MyBotTimeline />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
           {hwid ? (
