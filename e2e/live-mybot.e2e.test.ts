@@ -145,6 +145,8 @@ describe('/account/mybot live', () => {
     await history.getByText(`${first.name} : Inventaire plein`).first().waitFor();
     await history.locator('li[data-kind="connected"]').getByText('Version 1.2.3').first().waitFor();
     await history.getByTestId('chart-uptime').waitFor();
+    const shots = process.env.SCREENSHOT_DIR;
+    if (shots) await page.screenshot({ path: `${shots}/mybot-history.png`, fullPage: true });
     expect(errors).toEqual([]);
     await close();
 
@@ -157,6 +159,7 @@ describe('/account/mybot live', () => {
     // the error is then told again after the reconnection.
     await staffView.locator('li[data-kind="error"]').getByText('Inventaire plein').first().waitFor();
     await staffView.locator('li[data-kind="bound"]').waitFor();
+    if (shots) await admin.page.screenshot({ path: `${shots}/admin-user-history.png`, fullPage: true });
     expect(admin.errors).toEqual([]);
     await admin.close();
   });

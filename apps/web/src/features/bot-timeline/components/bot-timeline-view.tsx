@@ -16,6 +16,11 @@ import { dailyBars } from '../../../lib/time-series.ts';
 
 const hoursFormat = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
 
+/** "7,5 h", and minutes under an hour ("12 min"): a short day online should not read "0 h". */
+function formatHours(hours: number): string {
+  return hours < 1 ? `${Math.round(hours * 60)} min` : `${hoursFormat.format(hours)} h`;
+}
+
 /** Entries that call for attention are drawn in their colour; the rest stay quiet. */
 const KIND_COLORS: Partial<Record<BotTimelineEntry['kind'], string>> = {
   error: 'error.main',
@@ -73,7 +78,7 @@ export function BotTimelineView({ timeline }: { timeline: BotTimeline }) {
         times={days.times}
         values={days.values}
         period={`sur ${BOT_TIMELINE_DAYS} jours`}
-        formatValue={(hours) => `${hoursFormat.format(hours)} h`}
+        formatValue={formatHours}
         color="#66bb6a"
       />
       {timeline.entries.length === 0 ? (

@@ -45,7 +45,8 @@ const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
 /** Connections, errors, payments and actions on the customer's PC over 30 days. */
 function MyBotTimeline() {
   const timeline = useQuery(myBotTimelineQuery);
-  if (!timeline.data) return null;
+  // No PC ever bound: the first-run guide says what to do, there is no history yet.
+  if (!timeline.data?.hwid) return null;
   return (
     <SectionCard
       id="historique"

@@ -8,8 +8,9 @@ import {
 import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CardHeader from '@mui/material/CardHeader';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
@@ -44,68 +45,60 @@ export default function DownloadCard() {
   };
 
   return (
-    <Paper
-      component="section"
-      variant="outlined"
-      aria-labelledby="download-title"
-      sx={{ p: 3 }}
-      data-testid="download-card"
-    >
-      <Stack
-        direction="row"
-        sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}
-      >
-        <Typography id="download-title" variant="h2" sx={{ fontSize: '1.2rem' }}>
-          Télécharger le bot
-        </Typography>
-        {canDownload ? (
-          <ToggleButtonGroup
-            size="small"
-            exclusive
-            value={channel}
-            onChange={(_event, next: ReleaseChannel | null) => chooseChannel(next)}
-            aria-label="Canal de mise à jour"
-          >
-            {RELEASE_CHANNELS.map((value) => (
-              <ToggleButton key={value} value={value}>
-                {RELEASE_CHANNEL_LABELS[value]}
-              </ToggleButton>
-            ))}
-          </ToggleButtonGroup>
-        ) : null}
-      </Stack>
-      {!canDownload ? (
-        <Box sx={{ mt: 1 }}>
-          <Typography color="text.secondary">
-            Le téléchargement est réservé aux comptes ayant une offre active (récolte ou chasse au trésor).
+    <Card variant="outlined" component="section" aria-labelledby="download-title" data-testid="download-card">
+      <CardHeader
+        title="Télécharger le bot"
+        slotProps={{ title: { id: 'download-title', variant: 'h2', sx: { fontSize: '1.2rem' } } }}
+        action={
+          canDownload ? (
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={channel}
+              onChange={(_event, next: ReleaseChannel | null) => chooseChannel(next)}
+              aria-label="Canal de mise à jour"
+            >
+              {RELEASE_CHANNELS.map((value) => (
+                <ToggleButton key={value} value={value}>
+                  {RELEASE_CHANNEL_LABELS[value]}
+                </ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+          ) : null
+        }
+      />
+      <CardContent sx={{ pt: 0 }}>
+        {!canDownload ? (
+          <>
+            <Typography color="text.secondary">
+              Le téléchargement est réservé aux comptes ayant une offre active (récolte ou chasse au trésor).
+            </Typography>
+            <Button component={RouterLink} to="/account/marketplace" sx={{ mt: 1, px: 0 }}>
+              Voir les offres
+            </Button>
+          </>
+        ) : state.status === 'loading' ? (
+          <Typography color="text.secondary">Recherche de la dernière version…</Typography>
+        ) : state.status === 'failed' ? (
+          <Typography color="error" role="alert">
+            {state.message}
           </Typography>
-          <Button component={RouterLink} to="/account/marketplace" sx={{ mt: 1, px: 0 }}>
-            Voir les offres
-          </Button>
-        </Box>
-      ) : state.status === 'loading' ? (
-        <Typography color="text.secondary" sx={{ mt: 1 }}>
-          Recherche de la dernière version…
-        </Typography>
-      ) : state.status === 'failed' ? (
-        <Typography color="error" role="alert" sx={{ mt: 1 }}>
-          {state.message}
-        </Typography>
-      ) : state.latest === null ? (
-        <Typography color="text.secondary" sx={{ mt: 1 }}>
-          Aucune version n’est encore disponible sur ce canal. Revenez bientôt.
-        </Typography>
-      ) : (
-        <ReleaseDetails latest={state.latest} />
-      )}
-    </Paper>
+        ) : state.latest === null ? (
+          <Typography color="text.secondary">
+            Aucune version n’est encore disponible sur ce canal. Revenez bientôt.
+          </Typography>
+        ) : (
+          <ReleaseDetails latest={state.latest} />
+        )}
+      </CardContent>
+    </Card>
   );
 }
 
 function ReleaseDetails({ latest }: { latest: LatestRelease }) {
   const { release, running } = latest;
   return (
-    <Box sx={{ mt: 1 }}>
+    <Box>
       <Typography>
         Version <strong data-testid="download-version">{release.version}</strong> (
         {RELEASE_CHANNEL_LABELS[release.channel]}) · {formatFileSize(release.size ?? 0)} · publiée le{' '}
