@@ -147,9 +147,15 @@ async function notifyIfDue(
   now: Date,
 ): Promise<void> {
   if (incident.notifiedAt || incident.notifyAfter > now) return;
+  // Claim first: the message goes out only with the update that marked it sent.
+  const claimed = await tx
+    .update(alertIncidents)
+    .set({ notifiedAt: now })
+    .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.notifiedAt)))
+    .returning({ id: alertIncidents.id });
+  if (claimed.length === 0) return;
   const message = alertMessage(incident, now, condition.message);
   await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
-  await tx.update(alertIncidents).set({ notifiedAt: now }).where(eq(alertIncidents.id, incident.id));
 }
 
 /** The condition stopped: a recovery message only when its alert went out (a quiet flap stays quiet). */
@@ -161,17 +167,22 @@ async function closeWithRecovery(
   now: Date,
 ): Promise<void> {
   if (!incident.notifiedAt) return closeSilently(tx, [incident.id], now);
-  const message = recoveryMessage(incident, now);
-  await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
-  await tx
+  const claimed = await tx
     .update(alertIncidents)
     .set({ closedAt: now, recoveryNotifiedAt: now })
-    .where(eq(alertIncidents.id, incident.id));
+    .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.closedAt)))
+    .returning({ id: alertIncidents.id });
+  if (claimed.length === 0) return;
+  const message = recoveryMessage(incident, now);
+  await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
 }
 
 async function closeSilently(tx: DbOrTx, ids: string[], now: Date): Promise<void> {
   if (ids.length === 0) return;
-  await tx.update(alertIncidents).set({ closedAt: now }).where(inArray(alertIncidents.id, ids));
+  await tx
+    .update(alertIncidents)
+    .set({ closedAt: now })
+    .where(and(inArray(alertIncidents.id, ids), isNull(alertIncidents.closedAt)));
 }
 
 /** A user who turned every alert off, lost their bot or was banned: their incidents end without a word. */
