@@ -1,7 +1,7 @@
 CREATE TABLE "alert_incidents" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,
-	"hwid" text NOT NULL,
+	"hwid" text,
 	"rule" text NOT NULL,
 	"subject" text NOT NULL,
 	"since" timestamp with time zone NOT NULL,
@@ -17,6 +17,8 @@ CREATE TABLE "alert_preferences" (
 	"bot_offline" boolean DEFAULT false NOT NULL,
 	"offline_minutes" integer DEFAULT 10 NOT NULL,
 	"account_error" boolean DEFAULT false NOT NULL,
+	"package_expiring" boolean DEFAULT false NOT NULL,
+	"payments" boolean DEFAULT false NOT NULL,
 	"channel_in_app" boolean DEFAULT true NOT NULL,
 	"channel_email" boolean DEFAULT false NOT NULL,
 	"channel_discord" boolean DEFAULT false NOT NULL,

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** What a customer may be told about their bot (decision 902). */
-export const ALERT_RULES = ['bot_offline', 'account_error'] as const;
+export const ALERT_RULES = [
+  'bot_offline',
+  'account_error',
+  'package_expiring',
+  'payment_succeeded',
+  'payment_failed',
+] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
 
 /** A webhook Discord gives: https://discord.com/api/webhooks/<id>/<token> (or the older discordapp.com). */
@@ -21,6 +27,10 @@ export const alertPreferencesSchema = z.object({
   offlineMinutes: z.number().int().min(OFFLINE_MINUTES_MIN).max(OFFLINE_MINUTES_MAX),
   /** A game account in `error` (and recovered). */
   accountError: z.boolean(),
+  /** The package ends within 3 days (and no renewal follows it yet). */
+  packageExpiring: z.boolean(),
+  /** A payment succeeded or failed. */
+  payments: z.boolean(),
   channels: z.object({ inApp: z.boolean(), email: z.boolean(), discord: z.boolean() }),
   /** Checked by the server (`DISCORD_WEBHOOK_INVALID`), so that the answer says what is wrong. */
   discordWebhookUrl: z.string().trim().max(300).nullable(),
@@ -31,13 +41,15 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
   botOffline: false,
   offlineMinutes: 10,
   accountError: false,
+  packageExpiring: false,
+  payments: false,
   channels: { inApp: true, email: false, discord: false },
   discordWebhookUrl: null,
 };
 
 export const alertPreferencesAnswer = z.object({ data: alertPreferencesSchema });
 
-export const NOTIFICATION_KINDS = ['alert', 'recovery'] as const;
+export const NOTIFICATION_KINDS = ['alert', 'recovery', 'info'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const notificationSchema = z.object({

@@ -45,6 +45,8 @@ describe('alerts on several nodes', () => {
         botOffline: true,
         offlineMinutes: 5,
         accountError: true,
+        packageExpiring: false,
+        payments: false,
         channels: { inApp: true, email: true, discord: false },
         discordWebhookUrl: null,
       },

@@ -1,4 +1,4 @@
-import type { AlertRule } from '@bot/contracts';
+import type { AlertRule, NotificationKind } from '@bot/contracts';
 import { and, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { botEvents } from '../bots/bots.table.ts';
@@ -11,6 +11,8 @@ export interface HoldingCondition {
   since: Date;
   /** account_error: the bot's message. */
   message: string | null;
+  /** The account's own rules (package, payments) word their message when they find the condition. */
+  text?: { kind: NotificationKind; title: string; body: string };
 }
 
 export interface WatchedBot {

@@ -44,6 +44,8 @@ const allChannels = (overrides: Partial<AlertPreferences> = {}): AlertPreference
   botOffline: true,
   offlineMinutes: 5,
   accountError: true,
+  packageExpiring: false,
+  payments: false,
   channels: { inApp: true, email: true, discord: true },
   discordWebhookUrl: WEBHOOK,
   ...overrides,

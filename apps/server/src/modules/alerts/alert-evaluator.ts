@@ -1,9 +1,11 @@
+import type { AlertRule } from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
 import { repeatInBackground } from '../../core/background.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { users } from '../users/users.table.ts';
+import { expiringPackages, recentPayments } from './account-conditions.ts';
 import { type HoldingCondition, holdingConditions } from './alert-conditions.ts';
 import { deliver, type Recipient } from './alert-delivery.ts';
 import { alertMessage, recoveryMessage } from './alert-messages.ts';
@@ -15,11 +17,16 @@ const EVALUATION_LOCK = 902_001;
 
 type Incident = typeof alertIncidents.$inferSelect;
 type WatchedUser = Recipient & {
-  hwid: string;
+  hwid: string | null;
   botOffline: boolean;
   offlineMinutes: number;
   accountError: boolean;
+  packageExpiring: boolean;
+  payments: boolean;
 };
+
+/** Rules about the bot (tied to its hwid, told again when they recover). */
+const BOT_RULES = new Set<AlertRule>(['bot_offline', 'account_error']);
 
 /**
  * One evaluation of every user's alerts, in one transaction holding a transaction-level advisory
@@ -71,15 +78,40 @@ async function watchedUsers(db: DbOrTx): Promise<WatchedUser[]> {
     .innerJoin(users, eq(users.id, alertPreferences.userId))
     .where(
       and(
-        or(eq(alertPreferences.botOffline, true), eq(alertPreferences.accountError, true)),
+        or(
+          eq(alertPreferences.botOffline, true),
+          eq(alertPreferences.accountError, true),
+          eq(alertPreferences.packageExpiring, true),
+          eq(alertPreferences.payments, true),
+        ),
         isNull(users.bannedAt),
       ),
     );
-  return rows.flatMap(({ preferences, email, hwid }) => (hwid ? [{ ...preferences, email, hwid }] : []));
+  return rows.map(({ preferences, email, hwid }) => ({ ...preferences, email, hwid }));
+}
+
+/** Everything that holds for one user now; `accountsKnown`: false while the bot is offline. */
+async function conditionsOf(tx: DbOrTx, user: WatchedUser, now: Date) {
+  const bot = user.hwid
+    ? await holdingConditions(tx, { ...user, hwid: user.hwid }, now)
+    : { holding: [], accountsKnown: false };
+  const holding = [
+    ...bot.holding,
+    ...(user.packageExpiring ? await expiringPackages(tx, user.userId, now) : []),
+    ...(user.payments ? await recentPayments(tx, user.userId, now) : []),
+  ];
+  return { holding, accountsKnown: bot.accountsKnown };
+}
+
+function isRuleOn(user: WatchedUser, rule: AlertRule): boolean {
+  if (rule === 'bot_offline') return user.botOffline;
+  if (rule === 'account_error') return user.accountError;
+  if (rule === 'package_expiring') return user.packageExpiring;
+  return user.payments;
 }
 
 async function evaluateUser(ctx: AppContext, tx: DbOrTx, user: WatchedUser, now: Date): Promise<void> {
-  const { holding, accountsKnown } = await holdingConditions(tx, user, now);
+  const { holding, accountsKnown } = await conditionsOf(tx, user, now);
   const open = await tx
     .select()
     .from(alertIncidents)
@@ -90,10 +122,10 @@ async function evaluateUser(ctx: AppContext, tx: DbOrTx, user: WatchedUser, now:
   );
   for (const incident of open) {
     const condition = holdingByKey.get(key(incident.rule, incident.subject));
-    const isEnabled = incident.rule === 'bot_offline' ? user.botOffline : user.accountError;
-    const isUnknown = incident.rule === 'account_error' && !accountsKnown && incident.hwid === user.hwid;
+    const isOtherBot = incident.hwid !== null && incident.hwid !== user.hwid;
+    const isUnknown = incident.rule === 'account_error' && !accountsKnown && !isOtherBot;
     if (condition) await notifyIfDue(ctx, tx, user, incident, condition, now);
-    else if (!isEnabled || incident.hwid !== user.hwid) await closeSilently(tx, [incident.id], now);
+    else if (!isRuleOn(user, incident.rule) || isOtherBot) await closeSilently(tx, [incident.id], now);
     else if (!isUnknown) await closeWithRecovery(ctx, tx, user, incident, now);
     holdingByKey.delete(key(incident.rule, incident.subject));
   }
@@ -126,7 +158,7 @@ async function openIncident(
     .values({
       id: newId(),
       userId: user.userId,
-      hwid: user.hwid,
+      hwid: BOT_RULES.has(condition.rule) ? user.hwid : null,
       rule: condition.rule,
       subject: condition.subject,
       since: condition.since,
@@ -154,7 +186,7 @@ async function notifyIfDue(
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.notifiedAt)))
     .returning({ id: alertIncidents.id });
   if (claimed.length === 0) return;
-  const message = alertMessage(incident, now, condition.message);
+  const message = alertMessage(incident, now, condition);
   await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
 }
 
@@ -166,7 +198,8 @@ async function closeWithRecovery(
   incident: Incident,
   now: Date,
 ): Promise<void> {
-  if (!incident.notifiedAt) return closeSilently(tx, [incident.id], now);
+  // The account's own rules have nothing to recover from: they end without a message.
+  if (!incident.notifiedAt || !BOT_RULES.has(incident.rule)) return closeSilently(tx, [incident.id], now);
   const claimed = await tx
     .update(alertIncidents)
     .set({ closedAt: now, recoveryNotifiedAt: now })

@@ -15,7 +15,13 @@ interface Incident {
 }
 
 /** The alert when a condition starts to hold (after the quiet period). */
-export function alertMessage(incident: Incident, now: Date, message: string | null): AlertMessage {
+export function alertMessage(
+  incident: Incident,
+  now: Date,
+  condition: { message: string | null; text?: Omit<AlertMessage, 'rule'> },
+): AlertMessage {
+  if (condition.text) return { ...condition.text, rule: incident.rule };
+  const { message } = condition;
   if (incident.rule === 'bot_offline') {
     const minutes = Math.max(1, Math.round((now.getTime() - incident.since.getTime()) / 60_000));
     return {
@@ -71,12 +77,18 @@ export function discordPayload(message: AlertMessage, at: Date): Record<string, 
       {
         title: message.title.slice(0, 256),
         description: message.body.slice(0, 4096),
-        color: message.kind === 'alert' ? 0xe74c3c : 0x2ecc71,
+        color: EMBED_COLORS[message.kind],
         timestamp: at.toISOString(),
       },
     ],
   };
 }
+
+const EMBED_COLORS: Record<NotificationKind, number> = {
+  alert: 0xe74c3c,
+  recovery: 0x2ecc71,
+  info: 0x3498db,
+};
 
 function durationText(ms: number): string {
   const minutes = Math.max(1, Math.round(ms / 60_000));

@@ -43,6 +43,8 @@ describe('an incident across a restart', () => {
         botOffline: true,
         offlineMinutes: 5,
         accountError: false,
+        packageExpiring: false,
+        payments: false,
         channels: { inApp: true, email: true, discord: false },
         discordWebhookUrl: null,
       },

@@ -19,6 +19,8 @@ export async function getAlertPreferences(db: DbOrTx, userId: string): Promise<A
     botOffline: row.botOffline,
     offlineMinutes: row.offlineMinutes,
     accountError: row.accountError,
+    packageExpiring: row.packageExpiring,
+    payments: row.payments,
     channels: { inApp: row.channelInApp, email: row.channelEmail, discord: row.channelDiscord },
     discordWebhookUrl: row.discordWebhookUrl,
   };
@@ -36,6 +38,8 @@ export async function saveAlertPreferences(
     botOffline: input.botOffline,
     offlineMinutes: input.offlineMinutes,
     accountError: input.accountError,
+    packageExpiring: input.packageExpiring,
+    payments: input.payments,
     channelInApp: input.channels.inApp,
     channelEmail: input.channels.email,
     channelDiscord: input.channels.discord,

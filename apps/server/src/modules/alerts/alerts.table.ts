@@ -1,3 +1,4 @@
+import { ALERT_RULES, NOTIFICATION_KINDS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -20,6 +21,8 @@ export const alertPreferences = pgTable('alert_preferences', {
   botOffline: boolean('bot_offline').notNull().default(false),
   offlineMinutes: integer('offline_minutes').notNull().default(10),
   accountError: boolean('account_error').notNull().default(false),
+  packageExpiring: boolean('package_expiring').notNull().default(false),
+  payments: boolean('payments').notNull().default(false),
   channelInApp: boolean('channel_in_app').notNull().default(true),
   channelEmail: boolean('channel_email').notNull().default(false),
   channelDiscord: boolean('channel_discord').notNull().default(false),
@@ -38,9 +41,10 @@ export const alertIncidents = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    hwid: text('hwid').notNull(),
-    rule: text('rule', { enum: ['bot_offline', 'account_error'] }).notNull(),
-    /** The hwid (bot_offline) or the game account's name (account_error). */
+    /** The bot's PC (bot rules); null for the account's own rules (package, payments). */
+    hwid: text('hwid'),
+    rule: text('rule', { enum: ALERT_RULES }).notNull(),
+    /** The hwid (bot_offline), the game account's name (account_error) or the order's id. */
     subject: text('subject').notNull(),
     /** When the condition started (the disconnection, the account's error). */
     since: timestamp('since', { withTimezone: true }).notNull(),
@@ -67,8 +71,8 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     incidentId: uuid('incident_id').references(() => alertIncidents.id, { onDelete: 'set null' }),
-    kind: text('kind', { enum: ['alert', 'recovery'] }).notNull(),
-    rule: text('rule', { enum: ['bot_offline', 'account_error'] }).notNull(),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    rule: text('rule', { enum: ALERT_RULES }).notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -72,7 +72,7 @@ export function AlertsCard() {
     <SectionCard
       id="alertes"
       title="Alertes"
-      subheader="Soyez prévenu quand votre bot s’arrête ou qu’un compte de jeu est en erreur, puis quand tout repart."
+      subheader="Soyez prévenu quand votre bot s’arrête ou qu’un compte de jeu est en erreur (puis quand tout repart), avant la fin de votre offre et à chaque paiement."
     >
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Alertes du bot">
         <FormGroup>
@@ -109,6 +109,26 @@ export function AlertsCard() {
               />
             }
             label="un compte de jeu passe en erreur"
+          />
+          <FormControlLabel
+            control={
+              <Checkbox
+                name="packageExpiring"
+                checked={draft.packageExpiring}
+                onChange={(event) => setDraft({ ...draft, packageExpiring: event.target.checked })}
+              />
+            }
+            label="mon offre se termine dans moins de 3 jours"
+          />
+          <FormControlLabel
+            control={
+              <Checkbox
+                name="payments"
+                checked={draft.payments}
+                onChange={(event) => setDraft({ ...draft, payments: event.target.checked })}
+              />
+            }
+            label="un paiement réussit ou échoue"
           />
         </FormGroup>
         <FormGroup>

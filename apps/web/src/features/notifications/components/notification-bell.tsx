@@ -9,7 +9,9 @@ import { unreadCountQuery } from '../api/notifications.ts';
 /** The header's bell: the unread count, a link to the notification centre. */
 export function NotificationBell() {
   const unread = useQuery(unreadCountQuery).data ?? 0;
-  const label = unread === 0 ? 'Notifications' : `Notifications : ${unread} non lue${unread > 1 ? 's' : ''}`;
+  // The accessible name holds the badge's visible text (WCAG 2.5.3, label in name).
+  const shown = unread > 99 ? '99+' : String(unread);
+  const label = unread === 0 ? 'Notifications' : `Notifications : ${shown} non lue${unread > 1 ? 's' : ''}`;
   return (
     <Tooltip title={label}>
       <IconButton
@@ -20,7 +22,7 @@ export function NotificationBell() {
         data-unread={unread}
         color="inherit"
       >
-        <Badge badgeContent={unread} color="error" max={99}>
+        <Badge badgeContent={unread > 0 ? shown : undefined} color="error">
           <NotificationsIcon />
         </Badge>
       </IconButton>

@@ -1,4 +1,4 @@
-import type { AppNotification } from '@bot/contracts';
+import type { AppNotification, NotificationKind } from '@bot/contracts';
 import CheckIcon from '@mui/icons-material/Check';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -33,7 +33,10 @@ export default function NotificationsPage() {
 
   return (
     <>
-      <PageHeader title="Notifications" subtitle="Les alertes de votre bot et leurs retours à la normale.">
+      <PageHeader
+        title="Notifications"
+        subtitle="Les alertes de votre bot, leurs retours à la normale, votre offre et vos paiements."
+      >
         <Button
           variant="outlined"
           startIcon={<CheckIcon />}
@@ -77,6 +80,12 @@ export default function NotificationsPage() {
   );
 }
 
+const KIND_CHIPS: Record<NotificationKind, { label: string; color: 'error' | 'success' | 'info' }> = {
+  alert: { label: 'Alerte', color: 'error' },
+  recovery: { label: 'Rétabli', color: 'success' },
+  info: { label: 'Information', color: 'info' },
+};
+
 function NotificationItem({
   notification,
   isMarking,
@@ -108,11 +117,7 @@ function NotificationItem({
             <Typography component="span" sx={{ fontWeight: isUnread ? 700 : 400 }}>
               {notification.title}
             </Typography>
-            <Chip
-              size="small"
-              color={notification.kind === 'alert' ? 'error' : 'success'}
-              label={notification.kind === 'alert' ? 'Alerte' : 'Rétabli'}
-            />
+            <Chip size="small" {...KIND_CHIPS[notification.kind]} />
           </Stack>
         }
         secondary={`${notification.body} · ${dateTimeFormat.format(new Date(notification.at))}`}
