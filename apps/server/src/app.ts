@@ -25,6 +25,8 @@ import { type Database, observeDatabasePool, openDatabase } from './db/client.ts
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
+import { startAlerts } from './modules/alerts/alert-evaluator.ts';
+import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
@@ -203,12 +205,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(botRoutes);
       await api.register(usersOnlineRoutes);
       await api.register(releasesRoutes);
+      await api.register(alertsRoutes);
     },
     { prefix: '/api' },
   );
 
   // Mails leave through the durable outbox (requests only queue them).
   startMailOutbox(ctx);
+  // Alerts: evaluated once per cluster, sent through the mail and Discord outboxes (decision 902).
+  startAlerts(ctx);
 
   // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
   attachRealtime(app);

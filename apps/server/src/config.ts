@@ -63,6 +63,8 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Stripe's API elsewhere than api.stripe.com (a proxy; tests use a local stand-in). */
   STRIPE_API_URL: z.string().url().optional(),
+  /** Discord's API elsewhere than discord.com (tests use a local stand-in). */
+  DISCORD_API_URL: z.string().url().optional(),
 });
 
 export interface RateLimitRule {
@@ -126,6 +128,18 @@ export interface AppConfig {
   realtime: RealtimeConfig;
   /** Mail outbox worker: how often it looks for due mails, first retry delay (doubling), attempts. */
   mail: { pollMs: number; retryBaseMs: number; maxAttempts: number };
+  /** Alerts (decision 902): evaluation period, quiet period after an incident, Discord outbox. */
+  alerts: AlertsConfig;
+}
+
+interface AlertsConfig {
+  evaluateEveryMs: number;
+  /** After an incident closes, a new one on the same subject waits this long before alerting. */
+  quietMs: number;
+  discordApiUrl: string | undefined;
+  discordPollMs: number;
+  discordRetryBaseMs: number;
+  discordMaxAttempts: number;
 }
 
 export interface RealtimeConfig {
@@ -232,5 +246,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimits: DEFAULT_RATE_LIMITS,
     realtime: DEFAULT_REALTIME,
     mail: { pollMs: 5_000, retryBaseMs: 10_000, maxAttempts: 8 },
+    alerts: {
+      evaluateEveryMs: 30_000,
+      quietMs: 15 * MINUTE,
+      discordApiUrl: e.DISCORD_API_URL,
+      discordPollMs: 5_000,
+      discordRetryBaseMs: 5_000,
+      discordMaxAttempts: 5,
+    },
   });
 }

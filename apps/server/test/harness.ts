@@ -53,6 +53,7 @@ export interface StartTestServerOptions {
   rateLimits?: Partial<AppConfig['rateLimits']>;
   realtime?: Partial<AppConfig['realtime']>;
   mail?: Partial<AppConfig['mail']>;
+  alerts?: Partial<AppConfig['alerts']>;
   env?: Record<string, string>;
   /** Let the app open (and migrate) the database its config names, e.g. a PostgreSQL of the test's own. */
   openDatabaseFromConfig?: boolean;
@@ -102,6 +103,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     },
     realtime: { ...base.realtime, ...options.realtime },
     mail: { ...base.mail, ...options.mail },
+    alerts: { ...base.alerts, ...options.alerts },
   };
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }

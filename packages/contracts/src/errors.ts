@@ -151,6 +151,16 @@ export const ERRORS = {
     message: 'Lien de téléchargement invalide ou expiré. Demandez-en un nouveau depuis votre espace.',
   },
   RANGE_NOT_SATISFIABLE: { status: 416, message: "Plage d'octets impossible pour ce fichier." },
+
+  DISCORD_WEBHOOK_INVALID: {
+    status: 400,
+    message:
+      'Adresse de webhook Discord invalide : collez l’adresse https://discord.com/api/webhooks/… donnée par Discord.',
+  },
+  DISCORD_WEBHOOK_REQUIRED: {
+    status: 400,
+    message: 'Indiquez l’adresse du webhook Discord pour recevoir les alertes sur Discord.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,5 +1,6 @@
 export * from './admin.ts';
 export * from './admin-users.ts';
+export * from './alerts.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './bot-timeline.ts';

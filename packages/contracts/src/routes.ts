@@ -30,6 +30,13 @@ export const WEB_ROUTES: WebRoute[] = [
   },
   { path: '/account/payments', name: 'Mes paiements', layout: 'account', guard: 'account', permissions: [] },
   { path: '/account/whitlist', name: 'Liste blanche', layout: 'account', guard: 'account', permissions: [] },
+  {
+    path: '/account/notifications',
+    name: 'Notifications',
+    layout: 'account',
+    guard: 'account',
+    permissions: [],
+  },
   { path: '/admin', name: 'Administration', layout: 'admin', guard: 'auth', permissions: ['can_manageMap'] },
   { path: '/admin/audit', name: 'Audit', layout: 'admin', guard: 'auth', permissions: ['can_manageAudit'] },
   { path: '/admin/map', name: 'Carte', layout: 'admin', guard: 'auth', permissions: ['can_manageMap'] },

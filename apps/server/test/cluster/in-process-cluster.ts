@@ -20,6 +20,7 @@ export async function startInProcessCluster(
     nodes?: number;
     realtime?: Partial<AppConfig['realtime']>;
     rateLimits?: Partial<AppConfig['rateLimits']>;
+    alerts?: Partial<AppConfig['alerts']>;
   } = {},
 ): Promise<InProcessCluster> {
   const [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
@@ -32,6 +33,7 @@ export async function startInProcessCluster(
         openDatabaseFromConfig: true,
         realtime: options.realtime,
         rateLimits: options.rateLimits,
+        alerts: options.alerts,
       }),
     );
   }

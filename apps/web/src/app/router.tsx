@@ -90,6 +90,10 @@ const routes: RouteObject[] = [
           page('/account/mybot', () => import('../features/mybot/pages/mybot-page.tsx')),
           page('/account/payments', () => import('../features/payments/pages/payments-page.tsx')),
           page('/account/whitlist', () => import('../features/whitelist/pages/whitelist-page.tsx')),
+          page(
+            '/account/notifications',
+            () => import('../features/notifications/pages/notifications-page.tsx'),
+          ),
         ],
       },
       {

@@ -18,6 +18,7 @@ import { Outlet } from 'react-router';
 import { fetchMeInfo, meKeys } from '../../features/auth/api/me-info.ts';
 import { fetchMyPermissions } from '../../features/auth/api/me-permissions.ts';
 import { signOut } from '../../features/auth/session.ts';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 import { AppShell, type NavItem } from '../shell/app-shell.tsx';
@@ -90,9 +91,12 @@ function AccountArea() {
       items={items}
       footer={<LogoutButton />}
       actions={
-        <Typography variant="body2" color="text.secondary" data-testid="current-user">
-          {username}
-        </Typography>
+        <>
+          <NotificationBell />
+          <Typography variant="body2" color="text.secondary" data-testid="current-user">
+            {username}
+          </Typography>
+        </>
       }
     >
       <Outlet />

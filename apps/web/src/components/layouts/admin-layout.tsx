@@ -22,6 +22,7 @@ import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
 import { type ReactNode, useMemo } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { canSeeRoute } from '../../app/guards/guard-decisions.ts';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 import { AppShell, type NavItem } from '../shell/app-shell.tsx';
@@ -82,9 +83,12 @@ function AdminArea() {
         items={items}
         footer={<LogoutButton />}
         actions={
-          <Button component={RouterLink} to="/account" startIcon={<ArrowBackIcon />} color="inherit">
-            Mon compte
-          </Button>
+          <>
+            <NotificationBell />
+            <Button component={RouterLink} to="/account" startIcon={<ArrowBackIcon />} color="inherit">
+              Mon compte
+            </Button>
+          </>
         }
       >
         <Outlet />

@@ -26,6 +26,7 @@ import { SectionCard } from '../../account/components/section-card.tsx';
 import { fetchMeInfo } from '../../auth/api/me-info.ts';
 import { myBotTimelineQuery } from '../../bot-timeline/api/bot-timeline.ts';
 import { BotTimelineView } from '../../bot-timeline/components/bot-timeline-view.tsx';
+import { AlertsCard } from '../../notifications/components/alerts-card.tsx';
 import DownloadCard from '../../releases/components/download-card.tsx';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
@@ -197,6 +198,7 @@ export default function MyBotPage() {
               <EventLog events={events} />
             </SectionCard>
           ) : null}
+          <AlertsCard />
           <DownloadCard />
           <BotKeyCard />
           <HwidCard onChanged={onHwidChanged} />

@@ -1,0 +1,106 @@
+import type { AlertRule, NotificationKind } from '@bot/contracts';
+import { APP_NAME } from '@bot/contracts';
+
+export interface AlertMessage {
+  kind: NotificationKind;
+  rule: AlertRule;
+  title: string;
+  body: string;
+}
+
+interface Incident {
+  rule: AlertRule;
+  subject: string;
+  since: Date;
+}
+
+/** The alert when a condition starts to hold (after the quiet period). */
+export function alertMessage(
+  incident: Incident,
+  now: Date,
+  condition: { message: string | null; text?: Omit<AlertMessage, 'rule'> },
+): AlertMessage {
+  if (condition.text) return { ...condition.text, rule: incident.rule };
+  const { message } = condition;
+  if (incident.rule === 'bot_offline') {
+    const minutes = Math.max(1, Math.round((now.getTime() - incident.since.getTime()) / 60_000));
+    return {
+      kind: 'alert',
+      rule: incident.rule,
+      title: 'Votre bot est hors ligne',
+      body: `Votre bot ne s’est pas manifesté depuis ${minutes} min (déconnecté le ${frenchDate(incident.since)}).`,
+    };
+  }
+  return {
+    kind: 'alert',
+    rule: incident.rule,
+    title: `Compte ${incident.subject} en erreur`,
+    body: `Le compte de jeu ${incident.subject} est en erreur depuis le ${frenchDate(incident.since)}${message ? ` : ${message}` : '.'}`,
+  };
+}
+
+/** The recovery when it stops holding. */
+export function recoveryMessage(incident: Incident, now: Date): AlertMessage {
+  const lasted = durationText(now.getTime() - incident.since.getTime());
+  if (incident.rule === 'bot_offline') {
+    return {
+      kind: 'recovery',
+      rule: incident.rule,
+      title: 'Votre bot est de nouveau en ligne',
+      body: `Votre bot est de retour après ${lasted} hors ligne.`,
+    };
+  }
+  return {
+    kind: 'recovery',
+    rule: incident.rule,
+    title: `Compte ${incident.subject} reparti`,
+    body: `Le compte de jeu ${incident.subject} n’est plus en erreur (après ${lasted}).`,
+  };
+}
+
+/** The same message as an e-mail (French, plain text and HTML). */
+export function alertMail(message: AlertMessage, publicUrl: string) {
+  const link = `${publicUrl}/account/notifications`;
+  return {
+    subject: `[${APP_NAME}] ${message.title}`,
+    text: `${message.body}\n\nVos notifications : ${link}\nVous recevez cet e-mail parce que vous avez activé les alertes de votre bot.`,
+    html: `<p>${escapeHtml(message.body)}</p><p><a href="${link}">Voir mes notifications</a></p><p>Vous recevez cet e-mail parce que vous avez activé les alertes de votre bot.</p>`,
+  };
+}
+
+/** The same message as a Discord embed (red for an alert, green for a recovery). */
+export function discordPayload(message: AlertMessage, at: Date): Record<string, unknown> {
+  return {
+    username: APP_NAME,
+    allowed_mentions: { parse: [] },
+    embeds: [
+      {
+        title: message.title.slice(0, 256),
+        description: message.body.slice(0, 4096),
+        color: EMBED_COLORS[message.kind],
+        timestamp: at.toISOString(),
+      },
+    ],
+  };
+}
+
+const EMBED_COLORS: Record<NotificationKind, number> = {
+  alert: 0xe74c3c,
+  recovery: 0x2ecc71,
+  info: 0x3498db,
+};
+
+function durationText(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+function frenchDate(date: Date): string {
+  return date.toLocaleString('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'short' });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

@@ -1,0 +1,75 @@
+import {
+  alertPreferencesAnswer,
+  alertPreferencesSchema,
+  notificationsAnswer,
+  successAnswer,
+  unreadCountAnswer,
+} from '@bot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
+import {
+  getAlertPreferences,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  saveAlertPreferences,
+  unreadCount,
+} from './alerts.service.ts';
+
+const tags = ['me: alerts'];
+
+/** A customer's alert preferences and notification centre. */
+export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  guardRoutes(app, requireSession);
+
+  app.get('/me/alerts', { schema: { tags, response: { 200: alertPreferencesAnswer } } }, async (request) => ({
+    data: await getAlertPreferences(ctx.db, sessionOf(request).userId),
+  }));
+
+  app.put(
+    '/me/alerts',
+    {
+      config: { errors: [400] },
+      schema: { tags, body: alertPreferencesSchema, response: { 200: alertPreferencesAnswer } },
+    },
+    async (request) => ({
+      data: await saveAlertPreferences(ctx.db, sessionOf(request).userId, request.body),
+    }),
+  );
+
+  app.get(
+    '/me/notifications',
+    { schema: { tags, response: { 200: notificationsAnswer } } },
+    async (request) => listNotifications(ctx.db, sessionOf(request).userId),
+  );
+
+  app.get(
+    '/me/notifications/unread',
+    { schema: { tags, response: { 200: unreadCountAnswer } } },
+    async (request) => ({ data: { unread: await unreadCount(ctx.db, sessionOf(request).userId) } }),
+  );
+
+  app.post(
+    '/me/notifications/:id/read',
+    {
+      config: { errors: [404] },
+      schema: { tags, params: z.object({ id: z.string().uuid() }), response: { 200: successAnswer } },
+    },
+    async (request) => {
+      await markNotificationRead(ctx.db, sessionOf(request).userId, request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/me/notifications/read-all',
+    { schema: { tags, response: { 200: successAnswer } } },
+    async (request) => {
+      await markAllNotificationsRead(ctx.db, sessionOf(request).userId);
+      return { success: true as const };
+    },
+  );
+};

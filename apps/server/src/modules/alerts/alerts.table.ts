@@ -1,0 +1,103 @@
+import { ALERT_RULES, NOTIFICATION_KINDS } from '@bot/contracts';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/users.table.ts';
+
+/** What a customer wants to be told about their bot, and where (decision 902). One row per user. */
+export const alertPreferences = pgTable('alert_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  botOffline: boolean('bot_offline').notNull().default(false),
+  offlineMinutes: integer('offline_minutes').notNull().default(10),
+  accountError: boolean('account_error').notNull().default(false),
+  packageExpiring: boolean('package_expiring').notNull().default(false),
+  payments: boolean('payments').notNull().default(false),
+  channelInApp: boolean('channel_in_app').notNull().default(true),
+  channelEmail: boolean('channel_email').notNull().default(false),
+  channelDiscord: boolean('channel_discord').notNull().default(false),
+  discordWebhookUrl: text('discord_webhook_url'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One condition holding for one subject (the bot, or one of its game accounts), from the moment the
+ * evaluator sees it until it stops. At most one open incident per user, rule and subject.
+ */
+export const alertIncidents = pgTable(
+  'alert_incidents',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The bot's PC (bot rules); null for the account's own rules (package, payments). */
+    hwid: text('hwid'),
+    rule: text('rule', { enum: ALERT_RULES }).notNull(),
+    /** The hwid (bot_offline), the game account's name (account_error) or the order's id. */
+    subject: text('subject').notNull(),
+    /** When the condition started (the disconnection, the account's error). */
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The quiet period: the alert waits until then (a flapping subject stays silent). */
+    notifyAfter: timestamp('notify_after', { withTimezone: true }).notNull(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Only incidents whose alert went out get a recovery message. */
+    recoveryNotifiedAt: timestamp('recovery_notified_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('alert_incidents_open_idx').on(t.userId, t.rule, t.subject).where(sql`${t.closedAt} is null`),
+    index('alert_incidents_user_closed_idx').on(t.userId, t.closedAt),
+  ],
+);
+
+/** The in-app notification centre. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    incidentId: uuid('incident_id').references(() => alertIncidents.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    rule: text('rule', { enum: ALERT_RULES }).notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [index('notifications_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Discord webhook messages waiting to be sent, written in the transaction that decides to send them
+ * (like the mail outbox): a Discord outage or a restart loses nothing, a request never waits on it.
+ */
+export const discordOutbox = pgTable(
+  'discord_outbox',
+  {
+    id: uuid('id').primaryKey(),
+    url: text('url').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('discord_outbox_due_idx').on(t.nextAttemptAt)],
+);

@@ -1,0 +1,129 @@
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { repeatInBackground, runInBackground } from '../../core/background.ts';
+import type { AppContext } from '../../core/context.ts';
+import { discordOutbox } from './alerts.table.ts';
+
+const BATCH_SIZE = 20;
+const CLAIM_SECONDS = 60;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+interface ClaimedMessage {
+  id: string;
+  url: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/** What Discord's answer means for the message. */
+type Outcome = { sent: true } | { sent: false; error: string; retryAfterMs?: number; isPermanent?: boolean };
+
+/**
+ * Sends queued Discord webhook messages (decision 902): at once when asked (`drain`) and every
+ * `pollMs`. A 429 waits for Discord's `retry_after`; a network error or a 5xx retries with backoff;
+ * a webhook Discord says is gone (401, 403, 404) is given up at once. Claims skip rows another node
+ * holds, so N nodes never send twice.
+ */
+export function startDiscordOutbox(ctx: AppContext): { drain: () => void } {
+  let draining: Promise<void> | undefined;
+  const drainNow = async () => {
+    while ((await sendDueBatch(ctx)) === BATCH_SIZE) {}
+  };
+  const drain = () =>
+    runInBackground(ctx.log, 'discord outbox', () => {
+      draining ??= drainNow().finally(() => {
+        draining = undefined;
+      });
+      return draining;
+    });
+  const timer = repeatInBackground(ctx.log, 'discord outbox', ctx.config.alerts.discordPollMs, drain);
+  ctx.onClose(() => clearInterval(timer));
+  return { drain };
+}
+
+async function sendDueBatch(ctx: AppContext): Promise<number> {
+  const claimed = await ctx.db.execute(sql`
+    update ${discordOutbox} set locked_until = now() + make_interval(secs => ${CLAIM_SECONDS})
+    where id in (
+      select id from ${discordOutbox}
+      where sent_at is null and failed_at is null and next_attempt_at <= now()
+        and (locked_until is null or locked_until < now())
+      order by next_attempt_at
+      limit ${BATCH_SIZE}
+      for update skip locked
+    )
+    returning id, url, payload, attempts`);
+  const rows = (claimed as unknown as { rows: ClaimedMessage[] }).rows;
+  for (const message of rows) await sendOne(ctx, message);
+  return rows.length;
+}
+
+async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> {
+  const outcome = await post(ctx, message);
+  if (outcome.sent) {
+    await ctx.db
+      .update(discordOutbox)
+      .set({ sentAt: new Date(), lockedUntil: null })
+      .where(eq(discordOutbox.id, message.id));
+    return;
+  }
+  const attempts = message.attempts + 1;
+  const { discordRetryBaseMs, discordMaxAttempts } = ctx.config.alerts;
+  const isGivingUp = outcome.isPermanent === true || attempts >= discordMaxAttempts;
+  const delayMs = outcome.retryAfterMs ?? Math.min(discordRetryBaseMs * 2 ** (attempts - 1), 3_600_000);
+  ctx.log.warn(
+    { messageId: message.id, attempts, isGivingUp, error: outcome.error },
+    'envoi Discord en échec',
+  );
+  await ctx.db
+    .update(discordOutbox)
+    .set({
+      attempts,
+      lastError: outcome.error.slice(0, 500),
+      nextAttemptAt: new Date(Date.now() + delayMs),
+      failedAt: isGivingUp ? new Date() : null,
+      lockedUntil: null,
+    })
+    .where(
+      and(
+        eq(discordOutbox.id, message.id),
+        isNull(discordOutbox.sentAt),
+        isNotNull(discordOutbox.lockedUntil),
+      ),
+    );
+}
+
+async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> {
+  try {
+    const response = await fetch(webhookAddress(ctx, message.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message.payload),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (response.ok) return { sent: true };
+    const error = `HTTP ${response.status}`;
+    if (response.status === 429) return { sent: false, error, retryAfterMs: await retryAfterMs(response) };
+    await response.body?.cancel();
+    return { sent: false, error, isPermanent: [401, 403, 404].includes(response.status) };
+  } catch (error) {
+    return { sent: false, error: (error as Error).message ?? String(error) };
+  }
+}
+
+/** Discord answers 429 with `{ retry_after }` in seconds (and a Retry-After header). */
+async function retryAfterMs(response: Response): Promise<number> {
+  const body = (await response.json().catch(() => ({}))) as { retry_after?: unknown };
+  const seconds =
+    typeof body.retry_after === 'number'
+      ? body.retry_after
+      : Number(response.headers.get('retry-after') ?? 1);
+  return Math.min(Math.max(Number.isFinite(seconds) ? seconds : 1, 0) * 1000, 3_600_000);
+}
+
+/** Tests point Discord elsewhere (`DISCORD_API_URL`); the stored URL keeps what the user pasted. */
+function webhookAddress(ctx: AppContext, url: string): string {
+  const base = ctx.config.alerts.discordApiUrl;
+  if (!base) return url;
+  const { pathname } = new URL(url);
+  return `${base.replace(/\/+$/, '')}${pathname}`;
+}

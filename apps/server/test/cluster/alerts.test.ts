@@ -1,0 +1,111 @@
+import type { NotificationsAnswer } from '@bot/contracts';
+import { eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { evaluateAlerts } from '../../src/modules/alerts/alert-evaluator.ts';
+import { alertIncidents } from '../../src/modules/alerts/alerts.table.ts';
+import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import {
+  account,
+  connectAndAuthenticate,
+  createBotOwner,
+  type TestSocket,
+} from '../../src/modules/realtime/realtime.test-helpers.ts';
+import { apiClient, type TestServer } from '../harness.ts';
+import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
+
+let cluster: InProcessCluster;
+let nodeA: TestServer;
+let nodeB: TestServer;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  // Both nodes evaluate every 20 ms: they compete for the evaluation all the time.
+  cluster = await startInProcessCluster({ nodes: 2, alerts: { evaluateEveryMs: 20 } });
+  [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await cluster?.close();
+});
+
+/** Subjects of the mails to `to`, whichever node's outbox worker sent them. */
+const mailsTo = (to: string) =>
+  [...nodeA.mail.messages, ...nodeB.mail.messages]
+    .filter((mail) => mail.to === to)
+    .map((mail) => mail.subject);
+
+describe('alerts on several nodes', () => {
+  it('send one alert per incident, whichever node evaluates', async () => {
+    const owner = await createBotOwner(nodeB, { accounts: ['Rosa'] });
+    const call = apiClient(nodeA);
+    const saved = await call(
+      'PUT',
+      '/me/alerts',
+      {
+        botOffline: true,
+        offlineMinutes: 5,
+        accountError: true,
+        packageExpiring: false,
+        payments: false,
+        channels: { inApp: true, email: true, discord: false },
+        discordWebhookUrl: null,
+      },
+      owner.token,
+    );
+    expect(saved.status).toBe(200);
+    const { socket } = await connectAndAuthenticate(nodeB, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(socket);
+    socket.emit('bot_update', {
+      accounts: [account('Rosa', { status: 'error', message: 'Inventaire plein' })],
+    });
+
+    await vi.waitFor(
+      async () => {
+        const answer = await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token);
+        expect(answer.body.unread).toBe(1);
+      },
+      { timeout: 10_000 },
+    );
+    // More evaluations, racing on both nodes (and their timers keep running meanwhile).
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
+    const db = nodeA.app.ctx.db;
+    await vi.waitFor(async () => {
+      const waiting = await db.select().from(mailOutbox).where(isNull(mailOutbox.sentAt));
+      expect(waiting).toEqual([]);
+    });
+    // The outbox is empty: every mail queued has been handed to one node's SMTP receiver.
+    await vi.waitFor(() => expect(mailsTo(owner.user.email)).toEqual(['[BotForge] Compte Rosa en erreur']));
+    const answer = await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token);
+    expect(answer.body.data).toHaveLength(1);
+    const incidents = await db.select().from(alertIncidents).where(eq(alertIncidents.userId, owner.user.id));
+    expect(incidents).toHaveLength(1);
+
+    // The account recovers: one recovery message, whichever node sees it first.
+    socket.emit('bot_update', { accounts: [account('Rosa', { status: 'fighting' })] });
+    await vi.waitFor(
+      async () => {
+        const listed = await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token);
+        expect(listed.body.data.map((entry) => entry.kind)).toEqual(['recovery', 'alert']);
+      },
+      { timeout: 10_000 },
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
+    await vi.waitFor(async () => {
+      const waiting = await db.select().from(mailOutbox).where(isNull(mailOutbox.sentAt));
+      expect(waiting).toEqual([]);
+    });
+    await vi.waitFor(() =>
+      expect(mailsTo(owner.user.email).sort()).toEqual([
+        '[BotForge] Compte Rosa en erreur',
+        '[BotForge] Compte Rosa reparti',
+      ]),
+    );
+    expect(
+      (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token)).body.data,
+    ).toHaveLength(2);
+  });
+});

@@ -1,0 +1,75 @@
+import {
+  type AlertPreferences,
+  alertPreferencesAnswer,
+  type NotificationsAnswer,
+  notificationsAnswer,
+  successAnswer,
+  unreadCountAnswer,
+} from '@bot/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+export const notificationKeys = {
+  all: ['me', 'notifications'] as const,
+  unread: ['me', 'notifications', 'unread'] as const,
+  preferences: ['me', 'alerts'] as const,
+};
+
+/** The bell's count: every 30 s and when the window gets the focus back (the socket is not always open). */
+export const unreadCountQuery = queryOptions({
+  queryKey: notificationKeys.unread,
+  queryFn: async (): Promise<number> =>
+    (
+      await api.get('/me/notifications/unread', {
+        schema: unreadCountAnswer,
+        fallback: 'Impossible de compter les notifications.',
+        silent: true,
+      })
+    ).data.unread,
+  refetchInterval: 30_000,
+  refetchOnWindowFocus: true,
+});
+
+export const notificationsQuery = queryOptions({
+  queryKey: [...notificationKeys.all, 'list'],
+  queryFn: async (): Promise<NotificationsAnswer> =>
+    api.get('/me/notifications', {
+      schema: notificationsAnswer,
+      fallback: 'Impossible de charger les notifications.',
+    }),
+  refetchInterval: 30_000,
+});
+
+export async function markNotificationRead(id: string): Promise<void> {
+  await api.post(`/me/notifications/${encodeURIComponent(id)}/read`, undefined, {
+    schema: successAnswer,
+    fallback: 'Impossible de marquer la notification comme lue.',
+  });
+}
+
+export async function markAllNotificationsRead(): Promise<void> {
+  await api.post('/me/notifications/read-all', undefined, {
+    schema: successAnswer,
+    fallback: 'Impossible de marquer les notifications comme lues.',
+  });
+}
+
+export const alertPreferencesQuery = queryOptions({
+  queryKey: notificationKeys.preferences,
+  queryFn: async (): Promise<AlertPreferences> =>
+    (
+      await api.get('/me/alerts', {
+        schema: alertPreferencesAnswer,
+        fallback: 'Impossible de charger vos alertes.',
+      })
+    ).data,
+});
+
+export async function saveAlertPreferences(preferences: AlertPreferences): Promise<AlertPreferences> {
+  return (
+    await api.put('/me/alerts', preferences, {
+      schema: alertPreferencesAnswer,
+      fallback: 'Impossible d’enregistrer vos alertes.',
+    })
+  ).data;
+}

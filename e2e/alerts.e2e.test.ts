@@ -1,0 +1,52 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { evaluateAlerts } from '../apps/server/src/modules/alerts/alert-evaluator.ts';
+import { botEvents } from '../apps/server/src/modules/bots/bots.table.ts';
+import { type LiveBot, startLiveBot } from './live-helpers.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+
+// The periodic evaluation stays out of the way: the test runs it "two minutes later" itself.
+const shared = serverAndBrowser({ alerts: { evaluateEveryMs: 3_600_000 } });
+const bots: LiveBot[] = [];
+afterAll(async () => {
+  for (const bot of bots) await bot.stop().catch(() => undefined);
+});
+
+describe('alerts in the browser', () => {
+  it('a customer turns the offline alert on, the bot stops, the bell shows 1 and the page lists it', async () => {
+    const bot = await startLiveBot(shared.server);
+    bots.push(bot);
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, bot.owner.user.username, bot.owner.password);
+    await page.goto('/account/mybot');
+    const card = page.getByRole('region', { name: 'Alertes' });
+    await card.getByLabel('le bot est hors ligne depuis plus de…').check();
+    await card.getByLabel('Minutes hors ligne').fill('1');
+    await card.getByRole('button', { name: 'Enregistrer les alertes' }).click();
+    await page.getByText('Alertes enregistrées.').waitFor();
+    await page.locator('[data-testid="notification-bell"][data-unread="0"]').waitFor();
+
+    await bot.stop();
+    await vi.waitFor(async () => {
+      const stopped = await shared.server.app.ctx.db
+        .select()
+        .from(botEvents)
+        .where(and(eq(botEvents.hwid, bot.hwid), eq(botEvents.kind, 'disconnected')));
+      expect(stopped).toHaveLength(1);
+    });
+    await evaluateAlerts(shared.server.app.ctx, new Date(Date.now() + 2 * 60_000));
+
+    await page.reload();
+    const bell = page.locator('[data-testid="notification-bell"][data-unread="1"]');
+    await bell.waitFor();
+    await bell.click();
+    await page.waitForURL('**/account/notifications');
+    const item = page.locator('[data-testid="notification"][data-unread="true"]');
+    await item.filter({ hasText: 'Votre bot est hors ligne' }).waitFor();
+    await item.getByRole('button', { name: 'Marquer comme lu' }).click();
+    await page.locator('[data-testid="notification"][data-unread="false"]').waitFor();
+    await page.locator('[data-testid="notification-bell"][data-unread="0"]').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
