@@ -15,6 +15,8 @@ export const BOT_TIMELINE_KINDS = [
   'payment',
   'refund',
   'package_ended',
+  'alert',
+  'alert_cleared',
 ] as const;
 export type BotTimelineKind = (typeof BOT_TIMELINE_KINDS)[number];
 
@@ -28,6 +30,14 @@ export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
   payment: 'Offre payée',
   refund: 'Paiement remboursé',
   package_ended: 'Fin de l’offre',
+  alert: 'Alerte envoyée',
+  alert_cleared: 'Fin d’alerte envoyée',
+};
+
+/** What an alert of the timeline was about (the bot's rules of decision 902). */
+export const BOT_ALERT_RULE_LABELS: Record<string, string> = {
+  bot_offline: 'Bot hors ligne',
+  account_error: 'Compte de jeu en erreur',
 };
 
 export const botTimelineEntrySchema = z.object({
@@ -39,10 +49,10 @@ export const botTimelineEntrySchema = z.object({
   version: z.string().nullable(),
   /** disconnected: how long the connection lasted. */
   durationSeconds: z.number().int().nullable(),
-  /** error, recovered: the game account; error: the bot's message. */
+  /** error, recovered: the game account; error: the bot's message; alert: its rule. */
   account: z.string().nullable(),
   message: z.string().nullable(),
-  /** action: the audit action (`AUDIT_ACTION_LABELS`) and who did it. */
+  /** action: the audit action (`AUDIT_ACTION_LABELS`) and who did it; alert: the rule. */
   action: z.string().nullable(),
   actor: z.string().nullable(),
   /** payment, refund, package_ended: the order. */

@@ -1,12 +1,14 @@
 import type { BotTimeline, BotTimelineKind } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import {
   account,
   connectAndAuthenticate,
   createBotOwner,
   type TestSocket,
   waitFor,
+  waitForClose,
 } from '../realtime/realtime.test-helpers.ts';
 
 let server: TestServer;
@@ -153,5 +155,50 @@ describe('a bot timeline', () => {
     expect((await call('GET', '/me/bot/timeline')).status).toBe(401);
     const nobody = await server.createUser();
     expect(await timelineOf(nobody.token)).toMatchObject({ hwid: null, entries: [], uptime: [] });
+  });
+
+  it('shows the alerts sent about the PC and their end', async () => {
+    const owner = await createBotOwner(server);
+    const preferences = {
+      botOffline: true,
+      offlineMinutes: 5,
+      accountError: false,
+      packageExpiring: false,
+      payments: false,
+      channels: { inApp: true, email: false, discord: false },
+      discordWebhookUrl: null,
+    };
+    expect((await call('PUT', '/me/alerts', preferences, owner.token)).status).toBe(200);
+    const connect = async () => {
+      const { socket } = await connectAndAuthenticate(server, {
+        type: 'bot',
+        token: owner.botToken,
+        hwid: owner.hwid,
+      });
+      sockets.push(socket);
+      return socket;
+    };
+    const first = await connect();
+    const closed = waitForClose(first);
+    first.disconnect();
+    await closed;
+    await timelineWith(owner.token, (found) => kinds(found).includes('disconnected'));
+    const start = Date.now();
+    await evaluateAlerts(server.app.ctx, new Date(start + 6 * 60_000));
+    const alerted = await timelineOf(owner.token);
+    expect(alerted.entries.find((entry) => entry.kind === 'alert')).toMatchObject({ action: 'bot_offline' });
+
+    await connect();
+    await timelineWith(
+      owner.token,
+      (found) => kinds(found).filter((kind) => kind === 'connected').length === 2,
+    );
+    await evaluateAlerts(server.app.ctx, new Date(start + 7 * 60_000));
+    const cleared = await timelineOf(owner.token);
+    expect(cleared.entries.find((entry) => entry.kind === 'alert_cleared')).toMatchObject({
+      action: 'bot_offline',
+    });
+    // Staff see the same alerts on the PC's timeline.
+    expect(kinds(await timelineOf(staff.token, `/admin/bots/${owner.hwid}/timeline`))).toContain('alert');
   });
 });

@@ -2,6 +2,7 @@ import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type Hourly
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { windowStart } from '../../core/time-series.ts';
+import { alertIncidents } from '../alerts/alerts.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { orders } from '../orders/orders.table.ts';
 import { findBotState } from '../realtime/realtime.service.ts';
@@ -85,12 +86,13 @@ export async function botTimeline(
       ),
     )
     .orderBy(asc(botEvents.at));
-  const [ownerEntries, uptime] = await Promise.all([
+  const [ownerEntries, alerts, uptime] = await Promise.all([
     owner ? ownerTimeline(ctx, { hwid, ownerId: owner.id, since, now }) : [],
+    alertsSent(ctx, { hwid, ownerId: input.owner?.id, since }),
     uptimeOf(ctx, { hwid, events, since, now }),
   ]);
   // Newest first; events of the same millisecond keep their recorded order, reversed.
-  const entries = [...events.map(toEntry), ...ownerEntries]
+  const entries = [...events.map(toEntry), ...ownerEntries, ...alerts]
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => b.entry.at.localeCompare(a.entry.at) || b.index - a.index)
     .map(({ entry }) => entry)
@@ -113,6 +115,44 @@ function toEntry(event: EventRow): BotTimelineEntry {
     entry.message = detail.message ?? null;
   }
   return entry;
+}
+
+/** Alerts and recoveries sent about this PC (decision 902): when they went, what they were about. */
+async function alertsSent(
+  ctx: AppContext,
+  input: { hwid: string; ownerId?: string; since: Date },
+): Promise<BotTimelineEntry[]> {
+  const incidents = await ctx.db
+    .select()
+    .from(alertIncidents)
+    .where(
+      and(
+        eq(alertIncidents.hwid, input.hwid),
+        isNotNull(alertIncidents.notifiedAt),
+        gte(alertIncidents.notifiedAt, input.since),
+        input.ownerId ? eq(alertIncidents.userId, input.ownerId) : undefined,
+      ),
+    )
+    .limit(MAX_ENTRIES);
+  return incidents.flatMap((incident) => {
+    const about = {
+      ...EMPTY,
+      action: incident.rule,
+      account: incident.rule === 'account_error' ? incident.subject : null,
+    };
+    const sent: BotTimelineEntry[] = [
+      { ...about, id: `${incident.id}:alert`, at: incident.notifiedAt!.toISOString(), kind: 'alert' },
+    ];
+    if (incident.recoveryNotifiedAt) {
+      sent.push({
+        ...about,
+        id: `${incident.id}:cleared`,
+        at: incident.recoveryNotifiedAt.toISOString(),
+        kind: 'alert_cleared',
+      });
+    }
+    return sent;
+  });
 }
 
 /** The owner's payments and package ends, and the audit trail's actions on the bot or its owner. */

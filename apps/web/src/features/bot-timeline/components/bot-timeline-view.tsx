@@ -1,5 +1,6 @@
 import {
   auditActionLabel,
+  BOT_ALERT_RULE_LABELS,
   BOT_TIMELINE_DAYS,
   BOT_TIMELINE_LABELS,
   type BotTimeline,
@@ -28,6 +29,7 @@ const KIND_COLORS: Partial<Record<BotTimelineEntry['kind'], string>> = {
   connected: 'success.main',
   refund: 'warning.main',
   package_ended: 'warning.main',
+  alert: 'warning.main',
 };
 
 /** The sentence under an entry's title, in French. */
@@ -47,6 +49,11 @@ function detailOf(entry: BotTimelineEntry): string {
       return entry.order
         ? `${entry.order.packageName}, ${formatPrice(entry.order.amountCents, entry.order.currency)} — du ${formatDate(entry.order.startsAt)} au ${formatDate(entry.order.endsAt)}`
         : '';
+    case 'alert':
+    case 'alert_cleared':
+      return [BOT_ALERT_RULE_LABELS[entry.action ?? ''] ?? entry.action, entry.account]
+        .filter(Boolean)
+        .join(' : ');
     case 'refund':
     case 'package_ended':
       return entry.order ? `${entry.order.packageName} (commande n° ${entry.order.number})` : '';
