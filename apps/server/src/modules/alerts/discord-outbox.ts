@@ -1,10 +1,16 @@
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { repeatInBackground, runInBackground } from '../../core/background.ts';
 import type { AppContext } from '../../core/context.ts';
+import {
+  backoffMs,
+  claimDueRows,
+  coalescedDrain,
+  type OutboxOptions,
+  recordFailedAttempt,
+} from '../../core/outbox.ts';
 import { discordOutbox } from './alerts.table.ts';
 
-const BATCH_SIZE = 20;
-const CLAIM_SECONDS = 60;
+const OUTBOX: OutboxOptions = { table: discordOutbox, batchSize: 20, claimSeconds: 60 };
 const REQUEST_TIMEOUT_MS = 10_000;
 
 interface ClaimedMessage {
@@ -24,35 +30,15 @@ type Outcome = { sent: true } | { sent: false; error: string; retryAfterMs?: num
  * holds, so N nodes never send twice.
  */
 export function startDiscordOutbox(ctx: AppContext): { drain: () => void } {
-  let draining: Promise<void> | undefined;
-  const drainNow = async () => {
-    while ((await sendDueBatch(ctx)) === BATCH_SIZE) {}
-  };
-  const drain = () =>
-    runInBackground(ctx.log, 'discord outbox', () => {
-      draining ??= drainNow().finally(() => {
-        draining = undefined;
-      });
-      return draining;
-    });
-  const timer = repeatInBackground(ctx.log, 'discord outbox', ctx.config.alerts.discordPollMs, drain);
+  const drainNow = coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize);
+  const drain = () => runInBackground(ctx.log, 'discord outbox', drainNow);
+  const timer = repeatInBackground(ctx.log, 'discord outbox', ctx.config.alerts.discordPollMs, drainNow);
   ctx.onClose(() => clearInterval(timer));
   return { drain };
 }
 
 async function sendDueBatch(ctx: AppContext): Promise<number> {
-  const claimed = await ctx.db.execute(sql`
-    update ${discordOutbox} set locked_until = now() + make_interval(secs => ${CLAIM_SECONDS})
-    where id in (
-      select id from ${discordOutbox}
-      where sent_at is null and failed_at is null and next_attempt_at <= now()
-        and (locked_until is null or locked_until < now())
-      order by next_attempt_at
-      limit ${BATCH_SIZE}
-      for update skip locked
-    )
-    returning id, url, payload, attempts`);
-  const rows = (claimed as unknown as { rows: ClaimedMessage[] }).rows;
+  const rows = await claimDueRows<ClaimedMessage>(ctx.db, OUTBOX, sql`id, url, payload, attempts`);
   for (const message of rows) await sendOne(ctx, message);
   return rows.length;
 }
@@ -69,27 +55,17 @@ async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> 
   const attempts = message.attempts + 1;
   const { discordRetryBaseMs, discordMaxAttempts } = ctx.config.alerts;
   const isGivingUp = outcome.isPermanent === true || attempts >= discordMaxAttempts;
-  const delayMs = outcome.retryAfterMs ?? Math.min(discordRetryBaseMs * 2 ** (attempts - 1), 3_600_000);
   ctx.log.warn(
     { messageId: message.id, attempts, isGivingUp, error: outcome.error },
     'envoi Discord en échec',
   );
-  await ctx.db
-    .update(discordOutbox)
-    .set({
-      attempts,
-      lastError: outcome.error.slice(0, 500),
-      nextAttemptAt: new Date(Date.now() + delayMs),
-      failedAt: isGivingUp ? new Date() : null,
-      lockedUntil: null,
-    })
-    .where(
-      and(
-        eq(discordOutbox.id, message.id),
-        isNull(discordOutbox.sentAt),
-        isNotNull(discordOutbox.lockedUntil),
-      ),
-    );
+  await recordFailedAttempt(ctx.db, discordOutbox, {
+    id: message.id,
+    attempts,
+    error: outcome.error,
+    delayMs: outcome.retryAfterMs ?? backoffMs(discordRetryBaseMs, attempts),
+    isGivingUp,
+  });
 }
 
 async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> {
