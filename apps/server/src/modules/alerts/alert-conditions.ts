@@ -1,6 +1,7 @@
 import type { AlertRule, NotificationKind } from '@bot/contracts';
-import { and, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import { lastConnectionEvent } from '../bots/bot-events.ts';
 import { botEvents } from '../bots/bots.table.ts';
 
 /** One condition that holds now for one subject of a user's bot. */
@@ -34,18 +35,7 @@ export async function holdingConditions(
   bot: WatchedBot,
   now: Date,
 ): Promise<{ holding: HoldingCondition[]; accountsKnown: boolean }> {
-  const [last] = await db
-    .select({ kind: botEvents.kind, at: botEvents.at })
-    .from(botEvents)
-    .where(
-      and(
-        eq(botEvents.hwid, bot.hwid),
-        eq(botEvents.userId, bot.userId),
-        inArray(botEvents.kind, ['connected', 'disconnected']),
-      ),
-    )
-    .orderBy(desc(botEvents.at))
-    .limit(1);
+  const last = await lastConnectionEvent(db, { hwid: bot.hwid, userId: bot.userId });
   if (!last) return { holding: [], accountsKnown: false };
   if (last.kind === 'disconnected') {
     const offlineForMs = now.getTime() - last.at.getTime();

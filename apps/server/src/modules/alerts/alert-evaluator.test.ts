@@ -8,8 +8,8 @@ import {
   account,
   connectAndAuthenticate,
   createBotOwner,
+  statusReported,
   type TestSocket,
-  waitFor,
   waitForClose,
 } from '../realtime/realtime.test-helpers.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
@@ -198,10 +198,7 @@ describe('the account error alert', () => {
       hwid: owner.hwid,
     });
     sockets.push(watcher.socket);
-    const reported = (status: string) =>
-      waitFor(watcher.socket, 'bot_update', (state: { accounts: { status: string }[] }) =>
-        state.accounts.some((entry) => entry.status === status),
-      );
+    const reported = (status: string) => statusReported(watcher.socket, status);
     let next = reported('error');
     bot.emit('bot_update', {
       accounts: [account('Rosa', { status: 'error', message: 'Inventaire plein' }), account('Iris')],

@@ -1,4 +1,5 @@
 import type { BotAccount, BotState } from '@bot/contracts';
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -9,6 +10,30 @@ type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
 /** Writes one timeline event; pass the transaction of the change it records. */
 export async function writeBotEvent(db: DbOrTx, event: BotEvent): Promise<void> {
   await db.insert(botEvents).values({ id: newId(), ...event });
+}
+
+/**
+ * A PC's latest connection or disconnection (for one owner, before a time when given): whether its
+ * bot was online then, and since when.
+ */
+export async function lastConnectionEvent(
+  db: DbOrTx,
+  input: { hwid: string; userId?: string; before?: Date },
+): Promise<{ kind: 'connected' | 'disconnected'; at: Date } | undefined> {
+  const [last] = await db
+    .select({ kind: botEvents.kind, at: botEvents.at })
+    .from(botEvents)
+    .where(
+      and(
+        eq(botEvents.hwid, input.hwid),
+        input.userId ? eq(botEvents.userId, input.userId) : undefined,
+        input.before ? lt(botEvents.at, input.before) : undefined,
+        inArray(botEvents.kind, ['connected', 'disconnected']),
+      ),
+    )
+    .orderBy(desc(botEvents.at))
+    .limit(1);
+  return last as { kind: 'connected' | 'disconnected'; at: Date } | undefined;
 }
 
 /**

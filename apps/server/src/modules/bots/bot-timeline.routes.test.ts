@@ -6,8 +6,8 @@ import {
   account,
   connectAndAuthenticate,
   createBotOwner,
+  statusReported,
   type TestSocket,
-  waitFor,
   waitForClose,
 } from '../realtime/realtime.test-helpers.ts';
 
@@ -58,10 +58,7 @@ describe('a bot timeline', () => {
       hwid: owner.hwid,
     });
     sockets.push(watcher.socket);
-    const reported = (status: string) =>
-      waitFor(watcher.socket, 'bot_update', (state: { accounts: { status: string }[] }) =>
-        state.accounts.some((entry) => entry.status === status),
-      );
+    const reported = (status: string) => statusReported(watcher.socket, status);
     let next = reported('gathering');
     socket.emit('bot_update', { accounts: [account('Rosa')] });
     await next;

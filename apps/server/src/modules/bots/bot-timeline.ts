@@ -1,5 +1,5 @@
 import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type HourlyPoint } from '@bot/contracts';
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { windowStart } from '../../core/time-series.ts';
 import { alertIncidents } from '../alerts/alerts.table.ts';
@@ -7,6 +7,7 @@ import { auditLog } from '../audit/audit.table.ts';
 import { orders } from '../orders/orders.table.ts';
 import { findBotState } from '../realtime/realtime.service.ts';
 import { users } from '../users/users.table.ts';
+import { lastConnectionEvent } from './bot-events.ts';
 import { botEvents } from './bots.table.ts';
 
 const MAX_ENTRIES = 300;
@@ -252,18 +253,7 @@ async function uptimeOf(
   ctx: AppContext,
   input: { hwid: string; events: EventRow[]; since: Date; now: number },
 ): Promise<HourlyPoint[]> {
-  const [before] = await ctx.db
-    .select({ kind: botEvents.kind })
-    .from(botEvents)
-    .where(
-      and(
-        eq(botEvents.hwid, input.hwid),
-        lt(botEvents.at, input.since),
-        inArray(botEvents.kind, ['connected', 'disconnected']),
-      ),
-    )
-    .orderBy(desc(botEvents.at))
-    .limit(1);
+  const before = await lastConnectionEvent(ctx.db, { hwid: input.hwid, before: input.since });
   const seconds = new Map<number, number>();
   let openedAt: number | null = before?.kind === 'connected' ? input.since.getTime() : null;
   const close = (end: number) => {

@@ -121,3 +121,10 @@ export function account(name: string, overrides: Partial<BotAccount> = {}): BotA
     ...overrides,
   };
 }
+
+/** Resolves once a watcher of the bot sees one of its accounts in `status` (a report went through the hub). */
+export function statusReported(watcher: TestSocket, status: string): Promise<unknown> {
+  return waitFor(watcher, 'bot_update', (state: { accounts: { status: string }[] }) =>
+    state.accounts.some((entry) => entry.status === status),
+  );
+}
