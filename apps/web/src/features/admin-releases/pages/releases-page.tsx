@@ -100,34 +100,40 @@ export default function ReleasesPage() {
           Modifier dans les paramètres
         </Link>
       </Typography>
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label="Versions du bot">
-          <TableHead>
-            <TableRow>
-              <TableCell>Version</TableCell>
-              <TableCell>Fichier</TableCell>
-              <TableCell>SHA-256</TableCell>
-              <TableCell>Publiée le</TableCell>
-              <TableCell align="right">Téléchargements</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {releases.data?.length === 0 ? (
+      {releases.data?.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography color="text.secondary">
+            Aucune version publiée : les clients ne peuvent pas encore télécharger le bot.
+          </Typography>
+        </Paper>
+      ) : (
+        // Wider than a phone: it scrolls sideways, so the keyboard must be able to reach it.
+        <TableContainer
+          component={Paper}
+          variant="outlined"
+          tabIndex={0}
+          role="region"
+          aria-label="Versions publiées"
+        >
+          <Table aria-label="Versions du bot">
+            <TableHead>
               <TableRow>
-                <TableCell colSpan={6}>
-                  <Typography color="text.secondary">
-                    Aucune version publiée : les clients ne peuvent pas encore télécharger le bot.
-                  </Typography>
-                </TableCell>
+                <TableCell>Version</TableCell>
+                <TableCell>Fichier</TableCell>
+                <TableCell>SHA-256</TableCell>
+                <TableCell>Publiée le</TableCell>
+                <TableCell align="right">Téléchargements</TableCell>
+                <TableCell align="right">Actions</TableCell>
               </TableRow>
-            ) : null}
-            {releases.data?.map((release) => (
-              <ReleaseRow key={release.id} release={release} onWithdraw={() => setWithdrawing(release)} />
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            </TableHead>
+            <TableBody>
+              {releases.data?.map((release) => (
+                <ReleaseRow key={release.id} release={release} onWithdraw={() => setWithdrawing(release)} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       {isPublishing ? (
         <PublishDialog progress={progress} onClose={() => setIsPublishing(false)} onSubmit={onPublish} />
       ) : null}
