@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { newId } from '../apps/server/src/core/ids.ts';
 import { evaluateAlerts } from '../apps/server/src/modules/alerts/alert-evaluator.ts';
 import { botEvents } from '../apps/server/src/modules/bots/bots.table.ts';
+import { mailOutbox } from '../apps/server/src/modules/mail/mail-outbox.table.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
@@ -46,6 +48,48 @@ describe('alerts in the browser', () => {
     await item.getByRole('button', { name: 'Marquer comme lu' }).click();
     await page.locator('[data-testid="notification"][data-unread="false"]').waitFor();
     await page.locator('[data-testid="notification-bell"][data-unread="0"]').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('staff choose a fleet alert; the mail outbox backs up and the bell of the open admin map rings live', async () => {
+    const staff = await shared.server.createUser({ permissions: ['can_manageSettings', 'can_manageMap'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, staff.user.username, staff.password);
+    await page.goto('/account/notifications');
+    const card = page.getByRole('region', { name: 'Alertes de la flotte' });
+    // Both permissions open all three alerts; the threshold field waits for its alert.
+    await card.getByRole('checkbox').nth(2).waitFor();
+    expect(await card.getByRole('checkbox').count()).toBe(3);
+    expect(await card.getByLabel('Seuil (% des bots en ligne)').isDisabled()).toBe(true);
+    await card.getByLabel(/un e-mail attend d’être envoyé depuis plus de 10 min/).check();
+    await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
+    await page.getByText('Alertes de la flotte enregistrées.').waitFor();
+
+    // On the live map (its socket open), a mail stuck for twenty minutes: the evaluation rings the bell.
+    await page.goto('/admin/map');
+    await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor();
+    await page.locator('[data-testid="notification-bell"][data-unread="0"]').waitFor();
+    await shared.server.app.ctx.db.insert(mailOutbox).values({
+      id: newId(),
+      to: 'client@example.test',
+      subject: 'Activation',
+      text: 'Bonjour',
+      html: '<p>Bonjour</p>',
+      attempts: 3,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+      lastError: 'connect ECONNREFUSED',
+      createdAt: new Date(Date.now() - 20 * 60_000),
+    });
+    await evaluateAlerts(shared.server.app.ctx);
+    // No reload, and well before the bell's 30 s poll: the socket said so.
+    await page.locator('[data-testid="notification-bell"][data-unread="1"]').waitFor({ timeout: 10_000 });
+    await page.getByTestId('notification-bell').click();
+    await page.waitForURL('**/account/notifications');
+    await page
+      .locator('[data-testid="notification"][data-unread="true"]')
+      .filter({ hasText: 'File des e-mails en retard' })
+      .waitFor();
     expect(errors).toEqual([]);
     await close();
   });

@@ -26,7 +26,7 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 import { seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { startAlerts } from './modules/alerts/alert-evaluator.ts';
-import { alertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
@@ -206,6 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(usersOnlineRoutes);
       await api.register(releasesRoutes);
       await api.register(alertsRoutes);
+      await api.register(fleetAlertsRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,12 +1,22 @@
 import { z } from 'zod';
+import type { Permission } from './permissions.ts';
 
-/** What a customer may be told about their bot (decision 902). */
+/** The fleet alerts staff may choose (decision 903). */
+export const FLEET_ALERT_RULES = ['fleet_errors', 'payment_webhooks', 'mail_backlog'] as const;
+export type FleetAlertRule = (typeof FLEET_ALERT_RULES)[number];
+
+export function isFleetAlertRule(rule: string): rule is FleetAlertRule {
+  return (FLEET_ALERT_RULES as readonly string[]).includes(rule);
+}
+
+/** What a customer may be told about their bot (decision 902), and staff about the fleet. */
 export const ALERT_RULES = [
   'bot_offline',
   'account_error',
   'package_expiring',
   'payment_succeeded',
   'payment_failed',
+  ...FLEET_ALERT_RULES,
 ] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
 
@@ -71,3 +81,55 @@ export const notificationsAnswer = z.object({
 export type NotificationsAnswer = z.infer<typeof notificationsAnswer>;
 
 export const unreadCountAnswer = z.object({ data: z.object({ unread: z.number().int() }) });
+
+/** A fleet alert is open to staff holding one of these permissions (checked again at each evaluation). */
+export const FLEET_ALERT_PERMISSIONS: Record<FleetAlertRule, readonly Permission[]> = {
+  fleet_errors: ['can_manageMap', 'can_manageUsersOnline'],
+  payment_webhooks: ['can_manageSettings'],
+  mail_backlog: ['can_manageSettings'],
+};
+
+export function fleetAlertRulesFor(held: readonly Permission[]): FleetAlertRule[] {
+  return FLEET_ALERT_RULES.filter((rule) =>
+    FLEET_ALERT_PERMISSIONS[rule].some((permission) => held.includes(permission)),
+  );
+}
+
+export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
+  fleet_errors: 'Part des bots en erreur',
+  payment_webhooks: 'Webhooks de paiement en échec',
+  mail_backlog: 'File des e-mails en retard',
+};
+
+export const FLEET_ERROR_PERCENT_MIN = 1;
+export const FLEET_ERROR_PERCENT_MAX = 100;
+/** Payment webhooks are failing when this many failed within the window and the last one failed. */
+export const WEBHOOK_FAILURES_THRESHOLD = 3;
+export const WEBHOOK_FAILURES_WINDOW_MINUTES = 15;
+/** The mail outbox is backing up when a mail has waited this long without being sent. */
+export const MAIL_BACKLOG_MINUTES = 10;
+
+export const fleetAlertPreferencesSchema = z.object({
+  /** The share of online bots with a game account in `error` reaches `fleetErrorPercent`. */
+  fleetErrors: z.boolean(),
+  fleetErrorPercent: z.number().int().min(FLEET_ERROR_PERCENT_MIN).max(FLEET_ERROR_PERCENT_MAX),
+  /** Stripe's webhooks fail (a signature refused, an error) several times in a row. */
+  paymentWebhooks: z.boolean(),
+  /** A mail waits in the outbox for more than `MAIL_BACKLOG_MINUTES`. */
+  mailBacklog: z.boolean(),
+});
+export type FleetAlertPreferences = z.infer<typeof fleetAlertPreferencesSchema>;
+
+export const DEFAULT_FLEET_ALERT_PREFERENCES: FleetAlertPreferences = {
+  fleetErrors: false,
+  fleetErrorPercent: 20,
+  paymentWebhooks: false,
+  mailBacklog: false,
+};
+
+export const fleetAlertPreferencesAnswer = z.object({
+  data: fleetAlertPreferencesSchema,
+  /** The fleet alerts this staff member's permissions open (the others cannot be turned on). */
+  allowed: z.array(z.enum(FLEET_ALERT_RULES)),
+});
+export type FleetAlertPreferencesAnswer = z.infer<typeof fleetAlertPreferencesAnswer>;

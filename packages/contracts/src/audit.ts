@@ -82,6 +82,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'whitelist.remove': 'Compte de jeu retiré de la liste blanche',
   'payment.refund': 'Paiement remboursé',
   'bot.kick': 'Bot déconnecté par le staff',
+  'alerts.fleet_update': 'Alertes de la flotte modifiées',
   'session.revoke': 'Session révoquée',
 };
 
@@ -120,6 +121,7 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
   bot: 'Bots',
   release: 'Versions du bot',
   session: 'Sessions',
+  alerts: 'Alertes de la flotte',
 };
 
 /**
@@ -158,6 +160,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   notes: 'Notes de version',
   publishedAt: 'Publiée le',
   accounts: 'Comptes de jeu',
+  fleetErrors: 'Alerte : part des bots en erreur',
+  fleetErrorPercent: 'Seuil de bots en erreur (%)',
+  paymentWebhooks: 'Alerte : webhooks de paiement en échec',
+  mailBacklog: 'Alerte : file des e-mails en retard',
   grantId: 'Attribution',
   permission: 'Permission',
   permissions: 'Permissions',

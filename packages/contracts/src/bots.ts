@@ -124,6 +124,8 @@ export const SOCKET_EVENTS = {
   botDisconnect: 'bot_disconnect',
   onlineCount: 'online_count',
   settingsUpdate: 'settings_update',
+  /** New in-app notifications for this browser's user (the bell refreshes its count). */
+  notification: 'notification',
 } as const;
 
 export const socketAuthenticateInput = z.discriminatedUnion('type', [
@@ -146,6 +148,7 @@ export interface ServerToClientEvents {
   bot_disconnect: (hwid: string) => void;
   online_count: (count: number) => void;
   settings_update: (settings: Record<string, unknown>) => void;
+  notification: () => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */

@@ -157,6 +157,10 @@ export const ERRORS = {
     message:
       'Adresse de webhook Discord invalide : collez l’adresse https://discord.com/api/webhooks/… donnée par Discord.',
   },
+  FLEET_ALERT_FORBIDDEN: {
+    status: 403,
+    message: 'Vos permissions ne vous ouvrent pas cette alerte de la flotte.',
+  },
   DISCORD_WEBHOOK_REQUIRED: {
     status: 400,
     message: 'Indiquez l’adresse du webhook Discord pour recevoir les alertes sur Discord.',

@@ -21,6 +21,8 @@ export interface DomainEvents {
   'mail.queued': Record<string, never>;
   /** A customer's whitelisted game accounts changed (the hub re-reads them). */
   'whitelist.changed': { userId: string };
+  /** In-app notifications were written for these users (their open browsers refresh the bell). */
+  'notifications.created': { userIds: string[] };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -78,6 +80,7 @@ const DOMAIN_EVENT_NAMES = {
   'settings.changed': true,
   'mail.queued': true,
   'whitelist.changed': true,
+  'notifications.created': true,
 } satisfies Record<DomainEventName, true>;
 
 function isDomainEventName(name: string): name is DomainEventName {

@@ -6,6 +6,7 @@ import { alertIncidents } from '../../src/modules/alerts/alerts.table.ts';
 import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
 import {
   account,
+  collect,
   connectAndAuthenticate,
   createBotOwner,
   type TestSocket,
@@ -107,5 +108,51 @@ describe('alerts on several nodes', () => {
     expect(
       (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token)).body.data,
     ).toHaveLength(2);
+  });
+
+  it('fleet alerts read the bots of every node, alert once, and ring the staff’s bell on every node', async () => {
+    const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
+    const saved = await apiClient(nodeB)(
+      'PUT',
+      '/me/alerts/fleet',
+      { fleetErrors: true, fleetErrorPercent: 50, paymentWebhooks: false, mailBacklog: false },
+      staff.token,
+    );
+    expect(saved.status).toBe(200);
+    const bells = await Promise.all(
+      [nodeA, nodeB].map(async (node) => {
+        const { socket } = await connectAndAuthenticate(node, { type: 'admin', token: staff.token });
+        sockets.push(socket);
+        return collect(socket, 'notification');
+      }),
+    );
+    const owner = await createBotOwner(nodeA, { accounts: ['Iris'] });
+    const { socket: bot } = await connectAndAuthenticate(nodeA, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(bot);
+    bot.emit('bot_update', { accounts: [account('Iris', { status: 'error' })] });
+
+    const call = apiClient(nodeB);
+    await vi.waitFor(
+      async () => {
+        const answer = await call<NotificationsAnswer>('GET', '/me/notifications', undefined, staff.token);
+        expect(answer.body.data.map((entry) => entry.rule)).toEqual(['fleet_errors']);
+      },
+      { timeout: 10_000 },
+    );
+    // Whichever node evaluated, the staff's browsers on both nodes heard of it.
+    await vi.waitFor(() => expect(bells.map((rings) => rings.length)).toEqual([1, 1]));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
+    const incidents = await nodeA.app.ctx.db
+      .select()
+      .from(alertIncidents)
+      .where(eq(alertIncidents.userId, staff.user.id));
+    expect(incidents).toHaveLength(1);
+    expect(
+      (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, staff.token)).body.data,
+    ).toHaveLength(1);
   });
 });

@@ -33,12 +33,19 @@ export async function seedPermissions(db: DbOrTx): Promise<void> {
     .onConflictDoNothing();
 }
 
-/** A user's permissions: their roles' ∪ their unexpired grants; every permission for administrators. */
-export async function getUserPermissions(ctx: AppContext, userId: string): Promise<Permission[]> {
+/**
+ * A user's permissions: their roles' ∪ their unexpired grants; every permission for administrators.
+ * Inside a transaction, pass it as `db` (PGlite has one connection: a query beside it would wait).
+ */
+export async function getUserPermissions(
+  ctx: AppContext,
+  userId: string,
+  db: DbOrTx = ctx.db,
+): Promise<Permission[]> {
   const cache = cacheOf(ctx);
   const cached = cache.get(userId);
   if (cached) return cached;
-  const computed = await computeUserPermissions(ctx.db, userId);
+  const computed = await computeUserPermissions(db, userId);
   cache.set(userId, computed);
   return computed;
 }

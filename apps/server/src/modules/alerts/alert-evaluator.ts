@@ -1,16 +1,24 @@
-import type { AlertRule } from '@bot/contracts';
+import {
+  type AlertRule,
+  FLEET_ALERT_RULES,
+  type FleetAlertRule,
+  fleetAlertRulesFor,
+  isFleetAlertRule,
+} from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
 import { repeatInBackground } from '../../core/background.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { getUserPermissions } from '../access/access.service.ts';
 import { users } from '../users/users.table.ts';
 import { expiringPackages, recentPayments } from './account-conditions.ts';
 import { type HoldingCondition, holdingConditions } from './alert-conditions.ts';
 import { deliver, type Recipient } from './alert-delivery.ts';
-import { alertMessage, recoveryMessage } from './alert-messages.ts';
+import { type AlertMessage, alertMessage, recoveryMessage } from './alert-messages.ts';
 import { alertIncidents, alertPreferences } from './alerts.table.ts';
 import { startDiscordOutbox } from './discord-outbox.ts';
+import { type FleetState, fleetConditions, isFleetRuleUnknown, readFleetState } from './fleet-conditions.ts';
 
 /** The advisory lock key of the evaluation (one per cluster at a time, decision 902). */
 const EVALUATION_LOCK = 902_001;
@@ -23,10 +31,15 @@ type WatchedUser = Recipient & {
   accountError: boolean;
   packageExpiring: boolean;
   payments: boolean;
+  /** The fleet alerts chosen that the staff member's permissions still open (decision 903). */
+  fleetRules: ReadonlySet<FleetAlertRule>;
+  fleetErrorPercent: number;
 };
 
-/** Rules about the bot (tied to its hwid, told again when they recover). */
+/** Rules about the bot (tied to its hwid). */
 const BOT_RULES = new Set<AlertRule>(['bot_offline', 'account_error']);
+/** Rules told again when they stop holding (the others end silently). */
+const RECOVERING_RULES = new Set<AlertRule>([...BOT_RULES, ...FLEET_ALERT_RULES]);
 
 /**
  * One evaluation of every user's alerts, in one transaction holding a transaction-level advisory
@@ -36,11 +49,15 @@ const BOT_RULES = new Set<AlertRule>(['bot_offline', 'account_error']);
  * stopped. Answers false when another node held the lock.
  */
 export async function evaluateAlerts(ctx: AppContext, now = new Date()): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
+  const notified = new Set<string>();
+  const evaluated = await ctx.db.transaction(async (tx) => {
     const locked = await tx.execute(sql`select pg_try_advisory_xact_lock(${EVALUATION_LOCK}) as locked`);
     if (!(locked as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked) return false;
-    const watched = await watchedUsers(tx);
-    for (const user of watched) await evaluateUser(ctx, tx, user, now);
+    const watched = await watchedUsers(ctx, tx);
+    const wanted = new Set(watched.flatMap((user) => [...user.fleetRules]));
+    const fleet = await readFleetState(ctx, tx, { wanted, now });
+    const run: Evaluation = { ctx, tx, now, fleet, notified };
+    for (const user of watched) await evaluateUser(run, user);
     await closeUnwatched(
       tx,
       watched.map((user) => user.userId),
@@ -48,6 +65,19 @@ export async function evaluateAlerts(ctx: AppContext, now = new Date()): Promise
     );
     return true;
   });
+  // After the commit: the bells of the users just notified update at once, on whatever node.
+  if (notified.size > 0) ctx.events.emit('notifications.created', { userIds: [...notified] });
+  return evaluated;
+}
+
+/** What one evaluation shares between its users. */
+interface Evaluation {
+  ctx: AppContext;
+  tx: DbOrTx;
+  now: Date;
+  fleet: FleetState;
+  /** Users who got an in-app notification. */
+  notified: Set<string>;
 }
 
 /** The alert workers: the evaluation every `evaluateEveryMs`, then the Discord outbox sends what it queued. */
@@ -71,7 +101,7 @@ function startAlertEvaluator(ctx: AppContext, afterEvaluation: () => void): void
   ctx.onClose(() => clearInterval(timer));
 }
 
-async function watchedUsers(db: DbOrTx): Promise<WatchedUser[]> {
+async function watchedUsers(ctx: AppContext, db: DbOrTx): Promise<WatchedUser[]> {
   const rows = await db
     .select({ preferences: alertPreferences, email: users.email, hwid: users.hwid })
     .from(alertPreferences)
@@ -83,15 +113,40 @@ async function watchedUsers(db: DbOrTx): Promise<WatchedUser[]> {
           eq(alertPreferences.accountError, true),
           eq(alertPreferences.packageExpiring, true),
           eq(alertPreferences.payments, true),
+          eq(alertPreferences.fleetErrors, true),
+          eq(alertPreferences.paymentWebhooks, true),
+          eq(alertPreferences.mailBacklog, true),
         ),
         isNull(users.bannedAt),
       ),
     );
-  return rows.map(({ preferences, email, hwid }) => ({ ...preferences, email, hwid }));
+  return Promise.all(
+    rows.map(async ({ preferences, email, hwid }) => ({
+      ...preferences,
+      email,
+      hwid,
+      fleetRules: await allowedFleetRules(ctx, db, preferences),
+    })),
+  );
+}
+
+/** The fleet alerts chosen, less those the staff member's permissions no longer open. */
+async function allowedFleetRules(
+  ctx: AppContext,
+  db: DbOrTx,
+  chosen: { userId: string; fleetErrors: boolean; paymentWebhooks: boolean; mailBacklog: boolean },
+): Promise<Set<FleetAlertRule>> {
+  const rules = new Set<FleetAlertRule>();
+  if (chosen.fleetErrors) rules.add('fleet_errors');
+  if (chosen.paymentWebhooks) rules.add('payment_webhooks');
+  if (chosen.mailBacklog) rules.add('mail_backlog');
+  if (rules.size === 0) return rules;
+  const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, chosen.userId, db));
+  return new Set(allowed.filter((rule) => rules.has(rule)));
 }
 
 /** Everything that holds for one user now; `accountsKnown`: false while the bot is offline. */
-async function conditionsOf(tx: DbOrTx, user: WatchedUser, now: Date) {
+async function conditionsOf({ tx, now, fleet }: Evaluation, user: WatchedUser) {
   const bot = user.hwid
     ? await holdingConditions(tx, { ...user, hwid: user.hwid }, now)
     : { holding: [], accountsKnown: false };
@@ -99,6 +154,7 @@ async function conditionsOf(tx: DbOrTx, user: WatchedUser, now: Date) {
     ...bot.holding,
     ...(user.packageExpiring ? await expiringPackages(tx, user.userId, now) : []),
     ...(user.payments ? await recentPayments(tx, user.userId, now) : []),
+    ...fleetConditions(fleet, user, now),
   ];
   return { holding, accountsKnown: bot.accountsKnown };
 }
@@ -107,11 +163,20 @@ function isRuleOn(user: WatchedUser, rule: AlertRule): boolean {
   if (rule === 'bot_offline') return user.botOffline;
   if (rule === 'account_error') return user.accountError;
   if (rule === 'package_expiring') return user.packageExpiring;
-  return user.payments;
+  if (rule === 'payment_succeeded' || rule === 'payment_failed') return user.payments;
+  return user.fleetRules.has(rule);
 }
 
-async function evaluateUser(ctx: AppContext, tx: DbOrTx, user: WatchedUser, now: Date): Promise<void> {
-  const { holding, accountsKnown } = await conditionsOf(tx, user, now);
+/** An open incident whose condition cannot be read this time stays open (no false recovery). */
+function isUnknown(run: Evaluation, incident: Incident, accountsKnown: boolean): boolean {
+  if (incident.rule === 'account_error') return !accountsKnown;
+  if (isFleetAlertRule(incident.rule)) return isFleetRuleUnknown(run.fleet, incident.rule);
+  return false;
+}
+
+async function evaluateUser(run: Evaluation, user: WatchedUser): Promise<void> {
+  const { ctx, tx, now } = run;
+  const { holding, accountsKnown } = await conditionsOf(run, user);
   const open = await tx
     .select()
     .from(alertIncidents)
@@ -123,15 +188,14 @@ async function evaluateUser(ctx: AppContext, tx: DbOrTx, user: WatchedUser, now:
   for (const incident of open) {
     const condition = holdingByKey.get(key(incident.rule, incident.subject));
     const isOtherBot = incident.hwid !== null && incident.hwid !== user.hwid;
-    const isUnknown = incident.rule === 'account_error' && !accountsKnown && !isOtherBot;
-    if (condition) await notifyIfDue(ctx, tx, user, incident, condition, now);
+    if (condition) await notifyIfDue(run, user, incident, condition);
     else if (!isRuleOn(user, incident.rule) || isOtherBot) await closeSilently(tx, [incident.id], now);
-    else if (!isUnknown) await closeWithRecovery(ctx, tx, user, incident, now);
+    else if (!isUnknown(run, incident, accountsKnown)) await closeWithRecovery(run, user, incident);
     holdingByKey.delete(key(incident.rule, incident.subject));
   }
   for (const condition of holdingByKey.values()) {
     const incident = await openIncident(tx, user, condition, { now, quietMs: ctx.config.alerts.quietMs });
-    if (incident) await notifyIfDue(ctx, tx, user, incident, condition, now);
+    if (incident) await notifyIfDue(run, user, incident, condition);
   }
 }
 
@@ -171,13 +235,12 @@ async function openIncident(
 }
 
 async function notifyIfDue(
-  ctx: AppContext,
-  tx: DbOrTx,
+  run: Evaluation,
   user: WatchedUser,
   incident: Incident,
   condition: HoldingCondition,
-  now: Date,
 ): Promise<void> {
+  const { tx, now } = run;
   if (incident.notifiedAt || incident.notifyAfter > now) return;
   // Claim first: the message goes out only with the update that marked it sent.
   const claimed = await tx
@@ -186,28 +249,27 @@ async function notifyIfDue(
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.notifiedAt)))
     .returning({ id: alertIncidents.id });
   if (claimed.length === 0) return;
-  const message = alertMessage(incident, now, condition);
-  await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
+  await deliverTo(run, user, incident.id, alertMessage(incident, now, condition));
+}
+
+async function deliverTo(run: Evaluation, user: WatchedUser, incidentId: string, message: AlertMessage) {
+  await deliver(run.ctx, run.tx, { recipient: user, incidentId, message, at: run.now });
+  if (user.channelInApp) run.notified.add(user.userId);
 }
 
 /** The condition stopped: a recovery message only when its alert went out (a quiet flap stays quiet). */
-async function closeWithRecovery(
-  ctx: AppContext,
-  tx: DbOrTx,
-  user: WatchedUser,
-  incident: Incident,
-  now: Date,
-): Promise<void> {
+async function closeWithRecovery(run: Evaluation, user: WatchedUser, incident: Incident): Promise<void> {
+  const { tx, now } = run;
   // The account's own rules have nothing to recover from: they end without a message.
-  if (!incident.notifiedAt || !BOT_RULES.has(incident.rule)) return closeSilently(tx, [incident.id], now);
+  if (!incident.notifiedAt || !RECOVERING_RULES.has(incident.rule))
+    return closeSilently(tx, [incident.id], now);
   const claimed = await tx
     .update(alertIncidents)
     .set({ closedAt: now, recoveryNotifiedAt: now })
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.closedAt)))
     .returning({ id: alertIncidents.id });
   if (claimed.length === 0) return;
-  const message = recoveryMessage(incident, now);
-  await deliver(ctx, tx, { recipient: user, incidentId: incident.id, message, at: now });
+  await deliverTo(run, user, incident.id, recoveryMessage(incident, now));
 }
 
 async function closeSilently(tx: DbOrTx, ids: string[], now: Date): Promise<void> {

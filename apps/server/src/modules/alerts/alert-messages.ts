@@ -1,5 +1,5 @@
 import type { AlertRule, NotificationKind } from '@bot/contracts';
-import { APP_NAME } from '@bot/contracts';
+import { APP_NAME, isFleetAlertRule } from '@bot/contracts';
 
 export interface AlertMessage {
   kind: NotificationKind;
@@ -39,9 +39,27 @@ export function alertMessage(
   };
 }
 
+/** The fleet's recoveries (decision 903): what came back, after how long. */
+const FLEET_RECOVERIES: Partial<Record<AlertRule, (lasted: string) => { title: string; body: string }>> = {
+  fleet_errors: (lasted) => ({
+    title: 'Flotte : la part des bots en erreur est repassée sous votre seuil',
+    body: `Après ${lasted} au-dessus du seuil.`,
+  }),
+  payment_webhooks: (lasted) => ({
+    title: 'Webhooks de paiement Stripe rétablis',
+    body: `Les appels de Stripe sont de nouveau acceptés (après ${lasted} d’échecs).`,
+  }),
+  mail_backlog: (lasted) => ({
+    title: 'File des e-mails résorbée',
+    body: `Plus aucun e-mail n’attend depuis longtemps (après ${lasted} de retard).`,
+  }),
+};
+
 /** The recovery when it stops holding. */
 export function recoveryMessage(incident: Incident, now: Date): AlertMessage {
   const lasted = durationText(now.getTime() - incident.since.getTime());
+  const fleet = FLEET_RECOVERIES[incident.rule];
+  if (fleet) return { kind: 'recovery', rule: incident.rule, ...fleet(lasted) };
   if (incident.rule === 'bot_offline') {
     return {
       kind: 'recovery',
@@ -61,10 +79,13 @@ export function recoveryMessage(incident: Incident, now: Date): AlertMessage {
 /** The same message as an e-mail (French, plain text and HTML). */
 export function alertMail(message: AlertMessage, publicUrl: string) {
   const link = `${publicUrl}/account/notifications`;
+  const why = isFleetAlertRule(message.rule)
+    ? 'Vous recevez cet e-mail parce que vous avez activé les alertes de la flotte.'
+    : 'Vous recevez cet e-mail parce que vous avez activé les alertes de votre bot.';
   return {
     subject: `[${APP_NAME}] ${message.title}`,
-    text: `${message.body}\n\nVos notifications : ${link}\nVous recevez cet e-mail parce que vous avez activé les alertes de votre bot.`,
-    html: `<p>${escapeHtml(message.body)}</p><p><a href="${link}">Voir mes notifications</a></p><p>Vous recevez cet e-mail parce que vous avez activé les alertes de votre bot.</p>`,
+    text: `${message.body}\n\nVos notifications : ${link}\n${why}`,
+    html: `<p>${escapeHtml(message.body)}</p><p><a href="${link}">Voir mes notifications</a></p><p>${why}</p>`,
   };
 }
 

@@ -1,20 +1,25 @@
 import {
   alertPreferencesAnswer,
   alertPreferencesSchema,
+  FLEET_ALERT_PERMISSIONS,
+  fleetAlertPreferencesAnswer,
+  fleetAlertPreferencesSchema,
   notificationsAnswer,
   successAnswer,
   unreadCountAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireSession, sessionOf } from '../../core/auth-guard.ts';
+import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import {
   getAlertPreferences,
+  getFleetAlertPreferences,
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
   saveAlertPreferences,
+  saveFleetAlertPreferences,
   unreadCount,
 } from './alerts.service.ts';
 
@@ -71,5 +76,28 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       await markAllNotificationsRead(ctx.db, sessionOf(request).userId);
       return { success: true as const };
     },
+  );
+};
+
+/** Staff's fleet alerts (decision 903): open to the holders of a permission one of them needs. */
+export const fleetAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const opening = [...new Set(Object.values(FLEET_ALERT_PERMISSIONS).flat())];
+  guardRoutes(app, requireAnyPermission(...opening));
+
+  app.get(
+    '/me/alerts/fleet',
+    { schema: { tags, response: { 200: fleetAlertPreferencesAnswer } } },
+    async (request) => getFleetAlertPreferences(ctx, sessionOf(request).userId),
+  );
+
+  app.put(
+    '/me/alerts/fleet',
+    {
+      config: { errors: [400] },
+      schema: { tags, body: fleetAlertPreferencesSchema, response: { 200: fleetAlertPreferencesAnswer } },
+    },
+    async (request) =>
+      saveFleetAlertPreferences(ctx, { actor: auditActorOf(request), preferences: request.body }),
   );
 };

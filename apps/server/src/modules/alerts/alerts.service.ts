@@ -2,11 +2,18 @@ import {
   type AlertPreferences,
   type AppNotification,
   DEFAULT_ALERT_PREFERENCES,
+  DEFAULT_FLEET_ALERT_PREFERENCES,
+  type FleetAlertPreferences,
+  type FleetAlertRule,
+  fleetAlertRulesFor,
   isDiscordWebhookUrl,
 } from '@bot/contracts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { getUserPermissions } from '../access/access.service.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
 
 /** Notifications one list shows (the newest). */
@@ -51,6 +58,68 @@ export async function saveAlertPreferences(
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
   return getAlertPreferences(db, userId);
+}
+
+/** A staff member's fleet alerts (decision 903) and those their permissions open. */
+export async function getFleetAlertPreferences(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ data: FleetAlertPreferences; allowed: FleetAlertRule[] }> {
+  return {
+    data: await readFleetAlertPreferences(ctx.db, userId),
+    allowed: fleetAlertRulesFor(await getUserPermissions(ctx, userId)),
+  };
+}
+
+async function readFleetAlertPreferences(db: DbOrTx, userId: string): Promise<FleetAlertPreferences> {
+  const [row] = await db
+    .select({
+      fleetErrors: alertPreferences.fleetErrors,
+      fleetErrorPercent: alertPreferences.fleetErrorPercent,
+      paymentWebhooks: alertPreferences.paymentWebhooks,
+      mailBacklog: alertPreferences.mailBacklog,
+    })
+    .from(alertPreferences)
+    .where(eq(alertPreferences.userId, userId));
+  return row ?? DEFAULT_FLEET_ALERT_PREFERENCES;
+}
+
+/**
+ * Saves a staff member's fleet alerts; turning on one their permissions do not open is refused
+ * (`FLEET_ALERT_FORBIDDEN`). A change is audited: who watches the fleet is the staff's business.
+ */
+export async function saveFleetAlertPreferences(
+  ctx: AppContext,
+  input: { actor: AuditActor & { id: string; username: string }; preferences: FleetAlertPreferences },
+): Promise<{ data: FleetAlertPreferences; allowed: FleetAlertRule[] }> {
+  const { actor, preferences } = input;
+  const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, actor.id));
+  const chosen: [FleetAlertRule, boolean][] = [
+    ['fleet_errors', preferences.fleetErrors],
+    ['payment_webhooks', preferences.paymentWebhooks],
+    ['mail_backlog', preferences.mailBacklog],
+  ];
+  if (chosen.some(([rule, isOn]) => isOn && !allowed.includes(rule)))
+    throw new AppError('FLEET_ALERT_FORBIDDEN');
+  const data = await ctx.db.transaction(async (tx) => {
+    const before = await readFleetAlertPreferences(tx, actor.id);
+    const values = { ...preferences, updatedAt: new Date() };
+    await tx
+      .insert(alertPreferences)
+      .values({ userId: actor.id, ...values })
+      .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
+    if (JSON.stringify(before) !== JSON.stringify(preferences)) {
+      await writeAudit(tx, {
+        actor,
+        action: 'alerts.fleet_update',
+        target: { type: 'user', id: actor.id, label: actor.username },
+        before,
+        after: preferences,
+      });
+    }
+    return readFleetAlertPreferences(tx, actor.id);
+  });
+  return { data, allowed };
 }
 
 export async function listNotifications(

@@ -13,7 +13,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from '../users/users.table.ts';
 
-/** What a customer wants to be told about their bot, and where (decision 902). One row per user. */
+/**
+ * What a customer wants to be told about their bot, and where (decision 902); staff add fleet alerts
+ * (decision 903). One row per user.
+ */
 export const alertPreferences = pgTable('alert_preferences', {
   userId: uuid('user_id')
     .primaryKey()
@@ -27,6 +30,11 @@ export const alertPreferences = pgTable('alert_preferences', {
   channelEmail: boolean('channel_email').notNull().default(false),
   channelDiscord: boolean('channel_discord').notNull().default(false),
   discordWebhookUrl: text('discord_webhook_url'),
+  /** Staff's fleet alerts (decision 903), open to them by their permissions. */
+  fleetErrors: boolean('fleet_errors').notNull().default(false),
+  fleetErrorPercent: integer('fleet_error_percent').notNull().default(20),
+  paymentWebhooks: boolean('payment_webhooks').notNull().default(false),
+  mailBacklog: boolean('mail_backlog').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -41,10 +49,10 @@ export const alertIncidents = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** The bot's PC (bot rules); null for the account's own rules (package, payments). */
+    /** The bot's PC (bot rules); null for the account's own rules (package, payments) and the fleet's. */
     hwid: text('hwid'),
     rule: text('rule', { enum: ALERT_RULES }).notNull(),
-    /** The hwid (bot_offline), the game account's name (account_error) or the order's id. */
+    /** The hwid (bot_offline), the game account's name (account_error), the order's id, or the fleet's part. */
     subject: text('subject').notNull(),
     /** When the condition started (the disconnection, the account's error). */
     since: timestamp('since', { withTimezone: true }).notNull(),

@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
 import { repeatInBackground } from '../../core/background.ts';
 import type { AppContext } from '../../core/context.ts';
@@ -39,6 +39,24 @@ export async function countMailOutbox(ctx: AppContext): Promise<{ pending: numbe
     })
     .from(mailOutbox);
   return { pending: row?.pending ?? 0, failed: row?.failed ?? 0 };
+}
+
+/** Mails still waiting to be sent (neither sent nor given up): how many, since when, the last error. */
+export async function mailBacklog(
+  db: DbOrTx,
+): Promise<{ waiting: number; oldest: Date | null; lastError: string | null }> {
+  const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt));
+  const [row] = await db
+    .select({ waiting: count(), oldest: min(mailOutbox.createdAt) })
+    .from(mailOutbox)
+    .where(waiting);
+  const [errored] = await db
+    .select({ lastError: mailOutbox.lastError })
+    .from(mailOutbox)
+    .where(and(waiting, isNotNull(mailOutbox.lastError)))
+    .orderBy(desc(mailOutbox.nextAttemptAt))
+    .limit(1);
+  return { waiting: row?.waiting ?? 0, oldest: row?.oldest ?? null, lastError: errored?.lastError ?? null };
 }
 
 /**

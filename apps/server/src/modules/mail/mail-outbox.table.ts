@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
@@ -23,5 +24,11 @@ export const mailOutbox = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('mail_outbox_due_idx').on(table.nextAttemptAt)],
+  (table) => [
+    index('mail_outbox_due_idx').on(table.nextAttemptAt),
+    // The waiting mails (the backlog alert, the metrics) without reading the sent ones.
+    index('mail_outbox_waiting_idx')
+      .on(table.createdAt)
+      .where(sql`${table.sentAt} is null and ${table.failedAt} is null`),
+  ],
 );

@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
+import { recordWebhookCall } from './payment-webhooks.ts';
 import { actOnSandboxCheckout, handleStripeEvent } from './payments.service.ts';
 
 /** Stripe's signature timestamp may be this old at most (seconds). */
@@ -39,6 +40,10 @@ const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
     done(null, body),
   );
   const verifier = new Stripe(ctx.config.stripe?.secretKey ?? 'sk_unused');
+  // Each call's outcome, for the staff alert "payment webhooks failing" (decision 903).
+  app.addHook('onResponse', async (_request, reply) => {
+    if (ctx.config.stripe) await recordWebhookCall(ctx, { provider: 'stripe', status: reply.statusCode });
+  });
 
   app.post(
     '/payments/stripe/webhook',

@@ -92,6 +92,10 @@ export class SocketAccess {
           if (keys.includes('staffTwoFactorRequired')) await this.recheckStaffSockets();
         }),
       ),
+      // Every node got the event: each rings the bells of its own browsers of those users.
+      events.on('notifications.created', ({ userIds }) => {
+        for (const userId of userIds) io.local.to(rooms.user(userId)).emit(SOCKET_EVENTS.notification);
+      }),
     );
   }
 

@@ -1,4 +1,5 @@
 import { useAuthStore } from '../auth-store.ts';
+import { LIVE_EVENTS } from '../live-events.ts';
 import { getRuntimeConfig } from '../runtime-config.ts';
 import { createSocketClient } from './socket-client.ts';
 
@@ -10,7 +11,9 @@ export const socketClient = createSocketClient({
   getUrl: () => getRuntimeConfig().socketUrl,
   getToken: () => useAuthStore.getState().token,
   // Settings pushed live: the public settings sync re-reads them (snow, banner, maintenance).
-  onSettingsUpdate: () => window.dispatchEvent(new Event('public-settings:refresh')),
+  onSettingsUpdate: () => window.dispatchEvent(new Event(LIVE_EVENTS.publicSettingsRefresh)),
+  // New notifications: the header's bell counts again at once.
+  onNotification: () => window.dispatchEvent(new Event(LIVE_EVENTS.notificationsRefresh)),
 });
 
 // A session that ends closes every socket it opened.

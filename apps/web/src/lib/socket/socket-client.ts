@@ -26,6 +26,8 @@ export interface SocketClientDeps {
   connect?: typeof io;
   /** The hub pushed new public settings (`settings_update`) to this signed-in browser. */
   onSettingsUpdate?: (settings: Record<string, unknown>) => void;
+  /** The hub told this user of new in-app notifications (`notification`). */
+  onNotification?: () => void;
 }
 
 export interface HwidHandlers {
@@ -98,6 +100,7 @@ export function createSocketClient(deps: SocketClientDeps) {
     });
     socket.on(SOCKET_EVENTS.authenticated, () => handlers.onConnectionChange?.('connected'));
     socket.on(SOCKET_EVENTS.settingsUpdate, (settings) => deps.onSettingsUpdate?.(settings));
+    socket.on(SOCKET_EVENTS.notification, () => deps.onNotification?.());
     socket.on(SOCKET_EVENTS.authError, (body) => {
       isRefused = true;
       handlers.onConnectionChange?.('refused');

@@ -18,13 +18,13 @@ import { Controller, useForm } from 'react-hook-form';
 import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
 import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
 
 const HISTORY = '/admin/settings/history';
 /** Listened to by the public settings sync (features/settings); a DOM event keeps the features apart. */
-const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
 const SWITCHES = ['isSnow', 'registrationOpen', 'maintenanceMode', 'staffTwoFactorRequired'] as const;
 
 const historyColumns: GridColDef<AuditEntry>[] = [
@@ -54,7 +54,7 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
       notifySuccess('Paramètres enregistrés. Les navigateurs ouverts les reçoivent en direct.');
       void queryClient.invalidateQueries({ queryKey: adminTableKey(HISTORY) });
       // This tab shows the change at once (snow, banner); others follow by polling.
-      window.dispatchEvent(new Event(PUBLIC_SETTINGS_REFRESH_EVENT));
+      window.dispatchEvent(new Event(LIVE_EVENTS.publicSettingsRefresh));
     } catch {
       // shown by the API client
     }

@@ -1,6 +1,9 @@
 import {
   type AlertPreferences,
   alertPreferencesAnswer,
+  type FleetAlertPreferences,
+  type FleetAlertPreferencesAnswer,
+  fleetAlertPreferencesAnswer,
   type NotificationsAnswer,
   notificationsAnswer,
   successAnswer,
@@ -13,6 +16,7 @@ export const notificationKeys = {
   all: ['me', 'notifications'] as const,
   unread: ['me', 'notifications', 'unread'] as const,
   preferences: ['me', 'alerts'] as const,
+  fleet: ['me', 'alerts', 'fleet'] as const,
 };
 
 /** The bell's count: every 30 s and when the window gets the focus back (the socket is not always open). */
@@ -72,4 +76,23 @@ export async function saveAlertPreferences(preferences: AlertPreferences): Promi
       fallback: 'Impossible d’enregistrer vos alertes.',
     })
   ).data;
+}
+
+/** Staff's fleet alerts and those their permissions open (decision 903). */
+export const fleetAlertPreferencesQuery = queryOptions({
+  queryKey: notificationKeys.fleet,
+  queryFn: async (): Promise<FleetAlertPreferencesAnswer> =>
+    api.get('/me/alerts/fleet', {
+      schema: fleetAlertPreferencesAnswer,
+      fallback: 'Impossible de charger les alertes de la flotte.',
+    }),
+});
+
+export async function saveFleetAlertPreferences(
+  preferences: FleetAlertPreferences,
+): Promise<FleetAlertPreferencesAnswer> {
+  return api.put('/me/alerts/fleet', preferences, {
+    schema: fleetAlertPreferencesAnswer,
+    fallback: 'Impossible d’enregistrer les alertes de la flotte.',
+  });
 }

@@ -21,6 +21,7 @@ import {
   notificationKeys,
   notificationsQuery,
 } from '../api/notifications.ts';
+import { FleetAlertsCard } from '../components/fleet-alerts-card.tsx';
 
 /** /account/notifications: the alerts and recoveries sent to the signed-in user, newest first. */
 export default function NotificationsPage() {
@@ -76,6 +77,7 @@ export default function NotificationsPage() {
           )}
         </SectionCard>
       ) : null}
+      <FleetAlertsCard />
     </>
   );
 }

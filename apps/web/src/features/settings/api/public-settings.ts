@@ -2,6 +2,7 @@ import type { PublicSettings } from '@bot/contracts';
 import { create } from 'zustand';
 import { api } from '../../../lib/api.ts';
 import { useAuthStore } from '../../../lib/auth-store.ts';
+import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 
 /**
  * GET /settings/public, read field by field (no zod in the entry chunk); missing fields mean "off".
@@ -40,11 +41,10 @@ async function loadPublicSettings(): Promise<void> {
 /** How often open pages re-read the public settings (fallback when no socket pushes them). */
 const PUBLIC_SETTINGS_POLL_MS = 30_000;
 /** Dispatched on `window` by a page that just changed the settings (the admin settings page). */
-const PUBLIC_SETTINGS_REFRESH_EVENT = 'public-settings:refresh';
 
 /**
  * Loads the public settings now, then keeps them fresh: every 30 s, when the tab comes back, and
- * on demand (`PUBLIC_SETTINGS_REFRESH_EVENT`). Snow, banner and maintenance follow without a reload.
+ * on demand (`LIVE_EVENTS.publicSettingsRefresh`). Snow, banner and maintenance follow without a reload.
  */
 export function startPublicSettingsSync(intervalMs = PUBLIC_SETTINGS_POLL_MS): () => void {
   void loadPublicSettings();
@@ -54,10 +54,10 @@ export function startPublicSettingsSync(intervalMs = PUBLIC_SETTINGS_POLL_MS): (
   };
   const timer = setInterval(refresh, intervalMs);
   document.addEventListener('visibilitychange', onVisible);
-  window.addEventListener(PUBLIC_SETTINGS_REFRESH_EVENT, refresh);
+  window.addEventListener(LIVE_EVENTS.publicSettingsRefresh, refresh);
   return () => {
     clearInterval(timer);
     document.removeEventListener('visibilitychange', onVisible);
-    window.removeEventListener(PUBLIC_SETTINGS_REFRESH_EVENT, refresh);
+    window.removeEventListener(LIVE_EVENTS.publicSettingsRefresh, refresh);
   };
 }

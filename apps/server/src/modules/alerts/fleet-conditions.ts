@@ -1,0 +1,117 @@
+import {
+  type FleetAlertRule,
+  MAIL_BACKLOG_MINUTES,
+  WEBHOOK_FAILURES_THRESHOLD,
+  WEBHOOK_FAILURES_WINDOW_MINUTES,
+} from '@bot/contracts';
+import type { AppContext } from '../../core/context.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { mailBacklog } from '../mail/mail-outbox.service.ts';
+import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
+import { listOnlineBots } from '../realtime/realtime.service.ts';
+import type { HoldingCondition } from './alert-conditions.ts';
+
+/**
+ * The state of the fleet one evaluation reads once for every staff member watching it. `errors` is
+ * undefined when the presence store could not be read (Redis away): the incidents of that rule stay
+ * as they are, neither closed nor opened.
+ */
+export interface FleetState {
+  errors: { online: number; inError: number } | undefined;
+  webhooks: WebhookHealth | undefined;
+  mail: Awaited<ReturnType<typeof mailBacklog>> | undefined;
+}
+
+export interface FleetWatcher {
+  fleetRules: ReadonlySet<FleetAlertRule>;
+  fleetErrorPercent: number;
+}
+
+/** Reads only what at least one watcher asked for. */
+export async function readFleetState(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { wanted: ReadonlySet<FleetAlertRule>; now: Date },
+): Promise<FleetState> {
+  const { wanted, now } = input;
+  await pruneWebhookCalls(tx, now);
+  return {
+    errors: wanted.has('fleet_errors') ? await fleetErrors(ctx) : undefined,
+    webhooks: wanted.has('payment_webhooks') ? await webhookHealth(tx, 'stripe', now) : undefined,
+    mail: wanted.has('mail_backlog') ? await mailBacklog(tx) : undefined,
+  };
+}
+
+async function fleetErrors(ctx: AppContext): Promise<FleetState['errors']> {
+  try {
+    const online = (await listOnlineBots(ctx)).filter((bot) => bot.online);
+    const inError = online.filter((bot) => bot.accounts.some((account) => account.status === 'error'));
+    return { online: online.length, inError: inError.length };
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'fleet alert: online bots unreadable, its incidents left as they are');
+    return undefined;
+  }
+}
+
+/** Whether the rule's state is unknown this time (its open incident must not be closed). */
+export function isFleetRuleUnknown(state: FleetState, rule: FleetAlertRule): boolean {
+  if (rule === 'fleet_errors') return state.errors === undefined;
+  if (rule === 'payment_webhooks') return state.webhooks === undefined;
+  return state.mail === undefined;
+}
+
+/** The fleet conditions that hold now for one staff member (their rules, their threshold). */
+export function fleetConditions(state: FleetState, watcher: FleetWatcher, now: Date): HoldingCondition[] {
+  const holding: HoldingCondition[] = [];
+  const { errors, webhooks, mail } = state;
+  if (watcher.fleetRules.has('fleet_errors') && errors && errors.inError > 0) {
+    const percent = Math.round((errors.inError * 100) / errors.online);
+    if (percent >= watcher.fleetErrorPercent) {
+      holding.push(
+        fleetCondition('fleet_errors', 'fleet', now, {
+          title: `Flotte : ${percent} % des bots en erreur`,
+          body: `${errors.inError} bot${plural(errors.inError)} sur ${errors.online} en ligne ${errors.inError > 1 ? 'ont' : 'a'} un compte de jeu en erreur, au-delà de votre seuil de ${watcher.fleetErrorPercent} %. La carte en direct montre lesquels.`,
+        }),
+      );
+    }
+  }
+  const lastCall = webhooks?.last;
+  if (
+    watcher.fleetRules.has('payment_webhooks') &&
+    webhooks &&
+    lastCall &&
+    !lastCall.accepted &&
+    webhooks.failures >= WEBHOOK_FAILURES_THRESHOLD
+  ) {
+    holding.push(
+      fleetCondition('payment_webhooks', webhooks.provider, webhooks.failingSince ?? now, {
+        title: 'Webhooks de paiement Stripe en échec',
+        body: `${webhooks.failures} appels de Stripe refusés ou en erreur en ${WEBHOOK_FAILURES_WINDOW_MINUTES} min (dernier : HTTP ${lastCall.status}). ${lastCall.status === 400 ? 'Signature refusée : vérifiez que STRIPE_WEBHOOK_SECRET est celui du point de terminaison chez Stripe.' : 'Consultez les journaux du serveur.'} Les paiements ne sont pas confirmés tant que cela dure.`,
+      }),
+    );
+  }
+  const waitingMs = mail?.oldest ? now.getTime() - mail.oldest.getTime() : 0;
+  if (watcher.fleetRules.has('mail_backlog') && mail?.oldest && waitingMs >= MAIL_BACKLOG_MINUTES * 60_000) {
+    const error = mail.lastError ? ` Dernière erreur : ${mail.lastError.slice(0, 200)}` : '';
+    holding.push(
+      fleetCondition('mail_backlog', 'mail', mail.oldest, {
+        title: 'File des e-mails en retard',
+        body: `${mail.waiting} e-mail${plural(mail.waiting)} en attente, le plus ancien depuis ${Math.round(waitingMs / 60_000)} min : vérifiez le serveur SMTP.${error}`,
+      }),
+    );
+  }
+  return holding;
+}
+
+function fleetCondition(
+  rule: FleetAlertRule,
+  subject: string,
+  since: Date,
+  text: { title: string; body: string },
+): HoldingCondition {
+  return { rule, subject, since, message: null, text: { kind: 'alert', ...text } };
+}
+
+function plural(count: number): string {
+  return count > 1 ? 's' : '';
+}

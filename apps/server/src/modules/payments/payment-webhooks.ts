@@ -1,0 +1,53 @@
+import { WEBHOOK_FAILURES_WINDOW_MINUTES } from '@bot/contracts';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/ids.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { paymentWebhookCalls } from './payment-webhooks.table.ts';
+
+/** Webhook calls are kept this long (the alert reads minutes of them; operators a few days). */
+const KEEP_CALLS_MS = 7 * 86_400_000;
+
+/** Records one webhook call's outcome; a failed write (database away) is logged, never thrown. */
+export async function recordWebhookCall(
+  ctx: AppContext,
+  call: { provider: string; status: number },
+): Promise<void> {
+  await ctx.db
+    .insert(paymentWebhookCalls)
+    .values({ id: newId(), provider: call.provider, status: call.status, accepted: call.status < 400 })
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'webhook call not recorded'));
+}
+
+export interface WebhookHealth {
+  provider: string;
+  /** Calls refused or failed within the window. */
+  failures: number;
+  /** The newest call of the window (undefined: none). */
+  last: { at: Date; accepted: boolean; status: number } | undefined;
+  /** The oldest failure of the window. */
+  failingSince: Date | undefined;
+}
+
+/** The provider's webhook calls of the last minutes (`WEBHOOK_FAILURES_WINDOW_MINUTES`). */
+export async function webhookHealth(db: DbOrTx, provider: string, now: Date): Promise<WebhookHealth> {
+  const since = new Date(now.getTime() - WEBHOOK_FAILURES_WINDOW_MINUTES * 60_000);
+  const calls = await db
+    .select({
+      at: paymentWebhookCalls.at,
+      accepted: paymentWebhookCalls.accepted,
+      status: paymentWebhookCalls.status,
+    })
+    .from(paymentWebhookCalls)
+    .where(and(eq(paymentWebhookCalls.provider, provider), gte(paymentWebhookCalls.at, since)))
+    .orderBy(desc(paymentWebhookCalls.at));
+  const failures = calls.filter((call) => !call.accepted);
+  return { provider, failures: failures.length, last: calls[0], failingSince: failures.at(-1)?.at };
+}
+
+/** Forgets calls older than a week. */
+export async function pruneWebhookCalls(db: DbOrTx, now: Date): Promise<void> {
+  await db
+    .delete(paymentWebhookCalls)
+    .where(lt(paymentWebhookCalls.at, new Date(now.getTime() - KEEP_CALLS_MS)));
+}
