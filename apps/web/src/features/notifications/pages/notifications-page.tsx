@@ -53,31 +53,33 @@ export default function NotificationsPage() {
         </Box>
       ) : null}
       {list.isError ? <Alert severity="error">Impossible de charger les notifications.</Alert> : null}
-      {list.data ? (
-        <SectionCard
-          title={unread === 0 ? 'Tout est lu' : `${unread} non lue${unread > 1 ? 's' : ''}`}
-          subheader="Les 50 plus récentes."
-        >
-          {list.data.data.length === 0 ? (
-            <Typography color="text.secondary" data-testid="notifications-empty">
-              Aucune notification pour l’instant. Choisissez vos alertes sur la page{' '}
-              <RouterLink to="/account/mybot#alertes">Mon bot</RouterLink>.
-            </Typography>
-          ) : (
-            <List data-testid="notifications-list" disablePadding>
-              {list.data.data.map((notification) => (
-                <NotificationItem
-                  key={notification.id}
-                  notification={notification}
-                  isMarking={readOne.isPending && readOne.variables === notification.id}
-                  onRead={() => readOne.mutate(notification.id)}
-                />
-              ))}
-            </List>
-          )}
-        </SectionCard>
-      ) : null}
-      <FleetAlertsCard />
+      <Stack spacing={3}>
+        {list.data ? (
+          <SectionCard
+            title={unread === 0 ? 'Tout est lu' : `${unread} non lue${unread > 1 ? 's' : ''}`}
+            subheader="Les 50 plus récentes."
+          >
+            {list.data.data.length === 0 ? (
+              <Typography color="text.secondary" data-testid="notifications-empty">
+                Aucune notification pour l’instant. Choisissez vos alertes sur la page{' '}
+                <RouterLink to="/account/mybot#alertes">Mon bot</RouterLink>.
+              </Typography>
+            ) : (
+              <List data-testid="notifications-list" disablePadding>
+                {list.data.data.map((notification) => (
+                  <NotificationItem
+                    key={notification.id}
+                    notification={notification}
+                    isMarking={readOne.isPending && readOne.variables === notification.id}
+                    onRead={() => readOne.mutate(notification.id)}
+                  />
+                ))}
+              </List>
+            )}
+          </SectionCard>
+        ) : null}
+        <FleetAlertsCard />
+      </Stack>
     </>
   );
 }
