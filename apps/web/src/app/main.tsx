@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import { startBuildUpdates } from '../features/build-update/start-build-updates.ts';
-import { startPublicSettingsSync } from '../features/settings/api/public-settings.ts';
+import { startBuildUpdates } from '../features/build-update/index.ts';
+import { startPublicSettingsSync } from '../features/settings/index.ts';
 import { setNavigate } from '../lib/navigation.ts';
 import { loadRuntimeConfig } from '../lib/runtime-config.ts';
 import { AppProviders } from './providers.tsx';

@@ -1,12 +1,12 @@
 import { isStaff } from '@bot/contracts';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
-import { usePublicSettings } from '../features/settings/api/public-settings.ts';
 import {
   isOpenDuringMaintenance,
   MaintenancePage,
-} from '../features/settings/components/maintenance-page.tsx';
-import { SiteBanner } from '../features/settings/components/site-banner.tsx';
+  SiteBanner,
+  usePublicSettings,
+} from '../features/settings/index.ts';
 import { useAuthStore } from '../lib/auth-store.ts';
 
 /** Loaded only when it snows; a failed load just means no snow. */

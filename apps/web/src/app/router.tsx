@@ -1,13 +1,13 @@
 import { matchWebRoute, type WebRoute } from '@bot/contracts';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import NotFoundPage from '../components/errors/not-found-page.tsx';
-import { RootErrorBoundary } from '../components/errors/root-error-boundary.tsx';
-import { LandingLayout } from '../components/layouts/landing-layout.tsx';
-import { isChunkLoadError } from '../features/build-update/build-check.ts';
+import { isChunkLoadError } from '../features/build-update/index.ts';
 import LandingPage from '../features/landing/pages/landing-page.tsx';
 import { reloadPageOnce } from '../lib/reload-guard.ts';
 import { guardLoader } from './guards/guard-loader.ts';
 import { staffTwoFactorGate } from './guards/staff-two-factor-gate.ts';
+import { LandingLayout } from './layouts/landing-layout.tsx';
+import { RootErrorBoundary } from './root-error-boundary.tsx';
 import { RootLayout } from './root-layout.tsx';
 
 /** The route table entry of a path: guards come from @bot/contracts WEB_ROUTES, never from here. */
@@ -82,7 +82,7 @@ const routes: RouteObject[] = [
       },
       {
         path: 'account',
-        lazy: lazyComponent(() => import('../components/layouts/account-layout.tsx')),
+        lazy: lazyComponent(() => import('./layouts/account-layout.tsx')),
         loader: guardLoader({ ...tableEntry('/account'), permissions: [] }),
         children: [
           page('/account', () => import('../features/account/pages/account-page.tsx')),
@@ -104,7 +104,7 @@ const routes: RouteObject[] = [
           await guardLoader({ ...tableEntry('/admin'), permissions: [] })(args);
           return staffTwoFactorGate();
         },
-        lazy: lazyComponent(() => import('../components/layouts/admin-layout.tsx')),
+        lazy: lazyComponent(() => import('./layouts/admin-layout.tsx')),
         children: [
           page('/admin', () => import('../features/admin-dashboard/pages/dashboard-page.tsx')),
           page('/admin/audit', () => import('../features/admin-audit/pages/audit-page.tsx')),

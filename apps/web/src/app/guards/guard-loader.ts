@@ -1,9 +1,9 @@
 import type { WebRoute } from '@bot/contracts';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
-import { checkPermissions } from '../../features/auth/api/check-permission.ts';
 import { isApiError } from '../../lib/api-error.ts';
 import { isConnected, useAuthStore } from '../../lib/auth-store.ts';
 import { notifyError, notifyInfo } from '../../lib/notify.ts';
+import { checkPermissions } from './check-permission.ts';
 import { decideAfterCheck, decideBeforeCheck } from './guard-decisions.ts';
 
 /** A route loader enforcing the route table's guard before the page (or its lazy chunk) renders. */

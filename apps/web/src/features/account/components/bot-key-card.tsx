@@ -12,9 +12,9 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { accountKeys, botKeyQuery, rotateBotKey } from '../api/account.ts';
-import { SectionCard } from './section-card.tsx';
 
 export function BotKeyCard() {
   const queryClient = useQueryClient();

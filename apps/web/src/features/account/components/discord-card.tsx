@@ -2,10 +2,10 @@ import Button from '@mui/material/Button';
 import CardActions from '@mui/material/CardActions';
 import TextField from '@mui/material/TextField';
 import { useEffect, useState } from 'react';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { updateDiscord } from '../api/account.ts';
-import { SectionCard } from './section-card.tsx';
 
 export function DiscordCard({ onChanged }: { onChanged: () => void }) {
   const discordId = useAuthStore((state) => state.user?.discordId ?? null);

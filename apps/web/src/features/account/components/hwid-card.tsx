@@ -3,12 +3,12 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateTimeLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { usePublicSettings } from '../../settings/api/public-settings.ts';
+import { usePublicSettings } from '../../settings/index.ts';
 import { resetHwid } from '../api/account.ts';
-import { SectionCard } from './section-card.tsx';
 
 export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const hwid = useAuthStore((state) => state.user?.hwid ?? null);

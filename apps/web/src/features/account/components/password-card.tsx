@@ -4,10 +4,10 @@ import Button from '@mui/material/Button';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormTextField } from '../../../components/form-text-field.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { changePassword } from '../api/account.ts';
-import { SectionCard } from './section-card.tsx';
 
 type PasswordForm = z.infer<typeof changePasswordInput>;
 

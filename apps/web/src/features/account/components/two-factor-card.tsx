@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Notice } from '../../../components/notice.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import {
@@ -16,7 +17,6 @@ import {
   twoFactorKeys,
   twoFactorStatusQuery,
 } from '../api/two-factor.ts';
-import { SectionCard } from './section-card.tsx';
 import { EnrolmentForm, ReauthDialog, RecoveryCodes } from './two-factor-parts.tsx';
 import { TWO_FACTOR_SECTION_ID } from './two-factor-section.ts';
 

@@ -7,14 +7,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
-import { signOut } from '../../auth/session.ts';
+import { signOut } from '../../auth/index.ts';
 import { BotKeyCard } from '../components/bot-key-card.tsx';
 import { DiscordCard } from '../components/discord-card.tsx';
 import { HwidCard } from '../components/hwid-card.tsx';
 import { PasswordCard } from '../components/password-card.tsx';
-import { SectionCard } from '../components/section-card.tsx';
 import { TwoFactorCard } from '../components/two-factor-card.tsx';
 
 /** /account: the account menu (SPEC.md section 4: Discord id, hwid, password, logout). */

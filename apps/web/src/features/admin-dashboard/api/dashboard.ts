@@ -1,7 +1,7 @@
 import { adminUserSchema, auditEntrySchema, hourlySeriesAnswer, listAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { fetchPaymentTotals } from '../../admin-payments/api/payments.ts';
+import { fetchPaymentTotals } from '../../admin-payments/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const AUDIT_PREVIEW_SIZE = 6;

@@ -8,8 +8,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { StatusChip } from '../../../components/status-chip.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
-import { StatusChip } from '../../mybot/components/status-chip.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 

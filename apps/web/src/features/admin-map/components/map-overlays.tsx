@@ -7,7 +7,7 @@ import IconButton from '@mui/material/IconButton';
 import type { Theme } from '@mui/material/styles';
 import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
+import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 
 const overlay = {
   position: 'absolute',

@@ -1,5 +1,5 @@
 import { BOT_STATUSES, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
-import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
+import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 import { clusterStatus } from './cluster-status.ts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
 

@@ -8,6 +8,7 @@ import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
   type LiveConnectionState,
@@ -16,7 +17,6 @@ import {
   socketClient,
   watchFleet,
 } from '../../../lib/socket/index.ts';
-import { STATUS_COLORS } from '../../mybot/components/status-chip.tsx';
 import { BotPanel } from '../components/bot-panel.tsx';
 import { LiveMap } from '../components/live-map.tsx';
 import type { MapFilter } from '../map/fleet-buffers.ts';

@@ -25,10 +25,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { AdminTable, adminTableKey, listSearchParams } from '../../../components/admin-table/index.ts';
+import { OrderStatusChip } from '../../../components/order-status-chip.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime, viewerTimeZone } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { OrderStatusChip } from '../../payments/components/order-status-chip.tsx';
 import { fetchPaymentTotals, PAYMENTS_ENDPOINT, refundPayment } from '../api/payments.ts';
 
 /** A date input (yyyy-mm-dd) as the start or the end of that day, in the browser's time zone. */

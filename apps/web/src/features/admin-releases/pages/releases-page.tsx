@@ -24,7 +24,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { ApiError } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { adminSettingsQuery } from '../../admin-settings/api/settings.ts';
+import { adminSettingsQuery } from '../../admin-settings/index.ts';
 import { deleteRelease, fetchReleases, publishBuild, releasesKey } from '../api/releases.ts';
 import { PublishDialog } from '../components/publish-dialog.tsx';
 

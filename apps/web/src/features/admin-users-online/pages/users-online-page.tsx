@@ -11,9 +11,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { SectionCard } from '../../account/components/section-card.tsx';
 import {
   kickBot,
   revokeSession,

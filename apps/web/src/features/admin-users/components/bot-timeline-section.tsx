@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { botTimelineQuery } from '../../bot-timeline/api/bot-timeline.ts';
-import { BotTimelineView } from '../../bot-timeline/components/bot-timeline-view.tsx';
+import { BotTimelineView, botTimelineQuery } from '../../bot-timeline/index.ts';
 import { Section } from './section.tsx';
 
 /** The user's PC in time (connections, errors, payments, actions): what support looks at first. */

@@ -9,7 +9,7 @@ import { Notice } from '../../../components/notice.tsx';
 import { TOAST_AUTO_CLOSE_MS, TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS } from '../../../lib/constants.ts';
 import { useLightForm } from '../../../lib/light-form.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { usePublicSettings } from '../../settings/api/public-settings.ts';
+import { usePublicSettings } from '../../settings/index.ts';
 import { emailRules, passwordRules, usernameRules } from '../form-rules.ts';
 
 const authCalls = () => import('../auth-calls.ts');

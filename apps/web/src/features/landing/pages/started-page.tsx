@@ -36,7 +36,9 @@ const STEPS = [
 ];
 
 // Signed-in visitors only: the card and its checks load on use, outside this page's budget (decision 103).
-const DownloadCard = lazy(() => import('../../releases/components/download-card.tsx'));
+const DownloadCard = lazy(() =>
+  import('../../releases/index.ts').then((releases) => ({ default: releases.DownloadCard })),
+);
 
 function DownloadStep() {
   const isConnected = useIsConnected();

@@ -9,7 +9,7 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { useAuthStore } from '../../../lib/auth-store.ts';
-import { fetchMyPermissions } from '../../auth/api/me-permissions.ts';
+import { fetchMyPermissions } from '../../auth/index.ts';
 
 export const commerceKeys = {
   packages: ['packages'] as const,

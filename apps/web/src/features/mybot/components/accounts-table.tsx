@@ -6,7 +6,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { StatusChip } from './status-chip.tsx';
+import { StatusChip } from '../../../components/status-chip.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 

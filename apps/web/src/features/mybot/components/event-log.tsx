@@ -2,9 +2,9 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
+import { StatusChip } from '../../../components/status-chip.tsx';
 import { timeSeconds as timeFormat } from '../../../lib/dates.ts';
 import type { LiveEvent } from '../../../lib/socket/live-cache.ts';
-import { StatusChip } from './status-chip.tsx';
 
 export function EventLog({ events }: { events: readonly LiveEvent[] }) {
   if (events.length === 0) {

@@ -3,7 +3,7 @@ import StepContent from '@mui/material/StepContent';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import { SectionCard } from '../../account/components/section-card.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 
 const STEPS = [
   {

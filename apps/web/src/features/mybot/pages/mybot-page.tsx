@@ -10,6 +10,7 @@ import { useEffect, useMemo } from 'react';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
@@ -20,14 +21,11 @@ import {
   socketClient,
   watchBot,
 } from '../../../lib/socket/index.ts';
-import { BotKeyCard } from '../../account/components/bot-key-card.tsx';
-import { HwidCard } from '../../account/components/hwid-card.tsx';
-import { SectionCard } from '../../account/components/section-card.tsx';
-import { fetchMeInfo } from '../../auth/api/me-info.ts';
-import { myBotTimelineQuery } from '../../bot-timeline/api/bot-timeline.ts';
-import { BotTimelineView } from '../../bot-timeline/components/bot-timeline-view.tsx';
-import { AlertsCard } from '../../notifications/components/alerts-card.tsx';
-import DownloadCard from '../../releases/components/download-card.tsx';
+import { BotKeyCard, HwidCard } from '../../account/index.ts';
+import { fetchMeInfo } from '../../auth/index.ts';
+import { BotTimelineView, myBotTimelineQuery } from '../../bot-timeline/index.ts';
+import { AlertsCard } from '../../notifications/index.ts';
+import { DownloadCard } from '../../releases/index.ts';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
 import { EventLog } from '../components/event-log.tsx';

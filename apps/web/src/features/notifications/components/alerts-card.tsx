@@ -13,8 +13,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { SectionCard } from '../../account/components/section-card.tsx';
 import { alertPreferencesQuery, notificationKeys, saveAlertPreferences } from '../api/notifications.ts';
 
 type Channel = keyof AlertPreferences['channels'];

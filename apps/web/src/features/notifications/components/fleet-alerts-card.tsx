@@ -19,9 +19,9 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { SectionCard } from '../../account/components/section-card.tsx';
 import {
   alertPreferencesQuery,
   fleetAlertPreferencesQuery,

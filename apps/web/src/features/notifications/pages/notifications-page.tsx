@@ -13,8 +13,8 @@ import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTimeMedium as dateTimeFormat } from '../../../lib/dates.ts';
-import { SectionCard } from '../../account/components/section-card.tsx';
 import {
   markAllNotificationsRead,
   markNotificationRead,

@@ -12,10 +12,10 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { OrderStatusChip } from '../../../components/order-status-chip.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateMedium as date, dateTimeMedium as dateTime } from '../../../lib/dates.ts';
-import { ordersQuery } from '../../marketplace/api/marketplace.ts';
-import { OrderStatusChip } from '../components/order-status-chip.tsx';
+import { ordersQuery } from '../../marketplace/index.ts';
 import { ReceiptDialog } from '../components/receipt-dialog.tsx';
 
 /** /account/payments: the customer's orders with status, amounts, voucher and receipts. */

@@ -15,13 +15,11 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { fetchMeInfo, meKeys } from '../../features/auth/api/me-info.ts';
-import { fetchMyPermissions } from '../../features/auth/api/me-permissions.ts';
-import { signOut } from '../../features/auth/session.ts';
-import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { AppShell, type NavItem } from '../../components/shell/app-shell.tsx';
+import { fetchMeInfo, fetchMyPermissions, meKeys, signOut } from '../../features/auth/index.ts';
+import { NotificationBell } from '../../features/notifications/index.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
-import { AppShell, type NavItem } from '../shell/app-shell.tsx';
 
 const ACCOUNT_ITEMS: NavItem[] = [
   { to: '/account', label: 'Mon compte', icon: <AccountCircleIcon />, end: true },

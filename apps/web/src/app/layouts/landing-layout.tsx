@@ -6,9 +6,9 @@ import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Outlet, Link as RouterLink } from 'react-router';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link.tsx';
 import { useIsConnected } from '../../lib/auth-store.ts';
 import { APP_NAME } from '../../lib/constants.ts';
-import { MAIN_CONTENT_ID, SkipLink } from '../skip-link.tsx';
 
 /** The public layout: top bar, page, footer. */
 export function LandingLayout() {

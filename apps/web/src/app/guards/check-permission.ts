@@ -1,6 +1,6 @@
 import { FALLBACK_MESSAGES, type Permission } from '@bot/contracts';
-import { api } from '../../../lib/api.ts';
-import { ApiError } from '../../../lib/api-error.ts';
+import { api } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api-error.ts';
 
 /** POST /auth/check-permission with every permission the page needs (all required). Used by route guards. */
 export async function checkPermissions(permissions: Permission[], signal?: AbortSignal): Promise<boolean> {

@@ -1,8 +1,8 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { isChunkLoadError } from '../../features/build-update/build-check.ts';
-import { reloadPageOnce } from '../../lib/reload-guard.ts';
-import { ErrorView } from './error-view.tsx';
-import NotFoundPage from './not-found-page.tsx';
+import { ErrorView } from '../components/errors/error-view.tsx';
+import NotFoundPage from '../components/errors/not-found-page.tsx';
+import { isChunkLoadError } from '../features/build-update/index.ts';
+import { reloadPageOnce } from '../lib/reload-guard.ts';
 
 /** Router errorElement: 404 responses get the 404 page, anything else the error view. */
 export function RootErrorBoundary() {

@@ -21,11 +21,11 @@ import { createTheme, ThemeProvider, useTheme } from '@mui/material/styles';
 import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
 import { type ReactNode, useMemo } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
-import { canSeeRoute } from '../../app/guards/guard-decisions.ts';
-import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { AppShell, type NavItem } from '../../components/shell/app-shell.tsx';
+import { NotificationBell } from '../../features/notifications/index.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
-import { AppShell, type NavItem } from '../shell/app-shell.tsx';
+import { canSeeRoute } from '../guards/guard-decisions.ts';
 import { LogoutButton, useSyncedUser } from './account-layout.tsx';
 
 const ICONS: Record<string, ReactNode> = {

@@ -1,0 +1,2 @@
+/** The payments' totals, for the dashboard. */
+export { fetchPaymentTotals } from './api/payments.ts';

@@ -1,0 +1,2 @@
+/** The download card of the agent's latest build (the started page and the bot page). */
+export { default as DownloadCard } from './components/download-card.tsx';
