@@ -59,3 +59,13 @@ describe('feature boundaries', () => {
     ).toEqual([]);
   });
 });
+
+describe('query keys', () => {
+  it('come from each feature’s key factory, never written inline', () => {
+    const inline = /queryKey:\s*\[\s*['"]/;
+    const offenders = sourceFiles(SOURCE)
+      .filter((file) => !file.endsWith('.test.ts') && inline.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SOURCE, file));
+    expect(offenders).toEqual([]);
+  });
+});

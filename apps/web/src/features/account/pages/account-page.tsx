@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
-import { signOut } from '../../auth/index.ts';
+import { meKeys, signOut } from '../../auth/index.ts';
 import { BotKeyCard } from '../components/bot-key-card.tsx';
 import { DiscordCard } from '../components/discord-card.tsx';
 import { HwidCard } from '../components/hwid-card.tsx';
@@ -21,7 +21,7 @@ import { TwoFactorCard } from '../components/two-factor-card.tsx';
 export default function AccountPage() {
   const user = useAuthStore((state) => state.user);
   const queryClient = useQueryClient();
-  const refreshUser = () => void queryClient.invalidateQueries({ queryKey: ['me', 'info'] });
+  const refreshUser = () => void queryClient.invalidateQueries({ queryKey: meKeys.info() });
   // `/account#double-authentification` (sent there by the admin area): show that card.
   const { hash } = useLocation();
   useEffect(() => {

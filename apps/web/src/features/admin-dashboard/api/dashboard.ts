@@ -6,7 +6,13 @@ import { fetchPaymentTotals } from '../../admin-payments/index.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const AUDIT_PREVIEW_SIZE = 6;
 
-const dashboardKey = ['admin', 'dashboard'] as const;
+const dashboardKeys = {
+  all: ['admin', 'dashboard'] as const,
+  revenue: (period: string) => [...dashboardKeys.all, 'revenue', period] as const,
+  users: () => [...dashboardKeys.all, 'users'] as const,
+  series: (path: string, days: number) => [...dashboardKeys.all, path, days] as const,
+  audit: () => [...dashboardKeys.all, 'audit'] as const,
+};
 /** The figures refresh on their own while the dashboard stays open. */
 const REFRESH_MS = 60_000;
 
@@ -20,7 +26,7 @@ function startOfToday(now = new Date()): Date {
 /** Paid orders (refunded excluded) since `from`: `/admin/payments` totals (can_manageSettings). */
 export const revenueQuery = (period: 'today' | 'month') =>
   queryOptions({
-    queryKey: [...dashboardKey, 'revenue', period],
+    queryKey: dashboardKeys.revenue(period),
     refetchInterval: REFRESH_MS,
     queryFn: () => {
       const from = period === 'today' ? startOfToday() : new Date(Date.now() - 30 * DAY_MS);
@@ -30,7 +36,7 @@ export const revenueQuery = (period: 'today' | 'month') =>
 
 /** Number of users: the total of `/admin/users` (can_manageUsers). */
 export const usersQuery = queryOptions({
-  queryKey: [...dashboardKey, 'users'],
+  queryKey: dashboardKeys.users(),
   refetchInterval: REFRESH_MS,
   queryFn: async () => {
     const page = await api.get('/admin/users?pageSize=1', {
@@ -44,7 +50,7 @@ export const usersQuery = queryOptions({
 /** An hourly series of the last `days` days, from one of the dashboard's chart endpoints. */
 function hourlySeries(path: string, days: number, fallback: string) {
   return queryOptions({
-    queryKey: [...dashboardKey, path, days],
+    queryKey: dashboardKeys.series(path, days),
     refetchInterval: REFRESH_MS,
     queryFn: async () =>
       (await api.get(`${path}?days=${days}`, { schema: hourlySeriesAnswer, fallback })).data,
@@ -68,7 +74,7 @@ export const onlineHistoryQuery = hourlySeries(
 
 /** The latest audit entries (can_manageAudit). */
 export const latestAuditQuery = queryOptions({
-  queryKey: [...dashboardKey, 'audit'],
+  queryKey: dashboardKeys.audit(),
   refetchInterval: REFRESH_MS,
   queryFn: async () =>
     (

@@ -24,12 +24,12 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { AdminTable, adminTableKey, listSearchParams } from '../../../components/admin-table/index.ts';
+import { AdminTable, listSearchParams } from '../../../components/admin-table/index.ts';
 import { OrderStatusChip } from '../../../components/order-status-chip.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime, viewerTimeZone } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
-import { fetchPaymentTotals, PAYMENTS_ENDPOINT, refundPayment } from '../api/payments.ts';
+import { fetchPaymentTotals, PAYMENTS_ENDPOINT, paymentKeys, refundPayment } from '../api/payments.ts';
 
 /** A date input (yyyy-mm-dd) as the start or the end of that day, in the browser's time zone. */
 function dayBound(value: string, end: boolean): string | undefined {
@@ -71,7 +71,7 @@ export default function AdminPaymentsPage() {
     filters: { provider: filters.provider, from: filters.from, to: filters.to },
   });
   const totals = useQuery({
-    queryKey: [...adminTableKey(PAYMENTS_ENDPOINT), 'totals', totalsParams.toString()],
+    queryKey: paymentKeys.totals(totalsParams.toString()),
     queryFn: () => fetchPaymentTotals(new URLSearchParams(totalsParams)),
   });
   const refund = useMutation({
@@ -80,7 +80,7 @@ export default function AdminPaymentsPage() {
       notifySuccess(`Commande ${payment.number} remboursée.`);
       setRefunding(null);
       setReason('');
-      await queryClient.invalidateQueries({ queryKey: adminTableKey(PAYMENTS_ENDPOINT) });
+      await queryClient.invalidateQueries({ queryKey: paymentKeys.list });
     },
   });
 

@@ -9,7 +9,7 @@ import {
 import { api } from '../../../lib/api.ts';
 
 const RELEASES_ENDPOINT = '/admin/releases';
-export const releasesKey = ['admin', 'releases'] as const;
+export const releaseKeys = { all: ['admin', 'releases'] as const };
 const releaseAnswer = dataAnswer(releaseSchema);
 
 export async function fetchReleases(): Promise<Release[]> {

@@ -25,7 +25,7 @@ import { ApiError } from '../../../lib/api-error.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { adminSettingsQuery } from '../../admin-settings/index.ts';
-import { deleteRelease, fetchReleases, publishBuild, releasesKey } from '../api/releases.ts';
+import { deleteRelease, fetchReleases, publishBuild, releaseKeys } from '../api/releases.ts';
 import { PublishDialog } from '../components/publish-dialog.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
@@ -33,7 +33,7 @@ const numberFormat = new Intl.NumberFormat('fr-FR');
 /** /admin/releases: the builds of the bot customers download, and the minimum version agents need. */
 export default function ReleasesPage() {
   const queryClient = useQueryClient();
-  const releases = useQuery({ queryKey: releasesKey, queryFn: fetchReleases });
+  const releases = useQuery({ queryKey: releaseKeys.all, queryFn: fetchReleases });
   const settings = useQuery(adminSettingsQuery);
   const [isPublishing, setIsPublishing] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
@@ -42,7 +42,7 @@ export default function ReleasesPage() {
   const [failedDraft, setFailedDraft] = useState<{ id: string; attempt: string } | null>(null);
   const [isBusy, setIsBusy] = useState(false);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: releasesKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: releaseKeys.all });
 
   const onPublish = async (input: ReleaseInput & { file: File }) => {
     setProgress(0);

@@ -4,9 +4,11 @@ import { api } from '../../../lib/api.ts';
 
 const detailAnswer = dataAnswer(roleDetailSchema);
 
+const roleKeys = { detail: (id: string) => ['admin', 'roles', id] as const };
+
 export const roleQuery = (id: string) =>
   queryOptions({
-    queryKey: ['admin-roles', id],
+    queryKey: roleKeys.detail(id),
     queryFn: async () => (await api.get(`/admin/roles/${id}`, { schema: detailAnswer })).data,
   });
 

@@ -4,9 +4,11 @@ import { api } from '../../../lib/api.ts';
 
 export const ROUTES_ENDPOINT = '/admin/routes';
 
+const routeKeys = { world: ['admin', 'routes', 'world'] as const };
+
 /** GET /admin/world: the grid the steps are picked on (it changes only with a new seed). */
 export const routeWorldQuery = queryOptions({
-  queryKey: ['admin-routes', 'world'] as const,
+  queryKey: routeKeys.world,
   queryFn: async () =>
     (
       await api.get('/admin/world', {

@@ -37,6 +37,12 @@ export function fetchRedemptions(id: string) {
 }
 
 /** Packages on sale, to restrict a voucher to one (public list: voucher staff may not manage packages). */
+export const voucherKeys = {
+  redemptions: (voucherId: string) => ['admin', 'vouchers', voucherId, 'redemptions'] as const,
+  /** The packages a voucher may be tied to (the creation and edit dialogs). */
+  packagesOnSale: ['admin', 'vouchers', 'packages-on-sale'] as const,
+};
+
 export async function fetchPackagesOnSale() {
   return (
     await api.get('/packages', { schema: packagesAnswer, fallback: 'Impossible de charger les offres.' })

@@ -10,11 +10,11 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { dateTimeMedium as dateTime } from '../../../lib/dates.ts';
-import { fetchRedemptions } from '../api/vouchers.ts';
+import { fetchRedemptions, voucherKeys } from '../api/vouchers.ts';
 
 export function RedemptionsDialog({ voucher, onClose }: { voucher: Voucher; onClose: () => void }) {
   const redemptions = useQuery({
-    queryKey: ['admin', 'vouchers', voucher.id, 'redemptions'],
+    queryKey: voucherKeys.redemptions(voucher.id),
     queryFn: () => fetchRedemptions(voucher.id),
   });
   return (

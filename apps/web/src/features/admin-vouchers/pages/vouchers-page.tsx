@@ -25,6 +25,7 @@ import {
   fetchPackagesOnSale,
   updateVoucher,
   VOUCHERS_ENDPOINT,
+  voucherKeys,
 } from '../api/vouchers.ts';
 import { RedemptionsDialog } from '../components/redemptions-dialog.tsx';
 import { VoucherDialog } from '../components/voucher-dialog.tsx';
@@ -51,7 +52,7 @@ export default function VouchersPage() {
   const [kind, setKind] = useState('');
   const [active, setActive] = useState('');
   const packages = useQuery({
-    queryKey: ['admin', 'packages', 'all'],
+    queryKey: voucherKeys.packagesOnSale,
     queryFn: fetchPackagesOnSale,
     enabled: creating || editing !== null,
   });

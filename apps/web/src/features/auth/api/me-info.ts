@@ -5,7 +5,6 @@ export const meKeys = {
   all: ['me'] as const,
   info: () => [...meKeys.all, 'info'] as const,
   permissions: () => [...meKeys.all, 'permissions'] as const,
-  botKey: () => [...meKeys.all, 'bot-key'] as const,
 };
 
 export async function fetchMeInfo() {

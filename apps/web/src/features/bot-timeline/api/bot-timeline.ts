@@ -5,8 +5,13 @@ import { api } from '../../../lib/api.ts';
 const fallback = 'Impossible de charger l’historique du bot.';
 
 /** The signed-in customer's bot (their PC, or the last one they had). */
+const timelineKeys = {
+  mine: ['me', 'bot', 'timeline'] as const,
+  ofBot: (hwid: string) => ['admin', 'bots', hwid, 'timeline'] as const,
+};
+
 export const myBotTimelineQuery = queryOptions({
-  queryKey: ['me', 'bot', 'timeline'],
+  queryKey: timelineKeys.mine,
   queryFn: async (): Promise<BotTimeline> =>
     (await api.get('/me/bot/timeline', { schema: botTimelineAnswer, fallback })).data,
   refetchInterval: 60_000,
@@ -15,7 +20,7 @@ export const myBotTimelineQuery = queryOptions({
 /** Any PC's bot, for staff. */
 export function botTimelineQuery(hwid: string) {
   return queryOptions({
-    queryKey: ['admin', 'bots', hwid, 'timeline'],
+    queryKey: timelineKeys.ofBot(hwid),
     queryFn: async (): Promise<BotTimeline> =>
       (
         await api.get(`/admin/bots/${encodeURIComponent(hwid)}/timeline`, {

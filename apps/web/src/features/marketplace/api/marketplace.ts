@@ -16,7 +16,6 @@ export const commerceKeys = {
   subscriptions: ['me', 'subscriptions'] as const,
   orders: ['me', 'orders'] as const,
   order: (id: string) => ['me', 'orders', id] as const,
-  whitelist: ['me', 'whitelist'] as const,
 };
 
 export const packagesQuery = queryOptions({

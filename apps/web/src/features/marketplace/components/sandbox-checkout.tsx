@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifyInfo, notifySuccess } from '../../../lib/notify.ts';
+import { meKeys } from '../../auth/index.ts';
 import { actOnSandboxCheckout, commerceKeys, orderQuery, reloadPermissions } from '../api/marketplace.ts';
 
 const OUTCOME_TEXT: Record<Order['status'], string> = {
@@ -29,7 +30,7 @@ export function SandboxCheckout({ orderId, onClose }: { orderId: string; onClose
     mutationFn: (action: 'succeed' | 'fail' | 'abandon') => actOnSandboxCheckout(orderId, action),
     onSuccess: async (updated) => {
       queryClient.setQueryData(commerceKeys.order(orderId), updated);
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: meKeys.all });
       if (updated.status === 'paid') {
         await reloadPermissions();
         notifySuccess('Paiement accepté : votre offre est active.');

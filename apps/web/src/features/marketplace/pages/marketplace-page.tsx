@@ -16,6 +16,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { meKeys } from '../../auth/index.ts';
 import {
   createOrder,
   packagesQuery,
@@ -53,7 +54,7 @@ export default function MarketplacePage() {
     mutationFn: (pkg: Package) =>
       createOrder({ packageId: pkg.id, ...(preview && code.trim() ? { voucherCode: code.trim() } : {}) }),
     onSuccess: async (order) => {
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: meKeys.all });
       if (order.status === 'paid') {
         await reloadPermissions();
         notifySuccess('Offre activée, merci !');

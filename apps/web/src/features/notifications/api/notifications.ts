@@ -17,6 +17,7 @@ export const notificationKeys = {
   unread: ['me', 'notifications', 'unread'] as const,
   preferences: ['me', 'alerts'] as const,
   fleet: ['me', 'alerts', 'fleet'] as const,
+  list: ['me', 'notifications', 'list'] as const,
 };
 
 /** The bell's count: every 30 s and when the window gets the focus back (the socket is not always open). */
@@ -35,7 +36,7 @@ export const unreadCountQuery = queryOptions({
 });
 
 export const notificationsQuery = queryOptions({
-  queryKey: [...notificationKeys.all, 'list'],
+  queryKey: notificationKeys.list,
   queryFn: async (): Promise<NotificationsAnswer> =>
     api.get('/me/notifications', {
       schema: notificationsAnswer,

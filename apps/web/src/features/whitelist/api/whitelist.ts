@@ -2,8 +2,10 @@ import { myWhitelistAnswer, whitelistEntryAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
+const whitelistKeys = { mine: ['me', 'whitelist'] as const };
+
 export const myWhitelistQuery = queryOptions({
-  queryKey: ['me', 'whitelist'] as const,
+  queryKey: whitelistKeys.mine,
   queryFn: () =>
     api.get('/me/whitelist', {
       schema: myWhitelistAnswer,
