@@ -20,8 +20,11 @@ describe('/admin/map live', () => {
     const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
     const { page, errors, close } = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(page, admin.user.username, admin.password);
+    // The map's insides (window.__adminMap) load only with this flag: users never get them.
+    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
     await page.goto('/admin/map');
     await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => window.__adminMap !== undefined);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(expected);
     await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(sizes.length);
     // Drawn on one canvas, not one element per bot.

@@ -1,14 +1,8 @@
-import { BOT_STATUS_LABELS, BOT_STATUSES, type BotState, type BotStatus, countOf } from '@bot/contracts';
+import { BOT_STATUS_LABELS, BOT_STATUSES, type BotStatus, countOf } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
-import {
-  applyBatch,
-  applySnapshot,
-  emptyFleet,
-  type LiveFleet,
-  liveKeys,
-} from '../../../lib/socket/live-cache.ts';
+import { emptyFleet, type LiveFleet, liveKeys } from '../../../lib/socket/live-cache.ts';
 import { worldQuery } from '../api/world.ts';
 import { FleetBuffers, type MapFilter } from '../map/fleet-buffers.ts';
 import { MapRenderer } from '../map/map-renderer.ts';
@@ -18,7 +12,7 @@ const BUTTON_ZOOM = 1.5;
 const KEY_ZOOM = 1.25;
 
 const FLEET_HASH = hashKey(liveKeys.fleet);
-/** localStorage flag that lets the benchmark inject batches through the same cache path as the socket. */
+/** localStorage flag that loads the map's test hooks (journeys, benchmark): map/test-hooks.ts. */
 const MAP_TEST_HOOK_FLAG = 'admin-map-test-hook';
 
 export interface LiveMapProps {
@@ -27,16 +21,6 @@ export interface LiveMapProps {
   onSelect: (hwid: string | null) => void;
   /** Called with the counts (bots online, accounts drawn, accounts shown) — rarely, never per frame. */
   onCounts: (counts: { online: number; accounts: number; shown: number }) => void;
-}
-
-declare global {
-  interface Window {
-    __adminMap?: {
-      renderer: MapRenderer;
-      buffers: FleetBuffers;
-      inject?: (states: BotState[], asSnapshot?: boolean) => void;
-    };
-  }
 }
 
 function applyFleet(buffers: FleetBuffers, fleet: LiveFleet): void {
@@ -241,16 +225,12 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
     element.addEventListener('pointerleave', hideTooltip);
     element.addEventListener('wheel', onWheel, { passive: false });
 
-    window.__adminMap = { renderer, buffers };
+    let uninstallTestHooks: (() => void) | undefined;
+    let isUnmounted = false;
     if (localStorage.getItem(MAP_TEST_HOOK_FLAG) === '1') {
-      // Same path as the admin socket's handlers in watchFleet (live-cache.ts).
-      window.__adminMap.inject = (states, asSnapshot = false) => {
-        const current = queryClient.getQueryData<LiveFleet>(liveKeys.fleet) ?? emptyFleet;
-        queryClient.setQueryData(
-          liveKeys.fleet,
-          asSnapshot ? applySnapshot(states, undefined, current.version) : applyBatch(current, states),
-        );
-      };
+      void import('../map/test-hooks.ts').then(({ installMapTestHooks }) => {
+        if (!isUnmounted) uninstallTestHooks = installMapTestHooks({ renderer, buffers, queryClient });
+      });
     }
 
     return () => {
@@ -265,7 +245,8 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       element.removeEventListener('pointerleave', hideTooltip);
       element.removeEventListener('wheel', onWheel);
       engine.current = null;
-      delete window.__adminMap;
+      isUnmounted = true;
+      uninstallTestHooks?.();
     };
   }, [queryClient]);
 
