@@ -58,10 +58,13 @@ describe('alerts in the browser', () => {
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/account/notifications');
     const card = page.getByRole('region', { name: 'Alertes de la flotte' });
-    // Both permissions open all three alerts; the threshold field waits for its alert.
+    // Both permissions open all three alerts; a threshold out of range is said before sending.
     await card.getByRole('checkbox').nth(2).waitFor();
     expect(await card.getByRole('checkbox').count()).toBe(3);
-    expect(await card.getByLabel('Seuil (% des bots en ligne)').isDisabled()).toBe(true);
+    await card.getByLabel('Seuil (% des bots en ligne)').fill('0');
+    await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
+    await card.getByText('Entre 1 et 100 %.').waitFor();
+    await card.getByLabel('Seuil (% des bots en ligne)').fill('30');
     await card.getByLabel(/un e-mail attend d’être envoyé depuis plus de 10 min/).check();
     await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
     await page.getByText('Alertes de la flotte enregistrées.').waitFor();

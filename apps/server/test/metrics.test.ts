@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   account,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   waitFor,
 } from '../src/modules/realtime/realtime.test-helpers.ts';
@@ -48,11 +49,7 @@ describe('GET /api/metrics', () => {
   it('moves with real traffic: HTTP latency, errors, sockets, bots online, updates in and out', async () => {
     const before = await scrape();
     const owner = await createBotOwner(server, { accounts: ['Metrique'] });
-    const bot = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const bot = await connectOwnerBot(server, owner);
     const watcher = await connectAndAuthenticate(server, {
       type: 'client',
       token: owner.token,

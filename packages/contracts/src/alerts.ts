@@ -30,11 +30,16 @@ export function isDiscordWebhookUrl(value: string): boolean {
 
 export const OFFLINE_MINUTES_MIN = 1;
 export const OFFLINE_MINUTES_MAX = 1440;
+const OFFLINE_MINUTES_MESSAGE = `Entre ${OFFLINE_MINUTES_MIN} et ${OFFLINE_MINUTES_MAX} minutes.`;
 
 export const alertPreferencesSchema = z.object({
   /** Bot offline for more than `offlineMinutes` (and back online). */
   botOffline: z.boolean(),
-  offlineMinutes: z.number().int().min(OFFLINE_MINUTES_MIN).max(OFFLINE_MINUTES_MAX),
+  offlineMinutes: z
+    .number({ error: OFFLINE_MINUTES_MESSAGE })
+    .int(OFFLINE_MINUTES_MESSAGE)
+    .min(OFFLINE_MINUTES_MIN, OFFLINE_MINUTES_MESSAGE)
+    .max(OFFLINE_MINUTES_MAX, OFFLINE_MINUTES_MESSAGE),
   /** A game account in `error` (and recovered). */
   accountError: z.boolean(),
   /** The package ends within 3 days (and no renewal follows it yet). */
@@ -103,6 +108,7 @@ export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
 
 export const FLEET_ERROR_PERCENT_MIN = 1;
 export const FLEET_ERROR_PERCENT_MAX = 100;
+const FLEET_ERROR_PERCENT_MESSAGE = `Entre ${FLEET_ERROR_PERCENT_MIN} et ${FLEET_ERROR_PERCENT_MAX} %.`;
 /** Payment webhooks are failing when this many failed within the window and the last one failed. */
 export const WEBHOOK_FAILURES_THRESHOLD = 3;
 export const WEBHOOK_FAILURES_WINDOW_MINUTES = 15;
@@ -112,7 +118,11 @@ export const MAIL_BACKLOG_MINUTES = 10;
 export const fleetAlertPreferencesSchema = z.object({
   /** The share of online bots with a game account in `error` reaches `fleetErrorPercent`. */
   fleetErrors: z.boolean(),
-  fleetErrorPercent: z.number().int().min(FLEET_ERROR_PERCENT_MIN).max(FLEET_ERROR_PERCENT_MAX),
+  fleetErrorPercent: z
+    .number({ error: FLEET_ERROR_PERCENT_MESSAGE })
+    .int(FLEET_ERROR_PERCENT_MESSAGE)
+    .min(FLEET_ERROR_PERCENT_MIN, FLEET_ERROR_PERCENT_MESSAGE)
+    .max(FLEET_ERROR_PERCENT_MAX, FLEET_ERROR_PERCENT_MESSAGE),
   /** Stripe's webhooks fail (a signature refused, an error) several times in a row. */
   paymentWebhooks: z.boolean(),
   /** A mail waits in the outbox for more than `MAIL_BACKLOG_MINUTES`. */

@@ -8,6 +8,7 @@ import {
   account,
   collect,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
 } from '../../src/modules/realtime/realtime.test-helpers.ts';
@@ -54,11 +55,7 @@ describe('alerts on several nodes', () => {
       owner.token,
     );
     expect(saved.status).toBe(200);
-    const { socket } = await connectAndAuthenticate(nodeB, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(nodeB, owner);
     sockets.push(socket);
     socket.emit('bot_update', {
       accounts: [account('Rosa', { status: 'error', message: 'Inventaire plein' })],
@@ -127,11 +124,7 @@ describe('alerts on several nodes', () => {
       }),
     );
     const owner = await createBotOwner(nodeA, { accounts: ['Iris'] });
-    const { socket: bot } = await connectAndAuthenticate(nodeA, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket: bot } = await connectOwnerBot(nodeA, owner);
     sockets.push(bot);
     bot.emit('bot_update', { accounts: [account('Iris', { status: 'error' })] });
 

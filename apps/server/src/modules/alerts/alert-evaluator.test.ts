@@ -7,6 +7,7 @@ import { botEvents } from '../bots/bots.table.ts';
 import {
   account,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   statusReported,
   type TestSocket,
@@ -72,11 +73,7 @@ async function eventWritten(
 }
 
 async function connectBot(owner: { botToken: string; hwid: string }) {
-  const { socket } = await connectAndAuthenticate(server, {
-    type: 'bot',
-    token: owner.botToken,
-    hwid: owner.hwid,
-  });
+  const { socket } = await connectOwnerBot(server, owner);
   sockets.push(socket);
   return socket;
 }

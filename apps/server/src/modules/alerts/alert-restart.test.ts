@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { botEvents } from '../bots/bots.table.ts';
 import {
-  connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
   waitForClose,
@@ -50,11 +50,7 @@ describe('an incident across a restart', () => {
       },
       owner.token,
     );
-    const { socket } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(server, owner);
     const closed = waitForClose(socket);
     socket.disconnect();
     await closed;
@@ -70,11 +66,7 @@ describe('an incident across a restart', () => {
       (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token)).body.data;
     expect((await notifications()).map((entry) => entry.kind)).toEqual(['alert']);
 
-    const back = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const back = await connectOwnerBot(server, owner);
     sockets.push(back.socket);
     await vi.waitFor(async () => {
       const rows = await server.app.ctx.db

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
   account,
-  connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
 } from '../realtime/realtime.test-helpers.ts';
@@ -89,11 +89,7 @@ describe('the notification centre', () => {
   it('lists what the periodic evaluation sent, counts unread ones, marks one or all read', async () => {
     const owner = await createBotOwner(server, { accounts: ['Rosa', 'Iris'] });
     await call('PUT', '/me/alerts', preferences({ accountError: true }), owner.token);
-    const { socket } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(server, owner);
     sockets.push(socket);
     socket.emit('bot_update', {
       accounts: [

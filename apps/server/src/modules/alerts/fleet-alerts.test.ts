@@ -18,6 +18,7 @@ import {
   account,
   collect,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
   waitFor,
@@ -163,17 +164,11 @@ describe('the share of bots in error', () => {
     const owners = await Promise.all([createBotOwner(server), createBotOwner(server)]);
     const bots = await Promise.all(
       owners.map(async (owner) => {
-        const { socket } = await connectAndAuthenticate(server, {
-          type: 'bot',
-          token: owner.botToken,
-          hwid: owner.hwid,
-        });
+        const { socket } = await connectOwnerBot(server, owner);
         sockets.push(socket);
         return socket;
       }),
     );
-    const [first, second] = owners;
-    if (!first || !second) throw new Error('two owners expected');
     const report = async (index: number, status: 'error' | 'gathering') => {
       const owner = owners[index];
       if (!owner) throw new Error('no owner');

@@ -5,6 +5,7 @@ import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import {
   account,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   statusReported,
   type TestSocket,
@@ -46,11 +47,7 @@ function timelineWith(token: string, predicate: (timeline: BotTimeline) => boole
 describe('a bot timeline', () => {
   it('tells binding, connections, accounts into and out of error, payments and actions, newest first', async () => {
     const owner = await createBotOwner(server, { accounts: ['Rosa'] });
-    const { socket } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(server, owner);
     sockets.push(socket);
     const watcher = await connectAndAuthenticate(server, {
       type: 'client',
@@ -167,11 +164,7 @@ describe('a bot timeline', () => {
     };
     expect((await call('PUT', '/me/alerts', preferences, owner.token)).status).toBe(200);
     const connect = async () => {
-      const { socket } = await connectAndAuthenticate(server, {
-        type: 'bot',
-        token: owner.botToken,
-        hwid: owner.hwid,
-      });
+      const { socket } = await connectOwnerBot(server, owner);
       sockets.push(socket);
       return socket;
     };

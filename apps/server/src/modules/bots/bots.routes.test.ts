@@ -5,7 +5,7 @@ import { apiClient, startTestServer, type TestServer } from '../../../test/harne
 import { flushBotHistory } from '../realtime/realtime.service.ts';
 import {
   account,
-  connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   newHwid,
   type TestSocket,
@@ -152,11 +152,7 @@ describe('POST /api/bot/sessions', () => {
   it('rotating the access key ends the sessions made with it', async () => {
     const owner = await createBotOwner(server);
     expect((await call('POST', '/me/bot-key', undefined, owner.token)).status).toBe(200);
-    const { socket, ack } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket, ack } = await connectOwnerBot(server, owner);
     sockets.push(socket);
     expect(ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
     const old = await call('POST', '/bot/sessions', {
@@ -179,11 +175,7 @@ describe('GET /api/me/bot and history', () => {
     );
     expect(empty.body.data).toEqual({ hwid: owner.hwid, state: null, history: [] });
 
-    const { socket } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(server, owner);
     sockets.push(socket);
     for (let i = 0; i <= 5; i += 1) {
       socket.emit('bot_update', {
@@ -249,11 +241,7 @@ describe('GET /api/me/bot and history', () => {
 
   it('only accepts whitelisted accounts in history', async () => {
     const owner = await createBotOwner(server, { accounts: ['Allowed'] });
-    const { socket } = await connectAndAuthenticate(server, {
-      type: 'bot',
-      token: owner.botToken,
-      hwid: owner.hwid,
-    });
+    const { socket } = await connectOwnerBot(server, owner);
     sockets.push(socket);
     // Each report carries the whitelisted account and a stranger: history must keep only the first.
     const stats = (gathered: number) => ({ gathered, treasures: 0, kamas: 0, xp: 0 });

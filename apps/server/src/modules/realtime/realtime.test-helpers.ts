@@ -77,6 +77,14 @@ export async function connectAndAuthenticate(
   return { socket, ack };
 }
 
+/** The bot agent of a bot owner (`createBotOwner`), connected and authenticated with its session. */
+export function connectOwnerBot(
+  server: Pick<TestServer, 'url'>,
+  owner: { botToken: string; hwid: string },
+): Promise<{ socket: TestSocket; ack: SocketAuthenticateAck }> {
+  return connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid });
+}
+
 export function newHwid(): string {
   return `HW-${newId().replaceAll('-', '').slice(-20)}`;
 }

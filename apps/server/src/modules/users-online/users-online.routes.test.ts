@@ -6,6 +6,7 @@ import { auditLog } from '../audit/audit.table.ts';
 import {
   account,
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
   waitFor,
@@ -29,11 +30,7 @@ afterAll(async () => {
 
 async function onlineBot(accounts: string[], version = '1.0.0') {
   const owner = await createBotOwner(server, { accounts });
-  const { socket, ack } = await connectAndAuthenticate(server, {
-    type: 'bot',
-    token: owner.botToken,
-    hwid: owner.hwid,
-  });
+  const { socket, ack } = await connectOwnerBot(server, owner);
   expect(ack).toEqual({ ok: true });
   sockets.push(socket);
   socket.emit('bot_update', { version, accounts: accounts.map((name) => account(name)) });

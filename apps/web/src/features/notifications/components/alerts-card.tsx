@@ -1,72 +1,66 @@
 import {
   type AlertPreferences,
+  alertPreferencesSchema,
   isDiscordWebhookUrl,
   OFFLINE_MINUTES_MAX,
   OFFLINE_MINUTES_MIN,
 } from '@bot/contracts';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { alertPreferencesQuery, notificationKeys, saveAlertPreferences } from '../api/notifications.ts';
+import { RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
 
-type Channel = keyof AlertPreferences['channels'];
+const CHANNELS = [
+  { name: 'channels.inApp', label: 'Dans l’application (cloche)' },
+  { name: 'channels.email', label: 'Par e-mail' },
+  { name: 'channels.discord', label: 'Sur Discord (webhook)' },
+] as const;
 
-const CHANNELS: { key: Channel; label: string }[] = [
-  { key: 'inApp', label: 'Dans l’application (cloche)' },
-  { key: 'email', label: 'Par e-mail' },
-  { key: 'discord', label: 'Sur Discord (webhook)' },
-];
+/**
+ * The contracts' schema, plus what the server answers with its own codes (DISCORD_WEBHOOK_INVALID,
+ * DISCORD_WEBHOOK_REQUIRED), said before sending.
+ */
+const alertsFormSchema = alertPreferencesSchema.superRefine((value, context) => {
+  const webhook = value.discordWebhookUrl?.trim() ?? '';
+  const message =
+    webhook && !isDiscordWebhookUrl(webhook)
+      ? 'Adresse attendue : https://discord.com/api/webhooks/…'
+      : value.channels.discord && !webhook
+        ? 'Collez l’adresse du webhook Discord.'
+        : null;
+  if (message) context.addIssue({ code: 'custom', path: ['discordWebhookUrl'], message });
+});
 
 /** The "Alertes" card of /account/mybot: which rules, after how long, on which channels. */
 export function AlertsCard() {
-  const queryClient = useQueryClient();
   const saved = useQuery(alertPreferencesQuery);
-  const [draft, setDraft] = useState<AlertPreferences | null>(null);
-  const [minutes, setMinutes] = useState('');
-  useEffect(() => {
-    if (saved.data) {
-      setDraft(saved.data);
-      setMinutes(String(saved.data.offlineMinutes));
-    }
-  }, [saved.data]);
-  const save = useMutation({
-    mutationFn: saveAlertPreferences,
-    onSuccess: (next) => {
+  return saved.data ? <AlertsForm preferences={saved.data} /> : null;
+}
+
+function AlertsForm({ preferences }: { preferences: AlertPreferences }) {
+  const queryClient = useQueryClient();
+  const form = useForm<AlertPreferences>({ resolver: schemaResolver(alertsFormSchema), values: preferences });
+  const webhookError = form.formState.errors.discordWebhookUrl?.message;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const next = await saveAlertPreferences({
+        ...values,
+        discordWebhookUrl: values.discordWebhookUrl?.trim() || null,
+      });
       queryClient.setQueryData(notificationKeys.preferences, next);
       notifySuccess('Alertes enregistrées.');
-    },
+    } catch {
+      // shown by the API client
+    }
   });
-  if (!draft) return null;
-
-  const webhook = draft.discordWebhookUrl?.trim() ?? '';
-  const minutesNumber = Number(minutes);
-  const minutesError =
-    !Number.isInteger(minutesNumber) ||
-    minutesNumber < OFFLINE_MINUTES_MIN ||
-    minutesNumber > OFFLINE_MINUTES_MAX
-      ? `Entre ${OFFLINE_MINUTES_MIN} et ${OFFLINE_MINUTES_MAX} minutes.`
-      : null;
-  const webhookError =
-    webhook && !isDiscordWebhookUrl(webhook)
-      ? 'Adresse attendue : https://discord.com/api/webhooks/…'
-      : draft.channels.discord && !webhook
-        ? 'Collez l’adresse du webhook Discord.'
-        : null;
-  const setChannel = (key: Channel, isOn: boolean) =>
-    setDraft({ ...draft, channels: { ...draft.channels, [key]: isOn } });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (minutesError || webhookError) return;
-    save.mutate({ ...draft, offlineMinutes: minutesNumber, discordWebhookUrl: webhook || null });
-  };
 
   return (
     <SectionCard
@@ -77,89 +71,48 @@ export function AlertsCard() {
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Alertes du bot">
         <FormGroup>
           <FormLabel component="legend">Me prévenir quand</FormLabel>
-          <FormControlLabel
-            control={
-              <Checkbox
-                name="botOffline"
-                checked={draft.botOffline}
-                onChange={(event) => setDraft({ ...draft, botOffline: event.target.checked })}
-              />
-            }
+          <RuleCheckbox
+            control={form.control}
+            name="botOffline"
             label="le bot est hors ligne depuis plus de…"
           />
-          <TextField
+          <RuleNumberField
+            control={form.control}
             name="offlineMinutes"
             label="Minutes hors ligne"
-            type="number"
-            size="small"
-            value={minutes}
-            onChange={(event) => setMinutes(event.target.value)}
-            disabled={!draft.botOffline}
-            error={draft.botOffline && minutesError !== null}
-            helperText={draft.botOffline ? (minutesError ?? ' ') : ' '}
-            slotProps={{ htmlInput: { min: OFFLINE_MINUTES_MIN, max: OFFLINE_MINUTES_MAX, step: 1 } }}
-            sx={{ maxWidth: 200, ml: 4 }}
+            min={OFFLINE_MINUTES_MIN}
+            max={OFFLINE_MINUTES_MAX}
           />
-          <FormControlLabel
-            control={
-              <Checkbox
-                name="accountError"
-                checked={draft.accountError}
-                onChange={(event) => setDraft({ ...draft, accountError: event.target.checked })}
-              />
-            }
-            label="un compte de jeu passe en erreur"
-          />
-          <FormControlLabel
-            control={
-              <Checkbox
-                name="packageExpiring"
-                checked={draft.packageExpiring}
-                onChange={(event) => setDraft({ ...draft, packageExpiring: event.target.checked })}
-              />
-            }
+          <RuleCheckbox control={form.control} name="accountError" label="un compte de jeu passe en erreur" />
+          <RuleCheckbox
+            control={form.control}
+            name="packageExpiring"
             label="mon offre se termine dans moins de 3 jours"
           />
-          <FormControlLabel
-            control={
-              <Checkbox
-                name="payments"
-                checked={draft.payments}
-                onChange={(event) => setDraft({ ...draft, payments: event.target.checked })}
-              />
-            }
-            label="un paiement réussit ou échoue"
-          />
+          <RuleCheckbox control={form.control} name="payments" label="un paiement réussit ou échoue" />
         </FormGroup>
         <FormGroup>
           <FormLabel component="legend">Par</FormLabel>
           {CHANNELS.map((channel) => (
-            <FormControlLabel
-              key={channel.key}
-              control={
-                <Checkbox
-                  name={`channel-${channel.key}`}
-                  checked={draft.channels[channel.key]}
-                  onChange={(event) => setChannel(channel.key, event.target.checked)}
-                />
-              }
+            <RuleCheckbox
+              key={channel.name}
+              control={form.control}
+              name={channel.name}
               label={channel.label}
             />
           ))}
         </FormGroup>
         <TextField
-          name="discordWebhookUrl"
+          {...form.register('discordWebhookUrl')}
           label="Adresse du webhook Discord"
           placeholder="https://discord.com/api/webhooks/…"
-          value={draft.discordWebhookUrl ?? ''}
-          onChange={(event) => setDraft({ ...draft, discordWebhookUrl: event.target.value })}
-          error={webhookError !== null}
+          error={webhookError !== undefined}
           helperText={webhookError ?? 'Paramètres du salon Discord › Intégrations › Webhooks › Copier l’URL.'}
           autoComplete="off"
           size="small"
         />
         <div>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
+          <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les alertes
           </Button>
         </div>

@@ -3,35 +3,38 @@ import {
   FLEET_ERROR_PERCENT_MAX,
   FLEET_ERROR_PERCENT_MIN,
   type FleetAlertPreferences,
+  type FleetAlertPreferencesAnswer,
   type FleetAlertRule,
+  fleetAlertPreferencesSchema,
   MAIL_BACKLOG_MINUTES,
   WEBHOOK_FAILURES_THRESHOLD,
   WEBHOOK_FAILURES_WINDOW_MINUTES,
 } from '@bot/contracts';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import {
   alertPreferencesQuery,
   fleetAlertPreferencesQuery,
   notificationKeys,
   saveFleetAlertPreferences,
 } from '../api/notifications.ts';
+import { RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
 
 const OPENING_PERMISSIONS = new Set(Object.values(FLEET_ALERT_PERMISSIONS).flat());
 
-const RULE_FIELDS: Record<FleetAlertRule, { field: keyof FleetAlertPreferences; label: string }> = {
+type RuleField = 'fleetErrors' | 'paymentWebhooks' | 'mailBacklog';
+
+const RULE_FIELDS: Record<FleetAlertRule, { field: RuleField; label: string }> = {
   fleet_errors: {
     field: 'fleetErrors',
     label: 'la part des bots en ligne ayant un compte en erreur atteint…',
@@ -60,43 +63,31 @@ export function FleetAlertsCard() {
 }
 
 function FleetAlertsForm() {
-  const queryClient = useQueryClient();
   const saved = useQuery(fleetAlertPreferencesQuery);
+  return saved.data ? <FleetAlertsFields answer={saved.data} /> : null;
+}
+
+function FleetAlertsFields({ answer }: { answer: FleetAlertPreferencesAnswer }) {
+  const queryClient = useQueryClient();
   const channels = useQuery(alertPreferencesQuery).data?.channels;
-  const [draft, setDraft] = useState<FleetAlertPreferences | null>(null);
-  const [percent, setPercent] = useState('');
-  useEffect(() => {
-    if (saved.data) {
-      setDraft(saved.data.data);
-      setPercent(String(saved.data.data.fleetErrorPercent));
-    }
-  }, [saved.data]);
-  const save = useMutation({
-    mutationFn: saveFleetAlertPreferences,
-    onSuccess: (next) => {
+  const form = useForm<FleetAlertPreferences>({
+    resolver: schemaResolver(fleetAlertPreferencesSchema),
+    values: answer.data,
+  });
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const next = await saveFleetAlertPreferences(values);
       queryClient.setQueryData(notificationKeys.fleet, next);
       notifySuccess('Alertes de la flotte enregistrées.');
-    },
+    } catch {
+      // shown by the API client
+    }
   });
-  if (!draft || !saved.data) return null;
-
-  const percentNumber = Number(percent);
-  const percentError =
-    !Number.isInteger(percentNumber) ||
-    percentNumber < FLEET_ERROR_PERCENT_MIN ||
-    percentNumber > FLEET_ERROR_PERCENT_MAX
-      ? `Entre ${FLEET_ERROR_PERCENT_MIN} et ${FLEET_ERROR_PERCENT_MAX} %.`
-      : null;
   const chosenChannels = channels
     ? (Object.keys(CHANNEL_NAMES) as (keyof typeof CHANNEL_NAMES)[])
         .filter((key) => channels[key])
         .map((key) => CHANNEL_NAMES[key])
     : [];
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (draft.fleetErrors && percentError) return;
-    save.mutate({ ...draft, fleetErrorPercent: percentError ? draft.fleetErrorPercent : percentNumber });
-  };
 
   return (
     <SectionCard
@@ -107,40 +98,24 @@ function FleetAlertsForm() {
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Alertes de la flotte">
         <FormGroup>
           <FormLabel component="legend">Me prévenir quand</FormLabel>
-          {saved.data.allowed.map((rule) => {
-            const { field, label } = RULE_FIELDS[rule];
-            return (
-              <Stack key={rule}>
-                <FormControlLabel
-                  control={
-                    <Checkbox
-                      name={field}
-                      checked={draft[field] === true}
-                      onChange={(event) => setDraft({ ...draft, [field]: event.target.checked })}
-                    />
-                  }
-                  label={label}
+          {answer.allowed.map((rule) => (
+            <Stack key={rule}>
+              <RuleCheckbox
+                control={form.control}
+                name={RULE_FIELDS[rule].field}
+                label={RULE_FIELDS[rule].label}
+              />
+              {rule === 'fleet_errors' ? (
+                <RuleNumberField
+                  control={form.control}
+                  name="fleetErrorPercent"
+                  label="Seuil (% des bots en ligne)"
+                  min={FLEET_ERROR_PERCENT_MIN}
+                  max={FLEET_ERROR_PERCENT_MAX}
                 />
-                {rule === 'fleet_errors' ? (
-                  <TextField
-                    name="fleetErrorPercent"
-                    label="Seuil (% des bots en ligne)"
-                    type="number"
-                    size="small"
-                    value={percent}
-                    onChange={(event) => setPercent(event.target.value)}
-                    disabled={!draft.fleetErrors}
-                    error={draft.fleetErrors && percentError !== null}
-                    helperText={draft.fleetErrors ? (percentError ?? ' ') : ' '}
-                    slotProps={{
-                      htmlInput: { min: FLEET_ERROR_PERCENT_MIN, max: FLEET_ERROR_PERCENT_MAX, step: 1 },
-                    }}
-                    sx={{ maxWidth: 240, ml: 4 }}
-                  />
-                ) : null}
-              </Stack>
-            );
-          })}
+              ) : null}
+            </Stack>
+          ))}
         </FormGroup>
         <Typography variant="body2" color="text.secondary">
           {chosenChannels.length > 0
@@ -149,7 +124,7 @@ function FleetAlertsForm() {
           <RouterLink to="/account/mybot#alertes">choisir les canaux</RouterLink>.
         </Typography>
         <div>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
+          <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les alertes de la flotte
           </Button>
         </div>
