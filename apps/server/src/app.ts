@@ -35,8 +35,9 @@ import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
 import { startMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
-import { createPaymentProvider } from './modules/payments/payment-provider.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
+import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
 import { attachRealtime } from './modules/realtime/realtime.service.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
@@ -112,7 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
     metrics: createMetrics(),
-    payments: createPaymentProvider(config),
+    // Stripe when its keys are configured, the embedded sandbox otherwise.
+    payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),
     sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
     onClose: (cleanup) => cleanups.push(cleanup),
   };

@@ -2,9 +2,9 @@ import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type AppConfig, loadConfig } from './config.ts';
-import { ensureFirstAdministrator } from './core/bootstrap.ts';
 import { claimPort, releasePort } from './core/port-claim.ts';
 import { explainStartupError } from './core/startup-errors.ts';
+import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
 
 /** Longest a graceful stop may take (in-flight requests, history flush) before the process exits 1. */
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,6 +1,8 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import type { Guard } from './auth-guard.ts';
+
+/** A route guard: an `onRequest` hook, with the error statuses it may answer (for the OpenAPI document). */
+export type Guard = ((request: FastifyRequest) => Promise<void>) & { readonly answers?: readonly number[] };
 
 /** Every refusal: a French message and a machine code (`ERRORS` of the contracts). */
 const errorAnswer = z.looseObject({

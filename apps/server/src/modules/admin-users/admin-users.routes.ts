@@ -26,9 +26,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
-import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
+import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
 import { listAllRoles } from '../roles/roles.service.ts';

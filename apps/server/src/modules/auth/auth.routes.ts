@@ -12,7 +12,6 @@ import {
   successAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { originOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { hasPermissions } from '../access/access.service.ts';
 import { toPublicUsers } from '../users/users.service.ts';
@@ -25,6 +24,7 @@ import {
   resendConfirmation,
   resetPassword,
 } from './auth.service.ts';
+import { originOf, requireSession, requireSignInInProgress, sessionOf } from './auth-guard.ts';
 
 const tags = ['auth'];
 

@@ -9,8 +9,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
+import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { botTimeline, timelineHwidOf } from './bot-timeline.ts';

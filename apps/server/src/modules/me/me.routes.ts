@@ -8,10 +8,10 @@ import {
   userInfoAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { originOf, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
+import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
 import { resetHwid, rotateMyBotKey, setDiscordId } from './me.service.ts';
 

@@ -1,7 +1,4 @@
-import type { AppConfig } from '../../config.ts';
 import type { OrderRow } from '../orders/orders.table.ts';
-import { createSandboxProvider } from './sandbox.provider.ts';
-import { createStripeProvider } from './stripe.provider.ts';
 
 interface CheckoutStart {
   /** The provider's id for this checkout (unique per provider). */
@@ -16,9 +13,4 @@ export interface PaymentProvider {
   createCheckout(order: OrderRow, customer: { email: string }): Promise<CheckoutStart>;
   /** Gives the money back at the provider; the caller then revokes what the order granted. */
   refund(order: OrderRow): Promise<void>;
-}
-
-/** Stripe when its keys are configured, the embedded sandbox otherwise (wired once, in app.ts). */
-export function createPaymentProvider(config: AppConfig): PaymentProvider {
-  return config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider();
 }

@@ -2,8 +2,8 @@ import { orderAnswer, sandboxActionParams } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
+import { requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { recordWebhookCall } from './payment-webhooks.ts';
 import { actOnSandboxCheckout, handleStripeEvent } from './payments.service.ts';
 

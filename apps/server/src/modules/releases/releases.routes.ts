@@ -13,10 +13,10 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
+import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { canRunBot } from '../bots/bots.service.ts';
 import {
   downloadLink,

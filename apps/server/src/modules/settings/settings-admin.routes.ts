@@ -7,10 +7,10 @@ import {
   siteSettingsSchema,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditActorOf, requirePermission } from '../../core/auth-guard.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
+import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 

@@ -13,15 +13,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
+import { AppError } from '../../core/errors.ts';
+import { guardRoutes } from '../../core/route-docs.ts';
+import { getUserPermissions } from '../access/access.service.ts';
 import {
   auditActorOf,
   readBearerToken,
   requireAnyPermission,
   requirePermission,
-} from '../../core/auth-guard.ts';
-import { AppError } from '../../core/errors.ts';
-import { guardRoutes } from '../../core/route-docs.ts';
-import { getUserPermissions } from '../access/access.service.ts';
+} from '../auth/auth-guard.ts';
 import { findBotSessionByToken } from '../bots/bots.service.ts';
 import {
   createRoute,

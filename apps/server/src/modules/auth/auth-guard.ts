@@ -1,10 +1,11 @@
 import { isStaffPermission, type Permission } from '@bot/contracts';
 import type { FastifyRequest } from 'fastify';
-import { hasPermissions } from '../modules/access/access.service.ts';
-import type { AuditActor } from '../modules/audit/audit.service.ts';
-import { type AuthenticatedSession, findSessionByToken } from '../modules/auth/sessions.service.ts';
-import { assertStaffSecondFactor } from '../modules/two-factor/two-factor.gate.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Guard } from '../../core/route-docs.ts';
+import { hasPermissions } from '../access/access.service.ts';
+import type { AuditActor } from '../audit/audit.service.ts';
+import { assertStaffSecondFactor } from '../two-factor/two-factor.gate.ts';
+import { type AuthenticatedSession, findSessionByToken } from './sessions.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,8 +43,6 @@ export async function loadSession(
  * anonymous caller gets 401 before any body validation (400) can tell them about the route. Each
  * carries the statuses it answers, which the OpenAPI document lists (`core/route-docs.ts`).
  */
-export type Guard = ((request: FastifyRequest) => Promise<void>) & { readonly answers?: readonly number[] };
-
 function guard(check: (request: FastifyRequest) => Promise<void>, answers: number[]): Guard {
   return Object.assign(check, { answers });
 }

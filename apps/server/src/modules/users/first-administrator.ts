@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { users } from '../modules/users/users.table.ts';
-import type { AppContext } from './context.ts';
-import { newId, newSecret } from './ids.ts';
-import { hashPassword } from './passwords.ts';
+import type { AppContext } from '../../core/context.ts';
+import { newId, newSecret } from '../../core/ids.ts';
+import { hashPassword } from '../../core/passwords.ts';
+import { users } from './users.table.ts';
 
 /**
  * Creates the first administrator from ADMIN_* when no administrator exists. Without
