@@ -2,6 +2,7 @@ import { BOT_STATUSES, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot
 import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 import { clusterStatus } from './cluster-status.ts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
+import { paintBackground } from './map-background.ts';
 
 /** Below this many pixels per map cell, accounts are grouped into clusters. */
 const CLUSTER_BELOW_SCALE = 5;
@@ -228,50 +229,8 @@ export class MapRenderer {
 
   private renderBackground(): void {
     const ctx = this.background.getContext('2d') as CanvasRenderingContext2D;
-    const { width, height } = this;
-    const scale = this.view.scale;
-    ctx.fillStyle = '#0d1117';
-    ctx.fillRect(0, 0, width, height);
-    const { minX, maxX, minY, maxY } = this.bounds();
-    const left = this.toScreenX(minX - 0.5);
-    const top = this.toScreenY(minY - 0.5);
-    const right = this.toScreenX(maxX + 0.5);
-    const bottom = this.toScreenY(maxY + 0.5);
-    ctx.fillStyle = '#161b22';
-    ctx.fillRect(left, top, right - left, bottom - top);
-    if (this.world) {
-      const colors = new Map(this.world.areas.map((area) => [area.id, area.color]));
-      ctx.globalAlpha = 0.22;
-      for (const map of this.world.maps) {
-        const sx = this.toScreenX(map.x - 0.5);
-        const sy = this.toScreenY(map.y - 0.5);
-        if (sx > width || sy > height || sx + scale < 0 || sy + scale < 0) continue;
-        ctx.fillStyle = colors.get(map.areaId) ?? '#30363d';
-        ctx.fillRect(sx, sy, Math.ceil(scale), Math.ceil(scale));
-      }
-      ctx.globalAlpha = 1;
-    }
-    if (scale >= 6) {
-      ctx.strokeStyle = 'rgba(255,255,255,0.06)';
-      ctx.lineWidth = 1;
-      ctx.beginPath();
-      for (let x = minX; x <= maxX + 1; x++) {
-        const sx = Math.round(this.toScreenX(x - 0.5)) + 0.5;
-        if (sx < 0 || sx > width) continue;
-        ctx.moveTo(sx, Math.max(0, top));
-        ctx.lineTo(sx, Math.min(height, bottom));
-      }
-      for (let y = minY; y <= maxY + 1; y++) {
-        const sy = Math.round(this.toScreenY(y - 0.5)) + 0.5;
-        if (sy < 0 || sy > height) continue;
-        ctx.moveTo(Math.max(0, left), sy);
-        ctx.lineTo(Math.min(width, right), sy);
-      }
-      ctx.stroke();
-    }
-    ctx.strokeStyle = 'rgba(255,255,255,0.25)';
-    ctx.strokeRect(left, top, right - left, bottom - top);
-    this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, width, height).data.buffer);
+    paintBackground(ctx, this);
+    this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, this.width, this.height).data.buffer);
     this.isBackgroundStale = false;
     this.needsFullUpload = true;
   }
