@@ -1,12 +1,12 @@
 import { PERMISSIONS } from '@bot/contracts';
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { users, userTokens } from '../users/users.table.ts';
+import { freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
@@ -20,32 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-let counter = 0;
-/** Mails ever queued in the outbox (sent or not). */
-async function queuedMails(): Promise<number> {
-  const [row] = await server.app.ctx.db.select({ total: count() }).from(mailOutbox);
-  return row?.total ?? 0;
-}
-const fresh = () => {
-  counter += 1;
-  return { username: `alice${counter}`, email: `alice${counter}@example.test`, password: TEST_PASSWORD };
-};
-
-async function registerAndActivate(input = fresh()) {
-  const registered = await call<{ user: { id: string } }>('POST', '/auth/register', input);
-  expect(registered.status).toBe(201);
-  const link = MailReceiver.linkOf(await server.mail.waitFor({ to: input.email, subject: 'Activez' }));
-  const activated = await call('POST', '/auth/activate', {
-    username: link.searchParams.get('username'),
-    token: link.searchParams.get('token'),
-  });
-  expect(activated.body).toEqual({ success: true });
-  return { ...input, id: registered.body.user.id };
-}
-
 describe('POST /auth/register', () => {
   it('creates an unactivated user, answers the public user object and mails an activation link', async () => {
-    const input = fresh();
+    const input = freshAccount();
     const { status, body } = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', input);
     expect(status).toBe(201);
     expect(Object.keys(body.user).sort()).toEqual(
@@ -86,10 +63,10 @@ describe('POST /auth/register', () => {
   });
 
   it('refuses a taken username or e-mail, whatever their case', async () => {
-    const input = fresh();
+    const input = freshAccount();
     expect((await call('POST', '/auth/register', input)).status).toBe(201);
     const sameName = await call('POST', '/auth/register', {
-      ...fresh(),
+      ...freshAccount(),
       username: input.username.toUpperCase(),
     });
     expect(sameName).toMatchObject({
@@ -99,11 +76,11 @@ describe('POST /auth/register', () => {
   });
 
   it('answers a registration with a taken e-mail exactly like a fresh one, and tells the owner by mail', async () => {
-    const input = fresh();
+    const input = freshAccount();
     expect((await call('POST', '/auth/register', input)).status).toBe(201);
-    const stranger = { ...fresh(), email: input.email.toUpperCase() };
+    const stranger = { ...freshAccount(), email: input.email.toUpperCase() };
     const taken = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', stranger);
-    const other = fresh();
+    const other = freshAccount();
     const fresh201 = await call<{ user: Record<string, unknown> }>('POST', '/auth/register', other);
     expect(taken.status).toBe(fresh201.status);
     expect(Object.keys(taken.body.user).sort()).toEqual(Object.keys(fresh201.body.user).sort());
@@ -124,10 +101,10 @@ describe('POST /auth/register', () => {
 
   it('refuses common and easily guessed passwords, with no composition rule', async () => {
     for (const password of ['password123', 'azertyuiop', 'motdepasse', '12345678']) {
-      const answer = await call('POST', '/auth/register', { ...fresh(), password });
+      const answer = await call('POST', '/auth/register', { ...freshAccount(), password });
       expect(answer, password).toMatchObject({ status: 400, body: { code: 'WEAK_PASSWORD' } });
     }
-    const input = fresh();
+    const input = freshAccount();
     const fromName = await call('POST', '/auth/register', {
       ...input,
       password: `${input.username}${input.username}`,
@@ -135,15 +112,19 @@ describe('POST /auth/register', () => {
     expect(fromName.body).toMatchObject({ code: 'WEAK_PASSWORD' });
     // A long lowercase passphrase passes: length, not symbols.
     expect(
-      (await call('POST', '/auth/register', { ...fresh(), password: 'tortue violette mange des nuages' }))
-        .status,
+      (
+        await call('POST', '/auth/register', {
+          ...freshAccount(),
+          password: 'tortue violette mange des nuages',
+        })
+      ).status,
     ).toBe(201);
   });
 
   it('keeps passwords up to 128 characters untruncated and refuses longer ones', async () => {
     const long = `${'k7!Zq'.repeat(25)}abc`; // 128 characters
-    const input = { ...fresh(), password: long };
-    const { id } = await registerAndActivate(input);
+    const input = { ...freshAccount(), password: long };
+    const { id } = await registerAndActivate(server, input);
     expect(id).toBeTruthy();
     expect((await call('POST', '/auth/login', { username: input.username, password: long })).status).toBe(
       200,
@@ -151,7 +132,7 @@ describe('POST /auth/register', () => {
     expect(
       (await call('POST', '/auth/login', { username: input.username, password: long.slice(0, 127) })).status,
     ).toBe(401);
-    const tooLong = await call('POST', '/auth/register', { ...fresh(), password: `${long}x` });
+    const tooLong = await call('POST', '/auth/register', { ...freshAccount(), password: `${long}x` });
     expect(tooLong).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
   });
 
@@ -160,13 +141,13 @@ describe('POST /auth/register', () => {
     const withReferral = await call<{ user: { referral: string | null; id: string } }>(
       'POST',
       '/auth/register',
-      { ...fresh(), referral: 'PARRAIN' },
+      { ...freshAccount(), referral: 'PARRAIN' },
     );
     expect(withReferral.body.user.referral).toBe('parrain');
     const [row] = await server.app.ctx.db.select().from(users).where(eq(users.id, withReferral.body.user.id));
     expect(row?.referredById).toBe(referrer.user.id);
     const unknown = await call<{ user: { referral: string | null } }>('POST', '/auth/register', {
-      ...fresh(),
+      ...freshAccount(),
       referral: 'personne',
     });
     expect(unknown).toMatchObject({ status: 201, body: { user: { referral: null } } });
@@ -175,7 +156,7 @@ describe('POST /auth/register', () => {
   it('is refused while registration is closed', async () => {
     await writeSettings(server.app.ctx, server.app.ctx.db, { registrationOpen: false }, null);
     try {
-      expect(await call('POST', '/auth/register', fresh())).toMatchObject({
+      expect(await call('POST', '/auth/register', freshAccount())).toMatchObject({
         status: 403,
         body: { code: 'REGISTRATION_CLOSED' },
       });
@@ -187,7 +168,7 @@ describe('POST /auth/register', () => {
 
 describe('POST /auth/activate', () => {
   it('activates once; the used token cannot be used again', async () => {
-    const input = fresh();
+    const input = freshAccount();
     await call('POST', '/auth/register', input);
     const link = MailReceiver.linkOf(await server.mail.waitFor({ to: input.email }));
     const payload = { username: input.username, token: link.searchParams.get('token') };
@@ -203,8 +184,8 @@ describe('POST /auth/activate', () => {
   });
 
   it('refuses a wrong token, the token of another user and an expired token', async () => {
-    const a = fresh();
-    const b = fresh();
+    const a = freshAccount();
+    const b = freshAccount();
     await call('POST', '/auth/register', a);
     await call('POST', '/auth/register', b);
     const tokenOfA = MailReceiver.linkOf(await server.mail.waitFor({ to: a.email })).searchParams.get(
@@ -237,7 +218,7 @@ describe('POST /auth/activate', () => {
 
 describe('POST /auth/resend-confirmation', () => {
   it('sends a new working link to an unactivated user', async () => {
-    const input = fresh();
+    const input = freshAccount();
     await call('POST', '/auth/register', input);
     await server.mail.waitFor({ to: input.email });
     const before = server.mail.messages.length;
@@ -257,17 +238,17 @@ describe('POST /auth/resend-confirmation', () => {
   });
 
   it('answers the same for an unknown user and sends nothing', async () => {
-    const before = await queuedMails();
+    const before = await queuedMails(server);
     const answer = await call('POST', '/auth/resend-confirmation', { username: 'fantome' });
     expect(answer).toMatchObject({ status: 200, body: { success: true } });
     // Requests only queue mails: nothing queued by the time it answered means nothing will be sent.
-    expect(await queuedMails()).toBe(before);
+    expect(await queuedMails(server)).toBe(before);
   });
 });
 
 describe('POST /auth/login', () => {
   it('signs in with the username or the e-mail and answers user and token', async () => {
-    const account = await registerAndActivate();
+    const account = await registerAndActivate(server);
     const byName = await call<{ user: { username: string; activated: boolean }; token: string }>(
       'POST',
       '/auth/login',
@@ -289,14 +270,14 @@ describe('POST /auth/login', () => {
   });
 
   it('refuses an unactivated account until activation', async () => {
-    const input = fresh();
+    const input = freshAccount();
     await call('POST', '/auth/register', input);
     const answer = await call('POST', '/auth/login', { username: input.username, password: input.password });
     expect(answer).toMatchObject({ status: 403, body: { code: 'ACCOUNT_NOT_ACTIVATED' } });
   });
 
   it('answers an unknown user exactly like a wrong password, and audits the failure', async () => {
-    const account = await registerAndActivate();
+    const account = await registerAndActivate(server);
     const wrong = await call('POST', '/auth/login', {
       username: account.username,
       password: 'Pas-Le-Bon-Mot-De-Passe',
@@ -320,7 +301,7 @@ describe('POST /auth/login', () => {
   });
 
   it('throttles failures per account and address: a stranger cannot lock the owner out', async () => {
-    const account = await registerAndActivate();
+    const account = await registerAndActivate(server);
     const from = (address: string) => ({ 'x-forwarded-for': address });
     const attempt = (password: string, address: string) =>
       call('POST', '/auth/login', { username: account.username, password }, undefined, from(address));
@@ -336,7 +317,7 @@ describe('POST /auth/login', () => {
   });
 
   it('refuses a banned account', async () => {
-    const account = await registerAndActivate();
+    const account = await registerAndActivate(server);
     await server.app.ctx.db
       .update(users)
       .set({ bannedAt: new Date(), banReason: 'triche' })
@@ -404,145 +385,5 @@ describe('logout', () => {
       status: 401,
       body: { code: 'UNAUTHORIZED' },
     });
-  });
-});
-
-describe('forgot and reset password', () => {
-  it('mails a reset link; the reset revokes every session and only the new password works', async () => {
-    const account = await registerAndActivate();
-    const first = await call<{ token: string }>('POST', '/auth/login', {
-      username: account.username,
-      password: account.password,
-    });
-    const before = server.mail.messages.length;
-    expect(
-      (await call('POST', '/auth/forgot-password', { email: account.email.toUpperCase() })).body,
-    ).toEqual({ success: true });
-    const mail = await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before });
-    const link = MailReceiver.linkOf(mail);
-    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/forgot-password`);
-    const token = link.searchParams.get('token');
-
-    expect(await call('POST', '/auth/reset-password', { token, password: 'azerty123' })).toMatchObject({
-      body: { code: 'WEAK_PASSWORD' },
-    });
-    const newPassword = 'Nouvelle-Lune-Sur-Le-Lac-7';
-    expect((await call('POST', '/auth/reset-password', { token, password: newPassword })).body).toEqual({
-      success: true,
-    });
-    expect((await call('GET', '/me/info', undefined, first.body.token)).status).toBe(401);
-    expect(
-      (await call('POST', '/auth/login', { username: account.username, password: account.password })).status,
-    ).toBe(401);
-    expect(
-      (await call('POST', '/auth/login', { username: account.username, password: newPassword })).status,
-    ).toBe(200);
-    expect(
-      await call('POST', '/auth/reset-password', { token, password: 'Encore-Un-Autre-Secret-8' }),
-    ).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_TOKEN' },
-    });
-  });
-
-  it('a reset ends every other reset link of the account', async () => {
-    const account = await registerAndActivate();
-    const tokens: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const before = server.mail.messages.length;
-      await call('POST', '/auth/forgot-password', { email: account.email });
-      const mail = await server.mail.waitFor({
-        to: account.email,
-        subject: 'Réinitialisation',
-        after: before,
-      });
-      tokens.push(MailReceiver.linkOf(mail).searchParams.get('token')!);
-    }
-    const [older, newer] = tokens;
-    expect(
-      (await call('POST', '/auth/reset-password', { token: newer, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }))
-        .status,
-    ).toBe(200);
-    expect(
-      await call('POST', '/auth/reset-password', { token: older, password: 'Encore-Un-Autre-Secret-8' }),
-    ).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
-  });
-
-  it('answers the same for an unknown e-mail and sends nothing', async () => {
-    const before = await queuedMails();
-    const answer = await call('POST', '/auth/forgot-password', { email: 'personne@example.test' });
-    expect(answer).toMatchObject({ status: 200, body: { success: true } });
-    expect(await queuedMails()).toBe(before);
-  });
-
-  it('refuses an expired reset link', async () => {
-    const account = await registerAndActivate();
-    const before = server.mail.messages.length;
-    await call('POST', '/auth/forgot-password', { email: account.email });
-    const token = MailReceiver.linkOf(
-      await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before }),
-    ).searchParams.get('token');
-    await server.app.ctx.db
-      .update(userTokens)
-      .set({ expiresAt: new Date(Date.now() - 1) })
-      .where(eq(userTokens.userId, account.id));
-    expect(
-      await call('POST', '/auth/reset-password', { token, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }),
-    ).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_TOKEN' },
-    });
-  });
-});
-
-describe('mail rate limits per account', () => {
-  it('limits resend-confirmation per account whatever the address (12 addresses sent 12 mails)', async () => {
-    const input = fresh();
-    expect((await call('POST', '/auth/register', input)).status).toBe(201);
-    await server.mail.waitFor({ to: input.email, subject: 'Activez' });
-    const statuses: number[] = [];
-    for (let i = 1; i <= 6; i++) {
-      const answer = await call(
-        'POST',
-        '/auth/resend-confirmation',
-        { username: input.username },
-        undefined,
-        {
-          'x-forwarded-for': `192.0.2.${i}`,
-        },
-      );
-      statuses.push(answer.status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
-  });
-
-  it('limits forgot-password per account whatever the address', async () => {
-    const account = await registerAndActivate();
-    const statuses: number[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const answer = await call('POST', '/auth/forgot-password', { email: account.email }, undefined, {
-        'x-forwarded-for': `192.0.2.${100 + i}`,
-      });
-      statuses.push(answer.status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 429, 429]);
-  });
-});
-
-describe('rate limits per IP', () => {
-  it('limits forgot-password per IP with Retry-After', async () => {
-    const limited = await startTestServer({ rateLimits: { forgot: { max: 2, windowMs: 60_000 } } });
-    try {
-      const limitedCall = apiClient(limited);
-      for (let i = 0; i < 2; i++)
-        expect(
-          (await limitedCall('POST', '/auth/forgot-password', { email: `x${i}@example.test` })).status,
-        ).toBe(200);
-      const blocked = await limitedCall('POST', '/auth/forgot-password', { email: 'x@example.test' });
-      expect(blocked).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
-      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-    } finally {
-      await limited.close();
-    }
   });
 });

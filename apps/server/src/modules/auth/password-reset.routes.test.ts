@@ -1,0 +1,158 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { MailReceiver } from '../../../test/mail-receiver.ts';
+import { userTokens } from '../users/users.table.ts';
+import { freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  // One nginx in front (TRUST_PROXY=1): tests speak from several addresses through X-Forwarded-For.
+  server = await startTestServer({
+    env: { TRUST_PROXY: '1' },
+    rateLimits: { loginPerAccountAndIp: { max: 3, windowMs: 60_000 } },
+  });
+  call = apiClient(server);
+});
+afterAll(() => server.close());
+
+describe('forgot and reset password', () => {
+  it('mails a reset link; the reset revokes every session and only the new password works', async () => {
+    const account = await registerAndActivate(server);
+    const first = await call<{ token: string }>('POST', '/auth/login', {
+      username: account.username,
+      password: account.password,
+    });
+    const before = server.mail.messages.length;
+    expect(
+      (await call('POST', '/auth/forgot-password', { email: account.email.toUpperCase() })).body,
+    ).toEqual({ success: true });
+    const mail = await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before });
+    const link = MailReceiver.linkOf(mail);
+    expect(`${link.origin}${link.pathname}`).toBe(`${server.url}/forgot-password`);
+    const token = link.searchParams.get('token');
+
+    expect(await call('POST', '/auth/reset-password', { token, password: 'azerty123' })).toMatchObject({
+      body: { code: 'WEAK_PASSWORD' },
+    });
+    const newPassword = 'Nouvelle-Lune-Sur-Le-Lac-7';
+    expect((await call('POST', '/auth/reset-password', { token, password: newPassword })).body).toEqual({
+      success: true,
+    });
+    expect((await call('GET', '/me/info', undefined, first.body.token)).status).toBe(401);
+    expect(
+      (await call('POST', '/auth/login', { username: account.username, password: account.password })).status,
+    ).toBe(401);
+    expect(
+      (await call('POST', '/auth/login', { username: account.username, password: newPassword })).status,
+    ).toBe(200);
+    expect(
+      await call('POST', '/auth/reset-password', { token, password: 'Encore-Un-Autre-Secret-8' }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+  });
+
+  it('a reset ends every other reset link of the account', async () => {
+    const account = await registerAndActivate(server);
+    const tokens: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const before = server.mail.messages.length;
+      await call('POST', '/auth/forgot-password', { email: account.email });
+      const mail = await server.mail.waitFor({
+        to: account.email,
+        subject: 'Réinitialisation',
+        after: before,
+      });
+      tokens.push(MailReceiver.linkOf(mail).searchParams.get('token')!);
+    }
+    const [older, newer] = tokens;
+    expect(
+      (await call('POST', '/auth/reset-password', { token: newer, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }))
+        .status,
+    ).toBe(200);
+    expect(
+      await call('POST', '/auth/reset-password', { token: older, password: 'Encore-Un-Autre-Secret-8' }),
+    ).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
+  });
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    const before = await queuedMails(server);
+    const answer = await call('POST', '/auth/forgot-password', { email: 'personne@example.test' });
+    expect(answer).toMatchObject({ status: 200, body: { success: true } });
+    expect(await queuedMails(server)).toBe(before);
+  });
+
+  it('refuses an expired reset link', async () => {
+    const account = await registerAndActivate(server);
+    const before = server.mail.messages.length;
+    await call('POST', '/auth/forgot-password', { email: account.email });
+    const token = MailReceiver.linkOf(
+      await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before }),
+    ).searchParams.get('token');
+    await server.app.ctx.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1) })
+      .where(eq(userTokens.userId, account.id));
+    expect(
+      await call('POST', '/auth/reset-password', { token, password: 'Nouvelle-Lune-Sur-Le-Lac-7' }),
+    ).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_TOKEN' },
+    });
+  });
+});
+
+describe('mail rate limits per account', () => {
+  it('limits resend-confirmation per account whatever the address (12 addresses sent 12 mails)', async () => {
+    const input = freshAccount();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    await server.mail.waitFor({ to: input.email, subject: 'Activez' });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const answer = await call(
+        'POST',
+        '/auth/resend-confirmation',
+        { username: input.username },
+        undefined,
+        {
+          'x-forwarded-for': `192.0.2.${i}`,
+        },
+      );
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('limits forgot-password per account whatever the address', async () => {
+    const account = await registerAndActivate(server);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const answer = await call('POST', '/auth/forgot-password', { email: account.email }, undefined, {
+        'x-forwarded-for': `192.0.2.${100 + i}`,
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+});
+
+describe('rate limits per IP', () => {
+  it('limits forgot-password per IP with Retry-After', async () => {
+    const limited = await startTestServer({ rateLimits: { forgot: { max: 2, windowMs: 60_000 } } });
+    try {
+      const limitedCall = apiClient(limited);
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await limitedCall('POST', '/auth/forgot-password', { email: `x${i}@example.test` })).status,
+        ).toBe(200);
+      const blocked = await limitedCall('POST', '/auth/forgot-password', { email: 'x@example.test' });
+      expect(blocked).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
