@@ -124,7 +124,7 @@ describe('back office journeys', () => {
     await staff.close();
   });
 
-  it('a new package grants both bot permissions; granting one warns staff', async () => {
+  it('a new package grants both bot permissions, warns when one is left, and reads its price in euros', async () => {
     const { page, errors, close } = await signInAsAdmin();
     await page.goto('/admin/package');
     await expectHeading(page, 'Offres');
@@ -137,7 +137,18 @@ describe('back office journeys', () => {
     await treasure.uncheck();
     await dialog.getByTestId('package-one-grant-warning').waitFor();
     expect(await dialog.getByTestId('package-one-grant-warning').textContent()).toContain('Mon bot');
-    await page.keyboard.press('Escape');
+    await treasure.check();
+    // A price the form cannot read is said in French under the field, nothing is sent.
+    await dialog.locator('input[name="name"]').fill('Offre du test');
+    await dialog.locator('input[name="price"]').fill('douze euros');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.getByText('Prix en euros, par exemple 9,99.').waitFor();
+    await dialog.locator('input[name="price"]').fill('12,50');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: 'Offre du test' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('12,50');
     expect(unexpected(errors)).toEqual([]);
     await close();
   });

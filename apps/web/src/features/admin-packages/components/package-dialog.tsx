@@ -1,4 +1,10 @@
-import { BOT_PERMISSIONS, type BotPermission, type Package, permissionLabel } from '@bot/contracts';
+import {
+  BOT_PERMISSIONS,
+  type BotPermission,
+  type Package,
+  packageInput,
+  permissionLabel,
+} from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -12,7 +18,9 @@ import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 export interface PackageFormValues {
   name: string;
@@ -22,6 +30,42 @@ export interface PackageFormValues {
   grants: BotPermission[];
   whitelistSlots: number;
   active: boolean;
+}
+
+/** The dialog's fields: the contracts' rules, with the price typed in euros ("9,99"). */
+const packageFormSchema = z.object({
+  name: packageInput.shape.name,
+  description: z.string().trim().max(2000),
+  price: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}([.,]\d{1,2})?$/, 'Prix en euros, par exemple 9,99.'),
+  durationDays: z
+    .number({ error: 'Entre 1 et 3650 jours.' })
+    .int()
+    .min(1, 'Entre 1 et 3650 jours.')
+    .max(3650, 'Entre 1 et 3650 jours.'),
+  grants: packageInput.shape.grants,
+  whitelistSlots: z
+    .number({ error: 'Entre 0 et 1000 places.' })
+    .int()
+    .min(0, 'Entre 0 et 1000 places.')
+    .max(1000, 'Entre 0 et 1000 places.'),
+  active: z.boolean(),
+});
+type PackageFields = z.infer<typeof packageFormSchema>;
+
+function fieldsOf(initial: Package | undefined): PackageFields {
+  return {
+    name: initial?.name ?? '',
+    description: initial?.description ?? '',
+    price: initial ? (initial.priceCents / 100).toFixed(2).replace('.', ',') : '9,99',
+    durationDays: initial?.durationDays ?? 30,
+    // Both by default: SPEC.md opens « Mon bot » only with both permissions (docs/decisions/201).
+    grants: initial?.grants ?? ['can_useGathering', 'can_useTreasure'],
+    whitelistSlots: initial?.whitelistSlots ?? 1,
+    active: initial?.active ?? true,
+  };
 }
 
 /** Create or edit a package; the price is typed in euros and sent in cents. */
@@ -36,113 +80,91 @@ export function PackageDialog({
   onSubmit: (values: PackageFormValues) => void;
   isSaving: boolean;
 }) {
-  const [name, setName] = useState(initial?.name ?? '');
-  const [description, setDescription] = useState(initial?.description ?? '');
-  const [price, setPrice] = useState(initial ? (initial.priceCents / 100).toFixed(2) : '9.99');
-  const [durationDays, setDurationDays] = useState(String(initial?.durationDays ?? 30));
-  // Both by default: SPEC.md opens « Mon bot » only with both permissions (docs/decisions/201).
-  const [grants, setGrants] = useState<BotPermission[]>(
-    initial?.grants ?? ['can_useGathering', 'can_useTreasure'],
+  const form = useForm<PackageFields>({
+    resolver: schemaResolver(packageFormSchema),
+    defaultValues: fieldsOf(initial),
+  });
+  const { errors } = form.formState;
+  const grants = form.watch('grants');
+  const submit = form.handleSubmit(({ price, ...values }) =>
+    onSubmit({ ...values, priceCents: Math.round(Number(price.replace(',', '.')) * 100) }),
   );
-  const [whitelistSlots, setWhitelistSlots] = useState(String(initial?.whitelistSlots ?? 1));
-  const [active, setActive] = useState(initial?.active ?? true);
-  const priceCents = Math.round(Number(price.replace(',', '.')) * 100);
-  const isValid =
-    name.trim().length >= 2 &&
-    Number.isFinite(priceCents) &&
-    priceCents >= 0 &&
-    Number.isInteger(Number(durationDays)) &&
-    Number(durationDays) >= 1 &&
-    Number.isInteger(Number(whitelistSlots)) &&
-    Number(whitelistSlots) >= 0;
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>{initial ? `Modifier « ${initial.name} »` : 'Nouvelle offre'}</DialogTitle>
       <DialogContent>
-        <Stack
-          component="form"
-          id="package-form"
-          spacing={2}
-          sx={{ pt: 1 }}
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!isValid) return;
-            onSubmit({
-              name: name.trim(),
-              description: description.trim(),
-              priceCents,
-              durationDays: Number(durationDays),
-              grants,
-              whitelistSlots: Number(whitelistSlots),
-              active,
-            });
-          }}
-        >
+        <Stack component="form" id="package-form" spacing={2} sx={{ pt: 1 }} onSubmit={submit} noValidate>
           <TextField
+            {...form.register('name')}
             label="Nom"
-            name="name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
             required
+            error={errors.name !== undefined}
+            helperText={errors.name?.message}
           />
           <TextField
+            {...form.register('description')}
             label="Description"
-            name="description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
             multiline
             minRows={2}
+            error={errors.description !== undefined}
+            helperText={errors.description?.message}
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
+              {...form.register('price')}
               label="Prix (€)"
-              name="price"
-              value={price}
-              onChange={(e) => setPrice(e.target.value)}
               slotProps={{ htmlInput: { inputMode: 'decimal' } }}
               required
+              error={errors.price !== undefined}
+              helperText={errors.price?.message}
             />
             <TextField
+              {...form.register('durationDays', { valueAsNumber: true })}
               label="Durée (jours)"
-              name="durationDays"
               type="number"
-              value={durationDays}
-              onChange={(e) => setDurationDays(e.target.value)}
               required
+              error={errors.durationDays !== undefined}
+              helperText={errors.durationDays?.message}
             />
             <TextField
+              {...form.register('whitelistSlots', { valueAsNumber: true })}
               label="Places de liste blanche"
-              name="whitelistSlots"
               type="number"
-              value={whitelistSlots}
-              onChange={(e) => setWhitelistSlots(e.target.value)}
               required
+              error={errors.whitelistSlots !== undefined}
+              helperText={errors.whitelistSlots?.message}
             />
           </Stack>
           <div>
             <FormLabel>Permissions du bot données</FormLabel>
-            <FormGroup row>
-              {BOT_PERMISSIONS.map((permission) => (
-                <FormControlLabel
-                  key={permission}
-                  label={permissionLabel(permission)}
-                  control={
-                    <Checkbox
-                      name={permission}
-                      checked={grants.includes(permission)}
-                      onChange={(e) =>
-                        setGrants((list) =>
-                          e.target.checked
-                            ? [...list, permission]
-                            : list.filter((item) => item !== permission),
-                        )
+            <Controller
+              control={form.control}
+              name="grants"
+              render={({ field }) => (
+                <FormGroup row>
+                  {BOT_PERMISSIONS.map((permission) => (
+                    <FormControlLabel
+                      key={permission}
+                      label={permissionLabel(permission)}
+                      control={
+                        <Checkbox
+                          name={permission}
+                          checked={field.value.includes(permission)}
+                          onChange={(event) =>
+                            field.onChange(
+                              event.target.checked
+                                ? [...field.value, permission]
+                                : field.value.filter((item) => item !== permission),
+                            )
+                          }
+                        />
                       }
                     />
-                  }
-                />
-              ))}
-            </FormGroup>
+                  ))}
+                </FormGroup>
+              )}
+            />
             {grants.length === 1 ? (
               <Alert severity="warning" data-testid="package-one-grant-warning" sx={{ mt: 1 }}>
                 Avec une seule de ces permissions, l’acheteur pourra faire tourner son bot mais pas le suivre
@@ -151,18 +173,28 @@ export function PackageDialog({
             ) : null}
           </div>
           {initial?.retiredAt ? null : (
-            <FormControlLabel
-              label="En vente"
-              control={
-                <Switch name="active" checked={active} onChange={(e) => setActive(e.target.checked)} />
-              }
+            <Controller
+              control={form.control}
+              name="active"
+              render={({ field }) => (
+                <FormControlLabel
+                  label="En vente"
+                  control={
+                    <Switch
+                      name="active"
+                      checked={field.value}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                    />
+                  }
+                />
+              )}
             />
           )}
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Annuler</Button>
-        <Button type="submit" form="package-form" variant="contained" disabled={!isValid || isSaving}>
+        <Button type="submit" form="package-form" variant="contained" disabled={isSaving}>
           Enregistrer
         </Button>
       </DialogActions>
