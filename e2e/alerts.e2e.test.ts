@@ -68,6 +68,12 @@ describe('alerts in the browser', () => {
     await card.getByLabel(/un e-mail attend d’être envoyé depuis plus de 10 min/).check();
     await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
     await page.getByText('Alertes de la flotte enregistrées.').waitFor();
+    // Staff without a bot choose their channels on this same page.
+    const channels = page.getByRole('region', { name: 'Canaux des alertes' });
+    await channels.getByLabel('Par e-mail').check();
+    await channels.getByRole('button', { name: 'Enregistrer les canaux' }).click();
+    await page.getByText('Canaux enregistrés.').waitFor();
+    await card.getByText('Envoyées dans l’application, par e-mail').waitFor();
 
     // On the live map (its socket open), a mail stuck for twenty minutes: the evaluation rings the bell.
     await page.goto('/admin/map');
@@ -93,6 +99,7 @@ describe('alerts in the browser', () => {
       .locator('[data-testid="notification"][data-unread="true"]')
       .filter({ hasText: 'File des e-mails en retard' })
       .waitFor();
+    await shared.server.mail.waitFor({ to: staff.user.email, subject: 'File des e-mails en retard' });
     expect(errors).toEqual([]);
     await close();
   });

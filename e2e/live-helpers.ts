@@ -59,7 +59,7 @@ export async function readCount(page: Page, testId: string): Promise<number> {
   return value === null ? -1 : Number(value);
 }
 
-/** What /admin/map exposes on `window.__adminMap` (see apps/web/src/features/admin-map/components/live-map.tsx). */
+/** What /admin/map exposes on `window.__adminMap` under its test flag (apps/web/src/features/admin-map/map/test-hooks.ts). */
 export interface AdminMapHandle {
   renderer: {
     view: { cx: number; cy: number; scale: number };

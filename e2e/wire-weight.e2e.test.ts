@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openPage, serverAndBrowser } from './support/browser.ts';
+import { openPage, serverAndBrowser, WEB_DIST } from './support/browser.ts';
 
 /**
  * Performance issue, part 1: what a visitor downloads, measured by Chromium over the wire. The
@@ -37,5 +39,16 @@ describe('bytes over the wire', () => {
     expect(wire).toBeLessThanOrEqual(LANDING_JS_BUDGET_BYTES);
     expect(wire).toBeLessThan(decoded / 2);
     await close();
+  });
+});
+
+describe('what the service worker fetches for every visitor', () => {
+  it('precaches no staff code: the admin pages and their layout stay in assets/admin/', async () => {
+    const worker = await readFile(join(WEB_DIST, 'sw.js'), 'utf8');
+    const precached = [...worker.matchAll(/url:"([^"]+)"/g)].map(([, url]) => url ?? '');
+    expect(precached.some((url) => url.startsWith('assets/'))).toBe(true);
+    const staffOnly = (url: string) =>
+      url.startsWith('assets/admin/') || /admin-layout|data-grid|uplot/i.test(url);
+    expect(precached.filter(staffOnly)).toEqual([]);
   });
 });

@@ -115,8 +115,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
+        // A lazily loaded admin module's own chunk holds only what nothing else needs (its icons…);
+        // a shared chunk is the admin's only when every module in it is.
         chunkFileNames: (chunk) =>
-          chunk.moduleIds.length > 0 && chunk.moduleIds.every(isAdminModule)
+          (chunk.facadeModuleId !== null && isAdminModule(chunk.facadeModuleId)) ||
+          (chunk.moduleIds.length > 0 && chunk.moduleIds.every(isAdminModule))
             ? 'assets/admin/[name]-[hash].js'
             : 'assets/[name]-[hash].js',
       },
@@ -134,7 +137,7 @@ export default defineConfig({
 
 function isAdminModule(id: string): boolean {
   return (
-    /\/src\/(features\/admin[^/]*|components\/layouts\/admin-layout)/.test(id) ||
+    /\/src\/(features\/admin[^/]*|app\/layouts\/admin-layout)/.test(id) ||
     id.includes('@mui/x-data-grid') ||
     id.includes('uplot')
   );

@@ -100,6 +100,13 @@ export function fleetAlertRulesFor(held: readonly Permission[]): FleetAlertRule[
   );
 }
 
+/** The preference field that turns each fleet alert on. */
+export const FLEET_ALERT_FIELDS = {
+  fleet_errors: 'fleetErrors',
+  payment_webhooks: 'paymentWebhooks',
+  mail_backlog: 'mailBacklog',
+} as const satisfies Record<FleetAlertRule, string>;
+
 export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
   fleet_errors: 'Part des bots en erreur',
   payment_webhooks: 'Webhooks de paiement en échec',

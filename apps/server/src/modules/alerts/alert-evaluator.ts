@@ -1,5 +1,6 @@
 import {
   type AlertRule,
+  FLEET_ALERT_FIELDS,
   FLEET_ALERT_RULES,
   type FleetAlertRule,
   fleetAlertRulesFor,
@@ -136,10 +137,7 @@ async function allowedFleetRules(
   db: DbOrTx,
   chosen: { userId: string; fleetErrors: boolean; paymentWebhooks: boolean; mailBacklog: boolean },
 ): Promise<Set<FleetAlertRule>> {
-  const rules = new Set<FleetAlertRule>();
-  if (chosen.fleetErrors) rules.add('fleet_errors');
-  if (chosen.paymentWebhooks) rules.add('payment_webhooks');
-  if (chosen.mailBacklog) rules.add('mail_backlog');
+  const rules = new Set(FLEET_ALERT_RULES.filter((rule) => chosen[FLEET_ALERT_FIELDS[rule]]));
   if (rules.size === 0) return rules;
   const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, chosen.userId, db));
   return new Set(allowed.filter((rule) => rules.has(rule)));

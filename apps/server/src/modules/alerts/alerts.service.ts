@@ -3,6 +3,8 @@ import {
   type AppNotification,
   DEFAULT_ALERT_PREFERENCES,
   DEFAULT_FLEET_ALERT_PREFERENCES,
+  FLEET_ALERT_FIELDS,
+  FLEET_ALERT_RULES,
   type FleetAlertPreferences,
   type FleetAlertRule,
   fleetAlertRulesFor,
@@ -85,8 +87,10 @@ async function readFleetAlertPreferences(db: DbOrTx, userId: string): Promise<Fl
 }
 
 /**
- * Saves a staff member's fleet alerts; turning on one their permissions do not open is refused
- * (`FLEET_ALERT_FORBIDDEN`). A change is audited: who watches the fleet is the staff's business.
+ * Saves a staff member's fleet alerts. Turning on one their permissions do not open is refused
+ * (`FLEET_ALERT_FORBIDDEN`); one they had before losing the permission is switched off with the save
+ * (it no longer applies, and it must not block their other choices). A change is audited: who
+ * watches the fleet is the staff's business.
  */
 export async function saveFleetAlertPreferences(
   ctx: AppContext,
@@ -94,27 +98,30 @@ export async function saveFleetAlertPreferences(
 ): Promise<{ data: FleetAlertPreferences; allowed: FleetAlertRule[] }> {
   const { actor, preferences } = input;
   const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, actor.id));
-  const chosen: [FleetAlertRule, boolean][] = [
-    ['fleet_errors', preferences.fleetErrors],
-    ['payment_webhooks', preferences.paymentWebhooks],
-    ['mail_backlog', preferences.mailBacklog],
-  ];
-  if (chosen.some(([rule, isOn]) => isOn && !allowed.includes(rule)))
-    throw new AppError('FLEET_ALERT_FORBIDDEN');
   const data = await ctx.db.transaction(async (tx) => {
     const before = await readFleetAlertPreferences(tx, actor.id);
-    const values = { ...preferences, updatedAt: new Date() };
+    const after = { ...preferences };
+    for (const rule of FLEET_ALERT_RULES) {
+      const field = FLEET_ALERT_FIELDS[rule];
+      if (allowed.includes(rule)) continue;
+      if (after[field] && !before[field]) throw new AppError('FLEET_ALERT_FORBIDDEN');
+      after[field] = false;
+    }
+    const values = { ...after, updatedAt: new Date() };
     await tx
       .insert(alertPreferences)
       .values({ userId: actor.id, ...values })
       .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
-    if (JSON.stringify(before) !== JSON.stringify(preferences)) {
+    const isChanged = (Object.keys(after) as (keyof FleetAlertPreferences)[]).some(
+      (key) => before[key] !== after[key],
+    );
+    if (isChanged) {
       await writeAudit(tx, {
         actor,
         action: 'alerts.fleet_update',
         target: { type: 'user', id: actor.id, label: actor.username },
         before,
-        after: preferences,
+        after,
       });
     }
     return readFleetAlertPreferences(tx, actor.id);

@@ -143,6 +143,24 @@ describe('choosing fleet alerts', () => {
     expect(entries[0]).toMatchObject({ targetType: 'user', targetId: settingsStaff.user.id, after: chosen });
     expect(entries[0]?.before).toEqual(fleet());
 
+    // A rule kept from a permission since lost neither blocks the other choices nor survives the save.
+    const mapWatcher = await server.createUser({ permissions: ['can_manageSettings', 'can_manageMap'] });
+    await call('PUT', '/me/alerts/fleet', fleet({ fleetErrors: true }), mapWatcher.token);
+    await server.app.ctx.db
+      .delete(userGrants)
+      .where(and(eq(userGrants.userId, mapWatcher.user.id), eq(userGrants.permission, 'can_manageMap')));
+    invalidateUserPermissions(server.app.ctx, mapWatcher.user.id);
+    await vi.waitFor(async () => {
+      const kept = await call<FleetAlertPreferencesAnswer>(
+        'PUT',
+        '/me/alerts/fleet',
+        fleet({ fleetErrors: true, mailBacklog: true }),
+        mapWatcher.token,
+      );
+      expect(kept.status).toBe(200);
+      expect(kept.body.data).toEqual(fleet({ mailBacklog: true }));
+    });
+
     // The customer's own alerts are untouched by the fleet's.
     const own = await call<{ data: { channels: { email: boolean } } }>(
       'GET',
@@ -255,6 +273,10 @@ describe('payment webhooks failing', () => {
     expect(mail.text).toContain('STRIPE_WEBHOOK_SECRET');
     expect(mail.text).toContain('alertes de la flotte');
 
+    // Stripe stops calling (its retries space out): fewer failures lately is not a recovery.
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 20 * MINUTE));
+    expect((await notificationsOf(staff)).data).toHaveLength(1);
+
     const accepted = await deliver(
       payload,
       stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
@@ -282,7 +304,7 @@ describe('the mail outbox backing up', () => {
       html: '<p>Bonjour</p>',
       attempts: 4,
       nextAttemptAt: new Date(Date.now() + 60 * MINUTE),
-      lastError: 'connect ECONNREFUSED 127.0.0.1:2525',
+      lastError: '550 5.1.1 <client@example.test>: Recipient address rejected',
       createdAt: new Date(Date.now() - 20 * MINUTE),
     });
 
@@ -292,7 +314,9 @@ describe('the mail outbox backing up', () => {
       expect(alerted.data).toEqual([
         expect.objectContaining({ kind: 'alert', rule: 'mail_backlog', title: 'File des e-mails en retard' }),
       ]);
-      expect(alerted.data[0]?.body).toContain('ECONNREFUSED');
+      // The SMTP error is told, the customer's address it quotes is not (it may go to Discord).
+      expect(alerted.data[0]?.body).toContain('Recipient address rejected');
+      expect(alerted.data[0]?.body).not.toContain('client@example.test');
     }
 
     // One of them loses the permission: their incident ends, and nothing is said.

@@ -53,10 +53,11 @@ async function fleetErrors(ctx: AppContext): Promise<FleetState['errors']> {
   }
 }
 
-/** Whether the rule's state is unknown this time (its open incident must not be closed). */
+/** Whether the rule's state is unknown this time: its open incident must not be closed (no false recovery). */
 export function isFleetRuleUnknown(state: FleetState, rule: FleetAlertRule): boolean {
   if (rule === 'fleet_errors') return state.errors === undefined;
-  if (rule === 'payment_webhooks') return state.webhooks === undefined;
+  // Only an accepted call ends a webhook incident: fewer failures lately may just mean fewer calls.
+  if (rule === 'payment_webhooks') return state.webhooks?.last?.accepted !== true;
   return state.mail === undefined;
 }
 
@@ -65,12 +66,13 @@ export function fleetConditions(state: FleetState, watcher: FleetWatcher, now: D
   const holding: HoldingCondition[] = [];
   const { errors, webhooks, mail } = state;
   if (watcher.fleetRules.has('fleet_errors') && errors && errors.inError > 0) {
-    const percent = Math.round((errors.inError * 100) / errors.online);
-    if (percent >= watcher.fleetErrorPercent) {
+    // Compared exactly (19.5 % does not reach 20 %); shown rounded.
+    if (errors.inError * 100 >= watcher.fleetErrorPercent * errors.online) {
+      const percent = Math.round((errors.inError * 100) / errors.online);
       holding.push(
         fleetCondition('fleet_errors', 'fleet', now, {
           title: `Flotte : ${percent} % des bots en erreur`,
-          body: `${errors.inError} bot${plural(errors.inError)} sur ${errors.online} en ligne ${errors.inError > 1 ? 'ont' : 'a'} un compte de jeu en erreur, au-delà de votre seuil de ${watcher.fleetErrorPercent} %. La carte en direct montre lesquels.`,
+          body: `${errors.inError} bot${plural(errors.inError)} sur ${errors.online} en ligne ${errors.inError > 1 ? 'ont' : 'a'} un compte de jeu en erreur : votre seuil de ${watcher.fleetErrorPercent} % est atteint. Les utilisateurs en ligne et la carte montrent lesquels.`,
         }),
       );
     }
@@ -92,7 +94,9 @@ export function fleetConditions(state: FleetState, watcher: FleetWatcher, now: D
   }
   const waitingMs = mail?.oldest ? now.getTime() - mail.oldest.getTime() : 0;
   if (watcher.fleetRules.has('mail_backlog') && mail?.oldest && waitingMs >= MAIL_BACKLOG_MINUTES * 60_000) {
-    const error = mail.lastError ? ` Dernière erreur : ${mail.lastError.slice(0, 200)}` : '';
+    const error = mail.lastError
+      ? ` Dernière erreur : ${withoutAddresses(mail.lastError).slice(0, 200)}`
+      : '';
     holding.push(
       fleetCondition('mail_backlog', 'mail', mail.oldest, {
         title: 'File des e-mails en retard',
@@ -110,6 +114,11 @@ function fleetCondition(
   text: { title: string; body: string },
 ): HoldingCondition {
   return { rule, subject, since, message: null, text: { kind: 'alert', ...text } };
+}
+
+/** SMTP errors often quote the recipient: the alert (possibly on Discord) must not carry it. */
+function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '[adresse]');
 }
 
 function plural(count: number): string {

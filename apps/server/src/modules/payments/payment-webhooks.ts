@@ -1,5 +1,5 @@
 import { WEBHOOK_FAILURES_WINDOW_MINUTES } from '@bot/contracts';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -23,26 +23,40 @@ export interface WebhookHealth {
   provider: string;
   /** Calls refused or failed within the window. */
   failures: number;
-  /** The newest call of the window (undefined: none). */
+  /** The newest call ever recorded (undefined: none), inside the window or not. */
   last: { at: Date; accepted: boolean; status: number } | undefined;
   /** The oldest failure of the window. */
   failingSince: Date | undefined;
 }
 
-/** The provider's webhook calls of the last minutes (`WEBHOOK_FAILURES_WINDOW_MINUTES`). */
+/**
+ * The provider's failures of the last minutes (`WEBHOOK_FAILURES_WINDOW_MINUTES`) and its newest call:
+ * a provider that stopped calling after failures has not recovered, whatever the window says.
+ */
 export async function webhookHealth(db: DbOrTx, provider: string, now: Date): Promise<WebhookHealth> {
   const since = new Date(now.getTime() - WEBHOOK_FAILURES_WINDOW_MINUTES * 60_000);
-  const calls = await db
+  const failures = await db
+    .select({ at: paymentWebhookCalls.at })
+    .from(paymentWebhookCalls)
+    .where(
+      and(
+        eq(paymentWebhookCalls.provider, provider),
+        eq(paymentWebhookCalls.accepted, false),
+        gte(paymentWebhookCalls.at, since),
+      ),
+    )
+    .orderBy(asc(paymentWebhookCalls.at));
+  const [last] = await db
     .select({
       at: paymentWebhookCalls.at,
       accepted: paymentWebhookCalls.accepted,
       status: paymentWebhookCalls.status,
     })
     .from(paymentWebhookCalls)
-    .where(and(eq(paymentWebhookCalls.provider, provider), gte(paymentWebhookCalls.at, since)))
-    .orderBy(desc(paymentWebhookCalls.at));
-  const failures = calls.filter((call) => !call.accepted);
-  return { provider, failures: failures.length, last: calls[0], failingSince: failures.at(-1)?.at };
+    .where(eq(paymentWebhookCalls.provider, provider))
+    .orderBy(desc(paymentWebhookCalls.at))
+    .limit(1);
+  return { provider, failures: failures.length, last, failingSince: failures[0]?.at };
 }
 
 /** Forgets calls older than a week. */

@@ -1,7 +1,29 @@
+import type { AlertPreferences } from '@bot/contracts';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+
+const CHANNEL_NAMES = { inApp: 'dans l’application', email: 'par e-mail', discord: 'sur Discord' } as const;
+
+/** Where a card's alerts go, with the way to the channels card (one set of channels per person). */
+export function ChannelsLine({ channels }: { channels: AlertPreferences['channels'] | undefined }) {
+  const chosen = channels
+    ? (Object.keys(CHANNEL_NAMES) as (keyof typeof CHANNEL_NAMES)[])
+        .filter((key) => channels[key])
+        .map((key) => CHANNEL_NAMES[key])
+    : [];
+  return (
+    <Typography variant="body2" color="text.secondary">
+      {chosen.length > 0
+        ? `Envoyées ${chosen.join(', ')} : `
+        : 'Aucun canal choisi : ces alertes ne partiront nulle part. '}
+      <RouterLink to="/account/notifications#canaux">choisir les canaux</RouterLink>.
+    </Typography>
+  );
+}
 
 /** A rule of an alert form: a checkbox bound to a boolean field. */
 export function RuleCheckbox<T extends FieldValues>(props: {

@@ -1,7 +1,6 @@
 import {
   type AlertPreferences,
   alertPreferencesSchema,
-  isDiscordWebhookUrl,
   OFFLINE_MINUTES_MAX,
   OFFLINE_MINUTES_MIN,
 } from '@bot/contracts';
@@ -9,37 +8,15 @@ import Button from '@mui/material/Button';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { alertPreferencesQuery, notificationKeys, saveAlertPreferences } from '../api/notifications.ts';
-import { RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
+import { ChannelsLine, RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
 
-const CHANNELS = [
-  { name: 'channels.inApp', label: 'Dans l’application (cloche)' },
-  { name: 'channels.email', label: 'Par e-mail' },
-  { name: 'channels.discord', label: 'Sur Discord (webhook)' },
-] as const;
-
-/**
- * The contracts' schema, plus what the server answers with its own codes (DISCORD_WEBHOOK_INVALID,
- * DISCORD_WEBHOOK_REQUIRED), said before sending.
- */
-const alertsFormSchema = alertPreferencesSchema.superRefine((value, context) => {
-  const webhook = value.discordWebhookUrl?.trim() ?? '';
-  const message =
-    webhook && !isDiscordWebhookUrl(webhook)
-      ? 'Adresse attendue : https://discord.com/api/webhooks/…'
-      : value.channels.discord && !webhook
-        ? 'Collez l’adresse du webhook Discord.'
-        : null;
-  if (message) context.addIssue({ code: 'custom', path: ['discordWebhookUrl'], message });
-});
-
-/** The "Alertes" card of /account/mybot: which rules, after how long, on which channels. */
+/** The "Alertes" card of /account/mybot: which rules, after how long (the channels: ChannelsCard). */
 export function AlertsCard() {
   const saved = useQuery(alertPreferencesQuery);
   return saved.data ? <AlertsForm preferences={saved.data} /> : null;
@@ -47,14 +24,13 @@ export function AlertsCard() {
 
 function AlertsForm({ preferences }: { preferences: AlertPreferences }) {
   const queryClient = useQueryClient();
-  const form = useForm<AlertPreferences>({ resolver: schemaResolver(alertsFormSchema), values: preferences });
-  const webhookError = form.formState.errors.discordWebhookUrl?.message;
+  const form = useForm<AlertPreferences>({
+    resolver: schemaResolver(alertPreferencesSchema),
+    values: preferences,
+  });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const next = await saveAlertPreferences({
-        ...values,
-        discordWebhookUrl: values.discordWebhookUrl?.trim() || null,
-      });
+      const next = await saveAlertPreferences(values);
       queryClient.setQueryData(notificationKeys.preferences, next);
       notifySuccess('Alertes enregistrées.');
     } catch {
@@ -91,26 +67,7 @@ function AlertsForm({ preferences }: { preferences: AlertPreferences }) {
           />
           <RuleCheckbox control={form.control} name="payments" label="un paiement réussit ou échoue" />
         </FormGroup>
-        <FormGroup>
-          <FormLabel component="legend">Par</FormLabel>
-          {CHANNELS.map((channel) => (
-            <RuleCheckbox
-              key={channel.name}
-              control={form.control}
-              name={channel.name}
-              label={channel.label}
-            />
-          ))}
-        </FormGroup>
-        <TextField
-          {...form.register('discordWebhookUrl')}
-          label="Adresse du webhook Discord"
-          placeholder="https://discord.com/api/webhooks/…"
-          error={webhookError !== undefined}
-          helperText={webhookError ?? 'Paramètres du salon Discord › Intégrations › Webhooks › Copier l’URL.'}
-          autoComplete="off"
-          size="small"
-        />
+        <ChannelsLine channels={preferences.channels} />
         <div>
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les alertes

@@ -1,5 +1,7 @@
 import {
+  FLEET_ALERT_FIELDS,
   FLEET_ALERT_PERMISSIONS,
+  FLEET_ALERT_RULES,
   FLEET_ERROR_PERCENT_MAX,
   FLEET_ERROR_PERCENT_MIN,
   type FleetAlertPreferences,
@@ -14,10 +16,8 @@ import Button from '@mui/material/Button';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -28,28 +28,15 @@ import {
   notificationKeys,
   saveFleetAlertPreferences,
 } from '../api/notifications.ts';
-import { RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
+import { ChannelsLine, RuleCheckbox, RuleNumberField } from './alert-fields.tsx';
 
 const OPENING_PERMISSIONS = new Set(Object.values(FLEET_ALERT_PERMISSIONS).flat());
 
-type RuleField = 'fleetErrors' | 'paymentWebhooks' | 'mailBacklog';
-
-const RULE_FIELDS: Record<FleetAlertRule, { field: RuleField; label: string }> = {
-  fleet_errors: {
-    field: 'fleetErrors',
-    label: 'la part des bots en ligne ayant un compte en erreur atteint…',
-  },
-  payment_webhooks: {
-    field: 'paymentWebhooks',
-    label: `les webhooks de paiement Stripe échouent (${WEBHOOK_FAILURES_THRESHOLD} appels refusés en ${WEBHOOK_FAILURES_WINDOW_MINUTES} min)`,
-  },
-  mail_backlog: {
-    field: 'mailBacklog',
-    label: `un e-mail attend d’être envoyé depuis plus de ${MAIL_BACKLOG_MINUTES} min`,
-  },
+const RULE_LABELS: Record<FleetAlertRule, string> = {
+  fleet_errors: 'la part des bots en ligne ayant un compte en erreur atteint…',
+  payment_webhooks: `les webhooks de paiement Stripe échouent (${WEBHOOK_FAILURES_THRESHOLD} appels refusés en ${WEBHOOK_FAILURES_WINDOW_MINUTES} min)`,
+  mail_backlog: `un e-mail attend d’être envoyé depuis plus de ${MAIL_BACKLOG_MINUTES} min`,
 };
-
-const CHANNEL_NAMES = { inApp: 'dans l’application', email: 'par e-mail', discord: 'sur Discord' } as const;
 
 /**
  * The staff's fleet alerts on /account/notifications (decision 903), shown to holders of a permission
@@ -76,19 +63,18 @@ function FleetAlertsFields({ answer }: { answer: FleetAlertPreferencesAnswer }) 
   });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const next = await saveFleetAlertPreferences(values);
+      // A rule the permissions no longer open is not shown: it is sent off (the server would too).
+      const closed = FLEET_ALERT_RULES.filter((rule) => !answer.allowed.includes(rule));
+      const next = await saveFleetAlertPreferences({
+        ...values,
+        ...Object.fromEntries(closed.map((rule) => [FLEET_ALERT_FIELDS[rule], false])),
+      });
       queryClient.setQueryData(notificationKeys.fleet, next);
       notifySuccess('Alertes de la flotte enregistrées.');
     } catch {
       // shown by the API client
     }
   });
-  const chosenChannels = channels
-    ? (Object.keys(CHANNEL_NAMES) as (keyof typeof CHANNEL_NAMES)[])
-        .filter((key) => channels[key])
-        .map((key) => CHANNEL_NAMES[key])
-    : [];
-
   return (
     <SectionCard
       id="alertes-flotte"
@@ -102,8 +88,8 @@ function FleetAlertsFields({ answer }: { answer: FleetAlertPreferencesAnswer }) 
             <Stack key={rule}>
               <RuleCheckbox
                 control={form.control}
-                name={RULE_FIELDS[rule].field}
-                label={RULE_FIELDS[rule].label}
+                name={FLEET_ALERT_FIELDS[rule]}
+                label={RULE_LABELS[rule]}
               />
               {rule === 'fleet_errors' ? (
                 <RuleNumberField
@@ -117,12 +103,7 @@ function FleetAlertsFields({ answer }: { answer: FleetAlertPreferencesAnswer }) 
             </Stack>
           ))}
         </FormGroup>
-        <Typography variant="body2" color="text.secondary">
-          {chosenChannels.length > 0
-            ? `Envoyées ${chosenChannels.join(', ')}, comme les alertes de votre bot : `
-            : 'Aucun canal choisi : ces alertes ne partiront nulle part. '}
-          <RouterLink to="/account/mybot#alertes">choisir les canaux</RouterLink>.
-        </Typography>
+        <ChannelsLine channels={channels} />
         <div>
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les alertes de la flotte

@@ -21,6 +21,7 @@ import {
   notificationKeys,
   notificationsQuery,
 } from '../api/notifications.ts';
+import { ChannelsCard } from '../components/channels-card.tsx';
 import { FleetAlertsCard } from '../components/fleet-alerts-card.tsx';
 
 /** /account/notifications: the alerts and recoveries sent to the signed-in user, newest first. */
@@ -78,6 +79,7 @@ export default function NotificationsPage() {
             )}
           </SectionCard>
         ) : null}
+        <ChannelsCard />
         <FleetAlertsCard />
       </Stack>
     </>
