@@ -1,24 +1,19 @@
 import { PERMISSIONS } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { users, userTokens } from '../users/users.table.ts';
-import { freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  // One nginx in front (TRUST_PROXY=1): tests speak from several addresses through X-Forwarded-For.
-  server = await startTestServer({
-    env: { TRUST_PROXY: '1' },
-    rateLimits: { loginPerAccountAndIp: { max: 3, windowMs: 60_000 } },
-  });
+authSuite((started) => {
+  server = started;
   call = apiClient(server);
 });
-afterAll(() => server.close());
 
 describe('POST /auth/register', () => {
   it('creates an unactivated user, answers the public user object and mails an activation link', async () => {

@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
-import { expect } from 'vitest';
-import { apiClient, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { mailOutbox } from '../mail/mail-outbox.table.ts';
 
@@ -29,4 +29,20 @@ export async function registerAndActivate(server: TestServer, input = freshAccou
   });
   expect(activated.body).toEqual({ success: true });
   return { ...input, id: registered.body.user.id };
+}
+
+/**
+ * One server for an auth suite, behind one trusted proxy (TRUST_PROXY=1: tests speak from several
+ * addresses through X-Forwarded-For), with a low sign-in limit per account and address.
+ */
+export function authSuite(onStarted: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { TRUST_PROXY: '1' },
+      rateLimits: { loginPerAccountAndIp: { max: 3, windowMs: 60_000 } },
+    });
+    onStarted(server);
+  });
+  afterAll(() => server?.close());
 }

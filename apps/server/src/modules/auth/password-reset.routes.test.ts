@@ -1,21 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { userTokens } from '../users/users.table.ts';
-import { freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  // One nginx in front (TRUST_PROXY=1): tests speak from several addresses through X-Forwarded-For.
-  server = await startTestServer({
-    env: { TRUST_PROXY: '1' },
-    rateLimits: { loginPerAccountAndIp: { max: 3, windowMs: 60_000 } },
-  });
+authSuite((started) => {
+  server = started;
   call = apiClient(server);
 });
-afterAll(() => server.close());
 
 describe('forgot and reset password', () => {
   it('mails a reset link; the reset revokes every session and only the new password works', async () => {

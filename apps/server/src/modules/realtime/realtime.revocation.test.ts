@@ -1,7 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { users } from '../users/users.table.ts';
 import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
 import { listOnlineBots } from './realtime.service.ts';
@@ -9,40 +9,15 @@ import {
   account,
   collect,
   connectAndAuthenticate,
-  connectOwnerBot,
   createBotOwner,
-  type TestSocket,
+  realtimeSuite,
   waitFor,
 } from './realtime.test-helpers.ts';
 
 let server: TestServer;
-const sockets: TestSocket[] = [];
-const track = <T extends { socket: TestSocket }>(value: T): T => {
-  sockets.push(value.socket);
-  return value;
-};
-
-beforeAll(async () => {
-  server = await startTestServer({
-    realtime: {
-      authTimeoutMs: 400,
-      offlineTimeoutMs: 2_500,
-      adminFlushMs: 100,
-      historyFlushMs: 60_000,
-      maxMessageBytes: 4 * 1024,
-      botUpdatesPerSecond: 4,
-      floodMessagesPer10s: 40,
-    },
-  });
+const { track, connectBot } = realtimeSuite((started) => {
+  server = started;
 });
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await server.close();
-});
-
-async function connectBot(owner: { botToken: string; hwid: string }) {
-  return track(await connectOwnerBot(server, owner));
-}
 
 describe('revocation', () => {
   it('closes the sockets of a session on logout', async () => {

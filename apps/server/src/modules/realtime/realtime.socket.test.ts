@@ -1,6 +1,6 @@
 import type { BotState } from '@bot/contracts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { TestServer } from '../../../test/harness.ts';
 import {
   countOnline,
   findBotState,
@@ -13,43 +13,18 @@ import {
   account,
   collect,
   connectAndAuthenticate,
-  connectOwnerBot,
   createBotOwner,
   newHwid,
   openSocket,
-  type TestSocket,
+  realtimeSuite,
   waitFor,
   waitForClose,
 } from './realtime.test-helpers.ts';
 
 let server: TestServer;
-const sockets: TestSocket[] = [];
-const track = <T extends { socket: TestSocket }>(value: T): T => {
-  sockets.push(value.socket);
-  return value;
-};
-
-beforeAll(async () => {
-  server = await startTestServer({
-    realtime: {
-      authTimeoutMs: 400,
-      offlineTimeoutMs: 2_500,
-      adminFlushMs: 100,
-      historyFlushMs: 60_000,
-      maxMessageBytes: 4 * 1024,
-      botUpdatesPerSecond: 4,
-      floodMessagesPer10s: 40,
-    },
-  });
+const { sockets, track, connectBot } = realtimeSuite((started) => {
+  server = started;
 });
-afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
-  await server.close();
-});
-
-async function connectBot(owner: { botToken: string; hwid: string }) {
-  return track(await connectOwnerBot(server, owner));
-}
 
 describe('handshake', () => {
   it('refuses a foreign browser origin and accepts none (bots) or the site itself', async () => {

@@ -7,7 +7,8 @@ import {
   type SocketAuthenticateInput,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
-import { apiClient, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
 import { whitelistEntries } from '../whitelist/whitelist.table.ts';
 
@@ -135,4 +136,40 @@ export function statusReported(watcher: TestSocket, status: string): Promise<unk
   return waitFor(watcher, 'bot_update', (state: { accounts: { status: string }[] }) =>
     state.accounts.some((entry) => entry.status === status),
   );
+}
+
+/**
+ * One server for a realtime suite, with short timeouts and small limits so that refusals happen
+ * within a test; every socket given to `track` (or pushed to `sockets`) is closed with it.
+ */
+export function realtimeSuite(onStarted: (server: TestServer) => void) {
+  const sockets: TestSocket[] = [];
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer({
+      realtime: {
+        authTimeoutMs: 400,
+        offlineTimeoutMs: 2_500,
+        adminFlushMs: 100,
+        historyFlushMs: 60_000,
+        maxMessageBytes: 4 * 1024,
+        botUpdatesPerSecond: 4,
+        floodMessagesPer10s: 40,
+      },
+    });
+    onStarted(server);
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect();
+    await server?.close();
+  });
+  const track = <T extends { socket: TestSocket }>(value: T): T => {
+    sockets.push(value.socket);
+    return value;
+  };
+  const connectBot = async (owner: { botToken: string; hwid: string }) => {
+    if (!server) throw new Error('the suite’s server is not started');
+    return track(await connectOwnerBot(server, owner));
+  };
+  return { sockets, track, connectBot };
 }
