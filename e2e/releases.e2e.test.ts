@@ -41,6 +41,9 @@ describe('agent releases in the browser', () => {
 
     await admin.page.getByRole('button', { name: 'Publier une version' }).click();
     const dialog = admin.page.getByRole('dialog', { name: 'Publier une version du bot' });
+    // Nothing chosen: the form says what is missing, in French, and sends nothing.
+    await dialog.getByRole('button', { name: 'Publier' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Choisissez le fichier du bot.' }).waitFor();
     await dialog.getByLabel('Fichier du bot').setInputFiles({
       name: 'bot-agent-2.3.0.zip',
       mimeType: 'application/zip',

@@ -19,7 +19,9 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 const MAX_BYTES = RELEASE_PART_BYTES * RELEASE_MAX_PARTS;
 
@@ -27,6 +29,20 @@ const MAX_BYTES = RELEASE_PART_BYTES * RELEASE_MAX_PARTS;
 function versionInName(name: string): string {
   return /(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]*[0-9A-Za-z])?)/.exec(name)?.[1] ?? '';
 }
+
+/** The contracts' release fields, plus the file itself (its size checked before any upload). */
+const publishFormSchema = releaseInput.extend({
+  file: z
+    .custom<File | null>((value) => value instanceof File, 'Choisissez le fichier du bot.')
+    .refine((file) => file !== null && file.size > 0, 'Ce fichier est vide.')
+    .refine(
+      (file) => file !== null && file.size <= MAX_BYTES,
+      `Fichier trop gros (${formatFileSize(MAX_BYTES)} au plus).`,
+    ),
+});
+type PublishFields = z.infer<typeof publishFormSchema>;
+
+const EMPTY: PublishFields = { version: '', channel: 'stable', notes: '', fileName: '', file: null };
 
 /** Chooses the build file and describes it; the page uploads it and shows the progress here. */
 export function PublishDialog({
@@ -39,42 +55,25 @@ export function PublishDialog({
   onClose: () => void;
   onSubmit: (input: ReleaseInput & { file: File }) => void;
 }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [version, setVersion] = useState('');
-  const [channel, setChannel] = useState<ReleaseChannel>('stable');
-  const [notes, setNotes] = useState('');
-  const [submitted, setSubmitted] = useState(false);
+  const form = useForm<PublishFields>({ resolver: schemaResolver(publishFormSchema), defaultValues: EMPTY });
+  const { errors, isSubmitted } = form.formState;
+  const file = form.watch('file');
+  const fileProblem = errors.file?.message ?? errors.fileName?.message;
   const isUploading = progress !== null;
-
-  const parsed = releaseInput.safeParse({ version, channel, notes, fileName: file?.name ?? '' });
-  const problemOf = (field: string) =>
-    submitted && !parsed.success
-      ? parsed.error.issues.find((issue) => issue.path[0] === field)?.message
-      : undefined;
-  const fileProblem = !file
-    ? 'Choisissez le fichier du bot.'
-    : file.size === 0
-      ? 'Ce fichier est vide.'
-      : file.size > MAX_BYTES
-        ? `Fichier trop gros (${formatFileSize(MAX_BYTES)} au plus).`
-        : (problemOf('fileName') ?? null);
+  const chooseFile = (chosen: File | null) => {
+    form.setValue('file', chosen, { shouldValidate: isSubmitted });
+    form.setValue('fileName', chosen?.name ?? '', { shouldValidate: isSubmitted });
+    if (chosen && !form.getValues('version')) form.setValue('version', versionInName(chosen.name));
+  };
+  const submit = form.handleSubmit(({ file: chosen, ...input }) => {
+    if (chosen) onSubmit({ ...input, file: chosen });
+  });
 
   return (
     <Dialog open onClose={isUploading ? undefined : onClose} fullWidth maxWidth="sm">
       <DialogTitle>Publier une version du bot</DialogTitle>
       <DialogContent>
-        <Stack
-          component="form"
-          id="release-form"
-          spacing={2}
-          sx={{ pt: 1 }}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            setSubmitted(true);
-            if (parsed.success && file && !fileProblem) onSubmit({ ...parsed.data, file });
-          }}
-        >
+        <Stack component="form" id="release-form" spacing={2} sx={{ pt: 1 }} noValidate onSubmit={submit}>
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Button
               component="label"
@@ -88,61 +87,56 @@ export function PublishDialog({
                 type="file"
                 name="file"
                 aria-label="Fichier du bot"
-                onChange={(event) => {
-                  const chosen = event.target.files?.[0] ?? null;
-                  setFile(chosen);
-                  if (chosen && !version) setVersion(versionInName(chosen.name));
-                }}
+                onChange={(event) => chooseFile(event.target.files?.[0] ?? null)}
               />
             </Button>
-            <Typography
-              color={submitted && fileProblem ? 'error' : 'text.secondary'}
-              sx={{ minWidth: 0 }}
-              noWrap
-            >
+            <Typography color={fileProblem ? 'error' : 'text.secondary'} sx={{ minWidth: 0 }} noWrap>
               {file ? `${file.name} — ${formatFileSize(file.size)}` : 'Aucun fichier choisi'}
             </Typography>
           </Stack>
-          {submitted && fileProblem ? (
+          {fileProblem ? (
             <Typography role="alert" color="error" variant="body2">
               {fileProblem}
             </Typography>
           ) : null}
           <TextField
+            {...form.register('version')}
             label="Version"
-            name="version"
             placeholder="1.4.0 ou 1.5.0-beta.1"
-            value={version}
             disabled={isUploading}
-            onChange={(event) => setVersion(event.target.value)}
-            error={Boolean(problemOf('version'))}
-            helperText={problemOf('version') ?? 'Numérotation sémantique : majeure.mineure.correctif'}
+            error={errors.version !== undefined}
+            helperText={errors.version?.message ?? 'Numérotation sémantique : majeure.mineure.correctif'}
+          />
+          <Controller
+            control={form.control}
+            name="channel"
+            render={({ field }) => (
+              <TextField
+                select
+                label="Canal"
+                name={field.name}
+                value={field.value}
+                disabled={isUploading}
+                onChange={(event) => field.onChange(event.target.value as ReleaseChannel)}
+                onBlur={field.onBlur}
+                helperText="Les clients du canal bêta reçoivent aussi les versions stables plus récentes."
+              >
+                {RELEASE_CHANNELS.map((value) => (
+                  <MenuItem key={value} value={value}>
+                    {RELEASE_CHANNEL_LABELS[value]}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
           />
           <TextField
-            select
-            label="Canal"
-            name="channel"
-            value={channel}
-            disabled={isUploading}
-            onChange={(event) => setChannel(event.target.value as ReleaseChannel)}
-            helperText="Les clients du canal bêta reçoivent aussi les versions stables plus récentes."
-          >
-            {RELEASE_CHANNELS.map((value) => (
-              <MenuItem key={value} value={value}>
-                {RELEASE_CHANNEL_LABELS[value]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
+            {...form.register('notes')}
             label="Notes de version"
-            name="notes"
             multiline
             minRows={3}
-            value={notes}
             disabled={isUploading}
-            onChange={(event) => setNotes(event.target.value)}
-            error={Boolean(problemOf('notes'))}
-            helperText={problemOf('notes') ?? 'Ce qui change, montré aux clients avec le téléchargement.'}
+            error={errors.notes !== undefined}
+            helperText={errors.notes?.message ?? 'Ce qui change, montré aux clients avec le téléchargement.'}
           />
           {isUploading ? (
             <Stack spacing={0.5}>
