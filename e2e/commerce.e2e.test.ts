@@ -161,6 +161,14 @@ describe('commerce journey (sandbox provider)', () => {
       await expectHeading(page, heading);
       await page.getByRole('grid').getByText(expected).first().waitFor();
     }
+    // Adding for a customer: an empty form is answered field by field, in French, before any request.
+    await page.goto('/admin/whitelist');
+    await page.getByRole('button', { name: 'Ajouter pour un client' }).click();
+    const adding = page.getByRole('dialog', { name: 'Ajouter un compte pour un client' });
+    await adding.getByRole('button', { name: 'Ajouter' }).click();
+    await adding.getByText('Indiquez le nom d’utilisateur du client.').waitFor();
+    await adding.getByText('Nom de compte trop court (2 caractères minimum).').waitFor();
+    await adding.getByRole('button', { name: 'Annuler' }).click();
     await page.goto('/admin/payments');
     await expect.poll(() => page.getByTestId('total-paid').textContent()).toContain('19,90');
 

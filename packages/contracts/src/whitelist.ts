@@ -47,7 +47,8 @@ export const adminWhitelistListAnswer = z.object({
 });
 /** Staff add an account for a customer, named by id or username. */
 export const adminWhitelistAddInput = z.strictObject({
-  username: z.string().trim().min(1).max(64),
+  username: z.string().trim().min(1, 'Indiquez le nom d’utilisateur du client.').max(64),
   name: gameAccountNameSchema,
 });
+export type AdminWhitelistAddInput = z.infer<typeof adminWhitelistAddInput>;
 export const adminWhitelistEntryAnswer = z.object({ data: adminWhitelistEntrySchema });

@@ -1,9 +1,9 @@
-import { adminWhitelistEntryAnswer } from '@bot/contracts';
+import { type AdminWhitelistAddInput, adminWhitelistEntryAnswer } from '@bot/contracts';
 import { api } from '../../../lib/api.ts';
 
 export const WHITELIST_ENDPOINT = '/admin/whitelist';
 
-export async function addEntryForCustomer(input: { username: string; name: string }) {
+export async function addEntryForCustomer(input: AdminWhitelistAddInput) {
   return (
     await api.post(WHITELIST_ENDPOINT, input, {
       schema: adminWhitelistEntryAnswer,

@@ -1,4 +1,8 @@
-import type { AdminWhitelistEntry } from '@bot/contracts';
+import {
+  type AdminWhitelistAddInput,
+  type AdminWhitelistEntry,
+  adminWhitelistAddInput,
+} from '@bot/contracts';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -9,29 +13,20 @@ import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { addEntryForCustomer, removeEntry, WHITELIST_ENDPOINT } from '../api/whitelist.ts';
 
 /** /admin/whitelist: every whitelisted game account; staff add one for a customer or remove one. */
 export default function AdminWhitelistPage() {
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
-  const [username, setUsername] = useState('');
-  const [name, setName] = useState('');
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey(WHITELIST_ENDPOINT) });
-  const add = useMutation({
-    mutationFn: () => addEntryForCustomer({ username: username.trim(), name: name.trim() }),
-    onSuccess: async (entry) => {
-      notifySuccess(`« ${entry.name} » ajouté pour ${entry.user.username}.`);
-      setAdding(false);
-      setName('');
-      await refresh();
-    },
-  });
   const [removing, setRemoving] = useState<AdminWhitelistEntry | null>(null);
   const remove = useMutation({
     mutationFn: (entry: AdminWhitelistEntry) => removeEntry(entry.id),
@@ -105,48 +100,61 @@ export default function AdminWhitelistPage() {
         }
       />
       {adding ? (
-        <Dialog open onClose={() => setAdding(false)} fullWidth maxWidth="xs">
-          <DialogTitle>Ajouter un compte pour un client</DialogTitle>
-          <DialogContent>
-            <Stack
-              component="form"
-              id="whitelist-form"
-              spacing={2}
-              sx={{ pt: 1 }}
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (username.trim() && name.trim()) add.mutate();
-              }}
-            >
-              <TextField
-                label="Nom d’utilisateur du client"
-                name="username"
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-                required
-              />
-              <TextField
-                label="Compte de jeu"
-                name="name"
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                required
-              />
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => setAdding(false)}>Annuler</Button>
-            <Button
-              type="submit"
-              form="whitelist-form"
-              variant="contained"
-              disabled={add.isPending || !username.trim() || !name.trim()}
-            >
-              Ajouter
-            </Button>
-          </DialogActions>
-        </Dialog>
+        <AddEntryDialog
+          onClose={() => setAdding(false)}
+          onAdded={async () => {
+            setAdding(false);
+            await refresh();
+          }}
+        />
       ) : null}
     </>
+  );
+}
+
+/** Staff add a game account to a customer's whitelist (the server checks the customer's slots). */
+function AddEntryDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => Promise<void> }) {
+  const form = useForm<AdminWhitelistAddInput>({
+    resolver: schemaResolver(adminWhitelistAddInput),
+    defaultValues: { username: '', name: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (input) => {
+    try {
+      const entry = await addEntryForCustomer(input);
+      notifySuccess(`« ${entry.name} » ajouté pour ${entry.user.username}.`);
+      await onAdded();
+    } catch {
+      // shown by the API client
+    }
+  });
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <DialogTitle>Ajouter un compte pour un client</DialogTitle>
+      <DialogContent>
+        <Stack component="form" id="whitelist-form" spacing={2} sx={{ pt: 1 }} onSubmit={submit} noValidate>
+          <TextField
+            {...form.register('username')}
+            label="Nom d’utilisateur du client"
+            required
+            error={errors.username !== undefined}
+            helperText={errors.username?.message}
+          />
+          <TextField
+            {...form.register('name')}
+            label="Compte de jeu"
+            required
+            error={errors.name !== undefined}
+            helperText={errors.name?.message}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Annuler</Button>
+        <Button type="submit" form="whitelist-form" variant="contained" disabled={isSubmitting}>
+          Ajouter
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }
