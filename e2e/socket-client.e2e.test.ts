@@ -1,7 +1,6 @@
 import type { BotState } from '@bot/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getRealtimeHub } from '../apps/server/src/modules/realtime/realtime.service.ts';
 import { startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
 import {
   type LiveEvent,
@@ -48,7 +47,7 @@ function makeClient(token: string) {
 
 /** The hub's authenticated browser sockets, as it sees them. */
 function browserSockets(kind: 'client' | 'admin', hwid?: string) {
-  return [...getRealtimeHub(server.app.ctx).io.sockets.sockets.values()].filter(
+  return [...server.app.ctx.realtime.io.sockets.sockets.values()].filter(
     (socket) => socket.data.kind === kind && (hwid === undefined || socket.data.hwid === hwid),
   );
 }

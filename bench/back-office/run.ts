@@ -18,7 +18,7 @@ import { stringify } from 'csv-stringify/sync';
 import { desc, ilike } from 'drizzle-orm';
 import { newId } from '../../apps/server/src/core/ids.ts';
 import { grantPermission } from '../../apps/server/src/modules/access/access.service.ts';
-import { roles, userRoles } from '../../apps/server/src/modules/access/access.table.ts';
+import { roles, userRoles } from '../../apps/server/src/modules/roles/roles.table.ts';
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
 

@@ -13,7 +13,6 @@ import type { Db } from '../../apps/server/src/db/client.ts';
 import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
 import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
 import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
-import { getRealtimeHub } from '../../apps/server/src/modules/realtime/realtime.service.ts';
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
 import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
 import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
@@ -155,7 +154,7 @@ async function serve(
         cpuMicros: cpu.user + cpu.system,
         rss: memory.rss,
         heapUsed: memory.heapUsed,
-        hub: getRealtimeHub(app.ctx).counters,
+        hub: app.ctx.realtime.counters,
       });
     }
     if (message.type === 'stop') {

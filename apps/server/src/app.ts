@@ -9,9 +9,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
+import type { AppContext } from './context.ts';
 import { guardApiInput, keepSignedInAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { trustProxyRule } from './core/client-address.ts';
-import type { AppContext } from './core/context.ts';
 import { answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
@@ -23,12 +23,13 @@ import { openRedis, waitForRedis } from './core/redis.ts';
 import { documentAnswers } from './core/route-docs.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { seedPermissions } from './modules/access/access.service.ts';
+import { createPermissionCache, seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { startAlerts } from './modules/alerts/alert-evaluator.ts';
 import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createSessionCache } from './modules/auth/sessions.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
@@ -39,12 +40,12 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
 import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
-import { attachRealtime } from './modules/realtime/realtime.service.ts';
+import { RealtimeHub } from './modules/realtime/realtime.hub.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
-import { getOrCreateServerSecret } from './modules/settings/settings.service.ts';
+import { createSettingsCache, getOrCreateServerSecret } from './modules/settings/settings.service.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
 import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
@@ -103,11 +104,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log.warn('Redis injoignable au démarrage : ce nœud démarre seul');
 
   const cleanups: (() => Promise<void> | void)[] = [];
-  const ctx: AppContext = {
+  const events = new EventBus(log);
+  const parts: Omit<AppContext, 'realtime'> = {
     config,
     db: database.db,
     engine: database.engine,
-    events: new EventBus(log),
+    events,
     limiter: new RateLimiter(config.rateLimits, redis?.commands),
     redis,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
@@ -116,8 +118,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Stripe when its keys are configured, the embedded sandbox otherwise.
     payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),
     sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
+    sessionCache: createSessionCache(events),
+    permissionCache: createPermissionCache(events),
+    settingsCache: createSettingsCache(events),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
+  // The real-time hub is built from the context it completes, once the HTTP server exists (below).
+  const ctx = parts as AppContext;
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -213,13 +220,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: '/api' },
   );
 
+  // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
+  ctx.realtime = new RealtimeHub(ctx, app.server, redis);
+  app.addHook('preClose', () => ctx.realtime.close());
+
   // Mails leave through the durable outbox (requests only queue them).
   startMailOutbox(ctx);
   // Alerts: evaluated once per cluster, sent through the mail and Discord outboxes (decision 902).
   startAlerts(ctx);
-
-  // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
-  attachRealtime(app);
 
   // web app hosting
   await app.register(webRoutes, { distDir: config.webDistDir });

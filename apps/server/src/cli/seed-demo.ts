@@ -8,7 +8,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DemoBot, DemoBotsFile } from '@bot/bot-agent';
-import { and, eq } from 'drizzle-orm';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { newId } from '../core/ids.ts';
@@ -17,11 +16,10 @@ import {
   getUserPermissions,
   grantPermission,
   invalidateUserPermissions,
+  removeGrants,
 } from '../modules/access/access.service.ts';
-import { userGrants } from '../modules/access/access.table.ts';
 import { openBotSession } from '../modules/bots/bots.service.ts';
-import { findUserByUsername, getOrCreateBotKey } from '../modules/users/users.service.ts';
-import { users } from '../modules/users/users.table.ts';
+import { createUser, findUserByUsername, getOrCreateBotKey } from '../modules/users/users.service.ts';
 import {
   addWhitelistEntryForCustomer,
   listWhitelistedAccountNames,
@@ -85,22 +83,17 @@ async function seedDemoUser(
 ): Promise<DemoBot> {
   let user = await findUserByUsername(ctx.db, input.username);
   if (!user) {
-    const id = newId();
-    await ctx.db.insert(users).values({
-      id,
+    user = await createUser(ctx.db, {
       username: input.username,
       email: `${input.username}@demo.localhost`,
       passwordHash: input.passwordHash,
       activatedAt: new Date(),
     });
-    user = (await findUserByUsername(ctx.db, input.username))!;
   }
   const held = await getUserPermissions(ctx, user.id);
   const missing = (['can_useGathering', 'can_useTreasure'] as const).filter((name) => !held.includes(name));
   for (const permission of missing) {
-    await ctx.db
-      .delete(userGrants)
-      .where(and(eq(userGrants.userId, user.id), eq(userGrants.permission, permission)));
+    await removeGrants(ctx.db, { userId: user.id, permission });
     await grantPermission(ctx.db, {
       id: newId(),
       userId: user.id,

@@ -1,27 +1,25 @@
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
+import type { EventBus } from '../../core/events.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { users } from '../users/users.table.ts';
-import { permissions, rolePermissions, roles, userGrants, userRoles } from './access.table.ts';
+import { type GrantRow, permissions, userGrants } from './access.table.ts';
 
 /**
  * Permissions are read on every guarded request; a short-lived cache keeps that off SQL. Local
  * changes invalidate at once (`user.changed`), other nodes see them within the TTL.
  */
 const PERMISSION_CACHE_TTL_MS = 5_000;
-const caches = new WeakMap<AppContext, LRUCache<string, Permission[]>>();
+export type PermissionCache = LRUCache<string, Permission[]>;
 
-function cacheOf(ctx: AppContext): LRUCache<string, Permission[]> {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    const created = new LRUCache<string, Permission[]>({ max: 50_000, ttl: PERMISSION_CACHE_TTL_MS });
-    ctx.events.on('user.changed', ({ userId }) => created.delete(userId));
-    ctx.events.on('user.banned', ({ userId }) => created.delete(userId));
-    caches.set(ctx, created);
-    cache = created;
-  }
+/** Built once per app (app.ts): a user's entry goes as soon as their roles, grants or ban change. */
+export function createPermissionCache(events: EventBus): PermissionCache {
+  const cache = new LRUCache<string, Permission[]>({ max: 50_000, ttl: PERMISSION_CACHE_TTL_MS });
+  events.on('user.changed', ({ userId }) => cache.delete(userId));
+  events.on('user.banned', ({ userId }) => cache.delete(userId));
   return cache;
 }
 
@@ -42,7 +40,7 @@ export async function getUserPermissions(
   userId: string,
   db: DbOrTx = ctx.db,
 ): Promise<Permission[]> {
-  const cache = cacheOf(ctx);
+  const cache = ctx.permissionCache;
   const cached = cache.get(userId);
   if (cached) return cached;
   const computed = await computeUserPermissions(db, userId);
@@ -143,6 +141,26 @@ export async function revokeGrantsOfSource(
     .where(and(eq(userGrants.source, input.source), eq(userGrants.sourceId, input.sourceId)))
     .returning({ id: userGrants.id });
   return removed.length;
+}
+
+/** Moves the end date of an existing grant (`null`: no end); answers the grant as stored. */
+export async function setGrantExpiry(db: DbOrTx, grantId: string, expiresAt: Date | null): Promise<GrantRow> {
+  const [row] = await db.update(userGrants).set({ expiresAt }).where(eq(userGrants.id, grantId)).returning();
+  return row!;
+}
+
+/** Removes grants: one by id, or every grant of a user for one permission. */
+export async function removeGrants(
+  db: DbOrTx,
+  which: { grantId: string } | { userId: string; permission: Permission },
+): Promise<void> {
+  await db
+    .delete(userGrants)
+    .where(
+      'grantId' in which
+        ? eq(userGrants.id, which.grantId)
+        : and(eq(userGrants.userId, which.userId), eq(userGrants.permission, which.permission)),
+    );
 }
 
 /** Users holding a grant that expired in (from, to]: their permissions shrank with no event to say so. */

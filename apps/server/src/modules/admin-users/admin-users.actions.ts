@@ -1,10 +1,9 @@
 import type { AdminSession } from '@bot/contracts';
 import { desc, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
-import { rolePermissions, roles, userRoles } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { resendConfirmation } from '../auth/auth.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
@@ -14,9 +13,11 @@ import {
   assertMayGivePermissions,
   assertMayManageUser,
 } from '../permissions-admin/permissions-admin.service.ts';
+import { permissionsOfRoles, replaceUserRoles } from '../roles/roles.service.ts';
+import { roles } from '../roles/roles.table.ts';
 import { removeTwoFactor } from '../two-factor/two-factor.service.ts';
-import { getUserById } from '../users/users.service.ts';
-import { type UserRow, users } from '../users/users.table.ts';
+import { getUserById, markActivated, setBan, updateDiscordId } from '../users/users.service.ts';
+import type { UserRow } from '../users/users.table.ts';
 
 /** Staff actions on one account (activation, ban, roles, Discord, PC, sessions), each audited. */
 
@@ -39,8 +40,7 @@ export async function activateUserByStaff(
 ): Promise<void> {
   await onManagedUser(ctx, input, async (tx, user) => {
     if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
-    const now = new Date();
-    await tx.update(users).set({ activatedAt: now }).where(eq(users.id, user.id));
+    await markActivated(tx, user.id);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.activate',
@@ -83,10 +83,7 @@ export async function banUser(
     if (user.isAdministrator)
       throw new AppError('BAN_FORBIDDEN', { message: 'Un administrateur ne peut pas être banni.' });
     if (user.bannedAt) throw new AppError('ALREADY_BANNED');
-    await tx
-      .update(users)
-      .set({ bannedAt: new Date(), banReason: input.reason })
-      .where(eq(users.id, user.id));
+    await setBan(tx, user.id, { reason: input.reason });
     const revoked = await revokeSessions(ctx, tx, { userId: user.id, banned: true });
     await writeAudit(tx, {
       actor: input.actor,
@@ -106,7 +103,7 @@ export async function unbanUser(
 ): Promise<void> {
   await onManagedUser(ctx, input, async (tx, user) => {
     if (!user.bannedAt) throw new AppError('NOT_BANNED');
-    await tx.update(users).set({ bannedAt: null, banReason: null }).where(eq(users.id, user.id));
+    await setBan(tx, user.id, null);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.unban',
@@ -132,15 +129,8 @@ export async function setUserRoles(
     ...current.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
   ];
   if (changedRoleIds.length) {
-    const carried = await ctx.db
-      .select({ permission: rolePermissions.permission })
-      .from(rolePermissions)
-      .where(inArray(rolePermissions.roleId, changedRoleIds));
-    await assertMayGivePermissions(
-      ctx,
-      input.actor.id,
-      carried.map((row) => row.permission),
-    );
+    const carried = await permissionsOfRoles(ctx.db, changedRoleIds);
+    await assertMayGivePermissions(ctx, input.actor.id, [...carried.values()].flat());
   }
   await ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
@@ -150,9 +140,7 @@ export async function setUserRoles(
     if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
     const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
     await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
-    await tx.delete(userRoles).where(eq(userRoles.userId, user.id));
-    if (roleIds.length)
-      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: user.id, roleId })));
+    await replaceUserRoles(tx, user.id, roleIds);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.roles',
@@ -169,7 +157,7 @@ export async function setUserDiscordId(
   input: { userId: string; discordId: string | null; actor: AuditActor },
 ): Promise<void> {
   await onManagedUser(ctx, input, async (tx, user) => {
-    await tx.update(users).set({ discordId: input.discordId }).where(eq(users.id, user.id));
+    await updateDiscordId(tx, user.id, input.discordId);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.discord',

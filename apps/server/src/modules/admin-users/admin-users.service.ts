@@ -22,15 +22,16 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, getUserPermissions } from '../access/access.service.ts';
-import { rolePermissions, userGrants, userRoles } from '../access/access.table.ts';
+import { userGrants } from '../access/access.table.ts';
 import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
+import { rolePermissions, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';

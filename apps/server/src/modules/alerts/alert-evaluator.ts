@@ -7,8 +7,8 @@ import {
   isFleetAlertRule,
 } from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { repeatInBackground } from '../../core/background.ts';
-import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';

@@ -11,7 +11,7 @@ import {
   isDiscordWebhookUrl,
 } from '@bot/contracts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';

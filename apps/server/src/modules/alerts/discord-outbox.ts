@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { repeatInBackground, runInBackground } from '../../core/background.ts';
-import type { AppContext } from '../../core/context.ts';
 import {
   backoffMs,
   claimDueRows,

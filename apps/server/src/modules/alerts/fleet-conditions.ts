@@ -4,7 +4,7 @@ import {
   WEBHOOK_FAILURES_THRESHOLD,
   WEBHOOK_FAILURES_WINDOW_MINUTES,
 } from '@bot/contracts';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
 import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';

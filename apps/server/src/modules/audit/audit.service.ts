@@ -1,7 +1,7 @@
 import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
 import { and, asc, count, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditLog } from './audit.table.ts';

@@ -5,8 +5,9 @@ import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { writeSettings } from '../settings/settings.service.ts';
-import { users, userTokens } from '../users/users.table.ts';
+import { users } from '../users/users.table.ts';
 import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -1,6 +1,6 @@
 import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
@@ -12,14 +12,18 @@ import { queueMail } from '../mail/mail-outbox.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import {
+  createUser,
   findUserByEmail,
   findUserByLogin,
   findUserByUsername,
   getPublicUser,
   getUserById,
+  markActivated,
+  updatePasswordHash,
 } from '../users/users.service.ts';
-import { type UserRow, users, userTokens } from '../users/users.table.ts';
+import type { UserRow } from '../users/users.table.ts';
 import { createSession, revokeSessions } from './sessions.service.ts';
+import { userTokens } from './user-tokens.table.ts';
 
 export interface RequestOrigin {
   ip: string | null;
@@ -48,17 +52,13 @@ export async function registerUser(
   if (owner) return answerAsIfRegistered(ctx, input, owner, referrer?.username ?? null);
   let user: UserRow;
   try {
-    [user] = (await ctx.db
-      .insert(users)
-      .values({
-        id: newId(),
-        username: input.username,
-        email: input.email,
-        passwordHash,
-        referral: referrer ? referrer.username : null,
-        referredById: referrer?.id ?? null,
-      })
-      .returning()) as [UserRow];
+    user = await createUser(ctx.db, {
+      username: input.username,
+      email: input.email,
+      passwordHash,
+      referral: referrer ? referrer.username : null,
+      referredById: referrer?.id ?? null,
+    });
   } catch (error) {
     // Two registrations raced past the checks above: the unique indexes decide.
     if (isUniqueViolation(error, 'users_username_lower_idx')) throw new AppError('USERNAME_TAKEN');
@@ -183,7 +183,7 @@ export async function activateUser(
   await consumeToken(ctx, 'activation', input.token, user.id).catch(() => {
     throw refusal;
   });
-  await ctx.db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, user.id));
+  await markActivated(ctx.db, user.id);
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.activate',
@@ -315,11 +315,9 @@ export async function resetPassword(
     .set({ usedAt: new Date() })
     .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
   const passwordHash = await hashPassword(input.password);
+  await updatePasswordHash(ctx.db, userId, passwordHash);
   // A reset also proves the e-mail: it activates an account that was waiting for activation.
-  await ctx.db
-    .update(users)
-    .set({ passwordHash, activatedAt: user.activatedAt ?? new Date() })
-    .where(eq(users.id, userId));
+  if (!user.activatedAt) await markActivated(ctx.db, userId);
   await revokeSessions(ctx, ctx.db, { userId });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -338,7 +336,7 @@ export async function changePassword(
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new AppError('WRONG_PASSWORD');
   await assertStrongPassword(input.newPassword, [user.username, user.email]);
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+  await updatePasswordHash(ctx.db, user.id, passwordHash);
   await revokeSessions(ctx, ctx.db, { userId: user.id, exceptSessionId: input.sessionId });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
-import { userTokens } from '../users/users.table.ts';
 import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

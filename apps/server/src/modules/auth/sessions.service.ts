@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
+import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { twoFactor } from '../two-factor/two-factor.table.ts';
@@ -26,26 +27,29 @@ export interface AuthenticatedSession {
  */
 const SESSION_CACHE_TTL_MS = 10_000;
 const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
-const caches = new WeakMap<AppContext, LRUCache<string, AuthenticatedSession>>();
-const lastSeenWrites = new WeakMap<AppContext, Map<string, number>>();
 
-function cacheOf(ctx: AppContext): LRUCache<string, AuthenticatedSession> {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    const created = new LRUCache<string, AuthenticatedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
-    const dropSessions = (ids: string[]) => {
-      for (const [key, value] of created.entries()) if (ids.includes(value.sessionId)) created.delete(key);
-    };
-    const dropUser = (userId: string) => {
-      for (const [key, value] of created.entries()) if (value.userId === userId) created.delete(key);
-    };
-    ctx.events.on('sessions.revoked', ({ sessionIds }) => dropSessions(sessionIds));
-    ctx.events.on('user.banned', ({ userId }) => dropUser(userId));
-    ctx.events.on('sessions.changed', ({ userId }) => dropUser(userId));
-    caches.set(ctx, created);
-    cache = created;
-  }
-  return cache;
+/** The sessions a node has recently checked, and when it last recorded their activity. */
+export interface SessionCache {
+  byTokenHash: LRUCache<string, AuthenticatedSession>;
+  /** Session ids whose `last_seen_at` was written less than a minute ago. */
+  recentlyTouched: LRUCache<string, true>;
+}
+
+/** Built once per app (app.ts): drops entries as revocations, bans and 2FA changes are announced. */
+export function createSessionCache(events: EventBus): SessionCache {
+  const byTokenHash = new LRUCache<string, AuthenticatedSession>({ max: 100_000, ttl: SESSION_CACHE_TTL_MS });
+  const drop = (matches: (session: AuthenticatedSession) => boolean) => {
+    for (const [key, value] of byTokenHash.entries()) if (matches(value)) byTokenHash.delete(key);
+  };
+  events.on('sessions.revoked', ({ sessionIds }) =>
+    drop((session) => sessionIds.includes(session.sessionId)),
+  );
+  events.on('user.banned', ({ userId }) => drop((session) => session.userId === userId));
+  events.on('sessions.changed', ({ userId }) => drop((session) => session.userId === userId));
+  return {
+    byTokenHash,
+    recentlyTouched: new LRUCache<string, true>({ max: 100_000, ttl: LAST_SEEN_WRITE_INTERVAL_MS }),
+  };
 }
 
 /** Opens a session; the clear token is answered once and only its hash is stored. */
@@ -79,7 +83,7 @@ export async function findSessionByToken(
   options: { includePending?: boolean } = {},
 ): Promise<AuthenticatedSession | undefined> {
   const tokenHash = hashSecret(token);
-  const cache = cacheOf(ctx);
+  const cache = ctx.sessionCache.byTokenHash;
   let found = cache.get(tokenHash);
   if (!found) {
     const [row] = await ctx.db
@@ -121,19 +125,19 @@ export async function findSessionByToken(
 
 /** Records activity at most once a minute per session, without making the request wait. */
 function touchSession(ctx: AppContext, sessionId: string): void {
-  let writes = lastSeenWrites.get(ctx);
-  if (!writes) {
-    writes = new Map();
-    lastSeenWrites.set(ctx, writes);
-  }
-  const now = Date.now();
-  if (now - (writes.get(sessionId) ?? 0) < LAST_SEEN_WRITE_INTERVAL_MS) return;
-  writes.set(sessionId, now);
+  const { recentlyTouched } = ctx.sessionCache;
+  if (recentlyTouched.has(sessionId)) return;
+  recentlyTouched.set(sessionId, true);
   ctx.db
     .update(sessions)
-    .set({ lastSeenAt: new Date(now) })
+    .set({ lastSeenAt: new Date() })
     .where(eq(sessions.id, sessionId))
     .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
+}
+
+/** The session passed the second factor (a TOTP or recovery code): it becomes a full one. */
+export async function markSecondFactorPassed(db: DbOrTx, sessionId: string, at = new Date()): Promise<void> {
+  await db.update(sessions).set({ secondFactorAt: at }).where(eq(sessions.id, sessionId));
 }
 
 /** Revokes sessions of a user: all of them, or all but one, or the listed ones. */

@@ -1,6 +1,6 @@
 import type { BotAccount, BotState } from '@bot/contracts';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { botEvents } from './bots.table.ts';

@@ -1,6 +1,6 @@
 import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type HourlyPoint } from '@bot/contracts';
 import { and, asc, desc, eq, gte, inArray, isNotNull, or } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { windowStart } from '../../core/time-series.ts';
 import { alertIncidents } from '../alerts/alerts.table.ts';
 import { auditLog } from '../audit/audit.table.ts';

@@ -1,6 +1,6 @@
 import type { BotAccount, BotHistoryPoint, HourlyPoint } from '@bot/contracts';
 import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { botActivityMinutes } from './bots.table.ts';

@@ -1,14 +1,14 @@
 import type { BotSessionAnswer, Permission, ReleaseChannel } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { findUserByBotKey } from '../users/users.service.ts';
+import { claimHwid, findUserByBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
 import { writeBotEvent } from './bot-events.ts';
@@ -84,17 +84,13 @@ async function updateFor(
 async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
   try {
     const bound = await ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(users)
-        .set({ hwid: input.hwid })
-        .where(and(eq(users.id, input.userId), isNull(users.hwid)))
-        .returning({ id: users.id });
-      if (rows.length > 0) {
+      const claimed = await claimHwid(tx, input.userId, input.hwid);
+      if (claimed) {
         await writeBotEvent(tx, { hwid: input.hwid, userId: input.userId, kind: 'bound', at: new Date() });
       }
-      return rows;
+      return claimed;
     });
-    if (bound.length === 0) {
+    if (!bound) {
       // Another request bound a PC meanwhile: accept only if it is the same one.
       const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, input.userId));
       if (row?.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');

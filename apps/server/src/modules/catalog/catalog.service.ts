@@ -1,8 +1,8 @@
 import type { Package, PackageListQuery, PackageUpdateInput, packageInput } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, max, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
+import type { AppContext } from '../../context.ts';
 import { repeatInBackground } from '../../core/background.ts';
-import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import type { MailMessage } from '../../core/mailer.ts';
 import {

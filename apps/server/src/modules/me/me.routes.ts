@@ -12,8 +12,8 @@ import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
-import { resetHwid, rotateMyBotKey, setDiscordId } from './me.service.ts';
+import { getOrCreateBotKey, getPublicUser, updateDiscordId } from '../users/users.service.ts';
+import { resetHwid, rotateMyBotKey } from './me.service.ts';
 
 const tags = ['me'];
 
@@ -48,7 +48,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, body: discordInput, response: { 200: userInfoAnswer } } },
     async (request) => {
       const { userId } = sessionOf(request);
-      await setDiscordId(ctx, { userId, discordId: request.body.discordId });
+      await updateDiscordId(ctx.db, userId, request.body.discordId);
       return { data: await getPublicUser(ctx.db, userId) };
     },
   );

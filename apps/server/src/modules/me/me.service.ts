@@ -1,19 +1,10 @@
-import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { getUserById, rotateBotKey } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { getUserById, releaseHwid, rotateBotKey } from '../users/users.service.ts';
 
 const HOUR_MS = 3_600_000;
-
-export async function setDiscordId(
-  ctx: AppContext,
-  input: { userId: string; discordId: string | null },
-): Promise<void> {
-  await ctx.db.update(users).set({ discordId: input.discordId }).where(eq(users.id, input.userId));
-}
 
 /** When the user may unbind their PC again. */
 async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
@@ -47,10 +38,7 @@ export async function resetHwid(
     });
   }
   const now = new Date();
-  await ctx.db
-    .update(users)
-    .set({ hwid: null, hwidResetAt: input.bypassCooldown ? user.hwidResetAt : now })
-    .where(eq(users.id, user.id));
+  await releaseHwid(ctx.db, user.id, input.bypassCooldown ? user.hwidResetAt : now);
   ctx.events.emit('hwid.reset', { userId: user.id, hwid: user.hwid });
   await writeSecurityEvent(ctx, {
     actor: { id: input.actor?.id ?? user.id, username: input.actor?.username ?? user.username, ip: input.ip },

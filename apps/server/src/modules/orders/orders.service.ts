@@ -1,6 +1,6 @@
 import { APP_NAME, discountOf, type Order, type PackageSubscription, type Receipt } from '@bot/contracts';
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -71,18 +71,3 @@ export const orders = pgTable(
 );
 
 export type OrderRow = typeof orders.$inferSelect;
-
-/** Every provider event handled once: a replayed delivery finds its id here and does nothing. */
-export const paymentEvents = pgTable(
-  'payment_events',
-  {
-    id: uuid('id').primaryKey(),
-    provider: text('provider').notNull(),
-    eventId: text('event_id').notNull(),
-    type: text('type').notNull(),
-    orderId: uuid('order_id'),
-    outcome: text('outcome').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('payment_events_event_idx').on(t.provider, t.eventId)],
-);

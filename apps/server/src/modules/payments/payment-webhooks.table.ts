@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Every call a payment provider made to its webhook and whether it was accepted: the fleet alert
@@ -16,4 +16,19 @@ export const paymentWebhookCalls = pgTable(
     accepted: boolean('accepted').notNull(),
   },
   (t) => [index('payment_webhook_calls_at_idx').on(t.at)],
+);
+
+/** Every provider event handled once: a replayed delivery finds its id here and does nothing. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    orderId: uuid('order_id'),
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('payment_events_event_idx').on(t.provider, t.eventId)],
 );

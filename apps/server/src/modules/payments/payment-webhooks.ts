@@ -1,6 +1,6 @@
 import { WEBHOOK_FAILURES_WINDOW_MINUTES } from '@bot/contracts';
 import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { paymentWebhookCalls } from './payment-webhooks.table.ts';

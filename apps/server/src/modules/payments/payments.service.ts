@@ -1,14 +1,15 @@
 import type { Order } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
-import { type OrderRow, orders, paymentEvents } from '../orders/orders.table.ts';
+import { type OrderRow, orders } from '../orders/orders.table.ts';
 import { markOrderRefunded } from '../orders/payments-admin.service.ts';
+import { paymentEvents } from './payment-webhooks.table.ts';
 
 /** What the sandbox checkout page's buttons do. */
 export async function actOnSandboxCheckout(

@@ -5,7 +5,8 @@ import { apiClient, startTestServer, type TestServer, type TestUser } from '../.
 import { newId } from '../../core/ids.ts';
 import { userGrants } from '../access/access.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { orders, paymentEvents } from '../orders/orders.table.ts';
+import { orders } from '../orders/orders.table.ts';
+import { paymentEvents } from './payment-webhooks.table.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_commerce_secret';
 const stripe = new Stripe('sk_test_not_used');

@@ -8,17 +8,22 @@ import {
   type PermissionSummary,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { getUserPermissions, grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
-import { rolePermissions, roles, userGrants } from '../access/access.table.ts';
+import {
+  getUserPermissions,
+  grantPermission,
+  invalidateUserPermissions,
+  removeGrants,
+  setGrantExpiry,
+} from '../access/access.service.ts';
+import { type GrantRow, userGrants } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { rolePermissions, roles } from '../roles/roles.table.ts';
 import { findUserById, findUserByLogin, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
-
-type GrantRow = typeof userGrants.$inferSelect;
 
 const isGrantActive = (expiresAt: Date | null): boolean =>
   expiresAt === null || expiresAt.getTime() > Date.now();
@@ -213,11 +218,7 @@ export async function updateGrant(
   await assertMayChangeGrant(ctx, input);
   const result = await ctx.db.transaction(async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
-    const [updated] = await tx
-      .update(userGrants)
-      .set({ expiresAt })
-      .where(eq(userGrants.id, grant.id))
-      .returning();
+    const updated = await setGrantExpiry(tx, grant.id, expiresAt);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'grant.update',
@@ -229,7 +230,7 @@ export async function updateGrant(
       },
       after: { grantId: grant.id, permission: grant.permission, expiresAt: expiresAt?.toISOString() ?? null },
     });
-    return toGrant(updated!, username);
+    return toGrant(updated, username);
   });
   invalidateUserPermissions(ctx, result.userId);
   return result;
@@ -243,7 +244,7 @@ export async function deleteGrant(
   await assertMayChangeGrant(ctx, input);
   const userId = await ctx.db.transaction(async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
-    await tx.delete(userGrants).where(eq(userGrants.id, grant.id));
+    await removeGrants(tx, { grantId: grant.id });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'grant.delete',

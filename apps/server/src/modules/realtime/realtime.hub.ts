@@ -1,11 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { botReportSchema, type ErrorCode, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import type { AppContext } from '../../context.ts';
 import { repeatInBackground, runInBackground } from '../../core/background.ts';
 import { clientAddressOf, trustProxyRule } from '../../core/client-address.ts';
-import type { AppContext } from '../../core/context.ts';
 import type { RedisConnection } from '../../core/redis.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { BotEventRecorder } from '../bots/bot-events.ts';
@@ -78,12 +77,12 @@ export class RealtimeHub {
 
   constructor(
     private readonly ctx: AppContext,
-    app: FastifyInstance,
+    server: HttpServer,
     private readonly redis: RedisConnection | undefined,
   ) {
     const { realtime, publicUrl } = ctx.config;
     const trustProxy = trustProxyRule(ctx.config.trustProxy);
-    this.io = new Server(app.server, {
+    this.io = new Server(server, {
       path: SOCKET_PATH,
       transports: ['websocket'],
       allowUpgrades: false,

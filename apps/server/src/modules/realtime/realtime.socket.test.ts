@@ -4,7 +4,6 @@ import type { TestServer } from '../../../test/harness.ts';
 import {
   countOnline,
   findBotState,
-  getRealtimeHub,
   kickBot,
   listConnectedViewers,
   listOnlineBots,
@@ -273,7 +272,7 @@ describe('payload checks', () => {
     );
     const updates = collect<BotState>(watcher.socket, 'bot_update');
     const bot = await connectBot(owner);
-    const { counters } = getRealtimeHub(server.app.ctx);
+    const { counters } = server.app.ctx.realtime;
     const droppedBefore = counters.droppedReports;
     const relayed = () => updates.filter((state) => state.online && (state.accounts[0]?.level ?? 0) > 100);
     // A burst below the flood limit (40 per 10 s): each report is relayed or dropped by the throttle

@@ -1,5 +1,5 @@
 import { type ErrorCode, SOCKET_EVENTS } from '@bot/contracts';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
 import { canRunBot, findAllowedAccounts, revokeBotSessions } from '../bots/bots.service.ts';
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';

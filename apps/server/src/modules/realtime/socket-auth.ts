@@ -1,5 +1,5 @@
 import { type SocketAuthenticateInput, socketAuthenticateInput } from '@bot/contracts';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
 import { findSessionByToken } from '../auth/sessions.service.ts';
 import { canRunBot, findAllowedAccounts, findBotSessionByToken } from '../bots/bots.service.ts';

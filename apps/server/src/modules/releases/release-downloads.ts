@@ -4,7 +4,7 @@ import { RELEASE_LINK_TTL_MS, RELEASE_PART_BYTES, type Release } from '@bot/cont
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import parseRange from 'range-parser';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { readParts } from './releases.service.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@bot/contracts';
 import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';

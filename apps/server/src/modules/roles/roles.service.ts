@@ -1,17 +1,17 @@
 import type { Permission, Role, RoleDetail, RoleInput, RolesQuery, RoleUpdateInput } from '@bot/contracts';
 import { countOf } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
-import { rolePermissions, roles, userRoles } from '../access/access.table.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayGivePermissions } from '../permissions-admin/permissions-admin.service.ts';
 import { users } from '../users/users.table.ts';
+import { rolePermissions, roles, userRoles } from './roles.table.ts';
 
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
 const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
@@ -20,7 +20,7 @@ type RoleRow = typeof roles.$inferSelect;
 
 const memberCount = sql<number>`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`;
 
-async function permissionsOfRoles(db: DbOrTx, roleIds: string[]): Promise<Map<string, Permission[]>> {
+export async function permissionsOfRoles(db: DbOrTx, roleIds: string[]): Promise<Map<string, Permission[]>> {
   const result = new Map<string, Permission[]>();
   if (roleIds.length === 0) return result;
   const rows = await db
@@ -147,6 +147,12 @@ async function memberIdsOf(db: DbOrTx, roleId: string): Promise<string[]> {
 
 function auditView(role: RoleDetail) {
   return { name: role.name, description: role.description, permissions: role.permissions };
+}
+
+/** Replaces the roles a user holds (the caller checks the actor may, and audits). */
+export async function replaceUserRoles(db: DbOrTx, userId: string, roleIds: string[]): Promise<void> {
+  await db.delete(userRoles).where(eq(userRoles.userId, userId));
+  if (roleIds.length) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
 
 async function withNameGuard<T>(work: () => Promise<T>): Promise<T> {

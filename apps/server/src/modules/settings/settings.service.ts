@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS, type PublicSettings, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
+import type { EventBus } from '../../core/events.ts';
 import { newSecret } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -11,27 +12,22 @@ import { serverSecrets, settings } from './settings.table.ts';
  * (`settings.changed` reaches every node).
  */
 const SETTINGS_CACHE_TTL_MS = 2_000;
-interface CachedSettings {
+export interface SettingsCache {
   value: SiteSettings | undefined;
   expiresAt: number;
 }
-const caches = new WeakMap<AppContext, CachedSettings>();
 
-function cacheOf(ctx: AppContext): CachedSettings {
-  let cached = caches.get(ctx);
-  if (!cached) {
-    const created: CachedSettings = { value: undefined, expiresAt: 0 };
-    ctx.events.on('settings.changed', () => {
-      created.expiresAt = 0;
-    });
-    caches.set(ctx, created);
-    cached = created;
-  }
-  return cached;
+/** Built once per app (app.ts): emptied as soon as any node announces a change. */
+export function createSettingsCache(events: EventBus): SettingsCache {
+  const cache: SettingsCache = { value: undefined, expiresAt: 0 };
+  events.on('settings.changed', () => {
+    cache.expiresAt = 0;
+  });
+  return cache;
 }
 
 export async function getSettings(ctx: AppContext): Promise<SiteSettings> {
-  const cached = cacheOf(ctx);
+  const cached = ctx.settingsCache;
   if (cached.value && cached.expiresAt > Date.now()) return cached.value;
   const value = await readSettings(ctx.db);
   cached.value = value;
@@ -64,7 +60,7 @@ export async function writeSettings(
         set: { value, updatedAt: new Date(), updatedById: actorId },
       });
   }
-  cacheOf(ctx).expiresAt = 0;
+  ctx.settingsCache.expiresAt = 0;
   ctx.events.emit('settings.changed', { keys: Object.keys(patch) });
 }
 
@@ -124,7 +120,7 @@ export async function updateSettings(
     });
     return Object.keys(after);
   });
-  cacheOf(ctx).expiresAt = 0;
+  ctx.settingsCache.expiresAt = 0;
   if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }

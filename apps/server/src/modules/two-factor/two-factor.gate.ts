@@ -1,4 +1,4 @@
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { AuthenticatedSession } from '../auth/sessions.service.ts';
 import { getSettings } from '../settings/settings.service.ts';

@@ -9,7 +9,7 @@ import {
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
@@ -17,8 +17,11 @@ import { seal, unseal } from '../../core/sealing.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import type { AuthenticatedSession } from '../auth/sessions.service.ts';
-import { revokeSessions } from '../auth/sessions.service.ts';
+import {
+  type AuthenticatedSession,
+  markSecondFactorPassed,
+  revokeSessions,
+} from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -197,7 +200,7 @@ export async function confirmEnrollment(
       .update(twoFactor)
       .set({ enabledAt: now, lastUsedStep: step })
       .where(eq(twoFactor.userId, input.userId));
-    await tx.update(sessions).set({ secondFactorAt: now }).where(eq(sessions.id, input.sessionId));
+    await markSecondFactorPassed(tx, input.sessionId, now);
     await writeAudit(tx, {
       actor,
       action: 'two_factor.enabled',
@@ -221,7 +224,7 @@ export async function passSecondFactor(
   try {
     const kind = await ctx.db.transaction(async (tx) => {
       const used = await consumeCode(ctx, tx, session.userId, code);
-      await tx.update(sessions).set({ secondFactorAt: new Date() }).where(eq(sessions.id, session.sessionId));
+      await markSecondFactorPassed(tx, session.sessionId);
       await writeAudit(tx, {
         actor,
         action: used === 'recovery' ? 'auth.login_recovery_code' : 'auth.login',

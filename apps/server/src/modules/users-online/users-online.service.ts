@@ -9,8 +9,8 @@ import {
   versionMatches,
 } from '@bot/contracts';
 import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
-import { newId, newSecret } from '../../core/ids.ts';
+import type { AppContext } from '../../context.ts';
+import { newSecret } from '../../core/ids.ts';
 import { hashPassword } from '../../core/passwords.ts';
+import { createUser } from './users.service.ts';
 import { users } from './users.table.ts';
 
 /**
@@ -19,8 +20,7 @@ export async function ensureFirstAdministrator(
   if (existing) return null;
   const { username, email } = ctx.config.admin;
   const password = ctx.config.admin.password ?? newSecret(18);
-  await ctx.db.insert(users).values({
-    id: newId(),
+  await createUser(ctx.db, {
     username,
     email,
     passwordHash: await hashPassword(password),

@@ -1,8 +1,8 @@
 import type { User } from '@bot/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { hashSecret, newSecret } from '../../core/ids.ts';
+import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { seal, unseal } from '../../core/sealing.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers } from '../access/access.service.ts';
@@ -70,6 +70,55 @@ export async function findUserByBotKey(db: DbOrTx, accessKey: string): Promise<U
     .from(users)
     .where(eq(users.botKeyHash, hashSecret(accessKey)));
   return row;
+}
+
+// ---- Writes. This module owns the users table: every other module changes a user through these.
+
+type NewUser = Pick<typeof users.$inferInsert, 'username' | 'email' | 'passwordHash'> &
+  Partial<Pick<typeof users.$inferInsert, 'referral' | 'referredById' | 'isAdministrator' | 'activatedAt'>>;
+
+/** Inserts an account; the unique indexes on username and e-mail decide races (callers map them). */
+export async function createUser(db: DbOrTx, input: NewUser): Promise<UserRow> {
+  const [row] = await db
+    .insert(users)
+    .values({ id: newId(), ...input })
+    .returning();
+  return row!;
+}
+
+export async function markActivated(db: DbOrTx, userId: string): Promise<void> {
+  await db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export async function updatePasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export async function updateDiscordId(db: DbOrTx, userId: string, discordId: string | null): Promise<void> {
+  await db.update(users).set({ discordId }).where(eq(users.id, userId));
+}
+
+/** Binds a PC to a user who has none; answers false when the user already has one. */
+export async function claimHwid(db: DbOrTx, userId: string, hwid: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ hwid })
+    .where(and(eq(users.id, userId), isNull(users.hwid)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Unbinds the user's PC; `resetAt` starts the cooldown of the next self-service reset. */
+export async function releaseHwid(db: DbOrTx, userId: string, resetAt: Date | null): Promise<void> {
+  await db.update(users).set({ hwid: null, hwidResetAt: resetAt }).where(eq(users.id, userId));
+}
+
+/** Bans (with a reason) or lifts the ban (`null`). */
+export async function setBan(db: DbOrTx, userId: string, ban: { reason: string } | null): Promise<void> {
+  await db
+    .update(users)
+    .set(ban ? { bannedAt: new Date(), banReason: ban.reason } : { bannedAt: null, banReason: null })
+    .where(eq(users.id, userId));
 }
 
 /** Creates a new bot access key, replacing the previous one; answers it in clear once more. */

@@ -7,8 +7,8 @@ import {
 } from '@bot/contracts';
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { discountOf, type VoucherPreview } from '@bot/contracts';
 import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../core/context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';

@@ -14,8 +14,8 @@ import {
   type World,
 } from '@bot/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
-import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
