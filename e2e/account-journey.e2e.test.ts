@@ -6,13 +6,13 @@ import {
   readAuthState,
   serverAndBrowser,
   signInThroughForm,
+  unexpectedErrors,
   waitForPath,
 } from './support/browser.ts';
 
 const shared = serverAndBrowser();
 
 /** Failed requests the browser logs itself when a test provokes them on purpose. */
-const expectedStatus = (status: number) => (error: string) => !error.includes(`status of ${status}`);
 
 describe('account journeys', () => {
   it('registers, activates from the mail link, signs in, keeps the session, browses and signs out', async () => {
@@ -153,7 +153,7 @@ describe('account journeys', () => {
     await waitForPath(page, '/login');
     await expect.poll(async () => (await readAuthState(page))?.token ?? null).toBeNull();
     expect(await readAuthState(page)).toMatchObject({ user: null, accesToken: null });
-    expect(errors.filter(expectedStatus(401))).toEqual([]);
+    expect(unexpectedErrors(errors, 401)).toEqual([]);
     await close();
   });
 
@@ -175,7 +175,7 @@ describe('account journeys', () => {
     await page.getByText('Un nouvel e-mail d’activation a été envoyé', { exact: false }).waitFor();
     const mail = await shared.server.mail.waitFor({ to: dormant.user.email });
     expect(mail.text).toContain(`/login?username=${encodeURIComponent(dormant.user.username)}`);
-    expect(errors.filter(expectedStatus(401)).filter(expectedStatus(403))).toEqual([]);
+    expect(unexpectedErrors(errors, 401, 403)).toEqual([]);
     await close();
   });
 

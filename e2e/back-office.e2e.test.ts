@@ -12,6 +12,7 @@ import {
   launchBrowser,
   openPage,
   signInThroughForm,
+  unexpectedErrors,
   WEB_DIST,
   waitForPath,
 } from './support/browser.ts';
@@ -30,10 +31,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** Failed requests the browser logs itself when a test provokes them on purpose. */
-const unexpected = (errors: string[], ...statuses: number[]) =>
-  errors.filter((error) => !statuses.some((status) => error.includes(`status of ${status}`)));
 
 async function signInAsAdmin(): Promise<Awaited<ReturnType<typeof openPage>>> {
   const watched = await openPage(browser, server.url);
@@ -118,8 +115,8 @@ describe('back office journeys', () => {
     expect(granted.text).toMatch(/Fin\s*\d{2}\/\d{2}\/\d{4}\s\d{2}:\d{2}/);
     await granted.dialog.getByRole('button', { name: 'Fermer' }).click();
 
-    expect(unexpected(staff.errors)).toEqual([]);
-    expect(unexpected(customer.errors)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(customer.errors)).toEqual([]);
     await customer.close();
     await staff.close();
   });
@@ -149,7 +146,7 @@ describe('back office journeys', () => {
     const row = page.getByRole('row').filter({ hasText: 'Offre du test' });
     await row.waitFor();
     expect(await row.textContent()).toContain('12,50');
-    expect(unexpected(errors)).toEqual([]);
+    expect(unexpectedErrors(errors)).toEqual([]);
     await close();
   });
 
@@ -178,8 +175,8 @@ describe('back office journeys', () => {
     await waitForPath(customer.page, '/login');
     expect((await call('GET', '/me/info', undefined, bot.owner.token)).status).toBe(401);
 
-    expect(unexpected(staff.errors)).toEqual([]);
-    expect(unexpected(customer.errors, 401)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(customer.errors, 401)).toEqual([]);
     await bot.stop();
     await customer.close();
     await staff.close();
@@ -203,7 +200,7 @@ describe('back office journeys', () => {
     await visitor.page.clock.runFor(31_000);
     await expect.poll(() => visitor.page.getByTestId('snow').count()).toBe(0);
     expect(visitor.errors).toEqual([]);
-    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
     await visitor.close();
     await staff.close();
   });
@@ -236,8 +233,8 @@ describe('back office journeys', () => {
     );
     await customer.page.reload();
     await expectHeading(customer.page, 'Mon compte');
-    expect(unexpected(staff.errors)).toEqual([]);
-    expect(unexpected(customer.errors, 503)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(customer.errors, 503)).toEqual([]);
     await customer.close();
     await staff.close();
   });
@@ -273,7 +270,7 @@ describe('back office journeys', () => {
     await page.reload();
     await page.getByText(/26–50 sur 3\s?000/).waitFor();
     expect(await page.getByRole('searchbox').inputValue()).toBe('export_');
-    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
     await staff.close();
   });
 
@@ -334,7 +331,7 @@ describe('back office journeys', () => {
       )
       .toBe(`${route!.id}:0,0`);
     await bot.stop();
-    expect(unexpected(staff.errors)).toEqual([]);
+    expect(unexpectedErrors(staff.errors)).toEqual([]);
     await staff.close();
   });
 });

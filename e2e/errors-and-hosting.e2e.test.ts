@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectHeading, openPage, serverAndBrowser } from './support/browser.ts';
+import { expectHeading, openPage, serverAndBrowser, unexpectedErrors } from './support/browser.ts';
 
 const shared = serverAndBrowser();
 
@@ -46,7 +46,7 @@ describe('hosting and error pages', () => {
     await expectHeading(page, 'Page not found');
     expect(await page.getByTestId('error-status').textContent()).toBe('404');
     // The browser reports the 404 document itself; nothing else may fail.
-    expect(errors.filter((error) => !/status of 404/.test(error))).toEqual([]);
+    expect(unexpectedErrors(errors, 404)).toEqual([]);
     await close();
   });
 
@@ -85,7 +85,7 @@ describe('hosting and error pages', () => {
     const missing = await page.goto('/not/a/page');
     expect(missing?.status()).toBe(404);
     await expectHeading(page, 'Page not found');
-    expect(errors.filter((error) => !/status of 404/.test(error))).toEqual([]);
+    expect(unexpectedErrors(errors, 404)).toEqual([]);
     await close();
   });
 

@@ -72,6 +72,11 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+/** The errors left once the failed requests a test provokes on purpose (the browser logs them) are set aside. */
+export function unexpectedErrors(errors: string[], ...statuses: number[]): string[] {
+  return errors.filter((error) => !statuses.some((status) => error.includes(`status of ${status}`)));
+}
+
 /** A fresh context (own storage, own service worker) and page that records every console error. */
 export async function openPage(
   browser: Browser,

@@ -4,8 +4,8 @@ import {
   VOUCHER_KINDS,
   type Voucher,
   type VoucherInput,
-  type VoucherKind,
-  voucherProblems,
+  voucherInput,
+  voucherKindSchema,
 } from '@bot/contracts';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -17,16 +17,78 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
-const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
-const intOrNull = (value: string) => (value.trim() ? Number(value) : null);
 const pad = (n: number) => String(n).padStart(2, '0');
 /** ISO instant -> the value of a datetime-local input, in the browser's time zone. */
 function toLocalInput(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** What the inputs hold: text as typed (the reduction in euros, dates in local time). */
+const voucherFieldsSchema = z.object({
+  code: z.string(),
+  kind: voucherKindSchema,
+  percentOff: z.string(),
+  amountOff: z.string(),
+  packageId: z.string(),
+  maxRedemptions: z.string(),
+  perCustomerLimit: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  note: z.string(),
+  active: z.boolean(),
+});
+type VoucherFields = z.infer<typeof voucherFieldsSchema>;
+
+const numberOrNull = (value: string) => (value.trim() ? Number(value.replace(',', '.')) : null);
+const isoOrNull = (local: string) => (local ? new Date(local).toISOString() : null);
+
+function toVoucherInput(fields: VoucherFields): VoucherInput {
+  const euros = numberOrNull(fields.amountOff);
+  return {
+    ...(fields.code.trim() ? { code: fields.code.trim() } : {}),
+    kind: fields.kind,
+    percentOff: fields.kind === 'percent' ? numberOrNull(fields.percentOff) : null,
+    amountOffCents: fields.kind === 'fixed' && euros !== null ? Math.round(euros * 100) : null,
+    packageId: fields.packageId || null,
+    maxRedemptions: numberOrNull(fields.maxRedemptions),
+    perCustomerLimit: numberOrNull(fields.perCustomerLimit),
+    startsAt: isoOrNull(fields.startsAt),
+    endsAt: isoOrNull(fields.endsAt),
+    active: fields.active,
+    note: fields.note.trim(),
+  };
+}
+
+/** The contracts' voucher rules, their messages put on the input that holds the value. */
+const voucherFormSchema = voucherFieldsSchema.superRefine((fields, context) => {
+  const checked = voucherInput.safeParse(toVoucherInput(fields));
+  if (checked.success) return;
+  for (const issue of checked.error.issues) {
+    const field = issue.path[0] === 'amountOffCents' ? 'amountOff' : String(issue.path[0]);
+    context.addIssue({ code: 'custom', path: [field], message: issue.message });
+  }
+});
+
+function fieldsOf(initial: Voucher | undefined): VoucherFields {
+  return {
+    code: initial?.code ?? '',
+    kind: initial?.kind ?? 'percent',
+    percentOff: String(initial?.percentOff ?? 10),
+    amountOff: initial?.amountOffCents ? (initial.amountOffCents / 100).toFixed(2) : '5.00',
+    packageId: initial?.packageId ?? '',
+    maxRedemptions: String(initial?.maxRedemptions ?? ''),
+    perCustomerLimit: initial ? String(initial.perCustomerLimit ?? '') : '1',
+    startsAt: toLocalInput(initial?.startsAt),
+    endsAt: toLocalInput(initial?.endsAt),
+    note: initial?.note ?? '',
+    active: initial?.active ?? true,
+  };
 }
 
 /** Create a voucher (typed or generated code, kind, value, restriction, limits, dates) or edit its terms. */
@@ -44,41 +106,18 @@ export function VoucherDialog({
   onSubmit: (input: VoucherInput) => void;
   isSaving: boolean;
 }) {
-  const [code, setCode] = useState(initial?.code ?? '');
-  const [kind, setKind] = useState<VoucherKind>(initial?.kind ?? 'percent');
-  const [percentOff, setPercentOff] = useState(String(initial?.percentOff ?? 10));
-  const [amountOff, setAmountOff] = useState(
-    initial?.amountOffCents ? (initial.amountOffCents / 100).toFixed(2) : '5.00',
-  );
-  const [packageId, setPackageId] = useState(initial?.packageId ?? '');
-  const [maxRedemptions, setMaxRedemptions] = useState(initial ? String(initial.maxRedemptions ?? '') : '');
-  const [perCustomerLimit, setPerCustomerLimit] = useState(
-    initial ? String(initial.perCustomerLimit ?? '') : '1',
-  );
-  const [startsAt, setStartsAt] = useState(toLocalInput(initial?.startsAt));
-  const [endsAt, setEndsAt] = useState(toLocalInput(initial?.endsAt));
-  const [note, setNote] = useState(initial?.note ?? '');
-  const [active, setActive] = useState(initial?.active ?? true);
-
-  const input: VoucherInput = {
-    ...(code.trim() ? { code: code.trim() } : {}),
-    kind,
-    percentOff: kind === 'percent' ? Number(percentOff) : null,
-    amountOffCents: kind === 'fixed' ? Math.round(Number(amountOff.replace(',', '.')) * 100) : null,
-    packageId: packageId || null,
-    maxRedemptions: intOrNull(maxRedemptions),
-    perCustomerLimit: intOrNull(perCustomerLimit),
-    startsAt: toIso(startsAt),
-    endsAt: toIso(endsAt),
-    active,
-    note: note.trim(),
-  };
-  const problems = voucherProblems({
-    ...input,
-    startsAt: input.startsAt ?? null,
-    endsAt: input.endsAt ?? null,
+  const form = useForm<VoucherFields>({
+    resolver: schemaResolver(voucherFormSchema),
+    defaultValues: fieldsOf(initial),
   });
-  const problemOf = (path: string) => problems.find((problem) => problem.path === path)?.message;
+  const { errors } = form.formState;
+  const kind = form.watch('kind');
+  /** MUI's text field bound to a field: its value, its change, its error under it. */
+  const bind = (name: Exclude<keyof VoucherFields, 'active'>) => ({
+    ...form.register(name),
+    error: errors[name] !== undefined,
+    helperText: errors[name]?.message,
+  });
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
@@ -89,130 +128,119 @@ export function VoucherDialog({
           id="voucher-form"
           spacing={2}
           sx={{ pt: 1 }}
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (problems.length === 0) onSubmit(input);
-          }}
+          onSubmit={form.handleSubmit((fields) => onSubmit(toVoucherInput(fields)))}
+          noValidate
         >
-          <TextField
-            label="Code (vide : généré, 16 caractères)"
+          <Controller
+            control={form.control}
             name="code"
-            value={code}
-            onChange={(e) => setCode(e.target.value.toUpperCase())}
-            disabled={Boolean(initial)}
-            slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
+            render={({ field }) => (
+              <TextField
+                {...field}
+                onChange={(event) => field.onChange(event.target.value.toUpperCase())}
+                label="Code (vide : généré, 16 caractères)"
+                disabled={Boolean(initial)}
+                error={errors.code !== undefined}
+                helperText={errors.code?.message}
+                slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
+              />
+            )}
           />
-          <TextField
-            select
-            label="Type"
+          <Controller
+            control={form.control}
             name="kind"
-            value={kind}
-            disabled={Boolean(initial)}
-            onChange={(e) => setKind(e.target.value as VoucherKind)}
-          >
-            {VOUCHER_KINDS.map((value) => (
-              <MenuItem key={value} value={value}>
-                {VOUCHER_KIND_LABELS[value]}
-              </MenuItem>
-            ))}
-          </TextField>
+            render={({ field }) => (
+              <TextField {...field} select label="Type" disabled={Boolean(initial)}>
+                {VOUCHER_KINDS.map((value) => (
+                  <MenuItem key={value} value={value}>
+                    {VOUCHER_KIND_LABELS[value]}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
           {kind === 'percent' ? (
-            <TextField
-              label="Réduction (%)"
-              name="percentOff"
-              type="number"
-              value={percentOff}
-              onChange={(e) => setPercentOff(e.target.value)}
-              error={Boolean(problemOf('percentOff'))}
-              helperText={problemOf('percentOff')}
-            />
+            <TextField {...bind('percentOff')} label="Réduction (%)" type="number" />
           ) : null}
           {kind === 'fixed' ? (
             <TextField
+              {...bind('amountOff')}
               label="Réduction (€)"
-              name="amountOff"
-              value={amountOff}
-              onChange={(e) => setAmountOff(e.target.value)}
-              error={Boolean(problemOf('amountOffCents'))}
-              helperText={problemOf('amountOffCents')}
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
             />
           ) : null}
-          <TextField
-            select
-            label={kind === 'gift' ? 'Offre offerte' : 'Limité à l’offre (facultatif)'}
+          <Controller
+            control={form.control}
             name="packageId"
-            value={packageId}
-            onChange={(e) => setPackageId(e.target.value)}
-            error={Boolean(problemOf('packageId'))}
-            helperText={problemOf('packageId')}
-          >
-            <MenuItem value="">{kind === 'gift' ? '—' : 'Toutes les offres'}</MenuItem>
-            {packages.map((pkg) => (
-              <MenuItem key={pkg.id} value={pkg.id}>
-                {pkg.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              label="Utilisations max (vide : illimité)"
-              name="maxRedemptions"
-              type="number"
-              value={maxRedemptions}
-              onChange={(e) => setMaxRedemptions(e.target.value)}
-              fullWidth
-            />
-            <TextField
-              label="Par client (vide : illimité)"
-              name="perCustomerLimit"
-              type="number"
-              value={perCustomerLimit}
-              onChange={(e) => setPerCustomerLimit(e.target.value)}
-              fullWidth
-            />
-          </Stack>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              label="Début"
-              name="startsAt"
-              type="datetime-local"
-              value={startsAt}
-              onChange={(e) => setStartsAt(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-              fullWidth
-            />
-            <TextField
-              label="Fin"
-              name="endsAt"
-              type="datetime-local"
-              value={endsAt}
-              onChange={(e) => setEndsAt(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
-              error={Boolean(problemOf('endsAt'))}
-              helperText={problemOf('endsAt')}
-              fullWidth
-            />
-          </Stack>
-          <TextField
-            label="Note interne"
-            name="note"
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
+            render={({ field }) => (
+              <TextField
+                {...field}
+                select
+                label={kind === 'gift' ? 'Offre offerte' : 'Limité à l’offre (facultatif)'}
+                error={errors.packageId !== undefined}
+                helperText={errors.packageId?.message}
+              >
+                <MenuItem value="">{kind === 'gift' ? '—' : 'Toutes les offres'}</MenuItem>
+                {packages.map((pkg) => (
+                  <MenuItem key={pkg.id} value={pkg.id}>
+                    {pkg.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
           />
-          <FormControlLabel
-            label="Actif"
-            control={<Switch checked={active} onChange={(e) => setActive(e.target.checked)} />}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              {...bind('maxRedemptions')}
+              label="Utilisations max (vide : illimité)"
+              type="number"
+              fullWidth
+            />
+            <TextField
+              {...bind('perCustomerLimit')}
+              label="Par client (vide : illimité)"
+              type="number"
+              fullWidth
+            />
+          </Stack>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              {...bind('startsAt')}
+              label="Début"
+              type="datetime-local"
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+            />
+            <TextField
+              {...bind('endsAt')}
+              label="Fin"
+              type="datetime-local"
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+            />
+          </Stack>
+          <TextField {...bind('note')} label="Note interne" />
+          <Controller
+            control={form.control}
+            name="active"
+            render={({ field }) => (
+              <FormControlLabel
+                label="Actif"
+                control={
+                  <Switch
+                    name="active"
+                    checked={field.value}
+                    onChange={(event) => field.onChange(event.target.checked)}
+                  />
+                }
+              />
+            )}
           />
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Annuler</Button>
-        <Button
-          type="submit"
-          form="voucher-form"
-          variant="contained"
-          disabled={problems.length > 0 || isSaving}
-        >
+        <Button type="submit" form="voucher-form" variant="contained" disabled={isSaving}>
           {initial ? 'Enregistrer' : 'Créer'}
         </Button>
       </DialogActions>

@@ -1,4 +1,11 @@
-import { countOf, formatPrice, type Package, permissionLabel, type VoucherPreview } from '@bot/contracts';
+import {
+  countOf,
+  formatPrice,
+  type Package,
+  permissionLabel,
+  type VoucherPreview,
+  voucherPreviewInput,
+} from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,11 +18,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { isApiError } from '../../../lib/api-error.ts';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
+import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { meKeys } from '../../auth/index.ts';
 import {
   createOrder,
@@ -26,6 +36,8 @@ import {
 } from '../api/marketplace.ts';
 import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
 
+const voucherFieldSchema = z.object({ voucherCode: voucherPreviewInput.shape.code });
+
 /** /account/marketplace: packages on sale, running subscriptions, voucher preview and checkout. */
 export default function MarketplacePage() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -34,32 +46,35 @@ export default function MarketplacePage() {
   const queryClient = useQueryClient();
   const packages = useQuery(packagesQuery);
   const subscriptions = useQuery(subscriptionsQuery);
-  const [code, setCode] = useState('');
+  const voucherForm = useForm<{ voucherCode: string }>({
+    resolver: schemaResolver(voucherFieldSchema),
+    defaultValues: { voucherCode: '' },
+  });
+  const typedCode = voucherForm.watch('voucherCode');
+  /** The code the prices below were computed with; typing another one sets them back. */
   const [preview, setPreview] = useState<VoucherPreview | null>(null);
-  const [voucherError, setVoucherError] = useState<string | null>(null);
 
   const check = useMutation({
-    mutationFn: () => previewVoucher({ code: code.trim() }),
-    onSuccess: (result) => {
-      setPreview(result);
-      setVoucherError(null);
-    },
+    mutationFn: (code: string) => previewVoucher({ code }),
+    onSuccess: setPreview,
     onError: (error) => {
       setPreview(null);
-      setVoucherError(isApiError(error) ? error.message : 'Code promo invalide.');
+      voucherForm.setError('voucherCode', {
+        message: isApiError(error) ? error.message : 'Code promo invalide.',
+      });
     },
   });
 
   const buy = useMutation({
     mutationFn: (pkg: Package) =>
-      createOrder({ packageId: pkg.id, ...(preview && code.trim() ? { voucherCode: code.trim() } : {}) }),
+      createOrder({ packageId: pkg.id, ...(preview ? { voucherCode: preview.code } : {}) }),
     onSuccess: async (order) => {
       await queryClient.invalidateQueries({ queryKey: meKeys.all });
       if (order.status === 'paid') {
         await reloadPermissions();
         notifySuccess('Offre activée, merci !');
         setPreview(null);
-        setCode('');
+        voucherForm.reset();
         return;
       }
       if (!order.checkoutUrl) return notifyError('Le paiement n’a pas pu démarrer.');
@@ -68,6 +83,7 @@ export default function MarketplacePage() {
     },
   });
 
+  const voucherError = voucherForm.formState.errors.voucherCode?.message;
   const priceOf = (pkg: Package) => preview?.prices.find((price) => price.packageId === pkg.id);
   const closeCheckout = () => {
     const next = new URLSearchParams(searchParams);
@@ -109,22 +125,14 @@ export default function MarketplacePage() {
         direction={{ xs: 'column', sm: 'row' }}
         spacing={1}
         sx={{ mb: 3, alignItems: { sm: 'flex-start' } }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (code.trim()) check.mutate();
-        }}
+        onSubmit={voucherForm.handleSubmit(({ voucherCode }) => check.mutate(voucherCode))}
+        noValidate
       >
         <TextField
+          {...voucherForm.register('voucherCode', { onChange: () => setPreview(null) })}
           label="Code promo"
-          name="voucherCode"
           size="small"
-          value={code}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setPreview(null);
-            setVoucherError(null);
-          }}
-          error={Boolean(voucherError)}
+          error={voucherError !== undefined}
           helperText={
             voucherError ??
             (preview
@@ -133,7 +141,7 @@ export default function MarketplacePage() {
           }
           slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
         />
-        <Button type="submit" variant="outlined" disabled={!code.trim() || check.isPending}>
+        <Button type="submit" variant="outlined" disabled={!typedCode.trim() || check.isPending}>
           Appliquer
         </Button>
       </Stack>
