@@ -115,7 +115,19 @@ describe('back office journeys', () => {
     expect(granted.text).toMatch(/Fin\s*\d{2}\/\d{2}\/\d{4}\s\d{2}:\d{2}/);
     await granted.dialog.getByRole('button', { name: 'Fermer' }).click();
 
-    expect(unexpectedErrors(staff.errors)).toEqual([]);
+    // a role someone holds cannot be deleted: the server says why and the role stays
+    await page.goto('/admin/role');
+    await page.getByRole('button', { name: 'Supprimer Auditeurs' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Supprimer le rôle « Auditeurs » ?' });
+    await confirm.getByText('Ce rôle est attribué à 1 utilisateur').waitFor();
+    await confirm.getByRole('button', { name: 'Supprimer' }).click();
+    await page
+      .getByText('Ce rôle est encore attribué à 1 utilisateur. Retirez-le-leur avant de le supprimer.')
+      .waitFor();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByRole('gridcell', { name: 'Auditeurs', exact: true }).waitFor();
+
+    expect(unexpectedErrors(staff.errors, 409)).toEqual([]);
     expect(unexpectedErrors(customer.errors)).toEqual([]);
     await customer.close();
     await staff.close();
@@ -331,6 +343,15 @@ describe('back office journeys', () => {
       )
       .toBe(`${route!.id}:0,0`);
     await bot.stop();
+
+    // deleted after a confirmation: the list no longer shows it
+    await row.getByRole('button', { name: 'Supprimer Tour des plaines' }).click();
+    await page
+      .getByRole('dialog', { name: 'Supprimer « Tour des plaines » ?' })
+      .getByRole('button', { name: 'Supprimer' })
+      .click();
+    await page.getByText('Itinéraire supprimé.').waitFor();
+    await row.waitFor({ state: 'detached' });
     expect(unexpectedErrors(staff.errors)).toEqual([]);
     await staff.close();
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listAnswer, listQuery } from './admin.ts';
+import { adminSessionSchema } from './admin-users.ts';
 import { hwidSchema } from './bots.ts';
 
 /** One connected bot agent, as `/admin/usersOnline` lists it. */
@@ -33,18 +34,14 @@ export type OnlineBotsQuery = z.infer<typeof onlineBotsQuery>;
 export const onlineBotsAnswer = listAnswer(onlineBotSchema);
 
 /** One signed-in web session (not revoked, not expired, seen recently). */
-export const onlineSessionSchema = z.object({
-  id: z.string(),
-  userId: z.string(),
-  username: z.string(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  createdAt: z.string(),
-  lastSeenAt: z.string(),
-  expiresAt: z.string(),
-  /** Live sockets (bot page, map) this user has open on this node. */
-  liveSockets: z.number().int(),
-});
+export const onlineSessionSchema = adminSessionSchema
+  .pick({ id: true, ip: true, userAgent: true, createdAt: true, lastSeenAt: true, expiresAt: true })
+  .extend({
+    userId: z.string(),
+    username: z.string(),
+    /** Live sockets (bot page, map) this user has open on this node. */
+    liveSockets: z.number().int(),
+  });
 export type OnlineSession = z.infer<typeof onlineSessionSchema>;
 
 /** Sessions seen within this many minutes count as signed in (`lastSeenAt` is written once a minute). */

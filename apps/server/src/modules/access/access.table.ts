@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 /** The 13 permission names, seeded at start-up. */
 export const permissions = pgTable('permissions', {
@@ -12,9 +12,7 @@ export const userGrants = pgTable(
   'user_grants',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     permission: text('permission')
       .notNull()
       .references(() => permissions.name),

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table.ts';
+import { userIdColumn, users } from '../users/users.table.ts';
 
 /**
  * What a customer wants to be told about their bot, and where (decision 902); staff add fleet alerts
@@ -46,9 +46,7 @@ export const alertIncidents = pgTable(
   'alert_incidents',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     /** The bot's PC (bot rules); null for the account's own rules (package, payments) and the fleet's. */
     hwid: text('hwid'),
     rule: text('rule', { enum: ALERT_RULES }).notNull(),
@@ -75,9 +73,7 @@ export const notifications = pgTable(
   'notifications',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     incidentId: uuid('incident_id').references(() => alertIncidents.id, { onDelete: 'set null' }),
     kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
     rule: text('rule', { enum: ALERT_RULES }).notNull(),

@@ -9,7 +9,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 /**
  * Sessions a bot agent opens with its user's access key. Stored as a token hash; bound to the
@@ -19,9 +19,7 @@ export const botSessions = pgTable(
   'bot_sessions',
   {
     id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     tokenHash: text('token_hash').notNull(),
     hwid: text('hwid').notNull(),
     botKeyHash: text('bot_key_hash').notNull(),
@@ -41,9 +39,7 @@ export const botSessions = pgTable(
 export const botActivityMinutes = pgTable(
   'bot_activity_minutes',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     hwid: text('hwid').notNull(),
     account: text('account').notNull(),
     minute: timestamp('minute', { withTimezone: true }).notNull(),
@@ -70,9 +66,7 @@ export const botEvents = pgTable(
     id: uuid('id').primaryKey(),
     hwid: text('hwid').notNull(),
     /** The owner at the time. */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     kind: text('kind', { enum: ['bound', 'connected', 'disconnected', 'error', 'recovered'] }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** connected: version; disconnected: connectedAt; error/recovered: account, message. */

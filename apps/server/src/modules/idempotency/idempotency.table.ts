@@ -1,5 +1,5 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table.ts';
+import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { userIdColumn } from '../users/users.table.ts';
 
 /**
  * One row per `Idempotency-Key` a signed-in user sent to one route: claimed (`response_status`
@@ -9,9 +9,7 @@ import { users } from '../users/users.table.ts';
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     key: text('key').notNull(),
     route: text('route').notNull(),
     requestHash: text('request_hash').notNull(),

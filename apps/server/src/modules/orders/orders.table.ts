@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { packages } from '../catalog/catalog.table.ts';
-import { users } from '../users/users.table.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 /**
  * One checkout. What was bought is copied (name, duration, grants, slots, price) so later package
@@ -23,9 +23,7 @@ export const orders = pgTable(
   {
     id: uuid('id').primaryKey(),
     number: bigserial('number', { mode: 'number' }).notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     packageId: uuid('package_id')
       .notNull()
       .references(() => packages.id),

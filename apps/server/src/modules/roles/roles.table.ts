@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { permissions } from '../access/access.table.ts';
-import { users } from '../users/users.table.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 /** Roles, the permissions each carries and who holds them: written only through roles.service.ts. */
 export const roles = pgTable(
@@ -30,9 +30,7 @@ export const rolePermissions = pgTable(
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     roleId: uuid('role_id')
       .notNull()
       .references(() => roles.id),

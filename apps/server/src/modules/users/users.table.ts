@@ -30,4 +30,10 @@ export const users = pgTable(
   ],
 );
 
+/** `user_id`: the account a row belongs to, deleted with it. */
+export const userIdColumn = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 export type UserRow = typeof users.$inferSelect;

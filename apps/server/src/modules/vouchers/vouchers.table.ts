@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { packages } from '../catalog/catalog.table.ts';
-import { users } from '../users/users.table.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 export const vouchers = pgTable(
   'vouchers',
@@ -40,9 +40,7 @@ export const voucherRedemptions = pgTable(
     voucherId: uuid('voucher_id')
       .notNull()
       .references(() => vouchers.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     orderId: uuid('order_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,2 +1,3 @@
+export { auditChangeColumns } from './audit-columns.ts';
 export { summarizeDiff } from './audit-diff.ts';
 export { AuditDiffView } from './audit-diff-view.tsx';

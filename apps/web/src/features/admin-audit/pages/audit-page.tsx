@@ -10,7 +10,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminTable, formatDateTime, fromLocalInput } from '../../../components/admin-table/index.ts';
-import { summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { auditChangeColumns } from '../../../components/audit-diff/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { viewerTimeZone } from '../../../lib/dates.ts';
 import { auditActionsQuery } from '../api/audit.ts';
@@ -43,15 +43,7 @@ const columns: GridColDef<AuditEntry>[] = [
     width: 170,
     renderCell: ({ row }) => row.targetLabel ?? targetTypeLabel(row.targetType),
   },
-  {
-    field: 'details',
-    headerName: 'Avant → après',
-    flex: 1.5,
-    minWidth: 220,
-    sortable: false,
-    renderCell: ({ row }) => summarizeDiff(row.before, row.after),
-  },
-  { field: 'ip', headerName: 'IP', width: 130, renderCell: ({ row }) => row.ip ?? '—' },
+  ...auditChangeColumns,
 ];
 
 /** /admin/audit: every staff action and security event; filters, before/after, CSV export. */

@@ -5,11 +5,6 @@ import EditIcon from '@mui/icons-material/Edit';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -17,7 +12,13 @@ import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
+import {
+  AdminTable,
+  adminTableKey,
+  formatDateTime,
+  useRowDialogs,
+} from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { deleteRole } from '../api/roles.ts';
@@ -52,22 +53,15 @@ function PermissionChips({ permissions }: { permissions: Role['permissions'] }) 
 /** /admin/role: roles, their permissions and members. */
 export default function RolesPage() {
   const queryClient = useQueryClient();
-  const [editing, setEditing] = useState<Role | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Role | null>(null);
   const [permission, setPermission] = useState('');
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey('/admin/roles') });
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await deleteRole(deleting.id);
-      notifySuccess(`Rôle « ${deleting.name} » supprimé.`);
-      void refresh();
-    } catch {
-      // shown by the API client (a role still assigned is refused)
-    }
-    setDeleting(null);
-  };
+  const dialogs = useRowDialogs<Role>({
+    refresh,
+    remove: async (role) => {
+      await deleteRole(role.id);
+      notifySuccess(`Rôle « ${role.name} » supprimé.`);
+    },
+  });
 
   const columns: GridColDef<Role>[] = [
     { field: 'name', headerName: 'Nom', flex: 1, minWidth: 150 },
@@ -108,7 +102,7 @@ export default function RolesPage() {
       renderCell: ({ row }) => (
         <>
           <Tooltip title="Modifier">
-            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => setEditing(row)}>
+            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => dialogs.edit(row)}>
               <EditIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -116,7 +110,7 @@ export default function RolesPage() {
             title={row.memberCount > 0 ? 'Retirez le rôle à ses membres avant de le supprimer' : 'Supprimer'}
           >
             <span>
-              <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => setDeleting(row)}>
+              <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => dialogs.askDelete(row)}>
                 <DeleteIcon fontSize="small" />
               </IconButton>
             </span>
@@ -129,7 +123,7 @@ export default function RolesPage() {
   return (
     <>
       <PageHeader title="Rôles" subtitle="Des ensembles de permissions à donner aux membres du staff.">
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={dialogs.createNew}>
           Nouveau rôle
         </Button>
       </PageHeader>
@@ -162,31 +156,16 @@ export default function RolesPage() {
           </TextField>
         }
       />
-      <RoleDialog
-        open={editing !== null}
-        role={editing === 'new' ? null : editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void refresh();
-        }}
-      />
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)}>
-        <DialogTitle>Supprimer le rôle « {deleting?.name} » ?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {deleting && deleting.memberCount > 0
-              ? `Ce rôle est attribué à ${countOf(deleting.memberCount, 'utilisateur', 'utilisateurs')} : la suppression sera refusée tant qu'il leur est attribué.`
-              : 'Cette action est définitive.'}
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setDeleting(null)}>Annuler</Button>
-          <Button color="error" variant="contained" onClick={confirmDelete}>
-            Supprimer
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <RoleDialog {...dialogs.editor} role={dialogs.editorRow} />
+      <ConfirmDialog
+        {...dialogs.confirm}
+        title={`Supprimer le rôle « ${dialogs.deleting?.name ?? ''} » ?`}
+        confirmLabel="Supprimer"
+      >
+        {dialogs.deleting && dialogs.deleting.memberCount > 0
+          ? `Ce rôle est attribué à ${countOf(dialogs.deleting.memberCount, 'utilisateur', 'utilisateurs')} : la suppression sera refusée tant qu'il leur est attribué.`
+          : 'Cette action est définitive.'}
+      </ConfirmDialog>
     </>
   );
 }

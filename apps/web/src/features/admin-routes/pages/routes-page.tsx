@@ -10,11 +10,6 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -22,7 +17,13 @@ import Tooltip from '@mui/material/Tooltip';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
+import {
+  AdminTable,
+  adminTableKey,
+  formatDateTime,
+  useRowDialogs,
+} from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { deleteRoute, ROUTES_ENDPOINT, updateRoute } from '../api/routes.ts';
@@ -33,9 +34,14 @@ export default function RoutesPage() {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState('');
   const [status, setStatus] = useState('');
-  const [editing, setEditing] = useState<Route | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Route | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminTableKey(ROUTES_ENDPOINT) });
+  const dialogs = useRowDialogs<Route>({
+    refresh,
+    remove: async (route) => {
+      await deleteRoute(route.id);
+      notifySuccess('Itinéraire supprimé.');
+    },
+  });
 
   const togglePublished = async (route: Route) => {
     const next = route.status === 'published' ? 'draft' : 'published';
@@ -96,12 +102,12 @@ export default function RoutesPage() {
             {row.status === 'published' ? 'Dépublier' : 'Publier'}
           </Button>
           <Tooltip title="Modifier">
-            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => setEditing(row)}>
+            <IconButton aria-label={`Modifier ${row.name}`} onClick={() => dialogs.edit(row)}>
               <EditIcon fontSize="small" />
             </IconButton>
           </Tooltip>
           <Tooltip title="Supprimer">
-            <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => setDeleting(row)}>
+            <IconButton aria-label={`Supprimer ${row.name}`} onClick={() => dialogs.askDelete(row)}>
               <DeleteIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -117,7 +123,7 @@ export default function RoutesPage() {
         title="Itinéraires"
         subtitle="Les parcours que suivent les bots de récolte et de chasse au trésor."
       >
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={dialogs.createNew}>
           Nouvel itinéraire
         </Button>
       </PageHeader>
@@ -163,41 +169,14 @@ export default function RoutesPage() {
           </>
         }
       />
-      <RouteEditor
-        open={editing !== null}
-        route={editing === 'new' ? null : editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void refresh();
-        }}
-      />
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)}>
-        <DialogTitle>Supprimer « {deleting?.name} » ?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>Les bots ne le recevront plus. Cette action est définitive.</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setDeleting(null)}>Annuler</Button>
-          <Button
-            color="error"
-            variant="contained"
-            onClick={async () => {
-              if (!deleting) return;
-              try {
-                await deleteRoute(deleting.id);
-                notifySuccess('Itinéraire supprimé.');
-                void refresh();
-              } catch {
-                // shown by the API client
-              }
-              setDeleting(null);
-            }}
-          >
-            Supprimer
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        {...dialogs.confirm}
+        title={`Supprimer « ${dialogs.deleting?.name ?? ''} » ?`}
+        confirmLabel="Supprimer"
+      >
+        Les bots ne le recevront plus. Cette action est définitive.
+      </ConfirmDialog>
+      <RouteEditor {...dialogs.editor} route={dialogs.editorRow} />
     </>
   );
 }

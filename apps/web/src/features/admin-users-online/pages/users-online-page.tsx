@@ -10,6 +10,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
@@ -21,7 +22,6 @@ import {
   USERS_ONLINE_REFRESH_MS,
   USERS_ONLINE_SESSIONS,
 } from '../api/users-online.ts';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 
 const relative = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'auto' });
 
@@ -230,18 +230,17 @@ export default function UsersOnlinePage() {
       <ConfirmDialog
         open={pending !== null}
         title={pending?.kind === 'bot' ? 'Déconnecter ce bot ?' : 'Fermer cette session ?'}
-        text={
-          pending?.kind === 'bot'
-            ? `Le bot de ${pending.bot.ownerUsername} (${pending.bot.hwid}) sera déconnecté et s’arrêtera.`
-            : pending?.kind === 'session'
-              ? `${pending.session.username} sera déconnecté de ce navigateur (${pending.session.ip ?? 'IP inconnue'}).`
-              : ''
-        }
         confirmLabel={pending?.kind === 'bot' ? 'Déconnecter' : 'Fermer la session'}
-        isWorking={isWorking}
+        isBusy={isWorking}
         onConfirm={onConfirm}
-        onClose={() => setPending(null)}
-      />
+        onCancel={() => setPending(null)}
+      >
+        {pending?.kind === 'bot'
+          ? `Le bot de ${pending.bot.ownerUsername} (${pending.bot.hwid}) sera déconnecté et s’arrêtera.`
+          : pending?.kind === 'session'
+            ? `${pending.session.username} sera déconnecté de ce navigateur (${pending.session.ip ?? 'IP inconnue'}).`
+            : ''}
+      </ConfirmDialog>
     </>
   );
 }

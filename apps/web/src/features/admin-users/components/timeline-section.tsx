@@ -7,7 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { AdminTable, formatDateTime } from '../../../components/admin-table/index.ts';
-import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { AuditDiffView, auditChangeColumns } from '../../../components/audit-diff/index.ts';
 import { Section } from './section.tsx';
 
 const columns: GridColDef<AuditEntry>[] = [
@@ -20,15 +20,7 @@ const columns: GridColDef<AuditEntry>[] = [
     renderCell: ({ row }) => auditActionLabel(row.action),
   },
   { field: 'actor', headerName: 'Par', width: 140, renderCell: ({ row }) => row.actorUsername ?? '—' },
-  {
-    field: 'details',
-    headerName: 'Détails',
-    flex: 1.5,
-    minWidth: 200,
-    sortable: false,
-    renderCell: ({ row }) => summarizeDiff(row.before, row.after),
-  },
-  { field: 'ip', headerName: 'IP', width: 130, renderCell: ({ row }) => row.ip ?? '—' },
+  ...auditChangeColumns,
 ];
 
 /** What happened to and by the user, newest first; a row shows its before/after. */
