@@ -9,5 +9,8 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each file builds its own app and database; the modules (the whole server) are loaded once per
+    // worker instead of once per file.
+    isolate: false,
   },
 });
