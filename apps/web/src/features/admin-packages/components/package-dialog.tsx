@@ -16,10 +16,10 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormSwitch } from '../../../components/form-switch.tsx';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 export interface PackageFormValues {
@@ -172,24 +172,7 @@ export function PackageDialog({
               </Alert>
             ) : null}
           </div>
-          {initial?.retiredAt ? null : (
-            <Controller
-              control={form.control}
-              name="active"
-              render={({ field }) => (
-                <FormControlLabel
-                  label="En vente"
-                  control={
-                    <Switch
-                      name="active"
-                      checked={field.value}
-                      onChange={(event) => field.onChange(event.target.checked)}
-                    />
-                  }
-                />
-              )}
-            />
-          )}
+          {initial?.retiredAt ? null : <FormSwitch control={form.control} name="active" label="En vente" />}
         </Stack>
       </DialogContent>
       <DialogActions>

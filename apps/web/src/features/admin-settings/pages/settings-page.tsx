@@ -8,15 +8,14 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
 import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { FormSwitch } from '../../../components/form-switch.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -66,23 +65,12 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
       <CardContent sx={{ pt: 0 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
           {SWITCHES.map((name) => (
-            <Controller
+            <FormSwitch
               key={name}
               control={form.control}
               name={name}
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      name={name}
-                      checked={Boolean(field.value)}
-                      onChange={(event) => field.onChange(event.target.checked)}
-                      color={name === 'maintenanceMode' ? 'warning' : 'primary'}
-                    />
-                  }
-                  label={SETTINGS_LABELS[name]}
-                />
-              )}
+              label={SETTINGS_LABELS[name]}
+              color={name === 'maintenanceMode' ? 'warning' : 'primary'}
             />
           ))}
         </Box>

@@ -12,13 +12,12 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormSwitch } from '../../../components/form-switch.tsx';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -220,22 +219,7 @@ export function VoucherDialog({
             />
           </Stack>
           <TextField {...bind('note')} label="Note interne" />
-          <Controller
-            control={form.control}
-            name="active"
-            render={({ field }) => (
-              <FormControlLabel
-                label="Actif"
-                control={
-                  <Switch
-                    name="active"
-                    checked={field.value}
-                    onChange={(event) => field.onChange(event.target.checked)}
-                  />
-                }
-              />
-            )}
-          />
+          <FormSwitch control={form.control} name="active" label="Actif" />
         </Stack>
       </DialogContent>
       <DialogActions>
