@@ -13,6 +13,8 @@ export default defineProject({
     // the timing risk. The modules (the whole server) load once for all files.
     fileParallelism: false,
     isolate: false,
+    // Its own group, after the others: a project of one worker cannot share a group with projects of two.
+    sequence: { groupOrder: 1 },
     pool: 'forks',
   },
 });
