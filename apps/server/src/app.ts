@@ -2,7 +2,6 @@ import '@bot/contracts/zod-locale';
 import { constants as zlibConstants } from 'node:zlib';
 import { APP_NAME, ERRORS } from '@bot/contracts';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -20,7 +19,9 @@ import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
+import { logRequests } from './core/request-log.ts';
 import { documentAnswers } from './core/route-docs.ts';
+import { addSecurityHeaders } from './core/security-headers.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { createPermissionCache, seedPermissions } from './modules/access/access.service.ts';
@@ -48,6 +49,7 @@ import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettingsCache, getOrCreateServerSecret } from './modules/settings/settings.service.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
 import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
+import { createUserCache } from './modules/users/users.service.ts';
 import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
 import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
@@ -120,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
     sessionCache: createSessionCache(events),
     permissionCache: createPermissionCache(events),
+    userCache: createUserCache(events),
     settingsCache: createSettingsCache(events),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
@@ -134,16 +137,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
     frameworkErrors: answerRouterError,
+    disableRequestLogging: true, // one line per request instead of two: logRequests below
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  logRequests(app);
   measureHttpLatency(app, ctx.metrics);
   observeDatabasePool(ctx.metrics, database);
 
-  await app.register(helmet, {
+  addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

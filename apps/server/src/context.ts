@@ -11,6 +11,7 @@ import type { SessionCache } from './modules/auth/sessions.service.ts';
 import type { PaymentProvider } from './modules/payments/payment-provider.ts';
 import type { RealtimeHub } from './modules/realtime/realtime.hub.ts';
 import type { SettingsCache } from './modules/settings/settings.service.ts';
+import type { UserCache } from './modules/users/users.service.ts';
 
 /**
  * What every service function receives first: the app's config, shared parts and the domain's
@@ -33,6 +34,7 @@ export interface AppContext {
   /** Short-lived caches of what guarded requests read every time (each drops entries on events). */
   sessionCache: SessionCache;
   permissionCache: PermissionCache;
+  userCache: UserCache;
   settingsCache: SettingsCache;
   /** Socket.IO: bots and watchers, online state, kicks. */
   realtime: RealtimeHub;

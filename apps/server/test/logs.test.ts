@@ -79,9 +79,16 @@ describe('logs', () => {
       (await call('POST', '/auth/reset-password', { token: resetToken, password: newPassword })).status,
     ).toBe(200);
 
-    const requests = lines.filter((line) => line.includes('"msg":"incoming request"'));
+    const requests = lines.filter((line) => line.includes('"msg":"request completed"'));
     expect(requests.length).toBeGreaterThan(8);
-    for (const line of requests) expect(JSON.parse(line)).toHaveProperty('reqId');
+    for (const line of requests)
+      expect(JSON.parse(line)).toMatchObject({
+        reqId: expect.any(String),
+        method: expect.any(String),
+        url: expect.stringMatching(/^\//),
+        statusCode: expect.any(Number),
+      });
+    expect(lines.filter((line) => line.includes('"msg":"incoming request"'))).toEqual([]);
     const leaks = secrets.flatMap((secret) =>
       lines.filter((line) => line.includes(secret)).map((line) => ({ secret, line })),
     );

@@ -107,7 +107,8 @@ describe('npm start', () => {
   }, async () => {
     const dataDir = await tempDir();
     const port = randomPort();
-    const first = spawnServer('npm start', { DATA_DIR: dataDir, PORT: port });
+    // At debug level a request's arrival is logged: the SIGTERM below is sent while one is in flight.
+    const first = spawnServer('npm start', { DATA_DIR: dataDir, PORT: port, LOG_LEVEL: 'debug' });
     await waitForOutput(first, 'Plateforme prête');
     const password = first.output().match(/mot de passe : (\S+)/)?.[1];
     expect(password).toMatch(/^[\w-]{24}$/);
@@ -121,7 +122,7 @@ describe('npm start', () => {
 
     // A login in flight when SIGTERM arrives is answered before the process exits.
     const login = startSlowLogin(port, JSON.stringify({ username: 'admin', password }));
-    await waitForOutput(first, '"url":"/api/auth/login"');
+    await waitForOutput(first, '"url":"/api/auth/login","msg":"incoming request"');
     first.child.kill('SIGTERM');
     await waitForOutput(first, 'arrêt en cours');
     login.finish();

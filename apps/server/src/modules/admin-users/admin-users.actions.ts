@@ -166,6 +166,7 @@ export async function setUserDiscordId(
       after: { discordId: input.discordId },
     });
   });
+  ctx.events.emit('user.changed', { userId: input.userId });
 }
 
 /** Unbinds the user's PC without the cooldown (the me domain writes the audit entry). */

@@ -12,7 +12,12 @@ import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { getOrCreateBotKey, getPublicUser, updateDiscordId } from '../users/users.service.ts';
+import {
+  getCachedPublicUser,
+  getOrCreateBotKey,
+  getPublicUser,
+  updateDiscordId,
+} from '../users/users.service.ts';
 import { resetHwid, rotateMyBotKey } from './me.service.ts';
 
 const tags = ['me'];
@@ -22,7 +27,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   guardRoutes(app, requireSession);
 
   app.get('/me/info', { schema: { tags, response: { 200: userInfoAnswer } } }, async (request) => ({
-    data: await getPublicUser(ctx.db, sessionOf(request).userId),
+    data: await getCachedPublicUser(ctx, sessionOf(request).userId),
   }));
 
   app.get('/me/permissions', { schema: { tags, response: { 200: permissionsAnswer } } }, async (request) => ({
@@ -49,6 +54,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = sessionOf(request);
       await updateDiscordId(ctx.db, userId, request.body.discordId);
+      ctx.events.emit('user.changed', { userId });
       return { data: await getPublicUser(ctx.db, userId) };
     },
   );

@@ -238,7 +238,8 @@ export async function updateRole(
       return { role: after, members: await memberIdsOf(tx, input.roleId) };
     }),
   );
-  if (input.patch.permissions !== undefined)
+  // Members' permissions, and the role names their user object shows, changed.
+  if (input.patch.permissions !== undefined || input.patch.name !== undefined)
     for (const userId of members) invalidateUserPermissions(ctx, userId);
   return role;
 }

@@ -1,7 +1,9 @@
 import type { User } from '@bot/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { seal, unseal } from '../../core/sealing.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -36,6 +38,34 @@ export async function getPublicUser(db: DbOrTx, userId: string): Promise<User> {
   const row = await getUserById(db, userId);
   const [user] = await toPublicUsers(db, [row]);
   return user!;
+}
+
+/**
+ * The signed-in user's own object is read on every page of the web app: kept briefly per node and
+ * dropped as soon as anything it shows changes on any node (`user.changed`: roles, Discord id, PC
+ * bound; `hwid.reset`; `user.banned`); the TTL bounds staleness while Redis, which relays those
+ * events, is unreachable.
+ */
+export type UserCache = LRUCache<string, User>;
+const USER_CACHE_TTL_MS = 10_000;
+
+/** Built once per app (app.ts). */
+export function createUserCache(events: EventBus): UserCache {
+  const cache = new LRUCache<string, User>({ max: 50_000, ttl: USER_CACHE_TTL_MS });
+  const drop = ({ userId }: { userId: string }) => cache.delete(userId);
+  events.on('user.changed', drop);
+  events.on('user.banned', drop);
+  events.on('hwid.reset', drop);
+  return cache;
+}
+
+/** `getPublicUser` through the cache: for the user's own reads (`GET /me/info`). */
+export async function getCachedPublicUser(ctx: AppContext, userId: string): Promise<User> {
+  const cached = ctx.userCache.get(userId);
+  if (cached) return cached;
+  const user = await getPublicUser(ctx.db, userId);
+  ctx.userCache.set(userId, user);
+  return user;
 }
 
 export async function findUserById(db: DbOrTx, userId: string): Promise<UserRow | undefined> {

@@ -1,0 +1,122 @@
+/**
+ * HTTP benchmark (issue 14, part 4): requests per second and latency of the product's hot reads
+ * against a bare Fastify answering the same JSON, in the same run, each target in its own process
+ * (autocannon, the load, runs in this one: one core each on a 2-core machine).
+ *  - baseline: `GET /api/me/info` on a Fastify hello world returning the product's own answer;
+ *  - `GET /api/me/info` signed in (session, user and roles);
+ *  - `GET /api/settings/public` (no session, settings from the cache).
+ * Goal: signed-in `/api/me/info` at ≥ 60 % of the baseline's requests per second.
+ *
+ * Run: npm run bench:http [-- --seconds 10 --connections 20]   (DATABASE_URL=… for PostgreSQL)
+ * Results: the "HTTP" section of docs/benchmarks.md and the `http` key of docs/benchmarks.json.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { nextMessage, recordBenchmark } from '../shared.ts';
+import type { TargetCommand, TargetReady } from './target.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const GOAL = 0.6;
+
+async function startTarget(command: TargetCommand): Promise<{ child: ChildProcess; ready: TargetReady }> {
+  const child = fork(fileURLToPath(new URL('./target.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = nextMessage<TargetReady>(child, 'ready', 120_000);
+  child.send(command);
+  return { child, ready: await ready };
+}
+
+interface Measured {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(name: string, url: string, token?: string): Promise<Measured> {
+  const options = {
+    url,
+    connections: CONNECTIONS,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  };
+  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connections
+  const result = await autocannon({ ...options, duration: SECONDS });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const product = await startTarget({ type: 'start', kind: 'product' });
+const answer = await fetch(`${product.ready.url}/api/me/info`, {
+  headers: { authorization: `Bearer ${product.ready.token}` },
+});
+if (!answer.ok) throw new Error(`/api/me/info answered ${answer.status}`);
+const hello = await startTarget({ type: 'start', kind: 'hello', body: await answer.json() });
+
+const rows: Measured[] = [];
+try {
+  rows.push(await load('baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`));
+  rows.push(
+    await load('GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token),
+  );
+  rows.push(await load('GET /api/settings/public', `${product.ready.url}/api/settings/public`));
+} finally {
+  hello.child.kill();
+  product.child.kill();
+}
+
+const baseline = rows[0]!.requestsPerSecond;
+const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const measuredAt = new Date().toISOString();
+const table = rows
+  .map((row) => {
+    const ratio = row.requestsPerSecond / baseline;
+    const verdict = row === rows[0] ? 'baseline' : row === rows[1] ? (ratio >= GOAL ? 'met' : 'misses') : '';
+    return `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${(ratio * 100).toFixed(1)} % | ${row.p50} ms | ${row.p99} ms | ${row.errors + row.non2xx} | ${verdict} |`;
+  })
+  .join('\n');
+const section = `## HTTP
+
+Measured by \`npm run bench:http\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
+
+| target | requests/s | of the baseline | p50 | p99 | errors | verdict |
+|---|---|---|---|---|---|---|
+${table}
+`;
+console.log(section);
+if (!values['no-write']) {
+  recordBenchmark({
+    heading: '## HTTP',
+    section,
+    key: 'http',
+    json: {
+      measuredAt,
+      machine: { cores: os.cpus().length, node: process.version },
+      engine,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      goal: { of: 'GET /api/me/info', ratioAtLeast: GOAL },
+      rows: rows.map((row) => ({ ...row, ratio: row.requestsPerSecond / baseline })),
+    },
+  });
+}
