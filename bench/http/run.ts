@@ -5,7 +5,9 @@
  *  - baseline: `GET /api/me/info` on a Fastify hello world returning the product's own answer;
  *  - `GET /api/me/info` signed in (session, user and roles);
  *  - `GET /api/settings/public` (no session, settings from the cache).
- * Goal: signed-in `/api/me/info` at ≥ 60 % of the baseline's requests per second.
+ * Goal: signed-in `/api/me/info` at ≥ 60 % of the baseline's requests per second. The three are
+ * measured in turn, `--runs` times (the load shares the machine: one run varies by ±20 %), and each
+ * figure is the median of its runs.
  *
  * Run: npm run bench:http [-- --seconds 10 --connections 20]   (DATABASE_URL=… for PostgreSQL)
  * Results: the "HTTP" section of docs/benchmarks.md and the `http` key of docs/benchmarks.json.
@@ -22,11 +24,13 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
+    runs: { type: 'string', default: '3' },
     'no-write': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
+const RUNS = Number(values.runs);
 const GOAL = 0.6;
 
 async function startTarget(command: TargetCommand): Promise<{ child: ChildProcess; ready: TargetReady }> {
@@ -73,18 +77,30 @@ const answer = await fetch(`${product.ready.url}/api/me/info`, {
 if (!answer.ok) throw new Error(`/api/me/info answered ${answer.status}`);
 const hello = await startTarget({ type: 'start', kind: 'hello', body: await answer.json() });
 
-const rows: Measured[] = [];
+const targets: [name: string, url: string, token?: string][] = [
+  ['baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`],
+  ['GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token],
+  ['GET /api/settings/public', `${product.ready.url}/api/settings/public`],
+];
+const runs: Measured[][] = targets.map(() => []);
 try {
-  rows.push(await load('baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`));
-  rows.push(
-    await load('GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token),
-  );
-  rows.push(await load('GET /api/settings/public', `${product.ready.url}/api/settings/public`));
+  for (let run = 0; run < RUNS; run++)
+    for (const [index, [name, url, token]] of targets.entries())
+      runs[index]!.push(await load(name, url, token));
 } finally {
   hello.child.kill();
   product.child.kill();
 }
 
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
+const rows: Measured[] = runs.map((measured) => ({
+  name: measured[0]!.name,
+  requestsPerSecond: median(measured.map((row) => row.requestsPerSecond)),
+  p50: median(measured.map((row) => row.p50)),
+  p99: median(measured.map((row) => row.p99)),
+  errors: measured.reduce((sum, row) => sum + row.errors, 0),
+  non2xx: measured.reduce((sum, row) => sum + row.non2xx, 0),
+}));
 const baseline = rows[0]!.requestsPerSecond;
 const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const measuredAt = new Date().toISOString();
@@ -97,7 +113,7 @@ const table = rows
   .join('\n');
 const section = `## HTTP
 
-Measured by \`npm run bench:http\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
+Measured by \`npm run bench:http\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
 
 | target | requests/s | of the baseline | p50 | p99 | errors | verdict |
 |---|---|---|---|---|---|---|
@@ -115,8 +131,10 @@ if (!values['no-write']) {
       engine,
       connections: CONNECTIONS,
       seconds: SECONDS,
+      runs: RUNS,
       goal: { of: 'GET /api/me/info', ratioAtLeast: GOAL },
       rows: rows.map((row) => ({ ...row, ratio: row.requestsPerSecond / baseline })),
+      allRuns: runs,
     },
   });
 }
