@@ -4,7 +4,7 @@ import { APP_NAME, ERRORS } from '@bot/contracts';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
@@ -137,7 +137,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
     frameworkErrors: answerRouterError,
-    disableRequestLogging: true, // one line per request instead of two: logRequests below
+    // One line per request instead of two: logRequests below.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
