@@ -91,7 +91,8 @@ describe('logs', () => {
     // A request's arrival is only logged at debug level (this test reads every level).
     const arrivals = lines.filter((line) => line.includes('"msg":"incoming request"'));
     expect(arrivals.length).toBeGreaterThanOrEqual(requests.length);
-    for (const line of arrivals) expect(JSON.parse(line)).toMatchObject({ level: 20, reqId: expect.any(String) });
+    for (const line of arrivals)
+      expect(JSON.parse(line)).toMatchObject({ level: 20, reqId: expect.any(String) });
     const leaks = secrets.flatMap((secret) =>
       lines.filter((line) => line.includes(secret)).map((line) => ({ secret, line })),
     );
