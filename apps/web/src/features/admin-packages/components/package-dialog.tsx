@@ -20,6 +20,7 @@ import TextField from '@mui/material/TextField';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormSwitch } from '../../../components/form-switch.tsx';
+import { textFieldProps } from '../../../lib/form-field.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 export interface PackageFormValues {
@@ -84,7 +85,6 @@ export function PackageDialog({
     resolver: schemaResolver(packageFormSchema),
     defaultValues: fieldsOf(initial),
   });
-  const { errors } = form.formState;
   const grants = form.watch('grants');
   const submit = form.handleSubmit(({ price, ...values }) =>
     onSubmit({ ...values, priceCents: Math.round(Number(price.replace(',', '.')) * 100) }),
@@ -95,45 +95,26 @@ export function PackageDialog({
       <DialogTitle>{initial ? `Modifier « ${initial.name} »` : 'Nouvelle offre'}</DialogTitle>
       <DialogContent>
         <Stack component="form" id="package-form" spacing={2} sx={{ pt: 1 }} onSubmit={submit} noValidate>
-          <TextField
-            {...form.register('name')}
-            label="Nom"
-            required
-            error={errors.name !== undefined}
-            helperText={errors.name?.message}
-          />
-          <TextField
-            {...form.register('description')}
-            label="Description"
-            multiline
-            minRows={2}
-            error={errors.description !== undefined}
-            helperText={errors.description?.message}
-          />
+          <TextField {...textFieldProps(form, 'name')} label="Nom" required />
+          <TextField {...textFieldProps(form, 'description')} label="Description" multiline minRows={2} />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
-              {...form.register('price')}
+              {...textFieldProps(form, 'price')}
               label="Prix (€)"
               slotProps={{ htmlInput: { inputMode: 'decimal' } }}
               required
-              error={errors.price !== undefined}
-              helperText={errors.price?.message}
             />
             <TextField
-              {...form.register('durationDays', { valueAsNumber: true })}
+              {...textFieldProps(form, 'durationDays', { valueAsNumber: true })}
               label="Durée (jours)"
               type="number"
               required
-              error={errors.durationDays !== undefined}
-              helperText={errors.durationDays?.message}
             />
             <TextField
-              {...form.register('whitelistSlots', { valueAsNumber: true })}
+              {...textFieldProps(form, 'whitelistSlots', { valueAsNumber: true })}
               label="Places de liste blanche"
               type="number"
               required
-              error={errors.whitelistSlots !== undefined}
-              helperText={errors.whitelistSlots?.message}
             />
           </Stack>
           <div>

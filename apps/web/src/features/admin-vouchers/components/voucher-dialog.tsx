@@ -18,6 +18,7 @@ import TextField from '@mui/material/TextField';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormSwitch } from '../../../components/form-switch.tsx';
+import { textFieldProps } from '../../../lib/form-field.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -111,12 +112,6 @@ export function VoucherDialog({
   });
   const { errors } = form.formState;
   const kind = form.watch('kind');
-  /** MUI's text field bound to a field: its value, its change, its error under it. */
-  const bind = (name: Exclude<keyof VoucherFields, 'active'>) => ({
-    ...form.register(name),
-    error: errors[name] !== undefined,
-    helperText: errors[name]?.message,
-  });
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
@@ -159,11 +154,11 @@ export function VoucherDialog({
             )}
           />
           {kind === 'percent' ? (
-            <TextField {...bind('percentOff')} label="Réduction (%)" type="number" />
+            <TextField {...textFieldProps(form, 'percentOff')} label="Réduction (%)" type="number" />
           ) : null}
           {kind === 'fixed' ? (
             <TextField
-              {...bind('amountOff')}
+              {...textFieldProps(form, 'amountOff')}
               label="Réduction (€)"
               slotProps={{ htmlInput: { inputMode: 'decimal' } }}
             />
@@ -190,13 +185,13 @@ export function VoucherDialog({
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
-              {...bind('maxRedemptions')}
+              {...textFieldProps(form, 'maxRedemptions')}
               label="Utilisations max (vide : illimité)"
               type="number"
               fullWidth
             />
             <TextField
-              {...bind('perCustomerLimit')}
+              {...textFieldProps(form, 'perCustomerLimit')}
               label="Par client (vide : illimité)"
               type="number"
               fullWidth
@@ -204,21 +199,21 @@ export function VoucherDialog({
           </Stack>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField
-              {...bind('startsAt')}
+              {...textFieldProps(form, 'startsAt')}
               label="Début"
               type="datetime-local"
               slotProps={{ inputLabel: { shrink: true } }}
               fullWidth
             />
             <TextField
-              {...bind('endsAt')}
+              {...textFieldProps(form, 'endsAt')}
               label="Fin"
               type="datetime-local"
               slotProps={{ inputLabel: { shrink: true } }}
               fullWidth
             />
           </Stack>
-          <TextField {...bind('note')} label="Note interne" />
+          <TextField {...textFieldProps(form, 'note')} label="Note interne" />
           <FormSwitch control={form.control} name="active" label="Actif" />
         </Stack>
       </DialogContent>

@@ -18,6 +18,7 @@ import { AdminTable, adminTableKey } from '../../../components/admin-table/index
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
+import { textFieldProps } from '../../../lib/form-field.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { addEntryForCustomer, removeEntry, WHITELIST_ENDPOINT } from '../api/whitelist.ts';
@@ -118,7 +119,7 @@ function AddEntryDialog({ onClose, onAdded }: { onClose: () => void; onAdded: ()
     resolver: schemaResolver(adminWhitelistAddInput),
     defaultValues: { username: '', name: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (input) => {
     try {
       const entry = await addEntryForCustomer(input);
@@ -133,20 +134,8 @@ function AddEntryDialog({ onClose, onAdded }: { onClose: () => void; onAdded: ()
       <DialogTitle>Ajouter un compte pour un client</DialogTitle>
       <DialogContent>
         <Stack component="form" id="whitelist-form" spacing={2} sx={{ pt: 1 }} onSubmit={submit} noValidate>
-          <TextField
-            {...form.register('username')}
-            label="Nom d’utilisateur du client"
-            required
-            error={errors.username !== undefined}
-            helperText={errors.username?.message}
-          />
-          <TextField
-            {...form.register('name')}
-            label="Compte de jeu"
-            required
-            error={errors.name !== undefined}
-            helperText={errors.name?.message}
-          />
+          <TextField {...textFieldProps(form, 'username')} label="Nom d’utilisateur du client" required />
+          <TextField {...textFieldProps(form, 'name')} label="Compte de jeu" required />
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -1,0 +1,15 @@
+import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
+
+/** Binds MUI's TextField to a react-hook-form field: the input, and its error message under it. */
+export function textFieldProps<T extends FieldValues>(
+  form: UseFormReturn<T>,
+  name: Path<T>,
+  options?: RegisterOptions<T, Path<T>>,
+) {
+  const message = form.formState.errors[name]?.message;
+  return {
+    ...form.register(name, options),
+    error: message !== undefined,
+    helperText: typeof message === 'string' ? message : undefined,
+  };
+}
