@@ -36,13 +36,19 @@ export async function lastConnectionEvent(
   return last as { kind: 'connected' | 'disconnected'; at: Date } | undefined;
 }
 
+/** Rows per insert statement when many events are written together. */
+const EVENTS_PER_STATEMENT = 500;
+
 /**
  * The real-time layer's part of a bot's timeline: connections, disconnections, game accounts going
- * into and out of `error`. Presence lives in memory or Redis, not in a transaction: each event is
- * written as it happens, and a failed write (database away) is logged, never thrown at presence.
+ * into and out of `error`. Presence lives in memory or Redis, not in a transaction: the events of one
+ * turn of the event loop are written together (a reconnect storm connects thousands of bots at once:
+ * one insert per 500, not one per bot), and a failed write (database away) is logged, never thrown
+ * at presence.
  */
 export class BotEventRecorder {
   private readonly pending = new Set<Promise<void>>();
+  private queued: BotEvent[] = [];
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -94,11 +100,27 @@ export class BotEventRecorder {
   }
 
   private write(event: BotEvent): void {
-    const written = writeBotEvent(this.ctx.db, event)
-      .catch((error: unknown) =>
-        this.ctx.log.warn({ err: error, hwid: event.hwid }, 'événement du bot non enregistré'),
-      )
+    this.queued.push(event);
+    if (this.queued.length > 1) return; // a flush is already scheduled
+    const written = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.flush())
       .finally(() => this.pending.delete(written));
     this.pending.add(written);
+  }
+
+  private async flush(): Promise<void> {
+    const events = this.queued;
+    this.queued = [];
+    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+      const rows = events
+        .slice(start, start + EVENTS_PER_STATEMENT)
+        .map((event) => ({ id: newId(), ...event }));
+      await this.ctx.db
+        .insert(botEvents)
+        .values(rows)
+        .catch((error: unknown) =>
+          this.ctx.log.warn({ err: error, events: rows.length }, 'événements des bots non enregistrés'),
+        );
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { BotSessionAnswer, Permission, ReleaseChannel } from '@bot/contracts';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -10,7 +10,10 @@ import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { claimHwid, findUserByBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
-import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import {
+  listWhitelistedAccountNames,
+  listWhitelistedAccountNamesOfUsers,
+} from '../whitelist/whitelist.service.ts';
 import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
 
@@ -120,9 +123,23 @@ export async function findBotSessionByToken(
   ctx: AppContext,
   input: { token: string; hwid: string },
 ): Promise<LiveBotSession | undefined> {
-  const [row] = await ctx.db
+  const [session] = await findBotSessionsByTokens(ctx, [input.token]);
+  return session?.hwid === input.hwid ? session : undefined;
+}
+
+/**
+ * The live bot sessions behind many tokens, in their order (undefined where none), in one query: a
+ * reconnect storm authenticates thousands of bots at once. The caller checks each one's hwid.
+ */
+export async function findBotSessionsByTokens(
+  ctx: AppContext,
+  tokens: readonly string[],
+): Promise<(LiveBotSession | undefined)[]> {
+  const hashes = tokens.map(hashSecret);
+  const rows = await ctx.db
     .select({
       sessionId: botSessions.id,
+      tokenHash: botSessions.tokenHash,
       userId: botSessions.userId,
       hwid: botSessions.hwid,
       version: botSessions.version,
@@ -137,22 +154,24 @@ export async function findBotSessionByToken(
     .innerJoin(users, eq(users.id, botSessions.userId))
     .where(
       and(
-        eq(botSessions.tokenHash, hashSecret(input.token)),
+        inArray(botSessions.tokenHash, [...new Set(hashes)]),
         isNull(botSessions.revokedAt),
         gt(botSessions.expiresAt, new Date()),
       ),
     );
-  if (!row || row.bannedAt) return undefined;
-  if (row.hwid !== input.hwid || row.userHwid !== input.hwid) return undefined;
-  if (row.sessionKeyHash !== row.userKeyHash) return undefined;
-  return {
-    sessionId: row.sessionId,
-    userId: row.userId,
-    username: row.username,
-    hwid: row.hwid,
-    version: row.version,
-    expiresAt: row.expiresAt,
-  };
+  const live = new Map<string, LiveBotSession>();
+  for (const row of rows) {
+    if (row.bannedAt || row.hwid !== row.userHwid || row.sessionKeyHash !== row.userKeyHash) continue;
+    live.set(row.tokenHash, {
+      sessionId: row.sessionId,
+      userId: row.userId,
+      username: row.username,
+      hwid: row.hwid,
+      version: row.version,
+      expiresAt: row.expiresAt,
+    });
+  }
+  return hashes.map((hash) => live.get(hash));
 }
 
 /** Ends a user's bot sessions (all, or those of one PC). */
@@ -172,6 +191,19 @@ export async function revokeBotSessions(
 
 /** Game accounts the user's bot may report (compared case-insensitively). */
 export async function findAllowedAccounts(ctx: AppContext, userId: string): Promise<Set<string>> {
-  const names = await listWhitelistedAccountNames(ctx.db, userId);
-  return new Set(names.map((name) => name.toLowerCase()));
+  return (await findAllowedAccountsOfUsers(ctx, [userId])).get(userId) ?? new Set();
+}
+
+/** The game accounts each user's bot may drive (lower-cased), in one query. */
+export async function findAllowedAccountsOfUsers(
+  ctx: AppContext,
+  userIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const allowed = new Map<string, Set<string>>();
+  for (const { userId, name } of await listWhitelistedAccountNamesOfUsers(ctx.db, userIds)) {
+    const names = allowed.get(userId) ?? new Set<string>();
+    names.add(name.toLowerCase());
+    allowed.set(userId, names);
+  }
+  return allowed;
 }

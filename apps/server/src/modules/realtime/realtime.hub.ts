@@ -27,7 +27,7 @@ import {
 } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
-import { AuthenticationSlots, authenticateSocket, isRefusal, type SocketIdentity } from './socket-auth.ts';
+import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentity } from './socket-auth.ts';
 import { initialGuardState, isFlooding, takeUpdateToken } from './socket-guards.ts';
 
 /** A browser socket as presence lists show it. */
@@ -71,6 +71,7 @@ export class RealtimeHub {
   private readonly access: SocketAccess;
   private readonly audience: Audience;
   private readonly slots = new AuthenticationSlots();
+  private readonly authenticator: SocketAuthenticator;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly metrics;
   private isClosed = false;
@@ -98,6 +99,7 @@ export class RealtimeHub {
       ...(redis ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io' }) } : {}),
     });
     this.keepOnlyHandshakeFacts(trustProxy);
+    this.authenticator = new SocketAuthenticator(ctx);
 
     this.store = redis ? new RedisBotStateStore(redis.commands) : new InMemoryBotStateStore();
     this.audience = redis
@@ -209,19 +211,24 @@ export class RealtimeHub {
       if (isFlooding(socket.data, realtime)) this.refuse(socket, 'SOCKET_FLOOD');
     });
     const armAuthTimer = (delayMs: number) => {
-      const timer = setTimeout(() => {
-        if (!socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
+      // Checked after the loop's next poll for input: when the loop was busy (a reconnect storm),
+      // timers run before the sockets are read, and an `authenticate` that arrived in time would
+      // otherwise be refused. A timer replaced meanwhile (the peer was on time) is stale.
+      const timer: NodeJS.Timeout = setTimeout(() => {
+        setImmediate(() => {
+          if (timer === authTimer && !socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
+        });
       }, delayMs);
       timer.unref();
       return timer;
     };
-    let authTimer = armAuthTimer(realtime.authTimeoutMs);
+    let isAuthenticating = false;
+    let authTimer: NodeJS.Timeout | undefined = armAuthTimer(realtime.authTimeoutMs);
     socket.on('disconnect', () => {
       clearTimeout(authTimer);
       if (!this.isClosed)
         runInBackground(this.ctx.log, 'bot offline', () => this.presence.disconnected(socket));
     });
-    let isAuthenticating = false;
     socket.on(SOCKET_EVENTS.authenticate, (payload: unknown, ack?: unknown) => {
       if (isAuthenticating || socket.data.kind) return; // one authentication per socket
       isAuthenticating = true;
@@ -233,6 +240,7 @@ export class RealtimeHub {
         .run(() => this.authenticate(socket, payload))
         .then((refused) => {
           clearTimeout(authTimer);
+          authTimer = undefined;
           if (refused) {
             reply?.({ ok: false, ...refused });
             this.refuse(socket, refused.code, refused.error);
@@ -252,7 +260,7 @@ export class RealtimeHub {
   /** Answers a refusal, or undefined once the socket joined its rooms (or left meanwhile). */
   private async authenticate(socket: HubSocket, payload: unknown): Promise<Refusal | undefined> {
     if (!socket.connected) return undefined; // gone while waiting for its turn
-    const identity = await authenticateSocket(this.ctx, payload, socket.data.queryHwid);
+    const identity = await this.authenticator.authenticate(payload, socket.data.queryHwid);
     if (isRefusal(identity)) return identity;
     if (!socket.connected) return undefined;
     Object.assign(socket.data, {

@@ -45,6 +45,25 @@ describe('handshake', () => {
     await closed;
   });
 
+  it('does not refuse an authenticate sent in time when the server was too busy to read it', async () => {
+    const owner = await createBotOwner(server);
+    const socket = openSocket(server, { hwid: owner.hwid });
+    sockets.push(socket);
+    await waitFor(socket, 'connect');
+    const answer = socket.timeout(5_000).emitWithAck('authenticate', {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    // The server shares this process: its event loop stays blocked past the authentication deadline
+    // (400 ms in this suite) while the message waits in the socket, as in a reconnect storm.
+    const blockedUntil = Date.now() + 600;
+    while (Date.now() < blockedUntil) {
+      // busy: no timer or socket is served meanwhile
+    }
+    expect(await answer).toEqual({ ok: true });
+  });
+
   it('refuses a malformed authenticate payload', async () => {
     const socket = openSocket(server);
     sockets.push(socket);
@@ -148,6 +167,39 @@ describe('authorization matrix', () => {
     expect(wrongHwid.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
     const right = await connectBot(owner);
     expect(right.ack).toEqual({ ok: true });
+  });
+  it('bots authenticating at the same moment each get their own answer and whitelist (batched reads)', async () => {
+    const [first, second, third] = await Promise.all([
+      createBotOwner(server),
+      createBotOwner(server),
+      createBotOwner(server),
+    ]);
+    const watcher = track(
+      await connectAndAuthenticate(server, { type: 'client', token: first!.token, hwid: first!.hwid }),
+    );
+    const answers = await Promise.all([
+      connectAndAuthenticate(server, { type: 'bot', token: first!.botToken, hwid: first!.hwid }),
+      connectAndAuthenticate(server, { type: 'bot', token: second!.botToken, hwid: second!.hwid }),
+      connectAndAuthenticate(server, { type: 'bot', token: third!.botToken, hwid: second!.hwid }),
+      connectAndAuthenticate(server, { type: 'bot', token: 'bs_unknown', hwid: third!.hwid }),
+    ]);
+    for (const answer of answers) track(answer);
+    expect(answers.map((answer) => answer.ack)).toEqual([
+      { ok: true },
+      { ok: true },
+      expect.objectContaining({ ok: false, code: 'BOT_SESSION_INVALID' }),
+      expect.objectContaining({ ok: false, code: 'BOT_SESSION_INVALID' }),
+    ]);
+    // Each bot got its own owner's whitelist: another owner's account is filtered out.
+    answers[0]!.socket.emit('bot_update', {
+      accounts: [account(second!.accounts[0]!), account(first!.accounts[0]!, { status: 'banking' })],
+    });
+    const state = await waitFor<{ accounts: { name: string }[] }>(
+      watcher.socket,
+      'bot_update',
+      (payload) => (payload as { accounts: unknown[] }).accounts.length > 0,
+    );
+    expect(state.accounts.map((entry) => entry.name)).toEqual([first!.accounts[0]]);
   });
 });
 

@@ -1,8 +1,14 @@
-import { type SocketAuthenticateInput, socketAuthenticateInput } from '@bot/contracts';
+import { type Permission, type SocketAuthenticateInput, socketAuthenticateInput } from '@bot/contracts';
+import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
-import { getUserPermissions, hasPermissions } from '../access/access.service.ts';
+import { getPermissionsOfUsers } from '../access/access.service.ts';
 import { findSessionByToken } from '../auth/sessions.service.ts';
-import { canRunBot, findAllowedAccounts, findBotSessionByToken } from '../bots/bots.service.ts';
+import {
+  canRunBot,
+  findAllowedAccountsOfUsers,
+  findBotSessionsByTokens,
+  type LiveBotSession,
+} from '../bots/bots.service.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
 import { findUserById } from '../users/users.service.ts';
 import type { BotIdentity } from './bot-presence.ts';
@@ -29,91 +35,123 @@ export type SocketIdentity =
       bot: BotIdentity;
     };
 
-/** Checks an `authenticate` payload: the identity, or the refusal to answer. */
-export async function authenticateSocket(
-  ctx: AppContext,
-  payload: unknown,
-  queryHwid: string | undefined,
-): Promise<SocketIdentity | Refusal> {
-  const parsed = socketAuthenticateInput.safeParse(payload);
-  if (!parsed.success) return refusal('VALIDATION_ERROR');
-  const input = parsed.data;
-  return input.type === 'bot' ? authenticateBot(ctx, input) : authenticateBrowser(ctx, input, queryHwid);
-}
-
 export function isRefusal(answer: SocketIdentity | Refusal): answer is Refusal {
   return 'code' in answer;
 }
 
-async function authenticateBrowser(
-  ctx: AppContext,
-  input: Exclude<SocketAuthenticateInput, { type: 'bot' }>,
-  queryHwid: string | undefined,
-): Promise<SocketIdentity | Refusal> {
-  const session = await findSessionByToken(ctx, input.token);
-  if (!session) return refusal('UNAUTHORIZED');
-  const isStaff = await hasPermissions(ctx, session.userId, ['can_manageMap']);
-  if (input.type === 'admin') {
-    if (!isStaff) return refusal('FORBIDDEN');
-  } else {
-    if (queryHwid !== undefined && queryHwid !== input.hwid) return refusal('VALIDATION_ERROR');
-    if (!isStaff) {
-      // Guessing other people's hwids: refused attempts are counted, and past the limit every
-      // attempt of the user is refused (and disconnected) until the window ends.
-      if (await ctx.limiter.isExhausted('watchRefusal', session.userId)) return refusal('RATE_LIMITED');
-      const user = await findUserById(ctx.db, session.userId);
-      if (user?.hwid !== input.hwid) {
-        await ctx.limiter.hit('watchRefusal', session.userId).catch(() => undefined);
-        return refusal('FORBIDDEN');
-      }
-    }
-  }
-  // Staff power (the fleet feed, any bot) passes the admin area's two-factor gate.
-  if (isStaff && (await lacksRequiredSecondFactor(ctx, session)))
-    return refusal('TWO_FACTOR_ENROLLMENT_REQUIRED');
-  return {
-    kind: input.type,
-    userId: session.userId,
-    username: session.username,
-    sessionId: session.sessionId,
-    sessionExpiresAt: session.expiresAt.getTime(),
-    hwid: input.type === 'client' ? input.hwid : undefined,
-  };
-}
-
-async function authenticateBot(
-  ctx: AppContext,
-  input: Extract<SocketAuthenticateInput, { type: 'bot' }>,
-): Promise<SocketIdentity | Refusal> {
-  const session = await findBotSessionByToken(ctx, { token: input.token, hwid: input.hwid });
-  if (!session) return refusal('BOT_SESSION_INVALID');
-  if (!canRunBot(await getUserPermissions(ctx, session.userId))) return refusal('BOT_PERMISSION_REQUIRED');
-  const allowedAccounts = await findAllowedAccounts(ctx, session.userId);
-  return {
-    kind: 'bot',
-    userId: session.userId,
-    username: session.username,
-    sessionId: session.sessionId,
-    sessionExpiresAt: session.expiresAt.getTime(),
-    hwid: input.hwid,
-    bot: {
-      userId: session.userId,
-      username: session.username,
-      hwid: input.hwid,
-      version: session.version,
-      allowedAccounts,
-    },
-  };
-}
-
-/** Authentications checked at once (each costs a few SQL reads). */
-const MAX_CONCURRENT_AUTHENTICATIONS = 4;
+/** How long the reads of authentications wait for others to share their query. */
+const BATCH_WINDOW_MS = 10;
 
 /**
- * Runs authentications a few at a time, each after a turn of the event loop. The embedded
- * database answers through promise chains that never yield: hundreds of bots reconnecting at once
- * would otherwise keep the loop from sending pings and accepting sockets for seconds (the
- * benchmark showed mass ping timeouts at 5,000 bots).
+ * Checks `authenticate` payloads. The reads of sockets authenticating at the same moment (a reconnect
+ * storm: thousands of bots after a restart) are batched: one query per kind of fact for the whole
+ * batch (DataLoader), not one per socket.
+ */
+export class SocketAuthenticator {
+  private readonly botSessions: DataLoader<string, LiveBotSession | undefined>;
+  private readonly permissions: DataLoader<string, Permission[]>;
+  private readonly allowedAccounts: DataLoader<string, Set<string>>;
+
+  constructor(private readonly ctx: AppContext) {
+    // A batch holds the loads of a short window: sockets connecting one by one at a few hundred a
+    // second each find few others in the same turn of the event loop, and one query each is what
+    // overwhelmed the embedded database in a storm. No memoisation: a later authentication must
+    // see revocations and changes.
+    const options = {
+      cache: false,
+      batchScheduleFn: (dispatch: () => void) => setTimeout(dispatch, BATCH_WINDOW_MS),
+    };
+    this.botSessions = new DataLoader((tokens) => findBotSessionsByTokens(ctx, tokens), options);
+    this.permissions = new DataLoader(async (userIds) => {
+      const held = await getPermissionsOfUsers(ctx, userIds);
+      return userIds.map((userId) => held.get(userId) ?? []);
+    }, options);
+    this.allowedAccounts = new DataLoader(async (userIds) => {
+      const allowed = await findAllowedAccountsOfUsers(ctx, userIds);
+      return userIds.map((userId) => allowed.get(userId) ?? new Set<string>());
+    }, options);
+  }
+
+  /** The identity behind an `authenticate` payload, or the refusal to answer. */
+  async authenticate(payload: unknown, queryHwid: string | undefined): Promise<SocketIdentity | Refusal> {
+    const parsed = socketAuthenticateInput.safeParse(payload);
+    if (!parsed.success) return refusal('VALIDATION_ERROR');
+    const input = parsed.data;
+    return input.type === 'bot' ? this.authenticateBot(input) : this.authenticateBrowser(input, queryHwid);
+  }
+
+  private async authenticateBrowser(
+    input: Exclude<SocketAuthenticateInput, { type: 'bot' }>,
+    queryHwid: string | undefined,
+  ): Promise<SocketIdentity | Refusal> {
+    const { ctx } = this;
+    const session = await findSessionByToken(ctx, input.token);
+    if (!session) return refusal('UNAUTHORIZED');
+    const isStaff = (await this.permissions.load(session.userId)).includes('can_manageMap');
+    if (input.type === 'admin') {
+      if (!isStaff) return refusal('FORBIDDEN');
+    } else {
+      if (queryHwid !== undefined && queryHwid !== input.hwid) return refusal('VALIDATION_ERROR');
+      if (!isStaff) {
+        // Guessing other people's hwids: refused attempts are counted, and past the limit every
+        // attempt of the user is refused (and disconnected) until the window ends.
+        if (await ctx.limiter.isExhausted('watchRefusal', session.userId)) return refusal('RATE_LIMITED');
+        const user = await findUserById(ctx.db, session.userId);
+        if (user?.hwid !== input.hwid) {
+          await ctx.limiter.hit('watchRefusal', session.userId).catch(() => undefined);
+          return refusal('FORBIDDEN');
+        }
+      }
+    }
+    // Staff power (the fleet feed, any bot) passes the admin area's two-factor gate.
+    if (isStaff && (await lacksRequiredSecondFactor(ctx, session)))
+      return refusal('TWO_FACTOR_ENROLLMENT_REQUIRED');
+    return {
+      kind: input.type,
+      userId: session.userId,
+      username: session.username,
+      sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
+      hwid: input.type === 'client' ? input.hwid : undefined,
+    };
+  }
+
+  private async authenticateBot(
+    input: Extract<SocketAuthenticateInput, { type: 'bot' }>,
+  ): Promise<SocketIdentity | Refusal> {
+    const session = await this.botSessions.load(input.token);
+    if (session?.hwid !== input.hwid) return refusal('BOT_SESSION_INVALID');
+    const [permissions, allowedAccounts] = await Promise.all([
+      this.permissions.load(session.userId),
+      this.allowedAccounts.load(session.userId),
+    ]);
+    if (!canRunBot(permissions)) return refusal('BOT_PERMISSION_REQUIRED');
+    return {
+      kind: 'bot',
+      userId: session.userId,
+      username: session.username,
+      sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
+      hwid: input.hwid,
+      bot: {
+        userId: session.userId,
+        username: session.username,
+        hwid: input.hwid,
+        version: session.version,
+        allowedAccounts,
+      },
+    };
+  }
+}
+
+/** Authentications checked at once: about the size of one batch of reads (`SocketAuthenticator`). */
+const MAX_CONCURRENT_AUTHENTICATIONS = 64;
+
+/**
+ * Runs a bounded number of authentications at once, each after a turn of the event loop. The
+ * embedded database answers through promise chains that never yield: thousands of bots reconnecting
+ * at once, each with its own reads, kept the loop from sending pings and accepting sockets for
+ * seconds (the benchmark showed mass ping timeouts at 5,000 bots). Batched, a few reads per turn.
  */
 export class AuthenticationSlots {
   private running = 0;

@@ -4,7 +4,7 @@ import type {
   WhitelistEntry,
   WhitelistSlots,
 } from '@bot/contracts';
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
@@ -26,6 +26,18 @@ export async function listWhitelistedAccountNames(db: DbOrTx, userId: string): P
     .where(eq(whitelistEntries.userId, userId))
     .orderBy(asc(whitelistEntries.createdAt), asc(whitelistEntries.id));
   return rows.map((row) => row.name);
+}
+
+/** The whitelisted game account names of many users, in one query. */
+export async function listWhitelistedAccountNamesOfUsers(
+  db: DbOrTx,
+  userIds: readonly string[],
+): Promise<{ userId: string; name: string }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ userId: whitelistEntries.userId, name: whitelistEntries.name })
+    .from(whitelistEntries)
+    .where(inArray(whitelistEntries.userId, [...new Set(userIds)]));
 }
 
 const NAME_INDEX = 'whitelist_entries_name_lower_idx';
