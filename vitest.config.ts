@@ -8,6 +8,7 @@ export default defineConfig({
       'packages/contracts',
       'apps/web',
       'e2e',
+      'bench',
     ],
     maxWorkers: 2,
   },

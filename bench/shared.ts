@@ -1,7 +1,9 @@
 /** Helpers shared by the benchmark orchestrators (bench/realtime, bench/cluster). */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerCommand, WorkerMessage, WorkerResult } from './realtime/protocol.ts';
 
@@ -59,20 +61,55 @@ export async function collectResults(workers: { worker: ChildProcess }[]) {
   };
 }
 
-const docs = (name: string) => fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
+/**
+ * Where results go: docs/ by default; `BENCH_RECORD_DIR` (set by `npm run bench -- --quick`) keeps a
+ * smoke run's figures out of the record.
+ */
+const recordFile = (name: string) =>
+  process.env.BENCH_RECORD_DIR
+    ? path.join(process.env.BENCH_RECORD_DIR, name)
+    : fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
+
+/** One measured figure, side by side with its baseline of the same run when it has one. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  /** value / baseline. */
+  ratio?: number;
+  /** The goal, in the figure's unit or as a ratio, and whether this run meets it. */
+  goal?: string;
+  met?: boolean;
+}
+
+/** A figure compared with its baseline (the ratio computed here, so every benchmark states it alike). */
+export function compared(figure: Omit<Figure, 'ratio'> & { baseline: number }): Figure {
+  return { ...figure, ratio: figure.value / figure.baseline };
+}
+
+/** The details a benchmark recorded last time, if any. */
+export function recordedDetails<T>(key: string): T | undefined {
+  const jsonFile = recordFile('benchmarks.json');
+  if (!existsSync(jsonFile)) return undefined;
+  const all = JSON.parse(readFileSync(jsonFile, 'utf8')) as Record<string, { details?: T }>;
+  return all[key]?.details;
+}
 
 /**
  * Writes a benchmark's results: its section of docs/benchmarks.md (from `heading` to the next `## `,
- * keeping the section's hand-written "### Notes") and its key of docs/benchmarks.json.
+ * keeping the section's hand-written "### Notes") and its key of docs/benchmarks.json: the figures
+ * (value, unit, baseline, ratio, goal), the machine and date, and the raw details.
  */
 export function recordBenchmark(input: {
   heading: string;
   section: string;
   key: string;
-  json: unknown;
+  figures: Figure[];
+  details: unknown;
 }): void {
-  const file = docs('benchmarks.md');
-  let text = readFileSync(file, 'utf8');
+  const file = recordFile('benchmarks.md');
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
   const start = text.indexOf(`\n${input.heading}`);
   if (start === -1) text = `${text.trimEnd()}\n\n${input.section}`;
   else {
@@ -83,13 +120,15 @@ export function recordBenchmark(input: {
     text = `${text.slice(0, start)}\n${input.section}${notes}${next === -1 ? '' : text.slice(next)}`;
   }
   writeFileSync(file, `${text.trimEnd()}\n`);
-  const jsonFile = docs('benchmarks.json');
-  let all: Record<string, unknown> = {};
-  try {
-    all = JSON.parse(readFileSync(jsonFile, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // first benchmark written there
-  }
-  all[input.key] = input.json;
+  const jsonFile = recordFile('benchmarks.json');
+  const all = existsSync(jsonFile)
+    ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  all[input.key] = {
+    measuredAt: new Date().toISOString(),
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+    figures: input.figures,
+    details: input.details,
+  };
   writeFileSync(jsonFile, `${JSON.stringify(all, null, 2)}\n`);
 }

@@ -24,7 +24,16 @@ import {
   type WorkerMessage,
 } from '../realtime/protocol.ts';
 import { seedBenchFixture } from '../realtime/server-target.ts';
-import { collectResults, freePort, nextMessage, percentile, recordBenchmark, sleep } from '../shared.ts';
+import {
+  collectResults,
+  compared,
+  type Figure,
+  freePort,
+  nextMessage,
+  percentile,
+  recordBenchmark,
+  sleep,
+} from '../shared.ts';
 
 const { values } = parseArgs({
   options: {
@@ -296,6 +305,44 @@ function render(
   return lines.join('\n');
 }
 
+/** Per N, three nodes against one: CPU per delivered state, delivery; then the node-loss storm. */
+function clusterFigures(
+  rows: Measurement[],
+  storm: Awaited<ReturnType<typeof reconnectStorm>> | undefined,
+): Figure[] {
+  const figures = [...new Set(rows.map((row) => row.n))].flatMap((n) => {
+    const one = rows.find((row) => row.n === n && row.topology === 'one node');
+    const three = rows.find((row) => row.n === n && row.topology === 'three nodes');
+    if (!one || !three) return [];
+    const cpu = compared({
+      name: `${n} bots: CPU per delivered state, three nodes`,
+      value: three.cpuMicrosPerDelivered,
+      unit: 'µs',
+      baseline: one.cpuMicrosPerDelivered,
+      goal: 'ratio ≤ 1.5',
+    });
+    return [
+      { ...cpu, met: (cpu.ratio ?? Infinity) <= 1.5 },
+      {
+        name: `${n} bots: delivered, three nodes`,
+        value: (100 * three.delivered) / Math.max(1, three.expected),
+        unit: '%',
+        goal: '100 %',
+        met: three.delivered === three.expected,
+      },
+    ];
+  });
+  if (storm)
+    figures.push({
+      name: `node loss: ${storm.moved} bots back after`,
+      value: storm.seconds,
+      unit: 's',
+      goal: '≤ 30 s',
+      met: storm.seconds <= 30,
+    });
+  return figures;
+}
+
 async function main(): Promise<void> {
   const startedAt = new Date();
   const rows: Measurement[] = [];
@@ -316,7 +363,8 @@ async function main(): Promise<void> {
       heading: '## Scale-out',
       section,
       key: 'cluster',
-      json: { measuredAt: startedAt.toISOString(), rows, storm },
+      figures: clusterFigures(rows, storm),
+      details: { rows, storm },
     });
     console.log('docs/benchmarks.md (section "Scale-out") and docs/benchmarks.json (cluster) updated.');
   }

@@ -10,7 +10,7 @@
  * 2. Purchases: N sandbox purchases (createOrder + fulfilOrder, grants written), run with 1 and with
  *    10 in flight; orders per second.
  *
- * Run: npx tsx bench/commerce/run.ts [--customers 500] [--limit 50] [--purchases 300]
+ * Run: npm run bench:commerce [-- --customers 500] [--limit 50] [--purchases 300] [--no-write]
  *      DATABASE_URL=postgres://... npx tsx bench/commerce/run.ts
  */
 import { parseArgs } from 'node:util';
@@ -21,12 +21,14 @@ import { createOrder, fulfilOrder } from '../../apps/server/src/modules/orders/o
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
 import { vouchers } from '../../apps/server/src/modules/vouchers/vouchers.table.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
+import { compared, recordBenchmark } from '../shared.ts';
 
 const { values } = parseArgs({
   options: {
     customers: { type: 'string', default: '500' },
     limit: { type: 'string', default: '50' },
     purchases: { type: 'string', default: '300' },
+    'no-write': { type: 'boolean', default: false },
   },
 });
 const CUSTOMERS = Number(values.customers);
@@ -139,15 +141,59 @@ const parallel = await purchases(10);
 await server.close();
 
 const f = (n: number) => n.toFixed(0);
-console.log(`\n### Commerce on ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}\n`);
-console.log(`Voucher limited to ${LIMIT} uses, ${CUSTOMERS} customers at once:\n`);
-console.log('| strategy | successes | counter | time |');
-console.log('|---|---|---|---|');
-console.log(`| conditional UPDATE + order (ours) | ${ours.successes} | ${ours.counter} | ${f(ours.ms)} ms |`);
-console.log(`| baseline: SELECT then UPDATE | ${naive.successes} | ${naive.counter} | ${f(naive.ms)} ms |`);
-console.log(`\n${PURCHASES} sandbox purchases (order + fulfilment with grants):\n`);
-console.log('| in flight | time | orders/s |');
-console.log('|---|---|---|');
-console.log(`| 1 | ${f(sequential.ms)} ms | ${f(sequential.perSecond)} |`);
-console.log(`| 10 | ${f(parallel.ms)} ms | ${f(parallel.perSecond)} |`);
+const engineName = engine === 'postgres' ? 'PostgreSQL' : 'PGlite';
+const section = [
+  '## Commerce, last run',
+  '',
+  `Measured by \`npm run bench:commerce\` (\`bench/commerce/\`) on ${new Date().toISOString().slice(0, 16)}Z, ` +
+    `${engineName}. Voucher limited to ${LIMIT} uses, ${CUSTOMERS} customers at once:`,
+  '',
+  '| strategy | successes | counter | time |',
+  '|---|---|---|---|',
+  `| conditional UPDATE + order (ours) | ${ours.successes} | ${ours.counter} | ${f(ours.ms)} ms |`,
+  `| baseline: SELECT then UPDATE | ${naive.successes} | ${naive.counter} | ${f(naive.ms)} ms |`,
+  '',
+  `${PURCHASES} sandbox purchases (order + fulfilment with grants):`,
+  '',
+  '| in flight | time | orders/s |',
+  '|---|---|---|',
+  `| 1 | ${f(sequential.ms)} ms | ${f(sequential.perSecond)} |`,
+  `| 10 | ${f(parallel.ms)} ms | ${f(parallel.perSecond)} |`,
+  '',
+].join('\n');
+console.log(section);
+if (!values['no-write']) {
+  recordBenchmark({
+    heading: '## Commerce, last run',
+    section,
+    key: 'commerce',
+    figures: [
+      {
+        name: 'voucher redemptions granted',
+        value: ours.successes,
+        unit: 'orders',
+        baseline: naive.successes,
+        goal: `exactly ${LIMIT}`,
+        met: ours.successes === LIMIT && ours.counter === LIMIT,
+      },
+      compared({ name: 'voucher contention time', value: ours.ms, unit: 'ms', baseline: naive.ms }),
+      compared({
+        name: 'purchases, 10 in flight',
+        value: parallel.perSecond,
+        unit: 'orders/s',
+        baseline: sequential.perSecond,
+      }),
+    ],
+    details: {
+      engine: engineName,
+      customers: CUSTOMERS,
+      limit: LIMIT,
+      purchases: PURCHASES,
+      ours,
+      naive,
+      sequential,
+      parallel,
+    },
+  });
+}
 process.exit(0);

@@ -17,7 +17,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { nextMessage, recordBenchmark } from '../shared.ts';
+import { compared, nextMessage, recordBenchmark } from '../shared.ts';
 import type { TargetCommand, TargetReady } from './target.ts';
 
 const { values } = parseArgs({
@@ -125,9 +125,18 @@ if (!values['no-write']) {
     heading: '## HTTP',
     section,
     key: 'http',
-    json: {
-      measuredAt,
-      machine: { cores: os.cpus().length, node: process.version },
+    figures: rows.slice(1).map((row) => {
+      const figure = compared({
+        name: `${row.name}: requests/s`,
+        value: row.requestsPerSecond,
+        unit: 'req/s',
+        baseline,
+      });
+      return row === rows[1]
+        ? { ...figure, goal: `ratio ≥ ${GOAL}`, met: (figure.ratio ?? 0) >= GOAL }
+        : figure;
+    }),
+    details: {
       engine,
       connections: CONNECTIONS,
       seconds: SECONDS,

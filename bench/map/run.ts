@@ -22,6 +22,7 @@ import { chromium, type Page } from 'playwright-core';
 import { ensureTemplate } from '../../apps/server/test/database.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
 import type {} from '../../e2e/live-helpers.ts';
+import { compared, recordBenchmark } from '../shared.ts';
 import { prepareSocketFleet, type SocketFleet } from './socket-fleet.ts';
 
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     rebuild: { type: 'boolean', default: false },
     /** hook: in-page worker + test hook (default); socket: SDK bots through the real admin socket. */
     feed: { type: 'string', default: 'hook' },
+    'no-write': { type: 'boolean', default: false },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -120,6 +122,47 @@ interface PhaseResult {
   /** Applying one batch: query cache update, typed-array update. */
   applyP50: number;
   applyP95: number;
+}
+
+/** The "Map, last run" section and the `map` figures: each loaded phase against the empty map. */
+function recordMap(results: PhaseResult[], report: unknown): void {
+  const [empty, ...loaded] = results as [PhaseResult, ...PhaseResult[]];
+  const f = (value: number) => value.toFixed(1);
+  const section = [
+    '## Map, last run',
+    '',
+    `Measured by \`npm run bench:map\` (\`bench/map/\`) on ${new Date().toISOString().slice(0, 16)}Z, ` +
+      `${os.cpus().length} cores, headless Chromium, feed "${FEED}": frame time of /admin/map against the empty map.`,
+    '',
+    '| phase | fps | frame p50 | frame p95 | draw p95 | frame p95 / empty |',
+    '|---|---|---|---|---|---|',
+    ...results.map(
+      (phase) =>
+        `| ${phase.label} | ${f(phase.fps)} | ${f(phase.frameP50)} ms | ${f(phase.frameP95)} ms | ` +
+        `${f(phase.drawP95)} ms | ${f(phase.frameP95 / empty.frameP95)} |`,
+    ),
+    '',
+  ].join('\n');
+  recordBenchmark({
+    heading: '## Map, last run',
+    section,
+    key: 'map',
+    figures: loaded.flatMap((phase) => [
+      compared({
+        name: `${phase.label}: frames per second`,
+        value: phase.fps,
+        unit: 'fps',
+        baseline: empty.fps,
+      }),
+      compared({
+        name: `${phase.label}: frame p95`,
+        value: phase.frameP95,
+        unit: 'ms',
+        baseline: empty.frameP95,
+      }),
+    ]),
+    details: report,
+  });
 }
 
 /** Records rAF intervals (the frame time a user sees) for `seconds`, with the renderer's draw times. */
@@ -243,7 +286,8 @@ async function main() {
     await page.locator('input[name="username"]').fill(admin.user.username);
     await page.locator('input[name="password"]').fill(admin.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
-    await page.waitForURL((url) => url.pathname === '/account');
+    // Staff land on the admin dashboard, customers on their account.
+    await page.waitForURL((url) => url.pathname !== '/login');
     await page.waitForLoadState('networkidle');
     const beforeMap = scripts.filter((name) => /map-page/.test(name));
     await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
@@ -351,6 +395,7 @@ async function main() {
     };
     console.log(JSON.stringify(report, null, 2));
     if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2));
+    if (!values['no-write']) recordMap(results, report);
     await context.close();
   } finally {
     await browser.close();

@@ -2,6 +2,7 @@
  * A load process: connects its share of bots (1 update/s each) and owner watchers, or the admin
  * watcher, and measures what arrives. Separate processes keep client CPU out of the target's.
  */
+import { SOCKET_CLIENT_OPTIONS } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import {
   type BenchBot,
@@ -36,16 +37,20 @@ const inWindow = (time: number | undefined): time is number =>
   time !== undefined && time >= window.from && time <= window.to;
 
 let reconnects = false;
+let arrivalSpreadMs = 0;
 /** Bot sockets authenticated right now (reconnect mode: they leave on disconnect, return on re-authentication). */
 const authenticatedBots = new Set<Socket>();
 
 function open(url: string): Socket {
+  // Reconnecting like the SDK, except after a node loss in bench/cluster (faster, to time the move).
+  const retries =
+    arrivalSpreadMs > 0 ? SOCKET_CLIENT_OPTIONS : { reconnectionDelay: 500, reconnectionDelayMax: 2_000 };
   const socket = io(url, {
     path: '/socket.io',
     transports: ['websocket'],
     reconnection: reconnects,
-    reconnectionDelay: 500,
-    reconnectionDelayMax: 2_000,
+    reconnectionDelay: retries.reconnectionDelay,
+    reconnectionDelayMax: retries.reconnectionDelayMax,
     forceNew: true,
   });
   socket.on('disconnect', (reason) => {
@@ -71,6 +76,7 @@ function authenticate(socket: Socket, payload: Record<string, string>): Promise<
     });
     socket.on('connect_error', (error) => {
       countReason(`connect_error: ${error.message}`);
+      if (socket.io.opts.reconnection) return; // it tries again
       clearTimeout(timer);
       resolve(false);
     });
@@ -116,12 +122,15 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
     if (await authenticate(admin, { type: 'admin', token: command.adminToken })) admins += 1;
     else failed += 1;
   }
-  const batch = Math.max(1, Math.round(command.connectPerSecond / 10));
+  const batch =
+    arrivalSpreadMs > 0 ? command.bots.length : Math.max(1, Math.round(command.connectPerSecond / 10));
   for (let i = 0; i < command.bots.length; i += batch) {
     const slice = command.bots.slice(i, i + batch);
     const started = Date.now();
     const outcomes = await Promise.all(
       slice.map(async (bot) => {
+        if (arrivalSpreadMs > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * arrivalSpreadMs));
         let ok = true;
         if (bot.ownerToken) {
           const watcher = open(command.url);
@@ -178,6 +187,7 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
 process.on('message', (command: WorkerCommand) => {
   if (command.type === 'start') {
     reconnects = command.reconnect === true;
+    arrivalSpreadMs = command.arrivalSpreadMs ?? 0;
     void start(command);
   }
   if (command.type === 'status') send({ type: 'status', authenticated: authenticatedBots.size });

@@ -26,6 +26,11 @@ export type WorkerCommand =
       connectPerSecond: number;
       /** Bots reconnect (and authenticate again) after losing their node, as the SDK does. */
       reconnect?: boolean;
+      /**
+       * Every bot of the share opens its socket at a random moment within this many ms (no pacing),
+       * retrying with the SDK's reconnection settings: the arrival of bots after a restart.
+       */
+      arrivalSpreadMs?: number;
     }
   | { type: 'status' }
   | { type: 'window'; from: number; to: number }

@@ -1,25 +1,29 @@
 /**
  * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
+ * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
  *
  * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
  * sending 1 update/s, one owner watcher for one bot in ten, one admin watcher. Targets and load run
  * in separate processes; the target's own CPU (process.cpuUsage) and RSS are measured over IPC.
  * Results go to the "Real-time" section of docs/benchmarks.md.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { collectResults, freePort, nextMessage, percentile, sleep } from '../shared.ts';
 import {
-  type BenchFixture,
-  preciseNow,
-  type TargetMessage,
-  type WorkerCommand,
-  type WorkerMessage,
-} from './protocol.ts';
+  collectResults,
+  compared,
+  type Figure,
+  freePort,
+  percentile,
+  recordBenchmark,
+  recordedDetails,
+  sleep,
+} from '../shared.ts';
+import { type BenchFixture, preciseNow, type WorkerCommand } from './protocol.ts';
+import { reconnectStorm, renderStorm, type StormResult, stormFigures } from './storm.ts';
+import { forkLoadWorker, startLoad, startTarget, statsOf, type TargetName } from './targets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +34,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     targets: { type: 'string', default: 'relay,server' },
     merge: { type: 'boolean', default: false },
+    storm: { type: 'string' },
+    steady: { type: 'string', default: '1000' },
   },
 });
 
@@ -41,10 +47,7 @@ const sizes = values.sizes
 const durationMs = Number(values.duration) * 1000;
 const warmupMs = Number(values.warmup) * 1000;
 const GRACE_MS = 3000;
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const EXEC_ARGV = ['--expose-gc', '--import', 'tsx'];
-
-type TargetName = 'relay' | 'server';
+const _here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface Measurement {
   target: TargetName;
@@ -73,39 +76,10 @@ interface Measurement {
   load: number;
 }
 
-async function statsOf(target: ChildProcess, gc: boolean) {
-  const answer = nextMessage<Extract<TargetMessage, { type: 'stats' }>>(target, 'stats', 30_000);
-  target.send({ type: 'stats', gc });
-  return answer;
-}
-
 async function measure(targetName: TargetName, n: number): Promise<Measurement> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const targetFile = here(targetName === 'server' ? './server-target.ts' : './relay-target.ts');
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-    : [];
-  const targetArgs = [String(n), String(port)];
-  if (targetName === 'server') {
-    // Seeded by a first process; the measured one only opens the database.
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-realtime-'));
-    targetArgs.push(dataDir);
-    const seeder = fork(targetFile, [...targetArgs, 'seed'], {
-      execArgv: ['--import', 'tsx'],
-      stdio: 'inherit',
-    });
-    const code = await new Promise<number | null>((resolve) => seeder.once('exit', resolve));
-    if (code !== 0) throw new Error(`seeding failed (${code})`);
-  }
-  const target = fork(targetFile, targetArgs, {
-    execArgv: [...EXEC_ARGV, ...profile],
-    stdio: 'inherit',
-  });
+  const { target, url, fixture } = await startTarget(targetName, n, await freePort());
   const children: ChildProcess[] = [target];
   try {
-    const ready = await nextMessage<Extract<TargetMessage, { type: 'ready' }>>(target, 'ready', 600_000);
-    const fixture = JSON.parse(readFileSync(ready.fixtureFile, 'utf8')) as BenchFixture;
     const idle = await statsOf(target, true);
 
     const botWorkerCount = n <= 1000 ? 1 : 2;
@@ -115,24 +89,20 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
       ...shares.map((bots) => ({ bots, adminToken: null as string | null })),
       { bots: [] as BenchFixture['bots'], adminToken: fixture.adminToken },
     ].map((share) => {
-      const worker = fork(here('./load-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+      const worker = forkLoadWorker();
       children.push(worker);
       return { worker, share };
     });
     const connectStarted = Date.now();
     const connected = await Promise.all(
-      workers.map(({ worker, share }) => {
-        const done = nextMessage<Extract<WorkerMessage, { type: 'connected' }>>(worker, 'connected', 900_000);
-        const command: WorkerCommand = {
-          type: 'start',
+      workers.map(({ worker, share }) =>
+        startLoad(worker, {
           url,
           bots: share.bots,
           adminToken: share.adminToken,
           connectPerSecond: Math.ceil(1000 / botWorkerCount),
-        };
-        worker.send(command);
-        return done;
-      }),
+        }),
+      ),
     );
     const connectSeconds = (Date.now() - connectStarted) / 1000;
     const failed = connected.reduce((total, c) => total + c.failed, 0);
@@ -264,33 +234,54 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   return lines.join('\n');
 }
 
-function writeSection(section: string): void {
-  const file = here('../../docs/benchmarks.md');
-  let text = '# Benchmarks\n';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    // created below
-  }
-  const start = text.indexOf('\n## Real-time');
-  if (start === -1) {
-    text = `${text.trimEnd()}\n\n${section}`;
-  } else {
-    const next = text.indexOf('\n## ', start + 1);
-    const notes = extractNotes(text.slice(start, next === -1 ? undefined : next));
-    text = `${text.slice(0, start)}\n${section}${notes}${next === -1 ? '' : text.slice(next)}`;
-  }
-  writeFileSync(file, `${text.trimEnd()}\n`);
-}
-
-/** Hand-written analysis under "### Notes" survives a new run. */
-function extractNotes(previous: string): string {
-  const at = previous.indexOf('\n### Notes');
-  return at === -1 ? '' : `${previous.slice(at).trimEnd()}\n`;
+/** Per N, the server against the relay: CPU per delivered state, memory per socket, owner p99, delivery. */
+function realtimeFigures(rows: Measurement[]): Figure[] {
+  return [...new Set(rows.map((row) => row.n))].flatMap((n) => {
+    const server = rows.find((row) => row.n === n && row.target === 'server');
+    const relay = rows.find((row) => row.n === n && row.target === 'relay');
+    if (!server || !relay) return [];
+    const cpu = (row: Measurement) => row.cpuMicros / Math.max(1, row.delivered);
+    const cpuPerState = compared({
+      name: `${n} bots: CPU per delivered state`,
+      value: cpu(server),
+      unit: 'µs',
+      baseline: cpu(relay),
+      goal: 'ratio ≤ 1.3',
+    });
+    const rss = compared({
+      name: `${n} bots: RSS per socket`,
+      value: server.rssPerSocketKb,
+      unit: 'KB',
+      baseline: relay.rssPerSocketKb,
+      goal: 'ratio ≤ 1.5',
+    });
+    return [
+      { ...cpuPerState, met: (cpuPerState.ratio ?? Infinity) <= 1.3 },
+      { ...rss, met: (rss.ratio ?? Infinity) <= 1.5 },
+      {
+        ...compared({
+          name: `${n} bots: owner p99`,
+          value: server.ownerP99,
+          unit: 'ms',
+          baseline: relay.ownerP99,
+          goal: '≤ 100 ms',
+        }),
+        met: server.ownerP99 <= 100,
+      },
+      {
+        name: `${n} bots: delivered`,
+        value: (100 * server.delivered) / Math.max(1, server.expected),
+        unit: '%',
+        goal: '100 %',
+        met: server.delivered === server.expected,
+      },
+    ];
+  });
 }
 
 async function main(): Promise<void> {
   const startedAt = new Date();
+  if (values.storm) return runStorm(startedAt);
   const rows: Measurement[] = [];
   for (const n of sizes) {
     for (const target of values.targets.split(',') as TargetName[]) {
@@ -306,27 +297,52 @@ async function main(): Promise<void> {
       await sleep(2000);
     }
   }
-  // Every run's rows are kept in results.json; --merge keeps earlier rows this run did not redo
-  // (the 10,000 case is heavy: it can be run alone and merged).
-  const resultsFile = here('./results.json');
+  // --merge keeps the recorded rows this run did not redo (the 10,000 case is heavy: it can be run
+  // alone and merged).
   let allRows = rows;
   if (values.merge) {
-    try {
-      const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as Measurement[];
-      const redone = (row: Measurement) => rows.some((r) => r.n === row.n && r.target === row.target);
-      allRows = [...previous.filter((row) => !redone(row)), ...rows].sort(
-        (a, b) => a.n - b.n || a.target.localeCompare(b.target),
-      );
-    } catch {
-      // nothing to merge
-    }
+    const recorded = recordedDetails<{ rows: Measurement[] }>('realtime');
+    const redone = (row: Measurement) => rows.some((r) => r.n === row.n && r.target === row.target);
+    allRows = [...(recorded?.rows ?? []).filter((row) => !redone(row)), ...rows].sort(
+      (a, b) => a.n - b.n || a.target.localeCompare(b.target),
+    );
   }
-  if (!values['no-write']) writeFileSync(resultsFile, `${JSON.stringify(allRows, null, 1)}\n`);
   const section = renderSection(allRows, startedAt);
   console.log(`\n${section}`);
   if (!values['no-write']) {
-    writeSection(section);
+    recordBenchmark({
+      heading: '## Real-time',
+      section,
+      key: 'realtime',
+      figures: realtimeFigures(allRows),
+      details: { rows: allRows },
+    });
     console.log('docs/benchmarks.md updated (section "Real-time").');
+  }
+  process.exit(0);
+}
+
+/** The reconnect storm against each target in turn (storm.ts). */
+async function runStorm(startedAt: Date): Promise<void> {
+  const rows: StormResult[] = [];
+  for (const storm of (values.storm ?? '').split(',').map(Number)) {
+    for (const target of values.targets.split(',') as TargetName[]) {
+      console.log(`storm ${storm} ${target}...`);
+      rows.push(await reconnectStorm({ target, steady: Number(values.steady), storm }));
+      console.log(`  ${JSON.stringify(rows.at(-1))}`);
+    }
+  }
+  const section = renderStorm(rows, startedAt);
+  console.log(`\n${section}`);
+  if (!values['no-write']) {
+    recordBenchmark({
+      heading: '## Reconnect storm',
+      section,
+      key: 'storm',
+      figures: stormFigures(rows),
+      details: { rows },
+    });
+    console.log('docs/benchmarks.md updated (section "Reconnect storm").');
   }
   process.exit(0);
 }
