@@ -111,7 +111,8 @@ const table = rows
     return `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${(ratio * 100).toFixed(1)} % | ${row.p50} ms | ${row.p99} ms | ${row.errors + row.non2xx} | ${verdict} |`;
   })
   .join('\n');
-const section = `## HTTP
+const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
+const section = `${heading}
 
 Measured by \`npm run bench:http\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
 
@@ -122,9 +123,9 @@ ${table}
 console.log(section);
 if (!values['no-write']) {
   recordBenchmark({
-    heading: '## HTTP',
+    heading,
     section,
-    key: 'http',
+    key: engine === 'PGlite' ? 'http' : 'httpPostgres',
     figures: rows.slice(1).map((row) => {
       const figure = compared({
         name: `${row.name}: requests/s`,
