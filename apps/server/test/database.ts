@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../src/core/paths.ts';
-import { type Database, openDatabase } from '../src/db/client.ts';
+import { type Database, openDatabase, PGLITE_EXTENSIONS } from '../src/db/client.ts';
 
 /**
  * Test databases come from a migrated template, built once per run: a PGlite dump file, or a
@@ -61,7 +61,7 @@ export async function ensureTemplate(): Promise<void> {
   }
   const file = pgliteTemplatePath();
   if (existsSync(file)) return;
-  const client = new PGlite();
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const database = openDatabase({ pglite: client });
   await database.migrate();
   const dump = await client.dumpDataDir('gzip');
@@ -102,6 +102,6 @@ export async function createTestDatabase(): Promise<{ database: Database; dispos
     };
   }
   const dump = await readFile(pgliteTemplatePath());
-  const client = new PGlite({ loadDataDir: new Blob([dump]) });
+  const client = new PGlite({ loadDataDir: new Blob([dump]), extensions: PGLITE_EXTENSIONS });
   return { database: openDatabase({ pglite: client }), dispose: async () => {} };
 }

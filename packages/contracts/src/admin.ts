@@ -13,7 +13,16 @@ export const listQuery = z.object({
 export type ListQuery = z.infer<typeof listQuery>;
 
 export function listAnswer<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), total: z.number().int() });
+  return z.object({
+    data: z.array(item),
+    total: z.number().int(),
+    /**
+     * Present, and true, when `total` is the database's estimate rather than a count: a text search
+     * matching more than 1,000 users, an audit filter matching more than 10,000 entries
+     * (docs/decisions/405-back-office-at-size.md). Absent when `total` is exact.
+     */
+    totalIsEstimate: z.literal(true).optional(),
+  });
 }
 export function dataAnswer<T extends z.ZodType>(item: T) {
   return z.object({ data: item });

@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import type { ListQuery } from '@bot/contracts';
-import { stringify } from 'csv-stringify';
-import { asc, desc, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { stringify } from 'csv-stringify/sync';
+import { asc, count, desc, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { DbOrTx } from '../db/client.ts';
 import { AppError } from './errors.ts';
 
 /** LIMIT/OFFSET of a list page. */
@@ -33,6 +35,58 @@ export function orderOf(
   return descending ? desc(column) : asc(column);
 }
 
+/** The `total` of a list answer: exact, or flagged as the planner's estimate. */
+export interface PageTotal {
+  total: number;
+  totalIsEstimate?: true;
+}
+
+/**
+ * The total of a list page whose query returned `rows` rows at `offset` (page size `limit`).
+ * Exact when the page tells it (a partly filled page is the last) or, with `exactUpTo`, when at most
+ * that many rows match: they are counted through a LIMIT, so a broad filter never counts a large
+ * table to the end. Above it, the planner's estimate (statistics, no rows read), flagged
+ * `totalIsEstimate` and never below what the pages already show; when the statistics contradict the
+ * count (stale: the planner expects no more than `exactUpTo` rows), a full count after all.
+ * Without `exactUpTo`, always a count.
+ */
+export async function pageTotal(
+  db: DbOrTx,
+  input: {
+    from: PgTable;
+    where: SQL | undefined;
+    offset: number;
+    limit: number;
+    rows: number;
+    exactUpTo?: number;
+  },
+): Promise<PageTotal> {
+  const { from, where, offset, limit, rows, exactUpTo } = input;
+  if (rows < limit && (rows > 0 || offset === 0)) return { total: offset + rows };
+  const counted = async (upTo?: number) => {
+    const matching = db.select({ one: sql`1` }).from(from).where(where);
+    const [row] = await db
+      .select({ total: count() })
+      .from((upTo === undefined ? matching : matching.limit(upTo + 1)).as('matching'));
+    return row?.total ?? 0;
+  };
+  if (exactUpTo === undefined) return { total: await counted() };
+  const capped = await counted(exactUpTo);
+  if (capped <= exactUpTo) return { total: capped };
+  const estimated = await plannedRows(db, db.select({ one: sql`1` }).from(from).where(where));
+  if (estimated <= exactUpTo) return { total: await counted() };
+  const atLeast = offset + rows + (rows === limit ? 1 : 0);
+  return { total: Math.max(atLeast, estimated), totalIsEstimate: true };
+}
+
+/** The number of rows the planner expects a query to return (EXPLAIN: statistics, nothing read). */
+async function plannedRows(db: DbOrTx, query: SQLWrapper): Promise<number> {
+  const explained = await db.execute(sql`explain (format json) ${query}`);
+  const plan = (explained as unknown as { rows: { 'QUERY PLAN': unknown }[] }).rows[0]?.['QUERY PLAN'];
+  const [root] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: { 'Plan Rows': number } }];
+  return Math.round(root.Plan['Plan Rows']);
+}
+
 /** `%q%` for ILIKE, with the user's wildcards escaped. */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -46,40 +100,84 @@ export const csvAnswer = {
   },
 };
 
+/** Rows per written chunk when rows come one by one: one string per thousand rows, not one write per row. */
+const CSV_CHUNK_ROWS = 1000;
+
+/** Spreadsheets run cells starting with = + - @ tab or CR as formulas (CSV injection): exported as text. */
+const asText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/**
+ * CSV lines of rows whose cells are all strings, as csv-stringify writes them (RFC 4180: a cell with
+ * a comma, a quote or a line break is quoted, its quotes doubled; lines end with \n), formula cells
+ * as text. A few times faster than csv-stringify's generic path, which formats every other value.
+ */
+export function csvLines(rows: readonly (readonly string[])[]): string {
+  let lines = '';
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i += 1) {
+      const cell = asText(row[i]!);
+      const quoted = /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+      lines += i === 0 ? quoted : `,${quoted}`;
+    }
+    lines += '\n';
+  }
+  return lines;
+}
+
+const allStrings = (rows: unknown[][]): rows is string[][] =>
+  rows.every((row) => row.every((cell) => typeof cell === 'string'));
+
+/** Rows grouped `size` at a time. */
+async function* chunksOf<T>(rows: AsyncIterable<T>, size: number): AsyncIterable<T[]> {
+  let chunk: T[] = [];
+  for await (const row of rows) {
+    chunk.push(row);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
 /**
  * Streams a CSV export without a row cap: rows are fetched page by page (keyset or offset, the
- * caller decides) and written as they come, so memory stays flat whatever the table size.
+ * caller decides) and written a page at a time as they come (`rows` one by one are grouped a
+ * thousand at a time), so memory stays flat whatever the table size. UTF-8 with a BOM, a header line.
  */
 export async function sendCsv(
   reply: FastifyReply,
-  input: { filename: string; header: string[]; rows: AsyncIterable<unknown[]> },
+  input: { filename: string; header: string[] } & (
+    | { rows: AsyncIterable<unknown[]> }
+    | { pages: AsyncIterable<unknown[][]> }
+  ),
 ): Promise<FastifyReply> {
-  const csv = stringify({
-    header: true,
-    columns: input.header,
-    bom: true,
-    // Spreadsheets run cells starting with = + - @ as formulas (CSV injection): quote them as text.
-    cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) },
-  });
-  // The first page is read before anything is sent: a failing query (an outage) is then answered
+  const options = { columns: input.header, cast: { string: asText } };
+  const format = (rows: unknown[][], first: boolean): string => {
+    if (allStrings(rows)) return `${first ? `\ufeff${csvLines([input.header])}` : ''}${csvLines(rows)}`;
+    return stringify(rows, first ? { ...options, header: true, bom: true } : options);
+  };
+  const pages = ('pages' in input ? input.pages : chunksOf(input.rows, CSV_CHUNK_ROWS))[
+    Symbol.asyncIterator
+  ]();
+  // The first rows are read before anything is sent: a failing query (an outage) is then answered
   // by the error handler like any other request, not by a half-sent download.
-  const rows = input.rows[Symbol.asyncIterator]();
-  const first = await rows.next();
+  const first = await pages.next();
   reply.header('content-type', 'text/csv; charset=utf-8');
   reply.header('content-disposition', `attachment; filename="${input.filename}"`);
-  void (async () => {
+  async function* csv(): AsyncGenerator<string> {
+    yield format(first.done ? [] : first.value, true);
     try {
-      for (let next = first; !next.done; next = await rows.next()) {
-        if (!csv.write(next.value)) await new Promise((resolve) => csv.once('drain', resolve));
-      }
-      csv.end();
+      if (first.done) return;
+      for (let next = await pages.next(); !next.done; next = await pages.next())
+        yield format(next.value, false);
     } catch (error) {
       // Headers are gone: the only honest end is a cut download, and a log line for operators.
       reply.log.error({ err: error }, 'export CSV interrompu');
-      csv.destroy(error as Error);
+      throw error;
     }
-  })();
-  return reply.send(csv);
+  }
+  return reply.send(Readable.from(csv(), { objectMode: false }));
 }
 
 /** Pages through a query in batches: `for await (const row of inBatches((offset, limit) => ...))`. */
@@ -98,21 +196,36 @@ export async function* inBatches<T>(
 }
 
 /**
- * Pages through a query by key (`WHERE key > last key`), so each page costs the same however deep
- * the export goes (OFFSET re-reads every skipped row). Order by a unique key, e.g. a UUID v7 id.
+ * Pages of a query read by key (`WHERE key > last key`), so each page costs the same however deep
+ * the export goes (OFFSET re-reads every skipped row), one page ahead of the reader. Order by a
+ * unique key, e.g. a UUID v7 id.
  */
+export async function* keysetPages<T, K>(
+  fetchPage: (after: K | undefined, limit: number) => Promise<T[]>,
+  keyOf: (row: T) => K,
+  size = 1000,
+): AsyncIterable<T[]> {
+  let next = fetchPage(undefined, size);
+  for (;;) {
+    const page = await next;
+    const last = page.at(-1);
+    const more = page.length === size && last !== undefined;
+    if (more) {
+      // The next page is asked for before this one is written: the database works while rows go out.
+      next = fetchPage(keyOf(last), size);
+      next.catch(() => {}); // awaited on the next turn; an export cut before it must not leave it unhandled
+    }
+    yield page;
+    if (!more) return;
+    await new Promise((resolve) => setImmediate(resolve)); // let the socket flush between pages
+  }
+}
+
+/** The rows of `keysetPages`, one by one. */
 export async function* inKeysetBatches<T, K>(
   fetchPage: (after: K | undefined, limit: number) => Promise<T[]>,
   keyOf: (row: T) => K,
   size = 1000,
 ): AsyncIterable<T> {
-  let after: K | undefined;
-  for (;;) {
-    const page = await fetchPage(after, size);
-    yield* page;
-    const last = page.at(-1);
-    if (page.length < size || last === undefined) return;
-    after = keyOf(last);
-    await new Promise((resolve) => setImmediate(resolve)); // let the socket flush between pages
-  }
+  for await (const page of keysetPages(fetchPage, keyOf, size)) yield* page;
 }

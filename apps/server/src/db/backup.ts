@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
+import { PGLITE_EXTENSIONS } from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 
 /**
@@ -18,7 +19,7 @@ export async function backupEmbeddedDatabase(input: { dataDir: string; file: str
   if (!existsSync(pgliteDir(input.dataDir))) throw new Error(`Aucune base embarquée dans ${input.dataDir}.`);
   const release = await lockDataDir(input.dataDir, silent);
   try {
-    const database = await PGlite.create(pgliteDir(input.dataDir));
+    const database = await PGlite.create(pgliteDir(input.dataDir), { extensions: PGLITE_EXTENSIONS });
     const dump = await database.dumpDataDir('gzip');
     await database.close();
     const bytes = Buffer.from(await dump.arrayBuffer());
@@ -48,7 +49,7 @@ export async function restoreEmbeddedDatabase(input: {
       keptAside = `${target}.before-restore-${new Date().toISOString().replaceAll(':', '-')}`;
       await rename(target, keptAside);
     }
-    const restored = await PGlite.create(target, { loadDataDir: dump });
+    const restored = await PGlite.create(target, { loadDataDir: dump, extensions: PGLITE_EXTENSIONS });
     await restored.query('select 1'); // the copy opens and answers
     await restored.close();
     return keptAside;

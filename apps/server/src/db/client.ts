@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -30,6 +31,13 @@ export interface Database {
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Extensions the migrations use (pg_trgm: trigram indexes for the admin lists' ILIKE searches).
+ * PostgreSQL has them from its contrib package; PGlite loads them when it opens, so every PGlite
+ * opened on our data passes these (an index using an extension it lacks fails every write).
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
 
 /** PostgreSQL when a URL is given, else PGlite in `dataDir/pglite` (or an existing PGlite instance). */
 export function openDatabase(options: {
@@ -73,11 +81,11 @@ export function openDatabase(options: {
 }
 
 function createPglite(dataDir: string | undefined): PGlite {
-  if (!dataDir) return new PGlite();
+  if (!dataDir) return new PGlite({ extensions: PGLITE_EXTENSIONS });
   const dir = path.join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   // Durable by default: each commit is written to DATA_DIR before the query answers (README, Durability).
-  return new PGlite(dir, { relaxedDurability: false });
+  return new PGlite(dir, { relaxedDurability: false, extensions: PGLITE_EXTENSIONS });
 }
 
 /** `db_pool_connections{state}`: open, idle and waiting connections of the PostgreSQL pool. */

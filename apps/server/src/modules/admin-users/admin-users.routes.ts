@@ -46,12 +46,12 @@ import {
   setUserRoles,
   unbanUser,
 } from './admin-users.actions.ts';
+import { USER_EXPORT_HEADER, userExportPages } from './admin-users.export.ts';
 import {
   getAdminUserDetail,
   getUserBot,
   listAdminUsers,
   registrationsPerHour,
-  streamAdminUsers,
 } from './admin-users.service.ts';
 
 const tags = ['admin: users'];
@@ -71,44 +71,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users/export.csv',
     { schema: { tags, querystring: adminUsersQuery, response: csvAnswer } },
-    async (request, reply) => {
-      const rows = streamAdminUsers(ctx, request.query);
-      return sendCsv(reply, {
+    async (request, reply) =>
+      sendCsv(reply, {
         filename: 'utilisateurs.csv',
-        header: [
-          'id',
-          "nom d'utilisateur",
-          'e-mail',
-          'activé',
-          'banni le',
-          'raison du bannissement',
-          'rôles',
-          'abonnements',
-          'hwid',
-          'discord',
-          'bot en ligne',
-          'créé le',
-        ],
-        rows: (async function* () {
-          for await (const user of rows) {
-            yield [
-              user.id,
-              user.username,
-              user.email,
-              user.activated ? 'oui' : 'non',
-              user.bannedAt ?? '',
-              user.banReason ?? '',
-              user.roles.map((role) => role.name).join(' '),
-              user.subscriptions.map((s) => `${s.permission}:${s.expiresAt ?? 'sans fin'}`).join(' '),
-              user.hwid ?? '',
-              user.discordId ?? '',
-              user.isBotOnline ? 'oui' : 'non',
-              user.createdAt,
-            ];
-          }
-        })(),
-      });
-    },
+        header: USER_EXPORT_HEADER,
+        pages: userExportPages(ctx, request.query),
+      }),
   );
 
   app.get(

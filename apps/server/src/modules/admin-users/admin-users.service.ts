@@ -6,38 +6,24 @@ import {
   type HourlyPoint,
   type Permission,
 } from '@bot/contracts';
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  gte,
-  ilike,
-  inArray,
-  isNotNull,
-  isNull,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
-import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import { likePattern, orderOf, type PageTotal, pageOf, pageTotal } from '../../core/admin-list.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { findRolesOfUsers, getUserPermissions } from '../access/access.service.ts';
+import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
 import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
-import { rolePermissions, userRoles } from '../roles/roles.table.ts';
+import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 
 /** Which of the given hwids have a bot online (the real-time layer's shared state store). */
-async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
+export async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
   if (hwids.length === 0) return new Set();
   try {
     const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
@@ -76,9 +62,13 @@ const BOT_HISTORY_WINDOW_MS = 24 * 3_600_000;
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
 const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
 
-const activeGrant = () => or(isNull(userGrants.expiresAt), gt(userGrants.expiresAt, new Date()));
+/** `users.id in (subquery)`: under an OR, PostgreSQL hashes the subquery once (`exists` ran per user). */
+const idIn = (query: SQL): SQL => sql`${users.id} in (${query})`;
 
-function userFilterOf(query: Partial<AdminUsersQuery>): SQL | undefined {
+/** Text searches matching more users than this answer an estimated total (core/admin-list.ts). */
+const SEARCH_EXACT_TOTAL_UP_TO = 1000;
+
+export function userFilterOf(query: Partial<AdminUsersQuery>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
     const pattern = likePattern(query.q);
@@ -105,11 +95,11 @@ function userFilterOf(query: Partial<AdminUsersQuery>): SQL | undefined {
     conditions.push(
       or(
         eq(users.isAdministrator, true),
-        existsRaw(
-          sql`select 1 from ${userGrants} where ${userGrants.userId} = ${users.id} and ${userGrants.permission} = ${query.permission} and (${userGrants.expiresAt} is null or ${userGrants.expiresAt} > now())`,
+        idIn(
+          sql`select ${userGrants.userId} from ${userGrants} where ${userGrants.permission} = ${query.permission} and (${userGrants.expiresAt} is null or ${userGrants.expiresAt} > now())`,
         ),
-        existsRaw(
-          sql`select 1 from ${userRoles} inner join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id} and ${rolePermissions.permission} = ${query.permission}`,
+        idIn(
+          sql`select ${userRoles.userId} from ${userRoles} inner join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} where ${rolePermissions.permission} = ${query.permission}`,
         ),
       ),
     );
@@ -127,64 +117,92 @@ const USER_SORTS = {
   discordId: users.discordId,
 };
 
+type UserExtras = Pick<AdminUser, 'roles' | 'subscriptions'>;
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/** Which users a fragment below covers, as a condition on a `user_id` column. */
+type UsersCovered = (userId: PgColumn) => SQL;
+
+/** Roles of the covered users: `(user_id, id, name)` rows. */
+export const rolesOfUsers = (covered: UsersCovered): SQL =>
+  sql`select ${userRoles.userId} as user_id, ${roles.id} as id, ${roles.name} as name from ${userRoles}
+      inner join ${roles} on ${roles.id} = ${userRoles.roleId} where ${covered(userRoles.userId)}`;
+
+/**
+ * Active bot subscriptions of the covered users: `(user_id, permission, expires_at)` rows, one per
+ * user and permission with its furthest end (null = no end).
+ */
+export const subscriptionsOfUsers = (covered: UsersCovered): SQL =>
+  sql`select ${userGrants.userId} as user_id, ${userGrants.permission} as permission,
+             case when bool_or(${userGrants.expiresAt} is null) then null else max(${userGrants.expiresAt}) end as expires_at
+      from ${userGrants}
+      where ${covered(userGrants.userId)} and ${inArray(userGrants.permission, [...BOT_PERMISSIONS])}
+        and (${userGrants.expiresAt} is null or ${userGrants.expiresAt} > now())
+      group by ${userGrants.userId}, ${userGrants.permission}`;
+
+/** Roles and subscriptions of the given users, in one query whatever their number. */
+async function extrasOf(db: DbOrTx, ids: string[]): Promise<Map<string, UserExtras>> {
+  if (ids.length === 0) return new Map();
+  const result = await db.execute(sql`
+    select ids.id,
+      coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
+                from (${rolesOfUsers((userId) => sql`${userId} = ids.id`)}) as r), '[]') as roles,
+      coalesce((select json_agg(json_build_object('permission', s.permission, 'expiresAt', s.expires_at)
+                                order by s.permission)
+                from (${subscriptionsOfUsers((userId) => sql`${userId} = ids.id`)}) as s), '[]') as subscriptions
+    from unnest(string_to_array(${ids.join(',')}, ',')::uuid[]) as ids(id)`);
+  const { rows } = result as unknown as { rows: { id: string; roles: unknown; subscriptions: unknown }[] };
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        roles: json<AdminUser['roles']>(row.roles),
+        subscriptions: json<{ permission: Permission; expiresAt: string | null }[]>(row.subscriptions).map(
+          (subscription) => ({
+            permission: subscription.permission,
+            expiresAt: subscription.expiresAt && new Date(subscription.expiresAt).toISOString(),
+          }),
+        ),
+      },
+    ]),
+  );
+}
+
 /** Rows of the user list with roles, subscriptions (active bot permissions) and bot presence. */
 async function toAdminUsers(ctx: AppContext, db: DbOrTx, rows: UserRow[]): Promise<AdminUser[]> {
-  const ids = rows.map((row) => row.id);
-  const rolesOf = await findRolesOfUsers(db, ids);
-  const grants = ids.length
-    ? await db
-        .select({
-          userId: userGrants.userId,
-          permission: userGrants.permission,
-          expiresAt: userGrants.expiresAt,
-        })
-        .from(userGrants)
-        .where(
-          and(
-            inArray(userGrants.userId, ids),
-            inArray(userGrants.permission, [...BOT_PERMISSIONS]),
-            activeGrant(),
-          ),
-        )
-    : [];
+  const extras = await extrasOf(
+    db,
+    rows.map((row) => row.id),
+  );
   const online = await onlineHwids(
     ctx,
     rows.flatMap((row) => (row.hwid ? [row.hwid] : [])),
   );
-  return rows.map((row) => {
-    // One line per permission, with the furthest end (null = no end).
-    const latest = new Map<string, Date | null>();
-    for (const grant of grants) {
-      if (grant.userId !== row.id) continue;
-      const known = latest.get(grant.permission);
-      if (known === undefined || (known !== null && (grant.expiresAt === null || grant.expiresAt > known)))
-        latest.set(grant.permission, grant.expiresAt);
-    }
-    return {
-      id: row.id,
-      username: row.username,
-      email: row.email,
-      activated: row.activatedAt !== null,
-      isAdministrator: row.isAdministrator,
-      bannedAt: row.bannedAt?.toISOString() ?? null,
-      banReason: row.banReason,
-      roles: rolesOf.get(row.id) ?? [],
-      subscriptions: [...latest].map(([permission, expiresAt]) => ({
-        permission: permission as Permission,
-        expiresAt: expiresAt?.toISOString() ?? null,
-      })),
-      hwid: row.hwid,
-      discordId: row.discordId,
-      isBotOnline: row.hwid ? online.has(row.hwid) : false,
-      createdAt: row.createdAt.toISOString(),
-    };
-  });
+  return rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    activated: row.activatedAt !== null,
+    isAdministrator: row.isAdministrator,
+    bannedAt: row.bannedAt?.toISOString() ?? null,
+    banReason: row.banReason,
+    roles: extras.get(row.id)?.roles ?? [],
+    subscriptions: extras.get(row.id)?.subscriptions ?? [],
+    hwid: row.hwid,
+    discordId: row.discordId,
+    isBotOnline: row.hwid ? online.has(row.hwid) : false,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }
 
+/**
+ * One page of the user list. Its total is exact, except for a text search matching more than
+ * SEARCH_EXACT_TOTAL_UP_TO users: then the planner's estimate, flagged `totalIsEstimate`.
+ */
 export async function listAdminUsers(
   ctx: AppContext,
   query: AdminUsersQuery,
-): Promise<{ data: AdminUser[]; total: number }> {
+): Promise<{ data: AdminUser[] } & PageTotal> {
   const where = userFilterOf(query);
   const { limit, offset } = pageOf(query);
   const rows = await ctx.db
@@ -194,28 +212,15 @@ export async function listAdminUsers(
     .orderBy(orderOf(query.sort, USER_SORTS, desc(users.createdAt)), desc(users.id))
     .limit(limit)
     .offset(offset);
-  const [counted] = await ctx.db.select({ total: count() }).from(users).where(where);
-  return { data: await toAdminUsers(ctx, ctx.db, rows), total: counted?.total ?? 0 };
-}
-
-/** Every user matching the filters, page by page (CSV export without a row cap). */
-export function streamAdminUsers(ctx: AppContext, query: Partial<AdminUsersQuery>): AsyncIterable<AdminUser> {
-  const where = userFilterOf(query);
-  // Keyset on the UUID v7 id (creation order): every page costs the same, however large the table.
-  return inKeysetBatches(
-    async (after: string | undefined, limit) =>
-      toAdminUsers(
-        ctx,
-        ctx.db,
-        await ctx.db
-          .select()
-          .from(users)
-          .where(and(where, after ? gt(users.id, after) : undefined))
-          .orderBy(asc(users.id))
-          .limit(limit),
-      ),
-    (user) => user.id,
-  );
+  const total = await pageTotal(ctx.db, {
+    from: users,
+    where,
+    offset,
+    limit,
+    rows: rows.length,
+    exactUpTo: query.q ? SEARCH_EXACT_TOTAL_UP_TO : undefined,
+  });
+  return { data: await toAdminUsers(ctx, ctx.db, rows), ...total };
 }
 
 export async function getAdminUserDetail(ctx: AppContext, userId: string): Promise<AdminUserDetail> {

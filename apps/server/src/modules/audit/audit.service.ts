@@ -1,7 +1,14 @@
 import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
-import { and, asc, count, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { inKeysetBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
+import {
+  inKeysetBatches,
+  likePattern,
+  orderOf,
+  type PageTotal,
+  pageOf,
+  pageTotal,
+} from '../../core/admin-list.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditLog } from './audit.table.ts';
@@ -116,11 +123,18 @@ const AUDIT_SORTS = {
   ip: auditLog.ip,
 };
 
-/** One page of the audit trail, newest first unless sorted otherwise. */
+/** Filters matching more entries than this answer an estimated total (core/admin-list.ts). */
+const EXACT_TOTAL_UP_TO = 10_000;
+
+/**
+ * One page of the audit trail, newest first unless sorted otherwise. Its total is exact up to
+ * EXACT_TOTAL_UP_TO entries, the planner's estimate above (flagged `totalIsEstimate`): the unfiltered
+ * trail has millions of entries.
+ */
 export async function listAudit(
   ctx: AppContext,
   query: AuditQuery & { involvingUserId?: string },
-): Promise<{ data: AuditEntryView[]; total: number }> {
+): Promise<{ data: AuditEntryView[] } & PageTotal> {
   const where = auditFilterOf(query);
   const { limit, offset } = pageOf(query);
   const rows = await ctx.db
@@ -130,8 +144,15 @@ export async function listAudit(
     .orderBy(orderOf(query.sort, AUDIT_SORTS, desc(auditLog.at)), desc(auditLog.id))
     .limit(limit)
     .offset(offset);
-  const [counted] = await ctx.db.select({ total: count() }).from(auditLog).where(where);
-  return { data: rows.map(toAuditEntry), total: counted?.total ?? 0 };
+  const total = await pageTotal(ctx.db, {
+    from: auditLog,
+    where,
+    offset,
+    limit,
+    rows: rows.length,
+    exactUpTo: EXACT_TOTAL_UP_TO,
+  });
+  return { data: rows.map(toAuditEntry), ...total };
 }
 
 /** Every entry matching the filters, fetched page by page (for the CSV export). */

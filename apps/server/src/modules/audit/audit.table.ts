@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const auditLog = pgTable(
@@ -17,7 +18,10 @@ export const auditLog = pgTable(
   },
   (t) => [
     index('audit_at_idx').on(t.at),
-    index('audit_actor_idx').on(t.actorId),
+    // The trail filtered by actor (id, or name case-insensitively) newest first: the index gives the
+    // page in order and counts the period without reading the table (docs/decisions/405).
+    index('audit_actor_at_idx').on(t.actorId, t.at, t.id),
+    index('audit_actor_name_at_idx').on(sql`lower(${t.actorUsername})`, t.at, t.id),
     index('audit_action_idx').on(t.action),
     index('audit_target_idx').on(t.targetType, t.targetId),
   ],
