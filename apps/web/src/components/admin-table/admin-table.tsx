@@ -44,7 +44,13 @@ import { useAuthStore } from '../../lib/auth-store.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { getRuntimeConfig } from '../../lib/runtime-config.ts';
 import { useColumnChoice } from './column-choice.ts';
-import { type AdminFilters, listSearchParams, sortModelOf, sortParamOf } from './list-params.ts';
+import {
+  type AdminFilters,
+  gridRowCount,
+  listSearchParams,
+  sortModelOf,
+  sortParamOf,
+} from './list-params.ts';
 
 export interface AdminTableProps<Row extends GridValidRowModel> {
   endpoint: string;
@@ -173,10 +179,13 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
   const query = useQuery({
     queryKey: [...adminTableKey(props.endpoint), params.toString()],
     queryFn: ({ signal }) =>
-      api.get<{ data: Row[]; total: number }>(`${props.endpoint}?${params.toString()}`, {
-        signal,
-        fallback: 'Impossible de charger la liste.',
-      }),
+      api.get<{ data: Row[]; total: number; totalIsEstimate?: boolean }>(
+        `${props.endpoint}?${params.toString()}`,
+        {
+          signal,
+          fallback: 'Impossible de charger la liste.',
+        },
+      ),
     placeholderData: keepPreviousData,
   });
 
@@ -239,7 +248,7 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
           columnVisibilityModel={columnVisibility}
           onColumnVisibilityModelChange={chooseColumns}
           rows={query.data?.data ?? []}
-          rowCount={query.data?.total ?? 0}
+          {...gridRowCount(query.data, pagination.pageSize)}
           columns={props.columns}
           getRowId={props.getRowId}
           loading={query.isFetching}

@@ -32,3 +32,21 @@ export function sortModelOf(sort: string | undefined): GridSortModel {
   if (!sort) return [];
   return sort.startsWith('-') ? [{ field: sort.slice(1), sort: 'desc' }] : [{ field: sort, sort: 'asc' }];
 }
+
+/**
+ * The grid's row count for a list answer. Past a threshold the server estimates large totals
+ * (`totalIsEstimate`, docs/decisions/405): the grid then shows "environ N" and offers a next page
+ * while the current one is full.
+ */
+export function gridRowCount(
+  answer: { data: unknown[]; total: number; totalIsEstimate?: boolean } | undefined,
+  pageSize: number,
+): { rowCount: number; estimatedRowCount?: number; paginationMeta?: { hasNextPage: boolean } } {
+  if (!answer) return { rowCount: 0 };
+  if (!answer.totalIsEstimate) return { rowCount: answer.total };
+  return {
+    rowCount: -1,
+    estimatedRowCount: answer.total,
+    paginationMeta: { hasNextPage: answer.data.length === pageSize },
+  };
+}
