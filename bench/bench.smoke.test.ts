@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BENCHMARKS } from './run-all.ts';
+import { BENCHMARKS } from './benchmarks.ts';
 import type { Figure } from './shared.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
