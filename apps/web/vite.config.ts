@@ -57,6 +57,30 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The entry's stylesheet (app/base.css and the CSS modules of the landing page, the public frame and the
+ * error views: a few KB) written into index.html instead of linked: no render-blocking request between
+ * the document and its first paint (docs/decisions/103). The file stays in dist/ for the manifest.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'bot-inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        return html.replace(
+          /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g,
+          (tag, fileName: string) => {
+            const asset = bundle?.[fileName];
+            return asset?.type === 'asset' ? `<style>${String(asset.source)}</style>` : tag;
+          },
+        );
+      },
+    },
+  };
+}
+
 /** Only paths of the route table fall back to the cached app shell; others reach the server (HTTP 404). */
 const navigationAllowlist = WEB_ROUTES.map(
   (route) => new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}/?(\\?.*)?$`),
@@ -74,6 +98,7 @@ export default defineConfig({
   plugins: [
     react(),
     buildInfo(),
+    inlineEntryCss(),
     precompress(),
     VitePWA({
       registerType: 'autoUpdate',

@@ -61,9 +61,11 @@ export function measure(distDir: string) {
     ...staticClosure(manifest, entryKey),
     ...startupKeys.flatMap((key) => staticClosure(manifest, key)),
   ]);
-  const routes = Object.entries(PUBLIC_ROUTE_MODULES).map(([path, module]) => {
+  const routes = Object.entries(PUBLIC_ROUTE_MODULES).map(([path, modules]) => {
     const keys = new Set(base);
-    if (module && manifest[module]) for (const key of staticClosure(manifest, module)) keys.add(key);
+    for (const module of modules) {
+      if (manifest[module]) for (const key of staticClosure(manifest, module)) keys.add(key);
+    }
     const total = [...keys]
       .map((key) => manifest[key]!.file)
       .filter((file) => file.endsWith('.js'))
@@ -73,8 +75,8 @@ export function measure(distDir: string) {
 
   // Loaded by a public page on use, after it has rendered: not part of the per-page totals.
   const formKeys = new Set(
-    Object.values(PUBLIC_ROUTE_MODULES).flatMap((module) =>
-      module && manifest[module] ? staticClosure(manifest, module) : [],
+    Object.values(PUBLIC_ROUTE_MODULES).flatMap((modules) =>
+      modules.flatMap((module) => (manifest[module] ? staticClosure(manifest, module) : [])),
     ),
   );
   const deferred = Object.entries(ON_USE_MODULES).map(([when, module]) => {
@@ -97,13 +99,18 @@ export const ON_USE_MODULES: Record<string, string> = {
   'snow, when the public settings turn it on': 'src/features/settings/components/snow.tsx',
 };
 
-/** The page module of each public route (`null`: rendered by the entry chunk itself). */
-export const PUBLIC_ROUTE_MODULES: Record<string, string | null> = {
-  '/': null,
-  '/login': 'src/features/auth/pages/login-page.tsx',
-  '/register': 'src/features/auth/pages/register-page.tsx',
-  '/forgot-password': 'src/features/auth/pages/forgot-password-page.tsx',
-  '/started': 'src/features/landing/pages/started-page.tsx',
+const MUI_THEME_LAYOUT = 'src/app/layouts/mui-theme-layout.tsx';
+
+/**
+ * The lazy modules each public route loads before it renders: its page and the layout that brings MUI's
+ * theme (none for `/`, rendered by the entry chunk itself).
+ */
+export const PUBLIC_ROUTE_MODULES: Record<string, string[]> = {
+  '/': [],
+  '/login': [MUI_THEME_LAYOUT, 'src/features/auth/pages/login-page.tsx'],
+  '/register': [MUI_THEME_LAYOUT, 'src/features/auth/pages/register-page.tsx'],
+  '/forgot-password': [MUI_THEME_LAYOUT, 'src/features/auth/pages/forgot-password-page.tsx'],
+  '/started': [MUI_THEME_LAYOUT, 'src/features/landing/pages/started-page.tsx'],
 };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -129,8 +136,9 @@ Public pages load the entry chunk and its static imports; the account pages' con
 ${rows}
 
 Everything a first visit to each public page downloads before it renders (entry, its static imports,
-workbox-window, and the page's own lazy chunk with its imports). The form pages carry neither zod nor
-react-hook-form nor MUI's input family (docs/decisions/103):
+workbox-window, and the page's own lazy chunk and MUI theme layout with their imports). The form pages
+carry neither zod nor react-hook-form nor MUI's input family; the landing page carries no MUI at all
+(docs/decisions/103):
 
 | page | gzip | within ${kb(PUBLIC_JS_BUDGET_BYTES)} |
 |---|---|---|

@@ -1,16 +1,18 @@
+// The global styles first (the baseline, focus, skip link, progress bar), then the components' modules.
+import './base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { startBuildUpdates } from '../features/build-update/index.ts';
 import { startPublicSettingsSync } from '../features/settings/index.ts';
 import { setNavigate } from '../lib/navigation.ts';
-import { loadRuntimeConfig } from '../lib/runtime-config.ts';
-import { AppProviders } from './providers.tsx';
+import { whenRuntimeConfig } from '../lib/runtime-config.ts';
 import { createAppRouter } from './router.tsx';
 
-async function start() {
-  const config = await loadRuntimeConfig();
-  startBuildUpdates({ intervalMs: config.buildCheckIntervalMs, announcedBuildId: config.buildId });
+function start() {
+  // /config.json is read now but not waited for: the first page renders meanwhile, and whatever
+  // needs the config waits for it (lib/runtime-config.ts).
+  startBuildUpdates(whenRuntimeConfig());
 
   startPublicSettingsSync();
   const router = createAppRouter();
@@ -20,11 +22,9 @@ async function start() {
   if (!container) throw new Error('#root manquant dans index.html');
   createRoot(container).render(
     <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
+      <RouterProvider router={router} />
     </StrictMode>,
   );
 }
 
-void start();
+start();

@@ -4,6 +4,7 @@ import NotFoundPage from '../components/errors/not-found-page.tsx';
 import { isChunkLoadError } from '../features/build-update/index.ts';
 import LandingPage from '../features/landing/pages/landing-page.tsx';
 import { reloadPageOnce } from '../lib/reload-guard.ts';
+import { whenRuntimeConfig } from '../lib/runtime-config.ts';
 import { guardLoader } from './guards/guard-loader.ts';
 import { staffTwoFactorGate } from './guards/staff-two-factor-gate.ts';
 import { LandingLayout } from './layouts/landing-layout.tsx';
@@ -68,22 +69,36 @@ const routes: RouteObject[] = [
         element: <LandingLayout />,
         children: [
           { index: true, element: <LandingPage /> },
-          { path: 'login', lazy: lazyComponent(() => import('../features/auth/pages/login-page.tsx')) },
-          { path: 'register', lazy: lazyComponent(() => import('../features/auth/pages/register-page.tsx')) },
           {
-            path: 'forgot-password',
-            lazy: lazyComponent(() => import('../features/auth/pages/forgot-password-page.tsx')),
-          },
-          {
-            path: 'started',
-            lazy: lazyComponent(() => import('../features/landing/pages/started-page.tsx')),
+            // The MUI theme, loaded with the public pages drawn with MUI's components.
+            lazy: lazyComponent(() => import('./layouts/mui-theme-layout.tsx')),
+            children: [
+              { path: 'login', lazy: lazyComponent(() => import('../features/auth/pages/login-page.tsx')) },
+              {
+                path: 'register',
+                lazy: lazyComponent(() => import('../features/auth/pages/register-page.tsx')),
+              },
+              {
+                path: 'forgot-password',
+                lazy: lazyComponent(() => import('../features/auth/pages/forgot-password-page.tsx')),
+              },
+              {
+                path: 'started',
+                lazy: lazyComponent(() => import('../features/landing/pages/started-page.tsx')),
+              },
+            ],
           },
         ],
       },
       {
         path: 'account',
         lazy: lazyComponent(() => import('./layouts/account-layout.tsx')),
-        loader: guardLoader({ ...tableEntry('/account'), permissions: [] }),
+        // The signed-in areas read the runtime config synchronously (socket URL, links): it is in
+        // before their pages render (main.tsx does not wait for it).
+        loader: async (args) => {
+          await whenRuntimeConfig();
+          return guardLoader({ ...tableEntry('/account'), permissions: [] })(args);
+        },
         children: [
           page('/account', () => import('../features/account/pages/account-page.tsx')),
           page('/account/marketplace', () => import('../features/marketplace/pages/marketplace-page.tsx')),
@@ -101,6 +116,7 @@ const routes: RouteObject[] = [
         // The admin layout needs a session (and two-factor where staff must have it); each page then
         // asks the server for its own permission.
         loader: async (args) => {
+          await whenRuntimeConfig();
           await guardLoader({ ...tableEntry('/admin'), permissions: [] })(args);
           return staffTwoFactorGate();
         },

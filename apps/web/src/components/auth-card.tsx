@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { usePageTitle } from './page-header.tsx';
+import { usePageTitle } from './page-title.ts';
 
 /** The centred card of the sign-in, registration and password pages. */
 export function AuthCard({

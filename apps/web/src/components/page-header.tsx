@@ -1,15 +1,9 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect } from 'react';
-import { APP_NAME } from '../lib/constants.ts';
+import type { ReactNode } from 'react';
+import { usePageTitle } from './page-title.ts';
 
 /** Sets the document title and shows the page heading. */
-export function usePageTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} · ${APP_NAME}`;
-  }, [title]);
-}
-
 export function PageHeader({
   title,
   subtitle,

@@ -3,7 +3,7 @@ export const MAIN_CONTENT_ID = 'contenu';
 
 /**
  * First stop of the keyboard on every page: jumps over the header and the menu to the page itself.
- * Hidden until focused (styles in app/providers.tsx).
+ * Hidden until focused (styles in app/base.css).
  */
 export function SkipLink() {
   return (

@@ -16,7 +16,7 @@ export interface RequestOptions<T> {
 }
 
 export interface ApiClientDeps {
-  getBaseUrl: () => string;
+  getBaseUrl: () => string | Promise<string>;
   getToken: () => string | null | undefined;
   /** A call that carried a token was answered 401: the session is over. */
   onUnauthorized: (error: ApiError) => void;
@@ -47,7 +47,7 @@ export function createApiClient(deps: ApiClientDeps) {
 
     let response: Response;
     try {
-      response = await fetchImpl(joinUrl(deps.getBaseUrl(), path), {
+      response = await fetchImpl(joinUrl(await deps.getBaseUrl(), path), {
         method,
         headers,
         body:

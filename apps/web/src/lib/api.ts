@@ -2,11 +2,12 @@ import { createApiClient } from './api-client.ts';
 import { useAuthStore } from './auth-store.ts';
 import { navigateTo } from './navigation.ts';
 import { notifyError } from './notify.ts';
-import { getRuntimeConfig } from './runtime-config.ts';
+import { whenRuntimeConfig } from './runtime-config.ts';
 
 /** The app's API client (SPEC.md section 7): 401 on a call with a token logs out and goes to /login. */
 export const api = createApiClient({
-  getBaseUrl: () => getRuntimeConfig().apiBaseUrl,
+  // The first calls may start while /config.json is still on its way (main.tsx does not wait for it).
+  getBaseUrl: async () => (await whenRuntimeConfig()).apiBaseUrl,
   getToken: () => useAuthStore.getState().token,
   notifyError,
   onUnauthorized: (error) => {

@@ -20,7 +20,7 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig | undefined {
 }
 
 /** Reads the public runtime config the server serves at /config.json (never baked into the bundle). */
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
   try {
     const response = await fetchImpl('/config.json', {
       cache: 'no-store',
@@ -42,6 +42,20 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   return current;
 }
 
+let loading: Promise<RuntimeConfig> | undefined;
+
+/**
+ * The runtime config, read once. main.tsx starts the read at start-up but does not wait for it: the
+ * first page renders meanwhile (the landing page needs none of it). What needs it waits for it: the
+ * API client before each call, the account and admin layouts' loaders before their pages (whose socket
+ * and links read it synchronously), the build checks.
+ */
+export function whenRuntimeConfig(): Promise<RuntimeConfig> {
+  loading ??= loadRuntimeConfig();
+  return loading;
+}
+
+/** The config once `whenRuntimeConfig()` has resolved (throws before). */
 export function getRuntimeConfig(): RuntimeConfig {
   if (!current) throw new Error('Runtime config not loaded yet');
   return current;

@@ -11,6 +11,7 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
+import { ThemeProvider } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -19,6 +20,7 @@ import { AppShell, type NavItem } from '../../components/shell/app-shell.tsx';
 import { fetchMeInfo, fetchMyPermissions, meKeys, signOut } from '../../features/auth/index.ts';
 import { NotificationBell } from '../../features/notifications/index.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
+import { frenchTheme } from '../../lib/french-theme.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 
 const ACCOUNT_ITEMS: NavItem[] = [
@@ -83,21 +85,23 @@ function AccountArea() {
     : ACCOUNT_ITEMS;
 
   return (
-    <AppShell
-      title="Espace client"
-      navTitle="Mon espace"
-      items={items}
-      footer={<LogoutButton />}
-      actions={
-        <>
-          <NotificationBell />
-          <Typography variant="body2" color="text.secondary" data-testid="current-user">
-            {username}
-          </Typography>
-        </>
-      }
-    >
-      <Outlet />
-    </AppShell>
+    <ThemeProvider theme={frenchTheme}>
+      <AppShell
+        title="Espace client"
+        navTitle="Mon espace"
+        items={items}
+        footer={<LogoutButton />}
+        actions={
+          <>
+            <NotificationBell />
+            <Typography variant="body2" color="text.secondary" data-testid="current-user">
+              {username}
+            </Typography>
+          </>
+        }
+      >
+        <Outlet />
+      </AppShell>
+    </ThemeProvider>
   );
 }

@@ -17,13 +17,14 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import ShieldIcon from '@mui/icons-material/Shield';
 import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import Button from '@mui/material/Button';
-import { createTheme, ThemeProvider, useTheme } from '@mui/material/styles';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
-import { type ReactNode, useMemo } from 'react';
+import type { ReactNode } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { AppShell, type NavItem } from '../../components/shell/app-shell.tsx';
 import { NotificationBell } from '../../features/notifications/index.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
+import { frenchTheme } from '../../lib/french-theme.ts';
 import { QueryProvider } from '../../lib/query-provider.tsx';
 import { canSeeRoute } from '../guards/guard-decisions.ts';
 import { LogoutButton, useSyncedUser } from './account-layout.tsx';
@@ -45,6 +46,9 @@ const ICONS: Record<string, ReactNode> = {
   '/admin/whitelist': <FactCheckIcon />,
 };
 
+/** MUI's French component texts and the data grid's. */
+const adminTheme = createTheme(frenchTheme, dataGridFrFR);
+
 const ADMIN_NAV = WEB_ROUTES.filter((route) => route.layout === 'admin' && !route.path.includes(':'));
 
 /** The admin area frame (lazy-loaded with the admin pages). Data grids get their French texts here. */
@@ -61,8 +65,6 @@ export default function AdminLayout() {
 
 function AdminArea() {
   useSyncedUser();
-  const outer = useTheme();
-  const theme = useMemo(() => createTheme(outer, dataGridFrFR), [outer]);
   const permissions = useAuthStore((state) => state.permissions);
   const isAdministrator = useAuthStore((state) => state.user?.Policy.IsAdministrator === true);
 
@@ -76,7 +78,7 @@ function AdminArea() {
   }));
 
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={adminTheme}>
       <AppShell
         title="Administration"
         navTitle="Administration"

@@ -1,77 +1,53 @@
-import AppBar from '@mui/material/AppBar';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Container from '@mui/material/Container';
-import Link from '@mui/material/Link';
-import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
 import { Outlet, Link as RouterLink } from 'react-router';
+import { LinkButton } from '../../components/link-button.tsx';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link.tsx';
 import { useIsConnected } from '../../lib/auth-store.ts';
 import { APP_NAME } from '../../lib/constants.ts';
+import classes from './landing-layout.module.css';
 
-/** The public layout: top bar, page, footer. */
+/**
+ * The public layout: top bar, page, footer. Plain elements and static CSS with the look of MUI's AppBar,
+ * Toolbar, Typography, Button and Link: it is part of every visitor's first paint (docs/decisions/103).
+ */
 export function LandingLayout() {
   const isConnected = useIsConnected();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+    <div className={classes.frame}>
       <SkipLink />
-      <AppBar
-        position="sticky"
-        color="transparent"
-        elevation={0}
-        sx={{ backdropFilter: 'blur(8px)', borderBottom: 1, borderColor: 'divider' }}
-      >
-        <Toolbar component="nav" aria-label="Navigation principale" sx={{ gap: 1 }}>
-          <Typography
-            component={RouterLink}
-            to="/"
-            variant="h6"
-            color="primary"
-            sx={{ textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}
-          >
+      <header className={classes.bar}>
+        <nav aria-label="Navigation principale">
+          <RouterLink to="/" className={classes.brand}>
             {APP_NAME}
-          </Typography>
-          <Button
-            color="inherit"
-            component={RouterLink}
-            to="/started"
-            sx={{ display: { xs: 'none', sm: 'inline-flex' } }}
-          >
+          </RouterLink>
+          <LinkButton to="/started" className={classes.wideOnly}>
             Bien démarrer
-          </Button>
+          </LinkButton>
           {isConnected ? (
-            <Button variant="contained" component={RouterLink} to="/account">
+            <LinkButton variant="contained" to="/account">
               Mon compte
-            </Button>
+            </LinkButton>
           ) : (
             <>
-              <Button color="inherit" component={RouterLink} to="/login">
-                Connexion
-              </Button>
-              <Button variant="contained" component={RouterLink} to="/register">
+              <LinkButton to="/login">Connexion</LinkButton>
+              <LinkButton variant="contained" to="/register">
                 Inscription
-              </Button>
+              </LinkButton>
             </>
           )}
-        </Toolbar>
-      </AppBar>
-      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ flexGrow: 1 }}>
+        </nav>
+      </header>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
-      </Box>
-      <Box component="footer" sx={{ borderTop: 1, borderColor: 'divider', py: 3 }}>
-        <Container sx={{ display: 'flex', flexWrap: 'wrap', gap: 3, color: 'text.secondary' }}>
-          <Typography variant="body2" sx={{ flexGrow: 1 }}>
+      </main>
+      <footer className={classes.footer}>
+        <div className={classes.footerContent}>
+          <p>
             © {new Date().getFullYear()} {APP_NAME}
-          </Typography>
-          <Link component={RouterLink} to="/started" color="inherit" variant="body2">
-            Bien démarrer
-          </Link>
-          <Link component={RouterLink} to="/forgot-password" color="inherit" variant="body2">
-            Mot de passe oublié
-          </Link>
-        </Container>
-      </Box>
-    </Box>
+          </p>
+          <RouterLink to="/started">Bien démarrer</RouterLink>
+          <RouterLink to="/forgot-password">Mot de passe oublié</RouterLink>
+        </div>
+      </footer>
+    </div>
   );
 }

@@ -1,8 +1,6 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
 import { useEffect } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { ActionButton, LinkButton } from '../link-button.tsx';
+import classes from './error-view.module.css';
 
 export interface ErrorViewProps {
   status?: number;
@@ -12,7 +10,11 @@ export interface ErrorViewProps {
   title?: string;
 }
 
-/** SPEC.md section 8: every error status but 404 shows "Internal Server Error" (default 500). */
+/**
+ * SPEC.md section 8: every error status but 404 shows "Internal Server Error" (default 500). Plain
+ * elements and static CSS with the look of MUI's Box, Typography and Button: the view is in every first
+ * load, as the root error boundary and the 404 page (docs/decisions/103).
+ */
 export function ErrorView({
   status = 500,
   message = 'Internal Server Error',
@@ -24,45 +26,22 @@ export function ErrorView({
   }, [title]);
 
   return (
-    <Box
-      component="main"
-      role="alert"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        textAlign: 'center',
-        gap: 2,
-        p: 3,
-        bgcolor: 'background.default',
-        color: 'text.primary',
-      }}
-    >
-      <Typography
-        variant="h1"
-        component="p"
-        color="primary"
-        sx={{ fontSize: { xs: '4rem', md: '6rem' } }}
-        data-testid="error-status"
-      >
+    <main role="alert" className={classes.view}>
+      <p className={classes.status} data-testid="error-status">
         {status}
-      </Typography>
-      <Typography variant="h2" component="h1" data-testid="error-message">
-        {message}
-      </Typography>
-      <Typography color="text.secondary" sx={{ maxWidth: 560 }} data-testid="error-description">
+      </p>
+      <h1 data-testid="error-message">{message}</h1>
+      <p className={classes.description} data-testid="error-description">
         {description}
-      </Typography>
-      <Box sx={{ display: 'flex', gap: 2, mt: 2 }}>
-        <Button variant="contained" component={RouterLink} to="/">
+      </p>
+      <div className={classes.actions}>
+        <LinkButton variant="contained" to="/">
           Retour à l’accueil
-        </Button>
-        <Button variant="outlined" onClick={() => window.location.reload()}>
+        </LinkButton>
+        <ActionButton variant="outlined" onClick={() => window.location.reload()}>
           Recharger la page
-        </Button>
-      </Box>
-    </Box>
+        </ActionButton>
+      </div>
+    </main>
   );
 }

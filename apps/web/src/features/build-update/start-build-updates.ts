@@ -6,18 +6,22 @@ import { fetchLatestBuildId, isNewerBuild } from './build-check.ts';
 const SW_UPDATE_WAIT_MS = 3000;
 const delay = (ms: number) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
+/** Resolves once the page has loaded (at once if it already has). */
+const pageLoaded = () =>
+  document.readyState === 'complete'
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
+
 /**
  * SPEC.md section 4: reload on a newer build (polled at the configured interval) and on a lazy chunk
  * that fails to load, both behind the 10 s reload guard; the service worker reloads on update or
  * external activation and says "offline ready" only on its first install.
+ *
+ * The chunk listener is set at once; the rest waits for the runtime config (the poll interval, the
+ * build the server announces) and for the page's load event: the service worker's registration
+ * (workbox-window, then the precache downloads) stays out of the first paint's way.
  */
-export function startBuildUpdates({
-  intervalMs,
-  announcedBuildId,
-}: {
-  intervalMs: number;
-  announcedBuildId: string;
-}) {
+export function startBuildUpdates(config: Promise<{ buildCheckIntervalMs: number; buildId: string }>): void {
   // A lazy chunk that fails to load (usually removed by a newer deployment): reload once; when the
   // guard refuses, the error goes on to the route's error view.
   window.addEventListener('vite:preloadError', (event) => {
@@ -25,7 +29,12 @@ export function startBuildUpdates({
   });
 
   if (import.meta.env.DEV) return;
+  void Promise.all([config, pageLoaded()]).then(([{ buildCheckIntervalMs, buildId }]) =>
+    watchBuilds(buildCheckIntervalMs, buildId),
+  );
+}
 
+function watchBuilds(intervalMs: number, announcedBuildId: string): void {
   let registration: ServiceWorkerRegistration | undefined;
   registerSW({
     immediate: true,
@@ -56,9 +65,8 @@ export function startBuildUpdates({
   };
 
   if (isNewerBuild(__BUILD_ID__, announcedBuildId)) void check();
-  const timer = window.setInterval(() => void check(), intervalMs);
+  window.setInterval(() => void check(), intervalMs);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void check();
   });
-  return () => window.clearInterval(timer);
 }

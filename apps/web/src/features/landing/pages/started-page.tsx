@@ -5,7 +5,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { usePageTitle } from '../../../components/page-header.tsx';
+import { usePageTitle } from '../../../components/page-title.ts';
 import { useIsConnected } from '../../../lib/auth-store.ts';
 
 const STEPS = [

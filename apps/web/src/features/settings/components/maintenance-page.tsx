@@ -1,7 +1,5 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
+import { LinkButton } from '../../../components/link-button.tsx';
+import classes from './maintenance-page.module.css';
 
 const DEFAULT_MAINTENANCE_MESSAGE = 'Le site est en maintenance. Veuillez réessayer plus tard.';
 
@@ -10,27 +8,21 @@ export function isOpenDuringMaintenance(pathname: string): boolean {
   return pathname === '/login';
 }
 
-/** What visitors and customers see while the site is in maintenance (the API answers them 503). */
+/**
+ * What visitors and customers see while the site is in maintenance (the API answers them 503). Plain
+ * elements and static CSS with the look of MUI's Box, Typography and Button (docs/decisions/103).
+ */
 export function MaintenancePage({ message }: { message: string }) {
   return (
-    <Box
-      component="main"
-      sx={{ minHeight: '70vh', display: 'grid', placeItems: 'center', px: 2, textAlign: 'center' }}
-    >
-      <Box sx={{ maxWidth: 560 }}>
-        <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.4rem' }, mb: 2 }}>
-          Maintenance en cours
-        </Typography>
-        <Typography sx={{ mb: 3 }} data-testid="maintenance-message">
-          {message.trim() || DEFAULT_MAINTENANCE_MESSAGE}
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          Cette page se met à jour d'elle-même dès le retour du site.
-        </Typography>
-        <Button component={RouterLink} to="/login" variant="outlined" size="small">
+    <main className={classes.view}>
+      <div className={classes.content}>
+        <h1>Maintenance en cours</h1>
+        <p data-testid="maintenance-message">{message.trim() || DEFAULT_MAINTENANCE_MESSAGE}</p>
+        <p>Cette page se met à jour d'elle-même dès le retour du site.</p>
+        <LinkButton to="/login" variant="outlined" size="small">
           Accès équipe
-        </Button>
-      </Box>
-    </Box>
+        </LinkButton>
+      </div>
+    </main>
   );
 }

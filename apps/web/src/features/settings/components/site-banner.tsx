@@ -1,28 +1,22 @@
 import type { PublicSettings } from '@bot/contracts';
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
+import classes from './site-banner.module.css';
 
-/** Maintenance notice and announcement from the public settings (plain boxes: no Alert in the entry chunk). */
+/**
+ * Maintenance notice and announcement from the public settings: plain paragraphs and static CSS
+ * (no MUI Alert, Box or Typography in the first load, docs/decisions/103).
+ */
 export function SiteBanner({ settings }: { settings: PublicSettings | undefined }) {
   if (!settings) return null;
   const { maintenanceMode, maintenanceMessage, announcement } = settings;
   if (!maintenanceMode && !announcement) return null;
   return (
-    <Box role="status" sx={{ position: 'relative', zIndex: 1300 }}>
+    <div role="status" className={classes.banner}>
       {maintenanceMode ? (
-        <Typography
-          sx={{ px: 2, py: 1, bgcolor: 'warning.dark', color: 'warning.contrastText', textAlign: 'center' }}
-        >
+        <p className={classes.maintenance}>
           {maintenanceMessage || 'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
-        </Typography>
+        </p>
       ) : null}
-      {announcement ? (
-        <Typography
-          sx={{ px: 2, py: 1, bgcolor: 'info.dark', color: 'info.contrastText', textAlign: 'center' }}
-        >
-          {announcement}
-        </Typography>
-      ) : null}
-    </Box>
+      {announcement ? <p className={classes.announcement}>{announcement}</p> : null}
+    </div>
   );
 }
