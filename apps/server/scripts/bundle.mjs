@@ -1,0 +1,32 @@
+// How the server is compiled for production, shared by `npm run build` (scripts/build.mjs) and the
+// benchmarks, whose targets must run the code `npm start` runs (no tsx, no esbuild `keepNames`).
+// Our workspace packages (@bot/*, TypeScript sources) are bundled in; every other package stays an
+// import resolved from node_modules at run time (native addons, wasm, data files).
+import { build } from 'esbuild';
+
+const keepExternal = {
+  name: 'node-modules-external',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@bot/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
+ * Compiles `entryPoint` and what it imports into one ES module at `outfile`. The output must stay
+ * inside apps/server: the server finds its migrations and the web build from its package folder.
+ */
+export async function bundleServer({ entryPoint, outfile }) {
+  await build({
+    entryPoints: [entryPoint],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    sourcemap: true,
+    plugins: [keepExternal],
+    logLevel: 'warning',
+  });
+}
