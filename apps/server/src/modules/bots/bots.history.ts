@@ -34,7 +34,13 @@ interface BufferedRow extends ActivityDelta {
  * few hundred rows every flush), never one write per bot update.
  */
 export class ActivityRecorder {
-  private buffer = new Map<string, BufferedRow>();
+  /**
+   * Buffered rows per PC (a few: its accounts times the minutes not yet written). Found by a short
+   * scan rather than by a composite string key: two look-ups per report at thousands of reports a
+   * second, and building and hashing such keys cost more than the rest of the recording.
+   */
+  private buffer = new Map<string, BufferedRow[]>();
+  private bufferedRows = 0;
   private flushing: Promise<void> | undefined;
   private prunedAt = 0;
 
@@ -43,8 +49,13 @@ export class ActivityRecorder {
   /** Adds one report's stat deltas to the account's current minute. */
   record(input: { userId: string; hwid: string; account: string; at: number; delta: ActivityDelta }): void {
     const minute = Math.floor(input.at / MINUTE_MS) * MINUTE_MS;
-    const key = `${input.userId}\u0000${input.hwid}\u0000${input.account}\u0000${minute}`;
-    const row = this.buffer.get(key);
+    let rows = this.buffer.get(input.hwid);
+    const row = rows?.find(
+      (candidate) =>
+        candidate.minute === minute &&
+        candidate.account === input.account &&
+        candidate.userId === input.userId,
+    );
     if (row) {
       row.gathered += input.delta.gathered;
       row.treasures += input.delta.treasures;
@@ -53,8 +64,12 @@ export class ActivityRecorder {
       row.reports += 1;
       return;
     }
-    if (this.buffer.size >= MAX_BUFFERED_ROWS) return;
-    this.buffer.set(key, {
+    if (this.bufferedRows >= MAX_BUFFERED_ROWS) return;
+    if (!rows) {
+      rows = [];
+      this.buffer.set(input.hwid, rows);
+    }
+    rows.push({
       userId: input.userId,
       hwid: input.hwid,
       account: input.account,
@@ -62,6 +77,7 @@ export class ActivityRecorder {
       reports: 1,
       ...input.delta,
     });
+    this.bufferedRows += 1;
   }
 
   /** Stat deltas between two reports of a bot, per account (an account's first report is the baseline). */
@@ -96,11 +112,8 @@ export class ActivityRecorder {
 
   /** Rows not yet written, for one bot (so the owner's page does not wait for the next flush). */
   pendingFor(userId: string, hwid: string): BotHistoryPoint[] {
-    const points: BotHistoryPoint[] = [];
-    for (const row of this.buffer.values()) {
-      if (row.userId === userId && row.hwid === hwid) points.push(toPoint(row));
-    }
-    return points;
+    const rows = this.buffer.get(hwid) ?? [];
+    return rows.filter((row) => row.userId === userId).map(toPoint);
   }
 
   /**
@@ -123,15 +136,7 @@ export class ActivityRecorder {
         .where(lt(botActivityMinutes.minute, new Date(Date.now() - HISTORY_RETENTION_MS)))
         .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'bot history pruning failed'));
     }
-    if (this.buffer.size === 0) return;
-    const currentMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
-    const rows: BufferedRow[] = [];
-    for (const [key, row] of this.buffer) {
-      if (all || row.minute < currentMinute) {
-        rows.push(row);
-        this.buffer.delete(key);
-      }
-    }
+    const rows = this.takeRows(all);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       // The embedded database runs on this thread: let sockets through between statements.
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -143,6 +148,20 @@ export class ActivityRecorder {
         for (const row of chunk) this.record({ ...row, at: row.minute, delta: row });
       }
     }
+  }
+
+  /** Removes and returns the rows to write: finished minutes, or everything. */
+  private takeRows(all: boolean): BufferedRow[] {
+    const currentMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    const taken: BufferedRow[] = [];
+    for (const [hwid, rows] of this.buffer) {
+      const kept: BufferedRow[] = [];
+      for (const row of rows) (all || row.minute < currentMinute ? taken : kept).push(row);
+      if (kept.length > 0) this.buffer.set(hwid, kept);
+      else this.buffer.delete(hwid);
+    }
+    this.bufferedRows -= taken.length;
+    return taken;
   }
 }
 
