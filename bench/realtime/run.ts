@@ -176,12 +176,13 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
       `${os.cpus().length} cores (${cpu}), Node ${process.version}. Each N: N bots sending 1 update/s ` +
       '(2 game accounts each), one owner watcher for one bot in ten, one admin watcher; ' +
       `${durationMs / 1000} s measured after ${warmupMs / 1000} s of warm-up. Load comes from separate processes ` +
-      "(socket.io-client) on the same 2 cores; the target's CPU is its own `process.cpuUsage()`.",
+      "(socket.io-client) on the same 2 cores; the target's CPU is its own `process.cpuUsage()`. Both targets " +
+      'run compiled as `npm start` runs the server (esbuild, no tsx).',
   );
   lines.push('');
   lines.push(
-    '- **server**: the real app (`buildApp`, embedded PGlite in-process: its CPU counts), authentication, zod ' +
-      'validation, whitelist filter, state store, admin batches every 250 ms, per-minute history upserts.',
+    '- **server**: the real app (`buildApp`, embedded PGlite in-process: its CPU counts), authentication, report ' +
+      'validation (compiled fast path, zod for the rest), whitelist filter, state store, admin batches every 250 ms, per-minute history upserts.',
   );
   lines.push(
     '- **relay** (baseline): bare Socket.IO, same transport settings, each update relayed as is to the owner ' +
