@@ -5,9 +5,29 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleServer } from '../apps/server/scripts/bundle.mjs';
 import type { WorkerCommand, WorkerMessage, WorkerResult } from './realtime/protocol.ts';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const COMPILED_DIR = fileURLToPath(new URL('../apps/server/dist/bench/', import.meta.url));
+const compiling = new Map<string, Promise<string>>();
+
+/**
+ * A benchmark target (a module that starts the server or a baseline) compiled the way `npm run build`
+ * compiles the server, once per run: what is measured is the code `npm start` runs, not tsx's
+ * on-the-fly transform (which adds a call per named inner function). Answers the compiled file, to
+ * fork without `--import tsx`.
+ */
+export function compiledTarget(source: string): Promise<string> {
+  let compiled = compiling.get(source);
+  if (!compiled) {
+    const outfile = path.join(COMPILED_DIR, `${path.basename(path.dirname(source))}-${path.basename(source, '.ts')}.js`);
+    compiled = bundleServer({ entryPoint: source, outfile }).then(() => outfile);
+    compiling.set(source, compiled);
+  }
+  return compiled;
+}
 
 /** A port free on 127.0.0.1 right now. */
 export async function freePort(): Promise<number> {

@@ -17,7 +17,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { compared, nextMessage, recordBenchmark } from '../shared.ts';
+import { compared, compiledTarget, nextMessage, recordBenchmark } from '../shared.ts';
 import type { TargetCommand, TargetReady } from './target.ts';
 
 const { values } = parseArgs({
@@ -34,8 +34,8 @@ const RUNS = Number(values.runs);
 const GOAL = 0.6;
 
 async function startTarget(command: TargetCommand): Promise<{ child: ChildProcess; ready: TargetReady }> {
-  const child = fork(fileURLToPath(new URL('./target.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(await compiledTarget(fileURLToPath(new URL('./target.ts', import.meta.url))), {
+    execArgv: [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ready = nextMessage<TargetReady>(child, 'ready', 120_000);

@@ -4,33 +4,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleServer } from '../../apps/server/scripts/bundle.mjs';
-import { nextMessage } from '../shared.ts';
+import { compiledTarget, nextMessage } from '../shared.ts';
 import type { BenchFixture, TargetMessage, WorkerCommand, WorkerMessage } from './protocol.ts';
 
 export type TargetName = 'relay' | 'server';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const EXEC_ARGV = ['--expose-gc'];
-const COMPILED_DIR = here('../../apps/server/dist/bench');
-
-let compiling: Promise<void> | undefined;
-
-/**
- * Both targets compiled once per run the way `npm run build` compiles the server: what is measured
- * is the code `npm start` runs, not tsx's on-the-fly transform (which adds a call per named inner
- * function).
- */
-function compileTargets(): Promise<void> {
-  compiling ??= Promise.all(
-    (['server', 'relay'] as const).map((name) =>
-      bundleServer({ entryPoint: here(`./${name}-target.ts`), outfile: compiledTarget(name) }),
-    ),
-  ).then(() => undefined);
-  return compiling;
-}
-
-const compiledTarget = (name: TargetName) => path.join(COMPILED_DIR, `${name}-target.js`);
 
 export interface RunningTarget {
   target: ChildProcess;
@@ -43,8 +23,7 @@ export interface RunningTarget {
  * so the measured one only opens the database (its heap and caches start cold, as after a restart).
  */
 export async function startTarget(targetName: TargetName, n: number, port: number): Promise<RunningTarget> {
-  await compileTargets();
-  const targetFile = compiledTarget(targetName);
+  const targetFile = await compiledTarget(here(`./${targetName}-target.ts`));
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
