@@ -22,7 +22,10 @@ const compiling = new Map<string, Promise<string>>();
 export function compiledTarget(source: string): Promise<string> {
   let compiled = compiling.get(source);
   if (!compiled) {
-    const outfile = path.join(COMPILED_DIR, `${path.basename(path.dirname(source))}-${path.basename(source, '.ts')}.js`);
+    const outfile = path.join(
+      COMPILED_DIR,
+      `${path.basename(path.dirname(source))}-${path.basename(source, '.ts')}.js`,
+    );
     compiled = bundleServer({ entryPoint: source, outfile }).then(() => outfile);
     compiling.set(source, compiled);
   }

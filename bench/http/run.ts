@@ -35,7 +35,10 @@ const GOAL = 0.6;
 
 async function startTarget(command: TargetCommand): Promise<{ child: ChildProcess; ready: TargetReady }> {
   const child = fork(await compiledTarget(fileURLToPath(new URL('./target.ts', import.meta.url))), {
-    execArgv: [],
+    // BENCH_PROFILE_DIR=… writes each target's CPU profile there when it exits.
+    execArgv: process.env.BENCH_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ready = nextMessage<TargetReady>(child, 'ready', 120_000);

@@ -56,6 +56,9 @@ async function startHello(body: unknown): Promise<TargetReady> {
   return { type: 'ready', url: `http://127.0.0.1:${port}`, token: '' };
 }
 
+// Stopped with SIGTERM: exit normally, so that a CPU profile (--cpu-prof) is written.
+process.once('SIGTERM', () => process.exit(0));
+
 process.on('message', (command: TargetCommand) => {
   const started = command.kind === 'product' ? startProduct() : startHello(command.body);
   started.then(
