@@ -18,6 +18,12 @@ export const BENCHMARKS: Benchmark[] = [
     quick: ['--sizes', '100', '--duration', '2', '--warmup', '1'],
   },
   {
+    key: 'realtimePostgres',
+    script: 'bench/realtime/run.ts',
+    full: ['--postgres'],
+    quick: ['--postgres', '--sizes', '100', '--duration', '2', '--warmup', '1'],
+  },
+  {
     key: 'storm',
     script: 'bench/realtime/run.ts',
     full: ['--storm', '3000,10000', '--steady', '1000'],

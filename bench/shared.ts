@@ -133,7 +133,8 @@ export function recordBenchmark(input: {
 }): void {
   const file = recordFile('benchmarks.md');
   let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(`\n${input.heading}`);
+  // The whole heading line: "## HTTP" must not find "## HTTP on PostgreSQL".
+  const start = text.indexOf(`\n${input.heading}\n`);
   if (start === -1) text = `${text.trimEnd()}\n\n${input.section}`;
   else {
     const next = text.indexOf('\n## ', start + 1);

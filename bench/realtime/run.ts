@@ -1,6 +1,7 @@
 /**
  * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
  * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
+ * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (postgres.ts)
  *
  * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
  * sending 1 update/s, one owner watcher for one bot in ten, one admin watcher. Targets and load run
@@ -21,6 +22,7 @@ import {
   recordedDetails,
   sleep,
 } from '../shared.ts';
+import { startBenchPostgres } from './postgres.ts';
 import { type BenchFixture, preciseNow, type WorkerCommand } from './protocol.ts';
 import { reconnectStorm, renderStorm, type StormResult, stormFigures } from './storm.ts';
 import { forkLoadWorker, startLoad, startTarget, statsOf, type TargetName } from './targets.ts';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     targets: { type: 'string', default: 'relay,server' },
     merge: { type: 'boolean', default: false },
     storm: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
     steady: { type: 'string', default: '1000' },
   },
 });
@@ -45,6 +48,11 @@ const sizes = values.sizes
     ? [1000]
     : [1000, 5000, 10_000];
 const durationMs = Number(values.duration) * 1000;
+const HEADING = values.postgres ? '## Real-time on PostgreSQL' : '## Real-time';
+const RECORD_KEY = values.postgres ? 'realtimePostgres' : 'realtime';
+const DATABASE = values.postgres
+  ? 'a PostgreSQL server of its own, whose processes’ CPU counts as the target’s; memory is the target’s only'
+  : 'embedded PGlite in-process: its CPU counts';
 const warmupMs = Number(values.warmup) * 1000;
 const GRACE_MS = 3000;
 const _here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -77,8 +85,11 @@ interface Measurement {
 }
 
 async function measure(targetName: TargetName, n: number): Promise<Measurement> {
-  const { target, url, fixture } = await startTarget(targetName, n, await freePort());
+  const postgres = values.postgres && targetName === 'server' ? await startBenchPostgres() : undefined;
+  const { target, url, fixture } = await startTarget(targetName, n, await freePort(), postgres?.url);
   const children: ChildProcess[] = [target];
+  /** CPU seconds of the target's database server so far (none on the embedded database). */
+  const databaseCpu = () => postgres?.cpuSeconds() ?? 0;
   try {
     const idle = await statsOf(target, true);
 
@@ -117,15 +128,17 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
     for (const { worker } of workers) worker.send({ type: 'window', from, to } satisfies WorkerCommand);
     await sleep(from - preciseNow());
     const start = await statsOf(target, false);
+    const databaseCpuAtStart = databaseCpu();
     await sleep(to - preciseNow());
     const end = await statsOf(target, true);
+    const databaseCpuInWindow = databaseCpu() - databaseCpuAtStart;
     await sleep(GRACE_MS);
     const { results, sum, ownerLatencies, adminLatencies } = await collectResults(workers);
     const sent = sum('sent');
     const ownerExpected = sum('sentWatched');
     const ownerDelivered = sum('ownerReceived');
     const delivered = ownerDelivered + sum('adminStates');
-    const cpuMicros = end.cpuMicros - start.cpuMicros;
+    const cpuMicros = end.cpuMicros - start.cpuMicros + databaseCpuInWindow * 1e6;
     for (const { worker } of workers) worker.send({ type: 'stop' } satisfies WorkerCommand);
     return {
       target: targetName,
@@ -160,6 +173,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
     // The target closes the app and exits (writing its CPU profile when asked for one).
     await Promise.race([new Promise((resolve) => target.once('exit', resolve)), sleep(30_000)]);
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    postgres?.stop();
   }
 }
 
@@ -169,7 +183,7 @@ const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(2)} %`
 function renderSection(rows: Measurement[], startedAt: Date): string {
   const lines: string[] = [];
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  lines.push('## Real-time');
+  lines.push(HEADING);
   lines.push('');
   lines.push(
     `Measured by \`npm run bench:realtime\` (\`bench/realtime/\`) on ${startedAt.toISOString().slice(0, 16)}Z, ` +
@@ -181,7 +195,7 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   );
   lines.push('');
   lines.push(
-    '- **server**: the real app (`buildApp`, embedded PGlite in-process: its CPU counts), authentication, report ' +
+    `- **server**: the real app (\`buildApp\`, ${DATABASE}), authentication, report ` +
       'validation (compiled fast path, zod for the rest), whitelist filter, state store, admin batches every 250 ms, per-minute history upserts.',
   );
   lines.push(
@@ -303,7 +317,7 @@ async function main(): Promise<void> {
   // alone and merged).
   let allRows = rows;
   if (values.merge) {
-    const recorded = recordedDetails<{ rows: Measurement[] }>('realtime');
+    const recorded = recordedDetails<{ rows: Measurement[] }>(RECORD_KEY);
     const redone = (row: Measurement) => rows.some((r) => r.n === row.n && r.target === row.target);
     allRows = [...(recorded?.rows ?? []).filter((row) => !redone(row)), ...rows].sort(
       (a, b) => a.n - b.n || a.target.localeCompare(b.target),
@@ -313,13 +327,13 @@ async function main(): Promise<void> {
   console.log(`\n${section}`);
   if (!values['no-write']) {
     recordBenchmark({
-      heading: '## Real-time',
+      heading: HEADING,
       section,
-      key: 'realtime',
+      key: RECORD_KEY,
       figures: realtimeFigures(allRows),
       details: { rows: allRows },
     });
-    console.log('docs/benchmarks.md updated (section "Real-time").');
+    console.log(`docs/benchmarks.md updated (section "${HEADING.slice(3)}").`);
   }
   process.exit(0);
 }

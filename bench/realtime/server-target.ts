@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Set by `--postgres` (bench/realtime/postgres.ts); the embedded database otherwise.
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
   });
   const app = await buildApp({ config });
   if (mode === 'seed') {

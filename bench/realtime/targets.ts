@@ -22,20 +22,30 @@ export interface RunningTarget {
  * Forks a target for `n` bots and waits until it listens. The server is seeded by a first process,
  * so the measured one only opens the database (its heap and caches start cold, as after a restart).
  */
-export async function startTarget(targetName: TargetName, n: number, port: number): Promise<RunningTarget> {
+export async function startTarget(
+  targetName: TargetName,
+  n: number,
+  port: number,
+  databaseUrl?: string,
+): Promise<RunningTarget> {
   const targetFile = await compiledTarget(here(`./${targetName}-target.ts`));
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
   const targetArgs = [String(n), String(port)];
+  const env = databaseUrl ? { ...process.env, DATABASE_URL: databaseUrl } : process.env;
   if (targetName === 'server') {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-realtime-'));
     targetArgs.push(dataDir);
-    const seeder = fork(targetFile, [...targetArgs, 'seed'], { execArgv: [], stdio: 'inherit' });
+    const seeder = fork(targetFile, [...targetArgs, 'seed'], { execArgv: [], env, stdio: 'inherit' });
     const code = await new Promise<number | null>((resolve) => seeder.once('exit', resolve));
     if (code !== 0) throw new Error(`seeding failed (${code})`);
   }
-  const target = fork(targetFile, targetArgs, { execArgv: [...EXEC_ARGV, ...profile], stdio: 'inherit' });
+  const target = fork(targetFile, targetArgs, {
+    execArgv: [...EXEC_ARGV, ...profile],
+    env,
+    stdio: 'inherit',
+  });
   const ready = await nextMessage<Extract<TargetMessage, { type: 'ready' }>>(target, 'ready', 600_000);
   const fixture = JSON.parse(readFileSync(ready.fixtureFile, 'utf8')) as BenchFixture;
   return { target, url: `http://127.0.0.1:${port}`, fixture };
