@@ -15,24 +15,48 @@ const SETTINGS_CACHE_TTL_MS = 2_000;
 export interface SettingsCache {
   value: SiteSettings | undefined;
   expiresAt: number;
+  /** The read under way: callers arriving meanwhile share it. */
+  reading: Promise<SiteSettings> | undefined;
 }
 
 /** Built once per app (app.ts): emptied as soon as any node announces a change. */
 export function createSettingsCache(events: EventBus): SettingsCache {
-  const cache: SettingsCache = { value: undefined, expiresAt: 0 };
-  events.on('settings.changed', () => {
-    cache.expiresAt = 0;
-  });
+  const cache: SettingsCache = { value: undefined, expiresAt: 0, reading: undefined };
+  events.on('settings.changed', () => forgetSettings(cache));
   return cache;
 }
 
-export async function getSettings(ctx: AppContext): Promise<SiteSettings> {
-  const cached = ctx.settingsCache;
-  if (cached.value && cached.expiresAt > Date.now()) return cached.value;
-  const value = await readSettings(ctx.db);
-  cached.value = value;
-  cached.expiresAt = Date.now() + SETTINGS_CACHE_TTL_MS;
-  return value;
+/** After a change: the next caller reads again, and a read started before the change is not kept. */
+function forgetSettings(cache: SettingsCache): void {
+  cache.expiresAt = 0;
+  cache.reading = undefined;
+}
+
+/**
+ * The settings, from the cache while fresh. When it is not, one read serves every caller until it
+ * answers: a reconnect storm authenticates thousands of sockets at once, each asking for them.
+ */
+export function getSettings(ctx: AppContext): Promise<SiteSettings> {
+  const cache = ctx.settingsCache;
+  if (cache.value && cache.expiresAt > Date.now()) return Promise.resolve(cache.value);
+  if (!cache.reading) {
+    const reading = readSettings(ctx.db).then(
+      (value) => {
+        if (cache.reading === reading) {
+          cache.value = value;
+          cache.expiresAt = Date.now() + SETTINGS_CACHE_TTL_MS;
+          cache.reading = undefined;
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (cache.reading === reading) cache.reading = undefined;
+        throw error;
+      },
+    );
+    cache.reading = reading;
+  }
+  return cache.reading;
 }
 
 /** Stored values over the defaults; a stored value that no longer validates falls back to its default. */
@@ -60,7 +84,7 @@ export async function writeSettings(
         set: { value, updatedAt: new Date(), updatedById: actorId },
       });
   }
-  ctx.settingsCache.expiresAt = 0;
+  forgetSettings(ctx.settingsCache);
   ctx.events.emit('settings.changed', { keys: Object.keys(patch) });
 }
 
@@ -120,7 +144,7 @@ export async function updateSettings(
     });
     return Object.keys(after);
   });
-  ctx.settingsCache.expiresAt = 0;
+  forgetSettings(ctx.settingsCache);
   if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }
