@@ -149,6 +149,13 @@ export interface RealtimeConfig {
   offlineTimeoutMs: number | undefined;
   /** How often the admin feed (batched `bot_update`) is flushed. */
   adminFlushMs: number;
+  /**
+   * Above this many online bots, a staff map that offers a viewport follows it instead of receiving
+   * the whole fleet (decision 206: the full feed was measured fine at 10,000 bots, too big at 20,000).
+   */
+  fullFeedMaxBots: number;
+  /** How often each node sends zoomed-out staff maps its per-cell counts. */
+  mapCellsMs: number;
   /** How often buffered per-minute history is written to SQL. */
   historyFlushMs: number;
   /** Largest socket message accepted, in bytes. */
@@ -165,6 +172,8 @@ const DEFAULT_REALTIME: RealtimeConfig = {
   authTimeoutMs: 5_000,
   offlineTimeoutMs: undefined,
   adminFlushMs: 250,
+  fullFeedMaxBots: 10_000,
+  mapCellsMs: 1_000,
   historyFlushMs: 15_000,
   maxMessageBytes: 16 * 1024,
   botUpdatesPerSecond: 4,

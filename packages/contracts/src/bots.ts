@@ -114,6 +114,43 @@ export const myBotAnswer = z.object({
   }),
 });
 
+const mapCoordinate = z.number().int().min(-1000).max(1000);
+
+/**
+ * What a staff map shows (decision 206): an area of the world and the filters, either bot by bot
+ * (`cellSize` null) or as per-cell counts (`cellSize` map cells per side, zoomed out). Sent with an
+ * admin `authenticate` and again as `map_viewport` on every pan, zoom or filter change.
+ */
+export const mapViewportSchema = z
+  .strictObject({
+    minX: mapCoordinate,
+    minY: mapCoordinate,
+    maxX: mapCoordinate,
+    maxY: mapCoordinate,
+    cellSize: z.number().int().min(1).max(4096).nullable(),
+    /** Statuses shown; empty means all. */
+    statuses: z.array(z.enum(BOT_STATUSES)).max(BOT_STATUSES.length),
+    /** Case-insensitive part of the owner's username; '' means all. */
+    owner: z.string().trim().max(64),
+    /** Agent version or its start (`versionMatches`); '' means all. */
+    version: z.string().trim().max(32),
+  })
+  .refine((viewport) => viewport.minX <= viewport.maxX && viewport.minY <= viewport.maxY, {
+    message: 'Zone de carte invalide.',
+  });
+export type MapViewport = z.infer<typeof mapViewportSchema>;
+
+/**
+ * Per-cell counts from one node (zoomed-out staff map): `cells` holds, for each occupied cell, its
+ * column, its row, then one account count per status of BOT_STATUSES (stride 2 + 8). Each node
+ * sends its own bots' counts every second; a watcher sums the nodes it heard from lately.
+ */
+export interface MapCells {
+  node: string;
+  cellSize: number;
+  cells: number[];
+}
+
 /** Socket.IO event names of SPEC.md section 7 and DESIGN.md section 6. */
 export const SOCKET_EVENTS = {
   authenticate: 'authenticate',
@@ -126,14 +163,26 @@ export const SOCKET_EVENTS = {
   settingsUpdate: 'settings_update',
   /** New in-app notifications for this browser's user (the bell refreshes its count). */
   notification: 'notification',
+  /** Staff map in viewport mode (decision 206): the area and filters it shows. */
+  mapViewport: 'map_viewport',
+  /** Staff map zoomed out in viewport mode: one node's per-cell counts. */
+  mapCells: 'map_cells',
 } as const;
 
 export const socketAuthenticateInput = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('client'), token: z.string().min(1).max(256), hwid: hwidSchema }),
-  z.strictObject({ type: z.literal('admin'), token: z.string().min(1).max(256) }),
+  z.strictObject({
+    type: z.literal('admin'),
+    token: z.string().min(1).max(256),
+    /** Offered by a map that can follow a viewport; the hub uses it once the fleet is large. */
+    viewport: mapViewportSchema.optional(),
+  }),
   z.strictObject({ type: z.literal('bot'), token: z.string().min(1).max(256), hwid: hwidSchema }),
 ]);
 export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;
+
+/** `full`: snapshot and every change (SPEC.md section 7); `viewport`: only what the map shows. */
+export type AdminFeed = 'full' | 'viewport';
 
 /** Answer to an `authenticate` sent with an acknowledgement callback. */
 export type SocketAuthenticateAck = { ok: true } | { ok: false; error: string; code: string };
@@ -141,7 +190,8 @@ export type SocketAuthenticateAck = { ok: true } | { ok: false; error: string; c
 /** Events the server emits (typed Socket.IO maps for the server, the web app and the bot agent). */
 export interface ServerToClientEvents {
   auth_error: (body: { error: string; code: string }) => void;
-  authenticated: (info: { type: 'client' | 'admin' | 'bot'; hwid?: string }) => void;
+  /** Admin sockets also learn their feed: the whole fleet, or what their viewport shows (decision 206). */
+  authenticated: (info: { type: 'client' | 'admin' | 'bot'; hwid?: string; feed?: AdminFeed }) => void;
   /** Client sockets: one bot state; admin sockets: a batch of changed states. */
   bot_update: (payload: BotState | BotState[]) => void;
   bot_snapshot: (states: BotState[]) => void;
@@ -149,10 +199,12 @@ export interface ServerToClientEvents {
   online_count: (count: number) => void;
   settings_update: (settings: Record<string, unknown>) => void;
   notification: () => void;
+  map_cells: (cells: MapCells) => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */
 export interface ClientToServerEvents {
   authenticate: (payload: SocketAuthenticateInput, ack?: (answer: SocketAuthenticateAck) => void) => void;
   bot_update: (report: BotReport) => void;
+  map_viewport: (viewport: MapViewport) => void;
 }

@@ -8,6 +8,7 @@ export * from './bots.ts';
 export * from './catalog.ts';
 export * from './constants.ts';
 export * from './errors.ts';
+export * from './fleet-viewport.ts';
 export * from './french.ts';
 export * from './numbers.ts';
 export * from './orders.ts';

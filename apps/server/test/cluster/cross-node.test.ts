@@ -1,4 +1,4 @@
-import type { BotHistoryPoint, BotState, PublicSettings } from '@bot/contracts';
+import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
 import {
@@ -26,7 +26,15 @@ const track = <T extends { socket: TestSocket }>(value: T): T => {
 beforeAll(async () => {
   cluster = await startInProcessCluster({
     nodes: 2,
-    realtime: { adminFlushMs: 100, offlineTimeoutMs: 5_000, historyFlushMs: 60_000, botUpdatesPerSecond: 50 },
+    realtime: {
+      adminFlushMs: 100,
+      offlineTimeoutMs: 5_000,
+      historyFlushMs: 60_000,
+      botUpdatesPerSecond: 50,
+      mapCellsMs: 300,
+      // Any fleet is "large": a map that offers a viewport follows it (those that do not get the full feed).
+      fullFeedMaxBots: 0,
+    },
     rateLimits: { loginPerAccountAndIp: { max: 4, windowMs: 60_000 } },
   });
   [nodeA, nodeB] = cluster.nodes as [TestServer, TestServer];
@@ -252,5 +260,44 @@ describe('one platform across nodes', () => {
     await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
     expect(await gathered(nodeA)).toBe(50);
     expect(await gathered(nodeB)).toBe(50);
+  });
+
+  it('a staff map on A following a viewport gets the bots of B in view, and B’s cell counts', async () => {
+    const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+    // A corner of the world no other test uses.
+    const corner = { mapId: 9, x: -777, y: 777 };
+    bot.emit('bot_update', { accounts: [account(owner.accounts[0] as string, { position: corner })] });
+    const viewport = {
+      minX: -790,
+      minY: 760,
+      maxX: -760,
+      maxY: 790,
+      cellSize: null,
+      statuses: [],
+      owner: '',
+      version: '',
+    };
+
+    const map = track({ socket: openSocket(nodeA) });
+    await waitFor(map.socket, 'connect');
+    const batches = collect<BotState[]>(map.socket, 'bot_update');
+    const cells = collect<MapCells>(map.socket, 'map_cells');
+    expect(
+      await map.socket.emitWithAck('authenticate', { type: 'admin', token: staff.token, viewport }),
+    ).toEqual({ ok: true });
+    await vi.waitFor(() =>
+      expect(batches.flat().map((state) => state.hwid)).toEqual(expect.arrayContaining([owner.hwid])),
+    );
+    expect(new Set(batches.flat().map((state) => state.hwid))).toEqual(new Set([owner.hwid]));
+
+    // Zoomed out: both nodes send their counts; only B's hold the bot.
+    map.socket.emit('map_viewport', { ...viewport, cellSize: 64 });
+    await vi.waitFor(() => expect(new Set(cells.map((message) => message.node)).size).toBe(2));
+    const counted = cells.filter((message) => message.cells.length > 0);
+    expect(new Set(counted.map((message) => message.node)).size).toBe(1);
+    // (-777, 777) lies in cell (-13, 12) at 64 per side: one account, gathering (account() default).
+    expect(counted.at(-1)?.cells).toEqual([-13, 12, 0, 0, 1, 0, 0, 0, 0, 0]);
   });
 });

@@ -2,6 +2,7 @@ import { type BotState, SOCKET_EVENTS } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { runInBackground } from '../../core/background.ts';
 import type { Audience } from './audience.ts';
+import type { MapViewports } from './map-viewports.ts';
 import type { RealtimeMetrics } from './realtime.metrics.ts';
 import type { HubServer } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
@@ -12,6 +13,8 @@ const ADMIN_BATCH_SLICE = 500;
 interface FanOutDeps {
   io: HubServer;
   audience: Audience;
+  /** Staff maps that follow a viewport instead of the whole fleet. */
+  viewports: MapViewports;
   metrics: RealtimeMetrics;
   log: Logger;
   /** Online bots, whole fleet. */
@@ -54,6 +57,7 @@ export class BotFanOut {
         .emit(SOCKET_EVENTS.botUpdate, { ...state, online: false });
     }
     this.target().to(rooms.admins).emit(SOCKET_EVENTS.botDisconnect, state.hwid);
+    this.deps.viewports.wentOffline(state.hwid);
     this.countChanged();
   }
 
@@ -67,12 +71,13 @@ export class BotFanOut {
       const batch = [...this.pendingForStaff.values()];
       this.pendingForStaff.clear();
       if (this.deps.audience.has(rooms.admins)) this.emitStaffBatch(batch, 0);
+      this.deps.viewports.deliver(batch);
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;
       runInBackground(this.deps.log, 'online count', async () => {
         this.target()
-          .to(rooms.admins)
+          .to([rooms.admins, rooms.mapViewers])
           .emit(SOCKET_EVENTS.onlineCount, await this.deps.countOnline());
       });
     }

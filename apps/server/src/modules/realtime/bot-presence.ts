@@ -185,6 +185,11 @@ export class BotPresence {
     for (const connection of connections) connection.allowedAccounts = allowed;
   }
 
+  /** The states of the bots this node holds (staff maps in viewport mode read them). */
+  *localStates(): IterableIterator<BotState> {
+    for (const connection of this.bots.values()) yield connection.state;
+  }
+
   localCount(): number {
     return this.bots.size;
   }

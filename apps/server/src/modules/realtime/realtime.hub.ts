@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { botReportSchema, type ErrorCode, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
+import {
+  botReportSchema,
+  type ErrorCode,
+  type MapViewport,
+  mapViewportSchema,
+  SOCKET_EVENTS,
+  SOCKET_PATH,
+} from '@bot/contracts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
@@ -16,6 +24,7 @@ import { BotFanOut } from './bot-fan-out.ts';
 import { BotPresence } from './bot-presence.ts';
 import { RedisBotStateStore } from './bot-state-store.redis.ts';
 import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
+import { type AnnouncedViewport, MapViewports } from './map-viewports.ts';
 import { admitHandshakes } from './realtime.admission.ts';
 import { createRealtimeMetrics } from './realtime.metrics.ts';
 import {
@@ -71,6 +80,7 @@ export class RealtimeHub {
   };
   private readonly presence: BotPresence;
   private readonly fanOut: BotFanOut;
+  private readonly viewports: MapViewports;
   private readonly access: SocketAccess;
   private readonly audience: Audience;
   private readonly slots = new AuthenticationSlots();
@@ -114,9 +124,17 @@ export class RealtimeHub {
     });
     this.recorder = new ActivityRecorder(ctx);
     this.botEvents = new BotEventRecorder(ctx);
+    this.viewports = new MapViewports({
+      io: this.io,
+      nodeId: randomUUID().slice(0, 8),
+      localStates: () => this.presence.localStates(),
+      announce: (entries) => this.announceViewports(entries),
+      isDegraded: () => this.isDegraded(),
+    });
     this.fanOut = new BotFanOut({
       io: this.io,
       audience: this.audience,
+      viewports: this.viewports,
       metrics: this.metrics,
       log: ctx.log,
       countOnline: () => this.store.count(),
@@ -155,11 +173,19 @@ export class RealtimeHub {
     });
   }
 
-  /** Domain events reach every node (revocations, bans, settings): each acts on its own sockets. */
+  /**
+   * Domain events reach every node (revocations, bans, settings): each acts on its own sockets.
+   * Staff maps' viewports too: each node serves them its own bots.
+   */
   private relayDomainEvents(): void {
     const { events } = this.ctx;
     events.relayTo((name, payload) => this.io.serverSideEmit('domainEvent', name, payload));
     this.io.on('domainEvent', (name: string, payload: unknown) => events.receiveFromPeer(name, payload));
+    this.io.on('mapViewports', (entries: AnnouncedViewport[]) => this.viewports.receive(entries));
+  }
+
+  private announceViewports(entries: AnnouncedViewport[]): void {
+    if (this.redis && !this.isDegraded()) this.io.serverSideEmit('mapViewports', entries);
   }
 
   private startTimers(): void {
@@ -181,6 +207,7 @@ export class RealtimeHub {
       repeatInBackground(log, 'session expiry sweep', realtime.expirySweepMs, () =>
         this.access.sweepExpired(),
       ),
+      repeatInBackground(log, 'map cell counts', realtime.mapCellsMs, () => this.viewports.tick()),
     );
     if (this.redis) {
       this.timers.push(
@@ -229,6 +256,7 @@ export class RealtimeHub {
     let authTimer: NodeJS.Timeout | undefined = armAuthTimer(realtime.authTimeoutMs);
     socket.on('disconnect', () => {
       clearTimeout(authTimer);
+      if (socket.data.feed === 'viewport') this.viewports.remove(socket.id);
       if (!this.isClosed)
         runInBackground(this.ctx.log, 'bot offline', () => this.presence.disconnected(socket));
     });
@@ -258,6 +286,7 @@ export class RealtimeHub {
         });
     });
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
+    socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) => this.onMapViewport(socket, payload));
   }
 
   /** Answers a refusal, or undefined once the socket joined its rooms (or left meanwhile). */
@@ -285,11 +314,7 @@ export class RealtimeHub {
   ): Promise<void> {
     await socket.join([rooms.session(identity.sessionId), rooms.user(identity.userId), rooms.browsers]);
     if (identity.kind === 'admin') {
-      await socket.join(rooms.admins);
-      this.audience.joined(rooms.admins);
-      socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin' });
-      socket.emit(SOCKET_EVENTS.botSnapshot, await this.store.list());
-      socket.emit(SOCKET_EVENTS.onlineCount, await this.store.count());
+      await this.admitStaffMap(socket, identity.viewport);
       return;
     }
     const hwid = identity.hwid as string;
@@ -298,6 +323,36 @@ export class RealtimeHub {
     socket.emit(SOCKET_EVENTS.authenticated, { type: 'client', hwid });
     const state = await this.store.get(hwid);
     if (state) socket.emit(SOCKET_EVENTS.botUpdate, state);
+  }
+
+  /**
+   * The whole fleet (SPEC.md section 7), or, when the map offered a viewport and the fleet is larger
+   * than the full feed carries well, only what its viewport shows (decision 206).
+   */
+  private async admitStaffMap(socket: HubSocket, viewport: MapViewport | undefined): Promise<void> {
+    const online = await this.store.count();
+    if (viewport && online > this.ctx.config.realtime.fullFeedMaxBots) {
+      socket.data.feed = 'viewport';
+      await socket.join(rooms.mapViewers);
+      socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'viewport' });
+      socket.emit(SOCKET_EVENTS.onlineCount, online);
+      this.viewports.set(socket.id, viewport);
+      return;
+    }
+    socket.data.feed = 'full';
+    await socket.join(rooms.admins);
+    this.audience.joined(rooms.admins);
+    socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'full' });
+    socket.emit(SOCKET_EVENTS.botSnapshot, await this.store.list());
+    socket.emit(SOCKET_EVENTS.onlineCount, online);
+  }
+
+  /** A viewport-mode map moved or changed its filters; anything else is ignored. */
+  private onMapViewport(socket: HubSocket, payload: unknown): void {
+    if (socket.data.feed !== 'viewport') return;
+    const parsed = mapViewportSchema.safeParse(payload);
+    if (parsed.success) this.viewports.set(socket.id, parsed.data);
+    else this.counters.invalidReports += 1;
   }
 
   private async admitBot(
@@ -376,6 +431,7 @@ export class RealtimeHub {
     for (const timer of this.timers) clearInterval(timer);
     this.access.close();
     this.fanOut.close();
+    this.viewports.close();
     this.presence.close();
     this.ctx.events.relayTo(undefined);
     this.io.local.disconnectSockets(true);

@@ -1,5 +1,12 @@
-import { type ClientToServerEvents, ERRORS, type ErrorCode, type ServerToClientEvents } from '@bot/contracts';
+import {
+  type AdminFeed,
+  type ClientToServerEvents,
+  ERRORS,
+  type ErrorCode,
+  type ServerToClientEvents,
+} from '@bot/contracts';
 import type { Server, Socket } from 'socket.io';
+import type { AnnouncedViewport } from './map-viewports.ts';
 
 type PeerKind = 'client' | 'admin' | 'bot';
 
@@ -12,6 +19,8 @@ export interface SocketData {
   /** When the web or bot session behind the socket expires (ms since epoch). */
   sessionExpiresAt?: number;
   hwid?: string;
+  /** Admin sockets: the whole fleet, or only what their map's viewport shows. */
+  feed?: AdminFeed;
   ip: string;
   queryHwid: string | undefined;
   connectedAt: string;
@@ -25,9 +34,11 @@ export interface SocketData {
 }
 
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
-/** Events between nodes (Socket.IO `serverSideEmit`): the domain event relay. */
+/** Events between nodes (Socket.IO `serverSideEmit`). */
 interface InterNodeEvents {
   domainEvent: (name: string, payload: unknown) => void;
+  /** Staff maps' viewports, so every node serves them its bots. */
+  mapViewports: (entries: AnnouncedViewport[]) => void;
 }
 export type HubServer = Server<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
 export type HubSocket = Socket<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;

@@ -6,6 +6,8 @@ export const rooms = {
   agent: (hwid: string): string => `agent:${hwid}`,
   /** Staff watching the whole fleet. */
   admins: 'admins',
+  /** Staff maps following a viewport (decision 206): online counts only, states come per map. */
+  mapViewers: 'map-viewers',
   /** Every browser socket (settings broadcasts). */
   browsers: 'browsers',
   /** Browser sockets of one web session (closed when it is revoked). */

@@ -124,9 +124,8 @@ export class SocketAccess {
 
   /** Two-factor became mandatory for staff: staff sockets without it close. */
   private async recheckStaffSockets(): Promise<void> {
-    const staff = new Set(localSocketsIn(this.deps.io, rooms.admins).map((socket) => socket.data.userId));
-    for (const socket of localSocketsIn(this.deps.io, rooms.browsers))
-      if (socket.data.kind === 'client') staff.add(socket.data.userId);
+    const staff = new Set<string | undefined>();
+    for (const socket of localSocketsIn(this.deps.io, rooms.browsers)) staff.add(socket.data.userId);
     for (const userId of staff) if (userId) await this.recheckUser(userId);
   }
 

@@ -1,4 +1,9 @@
-import { type Permission, type SocketAuthenticateInput, socketAuthenticateInput } from '@bot/contracts';
+import {
+  type MapViewport,
+  type Permission,
+  type SocketAuthenticateInput,
+  socketAuthenticateInput,
+} from '@bot/contracts';
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import { getPermissionsOfUsers } from '../access/access.service.ts';
@@ -24,6 +29,8 @@ export type SocketIdentity =
       sessionExpiresAt: number;
       /** The bot a client socket watches. */
       hwid?: string;
+      /** What an admin socket's map shows, when it offered one (decision 206). */
+      viewport?: MapViewport;
     }
   | {
       kind: 'bot';
@@ -113,6 +120,7 @@ export class SocketAuthenticator {
       sessionId: session.sessionId,
       sessionExpiresAt: session.expiresAt.getTime(),
       hwid: input.type === 'client' ? input.hwid : undefined,
+      viewport: input.type === 'admin' ? input.viewport : undefined,
     };
   }
 

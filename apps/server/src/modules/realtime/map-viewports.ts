@@ -1,0 +1,176 @@
+import {
+  type BotState,
+  type MapViewport,
+  SOCKET_EVENTS,
+  type ViewportMatcher,
+  viewportMatcher,
+} from '@bot/contracts';
+import type { HubServer } from './realtime.types.ts';
+
+/** States per `bot_update` message to one map. */
+const SLICE = 500;
+/** A viewport of another node is forgotten when that node stops announcing it (killed). */
+const REMOTE_LIFETIME_MS = 3_500;
+
+/** A staff map's viewport as nodes tell each other (`null`: the map closed). */
+export interface AnnouncedViewport {
+  socketId: string;
+  viewport: MapViewport | null;
+}
+
+/** One staff map in viewport mode, on this node or another. */
+interface Subscription {
+  socketId: string;
+  viewport: MapViewport;
+  matcher: ViewportMatcher;
+  isLocal: boolean;
+  /** This node's bots last sent to the map: one leaving the view gets a `bot_disconnect`. */
+  shown: Set<string>;
+  expiresAt: number;
+}
+
+interface MapViewportsDeps {
+  io: HubServer;
+  /** Names this node in `map_cells` (a map sums the counts of every node). */
+  nodeId: string;
+  /** The current states of the bots this node holds. */
+  localStates(): Iterable<BotState>;
+  /** Tells the other nodes (a single node has none). */
+  announce(entries: AnnouncedViewport[]): void;
+  /** True while the other nodes are unreachable: only this node's maps are served. */
+  isDegraded(): boolean;
+}
+
+/**
+ * The staff maps in viewport mode (decision 206): instead of the whole fleet, each map gets the
+ * bots of the area it shows (zoomed in) or per-cell counts (zoomed out). Every node serves every
+ * map with its own bots, so nothing whole-fleet is ever computed or sent: a map on node A tells the
+ * others its viewport (`announce`), each node sends it the states of its bots in view at each admin
+ * flush and its cell counts every second.
+ */
+export class MapViewports {
+  private readonly subscriptions = new Map<string, Subscription>();
+
+  constructor(private readonly deps: MapViewportsDeps) {}
+
+  /** A map on this node opened or moved: every node sends it what it now shows. */
+  set(socketId: string, viewport: MapViewport): void {
+    this.deps.announce([{ socketId, viewport }]);
+    this.show(this.remember(socketId, viewport, true));
+  }
+
+  /** A map on this node closed. */
+  remove(socketId: string): void {
+    if (!this.subscriptions.delete(socketId)) return;
+    this.deps.announce([{ socketId, viewport: null }]);
+  }
+
+  /** Viewports announced by another node: new or moved ones get this node's bots at once. */
+  receive(entries: AnnouncedViewport[]): void {
+    for (const { socketId, viewport } of entries) {
+      const known = this.subscriptions.get(socketId);
+      if (known?.isLocal) continue;
+      if (!viewport) this.subscriptions.delete(socketId);
+      else if (known && isSameViewport(known.viewport, viewport))
+        known.expiresAt = Date.now() + REMOTE_LIFETIME_MS;
+      else this.show(this.remember(socketId, viewport, false));
+    }
+  }
+
+  /** Every second: re-announces this node's maps, forgets silent nodes' ones, sends cell counts. */
+  tick(): void {
+    const now = Date.now();
+    const local: AnnouncedViewport[] = [];
+    for (const subscription of this.subscriptions.values()) {
+      if (subscription.isLocal)
+        local.push({ socketId: subscription.socketId, viewport: subscription.viewport });
+      else if (subscription.expiresAt < now) this.subscriptions.delete(subscription.socketId);
+    }
+    if (local.length > 0) this.deps.announce(local);
+    for (const subscription of this.subscriptions.values()) {
+      if (subscription.viewport.cellSize !== null) this.sendCells(subscription);
+    }
+  }
+
+  /** The changed states of this node's bots (an admin flush), to the zoomed-in maps showing them. */
+  deliver(batch: readonly BotState[]): void {
+    for (const subscription of this.subscriptions.values()) {
+      if (subscription.viewport.cellSize !== null) continue;
+      const inView: BotState[] = [];
+      for (const state of batch) {
+        if (subscription.matcher.shows(state)) {
+          inView.push(state);
+          subscription.shown.add(state.hwid);
+        } else if (subscription.shown.delete(state.hwid)) {
+          this.target(subscription)?.emit(SOCKET_EVENTS.botDisconnect, state.hwid);
+        }
+      }
+      this.sendStates(subscription, inView);
+    }
+  }
+
+  /** One of this node's bots went offline: the maps it was on drop it. */
+  wentOffline(hwid: string): void {
+    for (const subscription of this.subscriptions.values()) {
+      if (subscription.shown.delete(hwid)) this.target(subscription)?.emit(SOCKET_EVENTS.botDisconnect, hwid);
+    }
+  }
+
+  close(): void {
+    this.subscriptions.clear();
+  }
+
+  private remember(socketId: string, viewport: MapViewport, isLocal: boolean): Subscription {
+    const subscription: Subscription = {
+      socketId,
+      viewport,
+      matcher: viewportMatcher(viewport),
+      isLocal,
+      shown: new Set(),
+      expiresAt: isLocal ? Number.POSITIVE_INFINITY : Date.now() + REMOTE_LIFETIME_MS,
+    };
+    this.subscriptions.set(socketId, subscription);
+    return subscription;
+  }
+
+  /** What a new or moved viewport shows of this node's bots, sent at once. */
+  private show(subscription: Subscription): void {
+    if (subscription.viewport.cellSize !== null) {
+      this.sendCells(subscription);
+      return;
+    }
+    const inView: BotState[] = [];
+    for (const state of this.deps.localStates()) {
+      if (!subscription.matcher.shows(state)) continue;
+      inView.push(state);
+      subscription.shown.add(state.hwid);
+    }
+    this.sendStates(subscription, inView);
+  }
+
+  private sendStates(subscription: Subscription, states: BotState[]): void {
+    const target = this.target(subscription);
+    if (!target) return;
+    for (let from = 0; from < states.length; from += SLICE)
+      target.emit(SOCKET_EVENTS.botUpdate, states.slice(from, from + SLICE));
+  }
+
+  private sendCells(subscription: Subscription): void {
+    this.target(subscription)?.emit(SOCKET_EVENTS.mapCells, {
+      node: this.deps.nodeId,
+      cellSize: subscription.viewport.cellSize ?? 1,
+      cells: subscription.matcher.countCells(this.deps.localStates()),
+    });
+  }
+
+  /** This node's map directly; another node's through the adapter (skipped while Redis is away). */
+  private target(subscription: Subscription) {
+    const { io } = this.deps;
+    if (subscription.isLocal) return io.local.to(subscription.socketId);
+    return this.deps.isDegraded() ? undefined : io.to(subscription.socketId);
+  }
+}
+
+function isSameViewport(a: MapViewport, b: MapViewport): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
