@@ -1,4 +1,12 @@
-import type { BotState, BotStatus } from '@bot/contracts';
+import {
+  type AdminFeed,
+  type BotState,
+  type BotStatus,
+  MAP_CELL_STRIDE,
+  type MapCells,
+  type MapViewport,
+  viewportMatcher,
+} from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { LiveConnectionState, SocketClient } from './socket-client.ts';
 
@@ -31,7 +39,11 @@ const MAX_LIVE_EVENTS = 200;
  * `removed` name what the last change touched, so the map updates its buffers without a full scan.
  */
 export interface LiveFleet {
+  /** `full`: every online bot; `viewport`: only the bots the map shows, and cell counts (decision 206). */
+  feed: AdminFeed;
   bots: ReadonlyMap<string, BotState>;
+  /** Viewport feed, zoomed out: the latest per-cell counts of each node, by node. */
+  cells: ReadonlyMap<string, NodeCells>;
   onlineCount: number;
   /** Bumped on each change. */
   version: number;
@@ -41,8 +53,18 @@ export interface LiveFleet {
   removed: readonly string[];
 }
 
+/** One node's counts and when they came (a node silent for a while is forgotten: it died). */
+export interface NodeCells extends MapCells {
+  receivedAt: number;
+}
+
+/** Each node sends its counts every second; after this long without, its counts are dropped. */
+const NODE_CELLS_LIFETIME_MS = 3_500;
+
 export const emptyFleet: LiveFleet = {
+  feed: 'full',
   bots: new Map(),
+  cells: new Map(),
   onlineCount: 0,
   version: 0,
   isSnapshot: true,
@@ -131,6 +153,8 @@ export function applySnapshot(states: readonly BotState[], onlineCount?: number,
   const bots = new Map<string, BotState>();
   for (const state of states) if (state.online) bots.set(state.hwid, state);
   return {
+    feed: 'full',
+    cells: new Map(),
     bots,
     onlineCount: onlineCount ?? bots.size,
     version: version + 1,
@@ -162,10 +186,87 @@ export function applyDisconnect(fleet: LiveFleet, hwid: string): LiveFleet {
   return { ...fleet, bots, version: fleet.version + 1, isSnapshot: false, changed: [], removed: [hwid] };
 }
 
-/** Watches the whole fleet with the admin socket; the fleet lives in the query cache. */
+/** The hub put the socket on the viewport feed: start empty, the nodes send what the viewport shows. */
+export function startViewportFeed(fleet: LiveFleet): LiveFleet {
+  return {
+    ...emptyFleet,
+    feed: 'viewport',
+    onlineCount: fleet.onlineCount,
+    version: fleet.version + 1,
+    removed: [...fleet.bots.keys()],
+  };
+}
+
+/** One node's counts replace its previous ones; nodes silent for a while are dropped. */
+export function applyCells(fleet: LiveFleet, message: MapCells, now = Date.now()): LiveFleet {
+  const cells = new Map<string, NodeCells>();
+  for (const [node, entry] of fleet.cells)
+    if (now - entry.receivedAt < NODE_CELLS_LIFETIME_MS) cells.set(node, entry);
+  cells.set(message.node, { ...message, receivedAt: now });
+  return { ...fleet, cells, version: fleet.version + 1, isSnapshot: false, changed: [], removed: [] };
+}
+
+/**
+ * The map moved or changed its filters: bots it no longer shows leave at once (the nodes send the
+ * newly shown ones). Zoomed out, no bot stays (none would be kept up to date); zoomed in, no count.
+ */
+export function applyViewport(fleet: LiveFleet, viewport: MapViewport): LiveFleet {
+  const keeps = viewport.cellSize === null ? viewportMatcher(viewport).shows : () => false;
+  const bots = new Map<string, BotState>();
+  const removed: string[] = [];
+  for (const [hwid, state] of fleet.bots) {
+    if (keeps(state)) bots.set(hwid, state);
+    else removed.push(hwid);
+  }
+  const cells = viewport.cellSize === null ? new Map<string, NodeCells>() : fleet.cells;
+  return { ...fleet, bots, cells, version: fleet.version + 1, isSnapshot: false, changed: [], removed };
+}
+
+/** Accounts on the map: counted from the bots, or from the cell counts when zoomed out. */
+export function countFleetAccounts(fleet: LiveFleet): number {
+  let total = 0;
+  if (fleet.feed === 'viewport' && fleet.cells.size > 0) {
+    for (const { cells } of fleet.cells.values())
+      for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE)
+        for (let status = 2; status < MAP_CELL_STRIDE; status++) total += cells[at + status] ?? 0;
+    return total;
+  }
+  for (const bot of fleet.bots.values()) total += bot.accounts.length;
+  return total;
+}
+
+/** The whole world in one count per status: what the dashboard asks for on the viewport feed. */
+export const FLEET_TOTALS_VIEWPORT: MapViewport = {
+  minX: -1000,
+  minY: -1000,
+  maxX: 1000,
+  maxY: 1000,
+  cellSize: 4096,
+  statuses: [],
+  owner: '',
+  version: '',
+};
+
+/** Tells the admin socket what the map shows; the cached fleet drops what it no longer shows. */
+export function setFleetViewport(
+  queryClient: QueryClient,
+  client: SocketClient,
+  viewport: MapViewport | undefined,
+): void {
+  client.setAdminViewport(viewport);
+  const fleet = queryClient.getQueryData<LiveFleet>(liveKeys.fleet);
+  if (viewport && fleet?.feed === 'viewport')
+    queryClient.setQueryData(liveKeys.fleet, applyViewport(fleet, viewport));
+}
+
+/** Watches the fleet with the admin socket (all of it, or what `setFleetViewport` names); cached. */
 export function watchFleet(queryClient: QueryClient, client: SocketClient) {
   const current = () => queryClient.getQueryData<LiveFleet>(liveKeys.fleet) ?? emptyFleet;
   const socket = client.connectAsAdmin({
+    onFeed: (feed) => {
+      if (feed === 'viewport') queryClient.setQueryData(liveKeys.fleet, startViewportFeed(current()));
+    },
+    onCells: (message) => queryClient.setQueryData(liveKeys.fleet, applyCells(current(), message)),
     onSnapshot: (states) => {
       const fleet = current();
       queryClient.setQueryData(liveKeys.fleet, applySnapshot(states, undefined, fleet.version));

@@ -6,7 +6,17 @@ import {
   SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
-import { applyBatch, applyDisconnect, applySnapshot, diffBotStates } from './live-cache.ts';
+import {
+  applyBatch,
+  applyCells,
+  applyDisconnect,
+  applySnapshot,
+  applyViewport,
+  countFleetAccounts,
+  diffBotStates,
+  FLEET_TOTALS_VIEWPORT,
+  startViewportFeed,
+} from './live-cache.ts';
 import { createSocketClient, HWID_REQUIRED, socketOptions, TOKEN_MISSING } from './socket-client.ts';
 
 // The client against the real server and hub: e2e/socket-client.e2e.test.ts. Here, what needs no socket.
@@ -119,5 +129,46 @@ describe('fleet and event helpers', () => {
     expect(diffBotStates(a, b).map((e) => [e.kind, e.status])).toEqual([['status', 'banking']]);
     expect(diffBotStates(b, { ...b, accounts: [] }).map((e) => e.text)).toEqual(['Compte retiré']);
     expect(diffBotStates(b, b)).toEqual([]);
+  });
+
+  it('viewport feed: starts empty, drops what the map stops showing, sums the nodes’ latest counts', () => {
+    const full = applySnapshot([botState('A-000001'), botState('B-000001')], 7);
+    const fleet = startViewportFeed(full);
+    expect([fleet.feed, fleet.bots.size, fleet.onlineCount, fleet.removed]).toEqual([
+      'viewport',
+      0,
+      7,
+      ['A-000001', 'B-000001'],
+    ]);
+
+    // botState's account stands at (1, 2): a viewport east of it drops it.
+    const withBots = applyBatch(fleet, [botState('A-000001')]);
+    const elsewhere = applyViewport(withBots, { ...FLEET_TOTALS_VIEWPORT, minX: 10, cellSize: null });
+    expect([elsewhere.bots.size, elsewhere.removed]).toEqual([0, ['A-000001']]);
+    expect(applyViewport(withBots, { ...FLEET_TOTALS_VIEWPORT, cellSize: null }).bots.size).toBe(1);
+    expect(applyViewport(withBots, FLEET_TOTALS_VIEWPORT).bots.size).toBe(0);
+
+    const cellOf = (counts: number[]) => [0, 0, ...counts];
+    let counted = applyCells(
+      fleet,
+      { node: 'n1', cellSize: 4096, cells: cellOf([1, 2, 0, 0, 0, 0, 0, 0]) },
+      0,
+    );
+    counted = applyCells(
+      counted,
+      { node: 'n2', cellSize: 4096, cells: cellOf([0, 0, 3, 0, 0, 0, 0, 0]) },
+      1_000,
+    );
+    counted = applyCells(
+      counted,
+      { node: 'n1', cellSize: 4096, cells: cellOf([1, 0, 0, 0, 0, 0, 0, 0]) },
+      2_000,
+    );
+    expect(countFleetAccounts(counted)).toBe(4);
+    // n2 fell silent (a killed node): its counts go.
+    counted = applyCells(counted, { node: 'n1', cellSize: 4096, cells: [] }, 5_000);
+    expect([...counted.cells.keys()]).toEqual(['n1']);
+    expect(countFleetAccounts(counted)).toBe(0);
+    expect(applyViewport(counted, { ...FLEET_TOTALS_VIEWPORT, cellSize: null }).cells.size).toBe(0);
   });
 });

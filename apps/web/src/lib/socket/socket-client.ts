@@ -1,6 +1,9 @@
 import {
+  type AdminFeed,
   type BotState,
   type ClientToServerEvents,
+  type MapCells,
+  type MapViewport,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
   SOCKET_EVENTS,
@@ -38,11 +41,15 @@ export interface HwidHandlers {
 }
 
 export interface AdminHandlers {
+  /** What the hub sends this socket: the whole fleet, or what the map's viewport shows (decision 206). */
+  onFeed?: (feed: AdminFeed) => void;
   onSnapshot: (states: BotState[]) => void;
   /** A batch of changed bot states (latest per bot). */
   onUpdate: (states: BotState[]) => void;
   onDisconnect?: (hwid: string) => void;
   onOnlineCount?: (count: number) => void;
+  /** Viewport feed, zoomed out: one node's per-cell counts. */
+  onCells?: (cells: MapCells) => void;
   onConnectionChange?: (state: LiveConnectionState) => void;
   onAuthError?: (body: { error: string; code: string }) => void;
 }
@@ -71,6 +78,9 @@ export function createSocketClient(deps: SocketClientDeps) {
   const connect = deps.connect ?? io;
   const hwidSockets = new Map<string, LiveSocket>();
   let adminSocket: LiveSocket | undefined;
+  let adminFeed: AdminFeed | undefined;
+  /** What the admin socket offers to follow (the map's area and filters); sent on every connect. */
+  let adminViewport: MapViewport | undefined;
 
   function open(query: Record<string, string> | undefined): LiveSocket {
     const url = deps.getUrl();
@@ -156,7 +166,23 @@ export function createSocketClient(deps: SocketClientDeps) {
     disconnectAdmin();
     const socket = open(undefined);
     adminSocket = socket;
-    watchConnection(socket, (token) => ({ token, type: 'admin' }), handlers);
+    let offered: MapViewport | undefined;
+    watchConnection(
+      socket,
+      (token) => {
+        offered = adminViewport;
+        return { token, type: 'admin', ...(offered ? { viewport: offered } : {}) };
+      },
+      handlers,
+    );
+    socket.on(SOCKET_EVENTS.authenticated, ({ feed }) => {
+      adminFeed = feed ?? 'full';
+      handlers.onFeed?.(adminFeed);
+      // The map moved while the hub was checking the socket: it follows the latest viewport.
+      if (adminFeed === 'viewport' && adminViewport && adminViewport !== offered)
+        socket.emit(SOCKET_EVENTS.mapViewport, adminViewport);
+    });
+    socket.on(SOCKET_EVENTS.mapCells, (cells) => handlers.onCells?.(cells));
     socket.on(SOCKET_EVENTS.botSnapshot, (states) => handlers.onSnapshot(states));
     socket.on(SOCKET_EVENTS.botUpdate, (payload) =>
       handlers.onUpdate(Array.isArray(payload) ? payload : [payload]),
@@ -166,10 +192,21 @@ export function createSocketClient(deps: SocketClientDeps) {
     return socket;
   }
 
+  /**
+   * The area and filters the admin socket's map shows (undefined: none, e.g. the dashboard). Offered
+   * when the socket authenticates; a socket the hub put on the viewport feed is told at once.
+   */
+  function setAdminViewport(viewport: MapViewport | undefined): void {
+    adminViewport = viewport;
+    if (viewport && adminFeed === 'viewport' && adminSocket?.connected)
+      adminSocket.emit(SOCKET_EVENTS.mapViewport, viewport);
+  }
+
   function disconnectAdmin(): void {
     if (!adminSocket) return;
     const socket = adminSocket;
     adminSocket = undefined;
+    adminFeed = undefined;
     socket.removeAllListeners();
     socket.disconnect();
   }
@@ -185,6 +222,7 @@ export function createSocketClient(deps: SocketClientDeps) {
     disconnectAll,
     connectAsAdmin,
     disconnectAdmin,
+    setAdminViewport,
     /** Open sockets (tests, diagnostics). */
     openHwids: () => [...hwidSockets.keys()],
     hasAdminSocket: () => adminSocket !== undefined,

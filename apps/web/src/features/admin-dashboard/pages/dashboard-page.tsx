@@ -19,10 +19,13 @@ import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
+  countFleetAccounts,
   emptyFleet,
+  FLEET_TOTALS_VIEWPORT,
   type LiveConnectionState,
   type LiveFleet,
   liveKeys,
+  setFleetViewport,
   socketClient,
   watchFleet,
 } from '../../../lib/socket/index.ts';
@@ -152,13 +155,16 @@ function OnlineCard() {
   const queryClient = useQueryClient();
   const fleet = useLiveData<LiveFleet>(liveKeys.fleet, emptyFleet);
   const connection = useLiveData<LiveConnectionState>(liveKeys.fleetConnection, 'connecting');
-  useEffect(() => watchFleet(queryClient, socketClient), [queryClient]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the fleet's version changes with its bots
-  const accounts = useMemo(() => {
-    let total = 0;
-    for (const bot of fleet.bots.values()) total += bot.accounts.length;
-    return total;
-  }, [fleet.version, fleet.bots]);
+  useEffect(() => {
+    // A large fleet comes as totals (decision 206): the card never holds every bot.
+    setFleetViewport(queryClient, socketClient, FLEET_TOTALS_VIEWPORT);
+    const stop = watchFleet(queryClient, socketClient);
+    return () => {
+      stop();
+      socketClient.setAdminViewport(undefined);
+    };
+  }, [queryClient]);
+  const accounts = useMemo(() => countFleetAccounts(fleet), [fleet]);
   const isLive = connection === 'connected';
   const state = CONNECTION_LABELS[connection] ?? CONNECTION_LABELS.connecting;
   return (

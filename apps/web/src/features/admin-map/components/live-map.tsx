@@ -2,16 +2,26 @@ import { BOT_STATUS_LABELS, BOT_STATUSES, type BotStatus, countOf } from '@bot/c
 import Box from '@mui/material/Box';
 import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
-import { emptyFleet, type LiveFleet, liveKeys } from '../../../lib/socket/live-cache.ts';
+import { socketClient } from '../../../lib/socket/index.ts';
+import {
+  countFleetAccounts,
+  emptyFleet,
+  type LiveFleet,
+  liveKeys,
+  setFleetViewport,
+} from '../../../lib/socket/live-cache.ts';
 import { worldQuery } from '../api/world.ts';
 import { FleetBuffers, type MapFilter } from '../map/fleet-buffers.ts';
 import { MapRenderer } from '../map/map-renderer.ts';
+import { mapViewportOf } from '../map/map-viewport.ts';
 import { MapControls, MapLegend } from './map-overlays.tsx';
 
 const BUTTON_ZOOM = 1.5;
 const KEY_ZOOM = 1.25;
 
 const FLEET_HASH = hashKey(liveKeys.fleet);
+/** How often the map checks whether what it shows changed (pan, zoom, filters), for the viewport feed. */
+const VIEWPORT_CHECK_MS = 250;
 /** localStorage flag that loads the map's test hooks (journeys, benchmark): map/test-hooks.ts. */
 const MAP_TEST_HOOK_FLAG = 'admin-map-test-hook';
 
@@ -48,6 +58,8 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
   const engine = useRef<{ buffers: FleetBuffers; renderer: MapRenderer } | null>(null);
   const callbacks = useRef({ onSelect, onCounts });
   callbacks.current = { onSelect, onCounts };
+  const currentFilter = useRef(filter);
+  currentFilter.current = filter;
   const world = useQuery(worldQuery);
   const legendId = useId();
   // Keeps the fleet query observed (not garbage-collected) without re-rendering on its changes.
@@ -70,7 +82,14 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
 
     let lastCounts = '';
     const reportCounts = (fleet: LiveFleet | undefined) => {
-      const counts = { online: fleet?.onlineCount ?? 0, accounts: buffers.size, shown: buffers.visibleCount };
+      // Zoomed out on the viewport feed, the nodes count the accounts (only those in view are held here).
+      const isCounted = fleet?.feed === 'viewport' && renderer.isClustered();
+      const counted = isCounted ? countFleetAccounts(fleet) : 0;
+      const counts = {
+        online: fleet?.onlineCount ?? 0,
+        accounts: isCounted ? counted : buffers.size,
+        shown: isCounted ? counted : buffers.visibleCount,
+      };
       const key = `${counts.online}/${counts.accounts}/${counts.shown}`;
       if (key !== lastCounts) {
         lastCounts = key;
@@ -82,9 +101,29 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       if (!fleet || fleet === lastFleet) return;
       if (!lastFleet && !fleet.isSnapshot) applyFleet(buffers, { ...fleet, isSnapshot: true });
       else applyFleet(buffers, fleet);
+      renderer.setServerCells(
+        fleet.feed === 'viewport'
+          ? [...fleet.cells.values()].sort((a, b) => a.receivedAt - b.receivedAt)
+          : null,
+      );
       lastFleet = fleet;
       reportCounts(fleet);
     };
+    // On the viewport feed the hub sends what the map shows: tell it whenever that changes. Offered
+    // before the page's admin socket connects (this effect runs first), so it authenticates with it.
+    let lastViewport = '';
+    const followViewport = () => {
+      const viewport = mapViewportOf({
+        area: renderer.visibleArea(),
+        cellSize: renderer.isClustered() ? renderer.clusterCellSize() : null,
+        filter: currentFilter.current,
+      });
+      const key = JSON.stringify(viewport);
+      if (key === lastViewport) return;
+      lastViewport = key;
+      setFleetViewport(queryClient, socketClient, viewport);
+    };
+    followViewport();
     onFleet(queryClient.getQueryData<LiveFleet>(liveKeys.fleet));
     const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== 'updated' || event.query.queryHash !== FLEET_HASH) return;
@@ -95,8 +134,11 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
         reportCounts(undefined);
       } else onFleet(fleet);
     });
-    // Filters change the shown count without a fleet change.
-    const countsTimer = window.setInterval(() => reportCounts(lastFleet), 500);
+    // Filters and zoom change the counts without a fleet change.
+    const countsTimer = window.setInterval(() => {
+      followViewport();
+      reportCounts(lastFleet);
+    }, VIEWPORT_CHECK_MS);
 
     const resizeObserver = new ResizeObserver(() => {
       renderer.resize(box.clientWidth, box.clientHeight);
@@ -236,6 +278,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
     return () => {
       unsubscribe();
       window.clearInterval(countsTimer);
+      socketClient.setAdminViewport(undefined);
       resizeObserver.disconnect();
       renderer.stop();
       element.removeEventListener('pointerdown', onPointerDown);

@@ -1,4 +1,12 @@
-import { BOT_STATUSES, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
+import {
+  BOT_STATUSES,
+  MAP_CELL_STRIDE,
+  type MapCells,
+  mapCellOf,
+  WORLD_MAX_COORD,
+  WORLD_MIN_COORD,
+  type World,
+} from '@bot/contracts';
 import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 import { clusterStatus } from './cluster-status.ts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
@@ -16,6 +24,17 @@ export interface View {
   cy: number;
   /** Pixels per map cell. */
   scale: number;
+}
+
+/** Accounts per cell and status over the world's bounds, as clusters are drawn. */
+interface ClusterGrid {
+  cellSize: number;
+  originX: number;
+  originY: number;
+  columns: number;
+  rows: number;
+  /** `STATUS_COUNT` counts per cell, row by row. */
+  counts: Uint32Array;
 }
 
 export interface FrameStats {
@@ -53,6 +72,11 @@ export class MapRenderer {
   world: World | null = null;
   selectedHwid: string | null = null;
   hoveredSlot = -1;
+  /**
+   * Viewport feed (decision 206): the nodes' per-cell counts, drawn when zoomed out instead of
+   * counting the accounts held here (which are then only those in view). Null on the full feed.
+   */
+  private serverCells: readonly MapCells[] | null = null;
   readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
 
   private readonly context: CanvasRenderingContext2D;
@@ -110,6 +134,11 @@ export class MapRenderer {
     this.isDirty = true;
   }
 
+  setServerCells(cells: readonly MapCells[] | null): void {
+    this.serverCells = cells;
+    this.isDirty = true;
+  }
+
   setWorld(world: World | null): void {
     this.world = world;
     this.isBackgroundStale = true;
@@ -161,6 +190,18 @@ export class MapRenderer {
     return this.view.scale < CLUSTER_BELOW_SCALE;
   }
 
+  /** Map cells per side of a cluster at the current zoom. */
+  clusterCellSize(): number {
+    return Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
+  }
+
+  /** The world area the canvas shows. */
+  visibleArea(): { minX: number; minY: number; maxX: number; maxY: number } {
+    const [minX, minY] = this.toWorld(0, 0);
+    const [maxX, maxY] = this.toWorld(this.width, this.height);
+    return { minX, minY, maxX, maxY };
+  }
+
   toScreenX(x: number): number {
     return (x - this.view.cx) * this.view.scale + this.width / 2;
   }
@@ -210,21 +251,53 @@ export class MapRenderer {
   /** Accounts of the cluster under a screen point (cluster mode). */
   pickCluster(sx: number, sy: number): { count: number; cellX: number; cellY: number } | null {
     if (!this.isClustered()) return null;
-    const cells = Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
+    const grid = this.clusterGrid();
     const [wx, wy] = this.toWorld(sx, sy);
-    const cellX = Math.floor((wx + 0.5) / cells);
-    const cellY = Math.floor((wy + 0.5) / cells);
+    const cellX = mapCellOf(wx, grid.cellSize);
+    const cellY = mapCellOf(wy, grid.cellSize);
+    const column = cellX - grid.originX;
+    const row = cellY - grid.originY;
+    if (column < 0 || row < 0 || column >= grid.columns || row >= grid.rows) return null;
     let count = 0;
-    const b = this.buffers;
-    for (let slot = 0; slot < b.highWater; slot++) {
-      if (b.visible[slot] !== 1) continue;
-      if (
-        Math.floor(((b.x[slot] as number) + 0.5) / cells) === cellX &&
-        Math.floor(((b.y[slot] as number) + 0.5) / cells) === cellY
-      )
-        count++;
-    }
+    const base = (row * grid.columns + column) * STATUS_COUNT;
+    for (let status = 0; status < STATUS_COUNT; status++) count += grid.counts[base + status] as number;
     return count > 0 ? { count, cellX, cellY } : null;
+  }
+
+  /** Cluster counts: the nodes' own on the viewport feed, else counted from the accounts held here. */
+  private clusterGrid(): ClusterGrid {
+    const latest = this.serverCells?.at(-1);
+    const cellSize = latest?.cellSize ?? this.clusterCellSize();
+    const { minX, maxX, minY, maxY } = this.bounds();
+    const originX = mapCellOf(minX, cellSize);
+    const originY = mapCellOf(minY, cellSize);
+    const columns = mapCellOf(maxX, cellSize) - originX + 1;
+    const rows = mapCellOf(maxY, cellSize) - originY + 1;
+    const counts = new Uint32Array(columns * rows * STATUS_COUNT);
+    const add = (column: number, row: number, status: number, count: number) => {
+      if (column < 0 || row < 0 || column >= columns || row >= rows) return;
+      (counts[(row * columns + column) * STATUS_COUNT + status] as number) += count;
+    };
+    if (this.serverCells) {
+      for (const message of this.serverCells) {
+        if (message.cellSize !== cellSize) continue; // a node still answering the previous zoom
+        const { cells } = message;
+        for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE) {
+          const column = (cells[at] as number) - originX;
+          const row = (cells[at + 1] as number) - originY;
+          for (let status = 0; status < STATUS_COUNT; status++)
+            add(column, row, status, cells[at + 2 + status] as number);
+        }
+      }
+    } else {
+      const b = this.buffers;
+      for (let slot = 0; slot < b.highWater; slot++) {
+        if (b.visible[slot] !== 1) continue;
+        const column = mapCellOf(b.x[slot] as number, cellSize) - originX;
+        add(column, mapCellOf(b.y[slot] as number, cellSize) - originY, b.status[slot] as number, 1);
+      }
+    }
+    return { cellSize, originX, originY, columns, rows, counts };
   }
 
   private renderBackground(): void {
@@ -346,21 +419,7 @@ export class MapRenderer {
   }
 
   private drawClusters(): void {
-    const b = this.buffers;
-    const cells = Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
-    const { minX, maxX, minY, maxY } = this.bounds();
-    const originX = Math.floor((minX + 0.5) / cells);
-    const originY = Math.floor((minY + 0.5) / cells);
-    const columns = Math.floor((maxX + 0.5) / cells) - originX + 1;
-    const rows = Math.floor((maxY + 0.5) / cells) - originY + 1;
-    const counts = new Uint32Array(columns * rows * STATUS_COUNT);
-    for (let slot = 0; slot < b.highWater; slot++) {
-      if (b.visible[slot] !== 1) continue;
-      const column = Math.floor(((b.x[slot] as number) + 0.5) / cells) - originX;
-      const row = Math.floor(((b.y[slot] as number) + 0.5) / cells) - originY;
-      if (column < 0 || row < 0 || column >= columns || row >= rows) continue;
-      (counts[(row * columns + column) * STATUS_COUNT + (b.status[slot] as number)] as number)++;
-    }
+    const { cellSize: cells, originX, originY, columns, rows, counts } = this.clusterGrid();
     const ctx = this.context;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';

@@ -1,0 +1,107 @@
+import { type BotClient, createBotClient } from '@bot/bot-agent';
+import type { BotStatus } from '@bot/contracts';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { account, newHwid, whitelist } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
+import { apiClient, type TestServer } from '../apps/server/test/harness.ts';
+import { readCount } from './live-helpers.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+
+// Any fleet of more than one bot is "large" here: the map and the dashboard follow the viewport feed.
+const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, mapCellsMs: 300, fullFeedMaxBots: 1 } });
+const clients: BotClient[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.stop().catch(() => undefined);
+});
+
+/** A bot whose one game account stands still at (x, y). */
+async function botAt(server: TestServer, x: number, y: number, status: BotStatus = 'gathering') {
+  const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+  const name = `View${x}_${y}`.replaceAll('-', 'm');
+  await whitelist(server, owner.user.id, [name]);
+  const key = await apiClient(server)<{ data: { accessKey: string } }>(
+    'GET',
+    '/me/bot-key',
+    undefined,
+    owner.token,
+  );
+  const hwid = newHwid();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: key.body.data.accessKey,
+    hwid,
+    version: '1.2.3',
+  });
+  clients.push(client);
+  await client.connect();
+  client.report({ accounts: [account(name, { status, position: { mapId: 1, x, y } })] });
+  return hwid;
+}
+
+/** Centres the map on (x, y) at `scale` pixels per map cell, as a drag and the wheel would. */
+function look(page: Page, x: number, y: number, scale: number) {
+  return page.evaluate(
+    ([cx, cy, zoom]) => {
+      const { renderer } = window.__adminMap!;
+      Object.assign(renderer.view, { cx, cy, scale: zoom });
+      renderer.markDirty();
+    },
+    [x, y, scale] as const,
+  );
+}
+
+const heldOnMap = (page: Page, hwids: string[]) =>
+  page.evaluate((list) => list.filter((hwid) => window.__adminMap!.buffers.slotsOf(hwid).length > 0), hwids);
+
+describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
+  it('holds only the bots in view, brings others when panning, counts from the nodes when zoomed out', async () => {
+    const west = [await botAt(shared.server, -30, -30), await botAt(shared.server, -28, -31, 'fighting')];
+    const east = await botAt(shared.server, 35, 35, 'error');
+
+    const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
+    await page.goto('/admin/map');
+    await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => window.__adminMap !== undefined);
+    await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(3);
+
+    // Zoomed in on the west: its two bots are held, the east one is not even sent.
+    await look(page, -29, -30, 40);
+    await expect.poll(() => heldOnMap(page, [...west, east]), { timeout: 5_000 }).toEqual(west);
+    expect(await readCount(page, 'map-accounts-count')).toBe(2);
+
+    // Panning east brings the east bot and lets the west ones go.
+    await look(page, 35, 35, 40);
+    await expect.poll(() => heldOnMap(page, [...west, east]), { timeout: 5_000 }).toEqual([east]);
+
+    // Zoomed out, the nodes count: every account, none of them held in the page.
+    await look(page, 0, 0, 2);
+    await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
+    expect(await heldOnMap(page, [...west, east])).toEqual([]);
+    const box = (await page.getByTestId('map-canvas').boundingBox())!;
+    const eastOnScreen = await page.evaluate(() => {
+      const { renderer } = window.__adminMap!;
+      return [renderer.toScreenX(35), renderer.toScreenY(35)];
+    });
+    await page.mouse.move(box.x + eastOnScreen[0]!, box.y + eastOnScreen[1]!);
+    await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
+
+    // The status filter goes to the hub: only the fighting account is counted.
+    await page.getByRole('button', { name: 'Combat' }).click();
+    await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(1);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('the dashboard counts the accounts online from the nodes’ totals', async () => {
+    const admin = await shared.server.createUser({ isAdministrator: true });
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await page.goto('/admin');
+    await expect.poll(() => readCount(page, 'dashboard-accounts-online'), { timeout: 10_000 }).toBe(3);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
