@@ -42,6 +42,7 @@ describe('npm run bench -- --quick', () => {
       '## Real-time',
       '## Real-time on PostgreSQL',
       '## Reconnect storm',
+      '## Staff map feed',
       '## Lighthouse',
       '## Scale-out',
     ];

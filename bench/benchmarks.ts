@@ -30,6 +30,12 @@ export const BENCHMARKS: Benchmark[] = [
     quick: ['--storm', '100', '--steady', '20'],
   },
   {
+    key: 'mapFeed',
+    script: 'bench/realtime/run.ts',
+    full: ['--map-feed'],
+    quick: ['--map-feed', '--sizes', '100', '--duration', '2', '--warmup', '1'],
+  },
+  {
     key: 'commerce',
     script: 'bench/commerce/run.ts',
     full: [],

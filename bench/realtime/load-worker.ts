@@ -2,7 +2,7 @@
  * A load process: connects its share of bots (1 update/s each) and owner watchers, or the admin
  * watcher, and measures what arrives. Separate processes keep client CPU out of the target's.
  */
-import { SOCKET_CLIENT_OPTIONS } from '@bot/contracts';
+import { type MapViewport, SOCKET_CLIENT_OPTIONS } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import {
   type BenchBot,
@@ -26,6 +26,8 @@ const result: WorkerResult = {
   adminStates: 0,
   adminMessages: 0,
   adminLatencies: [],
+  adminBytes: [],
+  adminCells: [],
   disconnects: 0,
   refusals: 0,
   reasons: {},
@@ -65,7 +67,7 @@ function open(url: string): Socket {
   return socket;
 }
 
-function authenticate(socket: Socket, payload: Record<string, string>): Promise<boolean> {
+function authenticate(socket: Socket, payload: Record<string, unknown>): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);
     socket.once('connect', () => {
@@ -83,20 +85,64 @@ function authenticate(socket: Socket, payload: Record<string, string>): Promise<
   });
 }
 
+/** Where a bot's accounts stand: spread over the whole world, the same for a bot in every run. */
+function placeOf(hwid: string): { x: number; y: number } {
+  let hash = 2166136261;
+  for (let i = 0; i < hwid.length; i++) hash = Math.imul(hash ^ hwid.charCodeAt(i), 16777619);
+  const unsigned = hash >>> 0;
+  return { x: (unsigned % 1999) - 999, y: (Math.floor(unsigned / 1999) % 1999) - 999 };
+}
+
 function report(bot: BenchBot, level: number, sentAt: number): unknown {
   const stamp = stampOf(sentAt);
+  const place = placeOf(bot.hwid);
   return {
     accounts: bot.accounts.map((name, index) => ({
       name,
       character: `${name}-c`,
       level,
       status: 'gathering',
-      position: { mapId: 1_000_000 + index, x: index, y: -index },
+      position: { mapId: 1_000_000 + index, x: place.x + index, y: place.y },
       routeId: null,
       stats: { gathered: level, treasures: 0, kamas: level * 10, xp: level * 100 },
       message: index === 0 ? stamp : null,
     })),
   };
+}
+
+/** An admin watcher: the whole fleet, or what a map's viewport shows; counts what arrives. */
+function watchFleet(
+  url: string,
+  token: string,
+  viewport: MapViewport | null,
+  index: number,
+): Promise<boolean> {
+  const admin = open(url);
+  result.adminBytes[index] = 0;
+  result.adminCells[index] = 0;
+  admin.io.on('open', () => {
+    admin.io.engine.on('packet', (packet: { data?: unknown }) => {
+      if (inWindow(preciseNow()) && typeof packet.data === 'string')
+        result.adminBytes[index] = (result.adminBytes[index] ?? 0) + packet.data.length;
+    });
+  });
+  admin.on('map_cells', () => {
+    if (inWindow(preciseNow())) result.adminCells[index] = (result.adminCells[index] ?? 0) + 1;
+  });
+  admin.on('bot_update', (payload: unknown) => {
+    const states = (Array.isArray(payload) ? payload : [payload]) as { accounts: { message: unknown }[] }[];
+    const at = preciseNow();
+    let counted = false;
+    for (const state of states) {
+      const sentAt = timeOfStamp(state.accounts[0]?.message);
+      if (!inWindow(sentAt)) continue;
+      counted = true;
+      result.adminStates += 1;
+      if (result.adminStates % 10 === 0) result.adminLatencies.push(at - sentAt);
+    }
+    if (counted) result.adminMessages += 1;
+  });
+  return authenticate(admin, { type: 'admin', token, ...(viewport ? { viewport } : {}) });
 }
 
 async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promise<void> {
@@ -105,22 +151,10 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
   let bots = 0;
   let admins = 0;
   if (command.adminToken) {
-    const admin = open(command.url);
-    admin.on('bot_update', (payload: unknown) => {
-      const states = (Array.isArray(payload) ? payload : [payload]) as { accounts: { message: unknown }[] }[];
-      const at = preciseNow();
-      let counted = false;
-      for (const state of states) {
-        const sentAt = timeOfStamp(state.accounts[0]?.message);
-        if (!inWindow(sentAt)) continue;
-        counted = true;
-        result.adminStates += 1;
-        if (result.adminStates % 10 === 0) result.adminLatencies.push(at - sentAt);
-      }
-      if (counted) result.adminMessages += 1;
-    });
-    if (await authenticate(admin, { type: 'admin', token: command.adminToken })) admins += 1;
-    else failed += 1;
+    for (const [index, viewport] of (command.adminViewports ?? [null]).entries()) {
+      if (await watchFleet(command.url, command.adminToken, viewport, index)) admins += 1;
+      else failed += 1;
+    }
   }
   const batch =
     arrivalSpreadMs > 0 ? command.bots.length : Math.max(1, Math.round(command.connectPerSecond / 10));

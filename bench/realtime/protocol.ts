@@ -1,4 +1,5 @@
 /** Messages between the benchmark orchestrator (run.ts), its targets and its load workers. */
+import type { MapViewport } from '@bot/contracts';
 
 export interface BenchBot {
   hwid: string;
@@ -23,6 +24,8 @@ export type WorkerCommand =
       url: string;
       bots: BenchBot[];
       adminToken: string | null;
+      /** One admin watcher per entry: null for the whole fleet, or the viewport its map offers. */
+      adminViewports?: (MapViewport | null)[];
       connectPerSecond: number;
       /** Bots reconnect (and authenticate again) after losing their node, as the SDK does. */
       reconnect?: boolean;
@@ -45,6 +48,10 @@ export interface WorkerResult {
   adminStates: number;
   adminMessages: number;
   adminLatencies: number[];
+  /** Per admin watcher: characters received in the window (Socket.IO packets, ~bytes). */
+  adminBytes: number[];
+  /** Per admin watcher: `map_cells` messages received in the window. */
+  adminCells: number[];
   disconnects: number;
   refusals: number;
   /** Why sockets closed (Socket.IO reasons, auth_error codes). */

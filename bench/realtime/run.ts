@@ -2,6 +2,7 @@
  * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
  * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
  * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (postgres.ts)
+ * `npm run bench:realtime -- --map-feed [--sizes 10000]`: staff maps on the full and the viewport feed (map-feed.ts)
  *
  * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
  * sending 1 update/s, one owner watcher for one bot in ten, one admin watcher. Targets and load run
@@ -12,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { MapViewport } from '@bot/contracts';
 import {
   collectResults,
   compared,
@@ -22,6 +24,13 @@ import {
   recordedDetails,
   sleep,
 } from '../shared.ts';
+import {
+  MAP_FEED_HEADING,
+  MAP_FEED_RECORD_KEY,
+  mapFeedFigures,
+  mapFeedWatchers,
+  renderMapFeed,
+} from './map-feed.ts';
 import { startBenchPostgres } from './postgres.ts';
 import { type BenchFixture, preciseNow, type WorkerCommand } from './protocol.ts';
 import { reconnectStorm, renderStorm, type StormResult, stormFigures } from './storm.ts';
@@ -39,6 +48,7 @@ const { values } = parseArgs({
     storm: { type: 'string' },
     postgres: { type: 'boolean', default: false },
     steady: { type: 'string', default: '1000' },
+    'map-feed': { type: 'boolean', default: false },
   },
 });
 
@@ -57,7 +67,7 @@ const warmupMs = Number(values.warmup) * 1000;
 const GRACE_MS = 3000;
 const _here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-interface Measurement {
+export interface Measurement {
   target: TargetName;
   n: number;
   sockets: number;
@@ -71,6 +81,9 @@ interface Measurement {
   ownerP50: number;
   ownerP99: number;
   adminP50: number;
+  /** Per admin watcher: characters received per second (Socket.IO packets), `map_cells` per second. */
+  adminBytesPerSecond: number[];
+  adminCellsPerSecond: number[];
   cpuMicros: number;
   cpuShare: number;
   rssPerSocketKb: number;
@@ -84,9 +97,24 @@ interface Measurement {
   load: number;
 }
 
-async function measure(targetName: TargetName, n: number): Promise<Measurement> {
+interface MeasureOptions {
+  /** One admin watcher per entry (null: the whole fleet; else the viewport its map offers). */
+  adminViewports?: (MapViewport | null)[];
+  /** Online bots above which a map offering a viewport follows it (the server's default otherwise). */
+  fullFeedMaxBots?: number;
+}
+
+async function measure(
+  targetName: TargetName,
+  n: number,
+  options: MeasureOptions = {},
+): Promise<Measurement> {
   const postgres = values.postgres && targetName === 'server' ? await startBenchPostgres() : undefined;
-  const { target, url, fixture } = await startTarget(targetName, n, await freePort(), postgres?.url);
+  const env: Record<string, string> =
+    options.fullFeedMaxBots === undefined
+      ? {}
+      : { BENCH_FULL_FEED_MAX_BOTS: String(options.fullFeedMaxBots) };
+  const { target, url, fixture } = await startTarget(targetName, n, await freePort(), postgres?.url, env);
   const children: ChildProcess[] = [target];
   /** CPU seconds of the target's database server so far (none on the embedded database). */
   const databaseCpu = () => postgres?.cpuSeconds() ?? 0;
@@ -111,6 +139,7 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
           url,
           bots: share.bots,
           adminToken: share.adminToken,
+          adminViewports: options.adminViewports,
           connectPerSecond: Math.ceil(1000 / botWorkerCount),
         }),
       ),
@@ -139,6 +168,11 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
     const ownerDelivered = sum('ownerReceived');
     const delivered = ownerDelivered + sum('adminStates');
     const cpuMicros = end.cpuMicros - start.cpuMicros + databaseCpuInWindow * 1e6;
+    const perAdmin = (key: 'adminBytes' | 'adminCells') =>
+      (options.adminViewports ?? [null]).map(
+        (_, index) =>
+          results.reduce((total, result) => total + (result[key][index] ?? 0), 0) / (durationMs / 1000),
+      );
     for (const { worker } of workers) worker.send({ type: 'stop' } satisfies WorkerCommand);
     return {
       target: targetName,
@@ -154,6 +188,8 @@ async function measure(targetName: TargetName, n: number): Promise<Measurement> 
       ownerP50: percentile(ownerLatencies, 50),
       ownerP99: percentile(ownerLatencies, 99),
       adminP50: percentile(adminLatencies, 50),
+      adminBytesPerSecond: perAdmin('adminBytes'),
+      adminCellsPerSecond: perAdmin('adminCells'),
       cpuMicros,
       cpuShare: cpuMicros / 1000 / durationMs,
       rssPerSocketKb: (end.rss - idle.rss) / 1024 / Math.max(1, sockets),
@@ -298,6 +334,7 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
 async function main(): Promise<void> {
   const startedAt = new Date();
   if (values.storm) return runStorm(startedAt);
+  if (values['map-feed']) return runMapFeed(startedAt);
   const rows: Measurement[] = [];
   for (const n of sizes) {
     for (const target of values.targets.split(',') as TargetName[]) {
@@ -334,6 +371,38 @@ async function main(): Promise<void> {
       details: { rows: allRows },
     });
     console.log(`docs/benchmarks.md updated (section "${HEADING.slice(3)}").`);
+  }
+  process.exit(0);
+}
+
+/**
+ * Per N, the server twice: a staff map on the full feed, then two maps offering a viewport (the
+ * whole world zoomed out, a sixty-fourth of it zoomed in) on a server that gives them the viewport feed.
+ */
+async function runMapFeed(startedAt: Date): Promise<void> {
+  const rows: { full: Measurement; viewport: Measurement }[] = [];
+  for (const n of values.sizes ? sizes : values.quick ? [1000] : [10_000]) {
+    console.log(`N=${n} map feed: full...`);
+    const full = await measure('server', n, { adminViewports: [null] });
+    await sleep(2000);
+    console.log(`N=${n} map feed: viewport...`);
+    const viewport = await measure('server', n, { adminViewports: mapFeedWatchers, fullFeedMaxBots: 0 });
+    console.log(
+      `  full ${JSON.stringify(full.adminBytesPerSecond)} B/s, viewport ${JSON.stringify(viewport.adminBytesPerSecond)} B/s`,
+    );
+    rows.push({ full, viewport });
+    await sleep(2000);
+  }
+  const section = renderMapFeed(rows, startedAt, { durationMs, warmupMs });
+  console.log(`\n${section}`);
+  if (!values['no-write']) {
+    recordBenchmark({
+      heading: MAP_FEED_HEADING,
+      section,
+      key: MAP_FEED_RECORD_KEY,
+      figures: mapFeedFigures(rows),
+      details: { rows },
+    });
   }
   process.exit(0);
 }

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const port = Number(process.argv[3]);
   const dataDir = process.argv[4] ?? '';
   const mode = process.argv[5] === 'seed' ? 'seed' : 'serve';
-  const config = loadConfig({
+  const loaded = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -37,6 +37,11 @@ async function main(): Promise<void> {
     // Set by `--postgres` (bench/realtime/postgres.ts); the embedded database otherwise.
     DATABASE_URL: process.env.DATABASE_URL ?? '',
   });
+  // Set by `--map-feed`: staff maps offering a viewport follow it from this many online bots.
+  const fullFeedMaxBots = process.env.BENCH_FULL_FEED_MAX_BOTS;
+  const config = fullFeedMaxBots
+    ? { ...loaded, realtime: { ...loaded.realtime, fullFeedMaxBots: Number(fullFeedMaxBots) } }
+    : loaded;
   const app = await buildApp({ config });
   if (mode === 'seed') {
     await seed(app.ctx.db, count, dataDir);

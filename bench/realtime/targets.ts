@@ -27,13 +27,14 @@ export async function startTarget(
   n: number,
   port: number,
   databaseUrl?: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<RunningTarget> {
   const targetFile = await compiledTarget(here(`./${targetName}-target.ts`));
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
   const targetArgs = [String(n), String(port)];
-  const env = databaseUrl ? { ...process.env, DATABASE_URL: databaseUrl } : process.env;
+  const env = { ...process.env, ...extraEnv, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   if (targetName === 'server') {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-realtime-'));
     targetArgs.push(dataDir);
