@@ -5,21 +5,37 @@ import type { BotStateStore, HeldState } from './bot-state-store.ts';
 /** One hash per bot (`holder`, `state`) with a TTL, and an index of hwids by last write time. */
 const BOT_KEY_PREFIX = 'bp:bot:';
 const INDEX_KEY = 'bp:bots';
-/** Bots reaped per call (the script runs inside Redis, which serves nobody else meanwhile). */
-const REAP_BATCH = 500;
+/** Bots reaped or written per call (a script runs inside Redis, which serves nobody else meanwhile). */
+const SCRIPT_BATCH = 500;
 
-// The scripts keep check-and-write atomic, so two nodes never both believe they hold a bot. An
-// update finding no entry writes it again (Redis restarted empty: the holders fill it back).
-const WRITE = `
-local key = KEYS[1]
-if ARGV[5] == '1' then
-  local holder = redis.call('HGET', key, 'holder')
-  if holder and holder ~= ARGV[1] then return 0 end
-end
-redis.call('HSET', key, 'holder', ARGV[1], 'state', ARGV[2])
-redis.call('PEXPIRE', key, ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
+// The scripts keep check-and-write atomic, so two nodes never both believe they hold a bot. A claim
+// takes the bot whoever held it; an update finding no entry writes it again (Redis restarted empty:
+// the holders fill it back).
+const CLAIM = `
+redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'state', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[5])
 return 1`;
+// A flush's writes in one call: per-command costs (in Redis and in the client) were most of a
+// write. Answers the hwids another holder took meanwhile (their connections here are closed).
+const WRITE_HELD = `
+local lost = {}
+local seen = {}
+for i = 4, #ARGV, 3 do
+  local hwid, holder = ARGV[i], ARGV[i + 1]
+  local key = ARGV[3] .. hwid
+  local current = redis.call('HGET', key, 'holder')
+  if current and current ~= holder then
+    table.insert(lost, hwid)
+  else
+    redis.call('HSET', key, 'holder', holder, 'state', ARGV[i + 2])
+    redis.call('PEXPIRE', key, ARGV[2])
+    table.insert(seen, ARGV[1])
+    table.insert(seen, hwid)
+  end
+end
+if #seen > 0 then redis.call('ZADD', KEYS[1], unpack(seen)) end
+return lost`;
 const RELEASE = `
 if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
@@ -38,16 +54,22 @@ return reaped`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    botWrite(
+    botClaim(
       key: string,
       index: string,
       holder: string,
       state: string,
       seenAt: number,
       ttlMs: number,
-      onlyIfHeld: '0' | '1',
       hwid: string,
     ): Result<number, Context>;
+    botWriteHeld(
+      index: string,
+      seenAt: number,
+      ttlMs: number,
+      keyPrefix: string,
+      ...hwidHolderState: string[]
+    ): Result<string[], Context>;
     botRelease(key: string, index: string, holder: string, hwid: string): Result<number, Context>;
     botReap(index: string, silentSince: number, keyPrefix: string, limit: number): Result<string[], Context>;
   }
@@ -56,46 +78,33 @@ declare module 'ioredis' {
 /** The fleet's states in Redis, shared by every node. */
 export class RedisBotStateStore implements BotStateStore {
   constructor(private readonly redis: Redis) {
-    redis.defineCommand('botWrite', { numberOfKeys: 2, lua: WRITE });
+    redis.defineCommand('botClaim', { numberOfKeys: 2, lua: CLAIM });
+    redis.defineCommand('botWriteHeld', { numberOfKeys: 1, lua: WRITE_HELD });
     redis.defineCommand('botRelease', { numberOfKeys: 2, lua: RELEASE });
     redis.defineCommand('botReap', { numberOfKeys: 1, lua: REAP });
   }
 
   async claim(entry: HeldState, ttlMs: number): Promise<void> {
     const { state, holder } = entry;
-    await this.redis.botWrite(
+    await this.redis.botClaim(
       keyOf(state.hwid),
       INDEX_KEY,
       holder,
       JSON.stringify(state),
       Date.now(),
       ttlMs,
-      '0',
       state.hwid,
     );
   }
 
   async update(entries: HeldState[], ttlMs: number): Promise<string[]> {
-    if (entries.length === 0) return [];
     const now = Date.now();
-    const pipeline = this.redis.pipeline();
-    for (const { state, holder } of entries) {
-      pipeline.botWrite(
-        keyOf(state.hwid),
-        INDEX_KEY,
-        holder,
-        JSON.stringify(state),
-        now,
-        ttlMs,
-        '1',
-        state.hwid,
-      );
-    }
-    const results = (await pipeline.exec()) ?? [];
     const lost: string[] = [];
-    for (const [index, [error, written]] of results.entries()) {
-      if (error) throw error;
-      if (written === 0) lost.push(entries[index]!.state.hwid);
+    for (let from = 0; from < entries.length; from += SCRIPT_BATCH) {
+      const args: string[] = [];
+      for (const { state, holder } of entries.slice(from, from + SCRIPT_BATCH))
+        args.push(state.hwid, holder, JSON.stringify(state));
+      lost.push(...(await this.redis.botWriteHeld(INDEX_KEY, now, ttlMs, BOT_KEY_PREFIX, ...args)));
     }
     return lost;
   }
@@ -105,7 +114,7 @@ export class RedisBotStateStore implements BotStateStore {
   }
 
   async reapSilent(silentSince: number): Promise<BotState[]> {
-    const flat = await this.redis.botReap(INDEX_KEY, silentSince, BOT_KEY_PREFIX, REAP_BATCH);
+    const flat = await this.redis.botReap(INDEX_KEY, silentSince, BOT_KEY_PREFIX, SCRIPT_BATCH);
     const reaped: BotState[] = [];
     for (let i = 0; i < flat.length; i += 2) {
       const state = parseState(flat[i + 1]);
