@@ -92,7 +92,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const child = run(
         name,
         process.execPath,
-        [serverMain],
+        // BENCH_PROFILE_DIR (benchmarks): each node writes a CPU profile there when it stops.
+        [...profileArgs(), serverMain],
         {
           ...options.env,
           PORT: String(port),
@@ -172,6 +173,11 @@ function postgresEnv(options: LocalClusterOptions): NodeJS.ProcessEnv {
     PGPORT: String(options.ports.postgres),
     PGDIR: path.join(options.workDir, 'postgres'),
   };
+}
+
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
 function run(
