@@ -65,7 +65,10 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type CountedKey = keyof Omit<WorkerResult, 'ownerLatencies' | 'adminLatencies' | 'reasons'>;
+type CountedKey = keyof Omit<
+  WorkerResult,
+  'ownerLatencies' | 'adminLatencies' | 'adminBytes' | 'adminCells' | 'reasons'
+>;
 
 /** Asks every load worker for its result: counters summed, latencies merged and sorted. */
 export async function collectResults(workers: { worker: ChildProcess }[]) {

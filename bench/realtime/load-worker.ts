@@ -193,6 +193,7 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
         bots += 1;
         let level = 1;
         const isWatched = bot.ownerToken !== null;
+        const reportEveryMs = command.reportEveryMs ?? 1000;
         const timer = setTimeout(() => {
           timers.push(
             setInterval(() => {
@@ -204,9 +205,9 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
                 result.sent += 1;
                 if (isWatched) result.sentWatched += 1;
               }
-            }, 1000),
+            }, reportEveryMs),
           );
-        }, Math.random() * 1000);
+        }, Math.random() * reportEveryMs);
         timers.push(timer);
         return ok;
       }),

@@ -27,6 +27,8 @@ export type WorkerCommand =
       /** One admin watcher per entry: null for the whole fleet, or the viewport its map offers. */
       adminViewports?: (MapViewport | null)[];
       connectPerSecond: number;
+      /** Each bot reports every this many ms (1,000 unless a correctness run asks for fewer reports). */
+      reportEveryMs?: number;
       /** Bots reconnect (and authenticate again) after losing their node, as the SDK does. */
       reconnect?: boolean;
       /**

@@ -332,8 +332,9 @@ export class RealtimeHub {
   private async admitStaffMap(socket: HubSocket, viewport: MapViewport | undefined): Promise<void> {
     const online = await this.store.count();
     if (viewport && online > this.ctx.config.realtime.fullFeedMaxBots) {
-      socket.data.feed = 'viewport';
       await socket.join(rooms.mapViewers);
+      if (!socket.connected) return; // gone meanwhile: its disconnect found nothing to forget
+      socket.data.feed = 'viewport';
       socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'viewport' });
       socket.emit(SOCKET_EVENTS.onlineCount, online);
       this.viewports.set(socket.id, viewport);
@@ -352,7 +353,6 @@ export class RealtimeHub {
     if (socket.data.feed !== 'viewport') return;
     const parsed = mapViewportSchema.safeParse(payload);
     if (parsed.success) this.viewports.set(socket.id, parsed.data);
-    else this.counters.invalidReports += 1;
   }
 
   private async admitBot(
