@@ -1,7 +1,8 @@
 import { type BotClient, createBotClient, SimulatedBot } from '@bot/bot-agent';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { newHwid, whitelist } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
 import { apiClient, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+import { openPage, signInThroughForm, type WatchedPage } from './support/browser.ts';
 
 /** A customer with both bot permissions and a bot agent (the SDK) driving simulated game accounts. */
 export interface LiveBot {
@@ -82,4 +83,21 @@ declare global {
   interface Window {
     __adminMap?: AdminMapHandle;
   }
+}
+
+/**
+ * A staff member with `can_manageMap` on /admin/map, its test hooks loaded (`window.__adminMap`)
+ * and its admin socket connected.
+ */
+export async function openAdminMap(shared: { server: TestServer; browser: Browser }): Promise<WatchedPage> {
+  const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
+  const watched = await openPage(shared.browser, shared.server.url);
+  const { page } = watched;
+  await signInThroughForm(page, admin.user.username, admin.password);
+  // The map's insides (window.__adminMap) load only with this flag: users never get them.
+  await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
+  await page.goto('/admin/map');
+  await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
+  await page.waitForFunction(() => window.__adminMap !== undefined);
+  return watched;
 }

@@ -1,41 +1,27 @@
-import { type BotClient, createBotClient } from '@bot/bot-agent';
 import type { BotStatus } from '@bot/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { account, newHwid, whitelist } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, type TestServer } from '../apps/server/test/harness.ts';
-import { readCount } from './live-helpers.ts';
+import { account } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
+import type { TestServer } from '../apps/server/test/harness.ts';
+import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 // Any fleet of more than one bot is "large" here: the map and the dashboard follow the viewport feed.
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, mapCellsMs: 300, fullFeedMaxBots: 1 } });
-const clients: BotClient[] = [];
+const bots: LiveBot[] = [];
+// Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
-  for (const client of clients) await client.stop().catch(() => undefined);
+  for (const bot of bots) await bot.stop().catch(() => undefined);
 });
 
 /** A bot whose one game account stands still at (x, y). */
 async function botAt(server: TestServer, x: number, y: number, status: BotStatus = 'gathering') {
-  const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
-  const name = `View${x}_${y}`.replaceAll('-', 'm');
-  await whitelist(server, owner.user.id, [name]);
-  const key = await apiClient(server)<{ data: { accessKey: string } }>(
-    'GET',
-    '/me/bot-key',
-    undefined,
-    owner.token,
-  );
-  const hwid = newHwid();
-  const client = createBotClient({
-    serverUrl: server.url,
-    accessKey: key.body.data.accessKey,
-    hwid,
-    version: '1.2.3',
+  const bot = await startLiveBot(server);
+  bots.push(bot);
+  bot.client.report({
+    accounts: [account(bot.accounts[0] as string, { status, position: { mapId: 1, x, y } })],
   });
-  clients.push(client);
-  await client.connect();
-  client.report({ accounts: [account(name, { status, position: { mapId: 1, x, y } })] });
-  return hwid;
+  return bot.hwid;
 }
 
 /** Centres the map on (x, y) at `scale` pixels per map cell, as a drag and the wheel would. */
@@ -58,13 +44,7 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     const west = [await botAt(shared.server, -30, -30), await botAt(shared.server, -28, -31, 'fighting')];
     const east = await botAt(shared.server, 35, 35, 'error');
 
-    const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
-    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
-    await signInThroughForm(page, admin.user.username, admin.password);
-    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
-    await page.goto('/admin/map');
-    await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
-    await page.waitForFunction(() => window.__adminMap !== undefined);
+    const { page, errors, close } = await openAdminMap(shared);
     await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(3);
 
     // Zoomed in on the west: its two bots are held, the east one is not even sent.

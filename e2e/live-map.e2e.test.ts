@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LiveBot, readCount, startLiveBot } from './live-helpers.ts';
+import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
@@ -17,14 +17,7 @@ describe('/admin/map live', () => {
     for (const accounts of sizes) bots.push(await startLiveBot(shared.server, { accounts }));
     const expected = sizes.reduce((sum, n) => sum + n, 0);
 
-    const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
-    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
-    await signInThroughForm(page, admin.user.username, admin.password);
-    // The map's insides (window.__adminMap) load only with this flag: users never get them.
-    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
-    await page.goto('/admin/map');
-    await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
-    await page.waitForFunction(() => window.__adminMap !== undefined);
+    const { page, errors, close } = await openAdminMap(shared);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(expected);
     await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(sizes.length);
     // Drawn on one canvas, not one element per bot.

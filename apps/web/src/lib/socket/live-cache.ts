@@ -54,7 +54,7 @@ export interface LiveFleet {
 }
 
 /** One node's counts and when they came (a node silent for a while is forgotten: it died). */
-export interface NodeCells extends MapCells {
+interface NodeCells extends MapCells {
   receivedAt: number;
 }
 
