@@ -56,7 +56,9 @@ export class BotFanOut {
         .to(room)
         .emit(SOCKET_EVENTS.botUpdate, { ...state, online: false });
     }
-    this.target().to(rooms.admins).emit(SOCKET_EVENTS.botDisconnect, state.hwid);
+    // Every staff map hears it, viewport maps included: the bot may be one another node showed them
+    // (a reaped bot of a killed node is announced by a node that never held it).
+    this.target().to([rooms.admins, rooms.mapViewers]).emit(SOCKET_EVENTS.botDisconnect, state.hwid);
     this.deps.viewports.wentOffline(state.hwid);
     this.countChanged();
   }
@@ -71,7 +73,7 @@ export class BotFanOut {
       const batch = [...this.pendingForStaff.values()];
       this.pendingForStaff.clear();
       if (this.deps.audience.has(rooms.admins)) this.emitStaffBatch(batch, 0);
-      this.deps.viewports.deliver(batch);
+      this.deps.viewports.deliver(batch.filter((state) => this.deps.isCurrent(state)));
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;

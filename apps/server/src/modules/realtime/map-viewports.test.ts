@@ -206,4 +206,19 @@ describe('staff map viewports (decision 206)', () => {
     await vi.waitFor(() => expect(hwidsIn(full.batches)).toContain(botB.hwid));
     full.socket.disconnect();
   });
+
+  it('changes closer than 250 ms apart are held back, and only the latest is applied', async () => {
+    const far = around({ minX: 280, minY: 280, maxX: 320, maxY: 320 });
+    const map = await openMap(far);
+    await vi.waitFor(() => expect(hwidsIn(map.batches)).toEqual(new Set([botB.hwid])));
+    // Around A, then at once a slightly larger far area: the first never takes effect.
+    map.socket.emit('map_viewport', around());
+    map.socket.emit('map_viewport', { ...far, maxX: 330 });
+    // Applying the far area again re-sends B (it did not report meanwhile).
+    await vi.waitFor(() =>
+      expect(map.batches.flat().filter((state) => state.hwid === botB.hwid).length).toBeGreaterThanOrEqual(2),
+    );
+    expect(hwidsIn(map.batches).has(botA.hwid)).toBe(false);
+    map.socket.disconnect();
+  });
 });

@@ -11,6 +11,8 @@ import type { HubServer } from './realtime.types.ts';
 const SLICE = 500;
 /** A viewport of another node is forgotten when that node stops announcing it (killed). */
 const REMOTE_LIFETIME_MS = 3_500;
+/** Each change makes every node scan its bots: a map changes at most this often (the latest wins). */
+const MIN_CHANGE_INTERVAL_MS = 250;
 
 /** A staff map's viewport as nodes tell each other (`null`: the map closed). */
 export interface AnnouncedViewport {
@@ -50,19 +52,30 @@ interface MapViewportsDeps {
  */
 export class MapViewports {
   private readonly subscriptions = new Map<string, Subscription>();
+  /** This node's maps: when each last changed, and a change held back meanwhile. */
+  private readonly changedAt = new Map<string, number>();
+  private readonly deferred = new Map<string, { viewport: MapViewport; timer: NodeJS.Timeout }>();
 
   constructor(private readonly deps: MapViewportsDeps) {}
 
   /** A map on this node opened or moved: every node sends it what it now shows. */
   set(socketId: string, viewport: MapViewport): void {
+    const waitMs = (this.changedAt.get(socketId) ?? 0) + MIN_CHANGE_INTERVAL_MS - Date.now();
+    if (waitMs > 0) {
+      this.defer(socketId, viewport, waitMs);
+      return;
+    }
+    this.changedAt.set(socketId, Date.now());
     this.deps.announce([{ socketId, viewport }]);
     this.show(this.remember(socketId, viewport, true));
   }
 
   /** A map on this node closed. */
   remove(socketId: string): void {
-    if (!this.subscriptions.delete(socketId)) return;
-    this.deps.announce([{ socketId, viewport: null }]);
+    clearTimeout(this.deferred.get(socketId)?.timer);
+    this.deferred.delete(socketId);
+    this.changedAt.delete(socketId);
+    if (this.subscriptions.delete(socketId)) this.deps.announce([{ socketId, viewport: null }]);
   }
 
   /** Viewports announced by another node: new or moved ones get this node's bots at once. */
@@ -95,7 +108,8 @@ export class MapViewports {
   /** The changed states of this node's bots (an admin flush), to the zoomed-in maps showing them. */
   deliver(batch: readonly BotState[]): void {
     for (const subscription of this.subscriptions.values()) {
-      if (subscription.viewport.cellSize !== null) continue;
+      // Unreachable (Redis away): left as it was, so what it was shown is still known when it returns.
+      if (subscription.viewport.cellSize !== null || !this.target(subscription)) continue;
       const inView: BotState[] = [];
       for (const state of batch) {
         if (subscription.matcher.shows(state)) {
@@ -109,15 +123,31 @@ export class MapViewports {
     }
   }
 
-  /** One of this node's bots went offline: the maps it was on drop it. */
+  /** A bot went offline (every map was told, `BotFanOut.wentOffline`): no map shows it any more. */
   wentOffline(hwid: string): void {
-    for (const subscription of this.subscriptions.values()) {
-      if (subscription.shown.delete(hwid)) this.target(subscription)?.emit(SOCKET_EVENTS.botDisconnect, hwid);
-    }
+    for (const subscription of this.subscriptions.values()) subscription.shown.delete(hwid);
   }
 
   close(): void {
+    for (const { timer } of this.deferred.values()) clearTimeout(timer);
+    this.deferred.clear();
     this.subscriptions.clear();
+  }
+
+  private defer(socketId: string, viewport: MapViewport, waitMs: number): void {
+    const held = this.deferred.get(socketId);
+    if (held) {
+      held.viewport = viewport;
+      return;
+    }
+    const entry = {
+      viewport,
+      timer: setTimeout(() => {
+        this.deferred.delete(socketId);
+        this.set(socketId, entry.viewport);
+      }, waitMs),
+    };
+    this.deferred.set(socketId, entry);
   }
 
   private remember(socketId: string, viewport: MapViewport, isLocal: boolean): Subscription {

@@ -331,10 +331,11 @@ export class RealtimeHub {
    */
   private async admitStaffMap(socket: HubSocket, viewport: MapViewport | undefined): Promise<void> {
     const online = await this.store.count();
+    // Gone meanwhile: joining now would leave a dead member in the room (watched by nobody, forever).
+    if (!socket.connected) return;
     if (viewport && online > this.ctx.config.realtime.fullFeedMaxBots) {
-      await socket.join(rooms.mapViewers);
-      if (!socket.connected) return; // gone meanwhile: its disconnect found nothing to forget
       socket.data.feed = 'viewport';
+      await socket.join(rooms.mapViewers);
       socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'viewport' });
       socket.emit(SOCKET_EVENTS.onlineCount, online);
       this.viewports.set(socket.id, viewport);

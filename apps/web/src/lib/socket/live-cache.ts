@@ -44,6 +44,8 @@ export interface LiveFleet {
   bots: ReadonlyMap<string, BotState>;
   /** Viewport feed, zoomed out: the latest per-cell counts of each node, by node. */
   cells: ReadonlyMap<string, NodeCells>;
+  /** What the map shows (the viewport feed keeps only that: a state sent for an older one is late). */
+  viewport?: MapViewport;
   onlineCount: number;
   /** Bumped on each change. */
   version: number;
@@ -168,8 +170,9 @@ export function applyBatch(fleet: LiveFleet, states: readonly BotState[]): LiveF
   const bots = new Map(fleet.bots);
   const changed: string[] = [];
   const removed: string[] = [];
+  const isShown = shownBy(fleet);
   for (const state of states) {
-    if (state.online) {
+    if (state.online && isShown(state)) {
       bots.set(state.hwid, state);
       changed.push(state.hwid);
     } else if (bots.delete(state.hwid)) {
@@ -186,11 +189,21 @@ export function applyDisconnect(fleet: LiveFleet, hwid: string): LiveFleet {
   return { ...fleet, bots, version: fleet.version + 1, isSnapshot: false, changed: [], removed: [hwid] };
 }
 
+/**
+ * Which states the fleet keeps: all of them on the full feed; on the viewport feed only those the
+ * current viewport shows, none zoomed out (a node may still answer the viewport before).
+ */
+function shownBy(fleet: LiveFleet): (state: BotState) => boolean {
+  if (fleet.feed === 'full' || !fleet.viewport) return () => true;
+  return fleet.viewport.cellSize === null ? viewportMatcher(fleet.viewport).shows : () => false;
+}
+
 /** The hub put the socket on the viewport feed: start empty, the nodes send what the viewport shows. */
 export function startViewportFeed(fleet: LiveFleet): LiveFleet {
   return {
     ...emptyFleet,
     feed: 'viewport',
+    viewport: fleet.viewport,
     onlineCount: fleet.onlineCount,
     version: fleet.version + 1,
     removed: [...fleet.bots.keys()],
@@ -211,7 +224,7 @@ export function applyCells(fleet: LiveFleet, message: MapCells, now = Date.now()
  * newly shown ones). Zoomed out, no bot stays (none would be kept up to date); zoomed in, no count.
  */
 export function applyViewport(fleet: LiveFleet, viewport: MapViewport): LiveFleet {
-  const keeps = viewport.cellSize === null ? viewportMatcher(viewport).shows : () => false;
+  const keeps = shownBy({ ...fleet, feed: 'viewport', viewport });
   const bots = new Map<string, BotState>();
   const removed: string[] = [];
   for (const [hwid, state] of fleet.bots) {
@@ -219,7 +232,16 @@ export function applyViewport(fleet: LiveFleet, viewport: MapViewport): LiveFlee
     else removed.push(hwid);
   }
   const cells = viewport.cellSize === null ? new Map<string, NodeCells>() : fleet.cells;
-  return { ...fleet, bots, cells, version: fleet.version + 1, isSnapshot: false, changed: [], removed };
+  return {
+    ...fleet,
+    viewport,
+    bots,
+    cells,
+    version: fleet.version + 1,
+    isSnapshot: false,
+    changed: [],
+    removed,
+  };
 }
 
 /** Accounts on the map: counted from the bots, or from the cell counts when zoomed out. */
@@ -254,9 +276,17 @@ export function setFleetViewport(
   viewport: MapViewport | undefined,
 ): void {
   client.setAdminViewport(viewport);
-  const fleet = queryClient.getQueryData<LiveFleet>(liveKeys.fleet);
-  if (viewport && fleet?.feed === 'viewport')
+  const fleet = queryClient.getQueryData<LiveFleet>(liveKeys.fleet) ?? emptyFleet;
+  if (viewport && fleet.feed === 'viewport')
     queryClient.setQueryData(liveKeys.fleet, applyViewport(fleet, viewport));
+  else
+    queryClient.setQueryData(liveKeys.fleet, {
+      ...fleet,
+      viewport,
+      isSnapshot: false,
+      changed: [],
+      removed: [],
+    });
 }
 
 /** Watches the fleet with the admin socket (all of it, or what `setFleetViewport` names); cached. */

@@ -147,6 +147,11 @@ describe('fleet and event helpers', () => {
     expect([elsewhere.bots.size, elsewhere.removed]).toEqual([0, ['A-000001']]);
     expect(applyViewport(withBots, { ...FLEET_TOTALS_VIEWPORT, cellSize: null }).bots.size).toBe(1);
     expect(applyViewport(withBots, FLEET_TOTALS_VIEWPORT).bots.size).toBe(0);
+    // A state sent for the viewport before arrives late: the fleet keeps only what it now shows.
+    expect(applyBatch(elsewhere, [botState('A-000001')]).bots.size).toBe(0);
+    expect(applyBatch(applyViewport(withBots, FLEET_TOTALS_VIEWPORT), [botState('B-000001')]).bots.size).toBe(
+      0,
+    );
 
     const cellOf = (counts: number[]) => [0, 0, ...counts];
     let counted = applyCells(
