@@ -1,11 +1,12 @@
 import {
   type BotState,
   type MapViewport,
+  mapViewportSchema,
   SOCKET_EVENTS,
   type ViewportMatcher,
   viewportMatcher,
 } from '@bot/contracts';
-import type { HubServer } from './realtime.types.ts';
+import type { HubServer, HubSocket } from './realtime.types.ts';
 
 /** States per `bot_update` message to one map. */
 const SLICE = 500;
@@ -68,6 +69,13 @@ export class MapViewports {
     this.changedAt.set(socketId, Date.now());
     this.deps.announce([{ socketId, viewport }]);
     this.show(this.remember(socketId, viewport, true));
+  }
+
+  /** `map_viewport` from a socket: a viewport-feed map moved or changed its filters; else ignored. */
+  changeFrom(socket: HubSocket, payload: unknown): void {
+    if (socket.data.feed !== 'viewport') return;
+    const parsed = mapViewportSchema.safeParse(payload);
+    if (parsed.success) this.set(socket.id, parsed.data);
   }
 
   /** A map on this node closed. */

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import {
-  botReportSchema,
-  type ErrorCode,
-  type MapViewport,
-  mapViewportSchema,
-  SOCKET_EVENTS,
-  SOCKET_PATH,
-} from '@bot/contracts';
+import { botReportSchema, type ErrorCode, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
@@ -39,17 +32,8 @@ import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
 import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentity } from './socket-auth.ts';
 import { initialGuardState, isFlooding, takeUpdateToken } from './socket-guards.ts';
-
-/** A browser socket as presence lists show it. */
-export interface ConnectedViewer {
-  socketId: string;
-  userId: string;
-  username: string;
-  type: 'client' | 'admin';
-  hwid: string | null;
-  ip: string;
-  connectedAt: string;
-}
+import { admitStaffMap, type StaffFeedDeps } from './staff-feed.ts';
+import { type ConnectedViewer, listViewers } from './viewers.ts';
 
 /** Longest our own checks of an `authenticate` may take before the socket is dropped. */
 const VERIFICATION_TIMEOUT_MS = 120_000;
@@ -81,6 +65,7 @@ export class RealtimeHub {
   private readonly presence: BotPresence;
   private readonly fanOut: BotFanOut;
   private readonly viewports: MapViewports;
+  private readonly staffFeed: StaffFeedDeps;
   private readonly access: SocketAccess;
   private readonly audience: Audience;
   private readonly slots = new AuthenticationSlots();
@@ -131,6 +116,12 @@ export class RealtimeHub {
       announce: (entries) => this.announceViewports(entries),
       isDegraded: () => this.isDegraded(),
     });
+    this.staffFeed = {
+      store: this.store,
+      audience: this.audience,
+      viewports: this.viewports,
+      fullFeedMaxBots: realtime.fullFeedMaxBots,
+    };
     this.fanOut = new BotFanOut({
       io: this.io,
       audience: this.audience,
@@ -286,7 +277,7 @@ export class RealtimeHub {
         });
     });
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
-    socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) => this.onMapViewport(socket, payload));
+    socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) => this.viewports.changeFrom(socket, payload));
   }
 
   /** Answers a refusal, or undefined once the socket joined its rooms (or left meanwhile). */
@@ -314,7 +305,7 @@ export class RealtimeHub {
   ): Promise<void> {
     await socket.join([rooms.session(identity.sessionId), rooms.user(identity.userId), rooms.browsers]);
     if (identity.kind === 'admin') {
-      await this.admitStaffMap(socket, identity.viewport);
+      await admitStaffMap(this.staffFeed, socket, identity.viewport);
       return;
     }
     const hwid = identity.hwid as string;
@@ -323,37 +314,6 @@ export class RealtimeHub {
     socket.emit(SOCKET_EVENTS.authenticated, { type: 'client', hwid });
     const state = await this.store.get(hwid);
     if (state) socket.emit(SOCKET_EVENTS.botUpdate, state);
-  }
-
-  /**
-   * The whole fleet (SPEC.md section 7), or, when the map offered a viewport and the fleet is larger
-   * than the full feed carries well, only what its viewport shows (decision 206).
-   */
-  private async admitStaffMap(socket: HubSocket, viewport: MapViewport | undefined): Promise<void> {
-    const online = await this.store.count();
-    // Gone meanwhile: joining now would leave a dead member in the room (watched by nobody, forever).
-    if (!socket.connected) return;
-    if (viewport && online > this.ctx.config.realtime.fullFeedMaxBots) {
-      socket.data.feed = 'viewport';
-      await socket.join(rooms.mapViewers);
-      socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'viewport' });
-      socket.emit(SOCKET_EVENTS.onlineCount, online);
-      this.viewports.set(socket.id, viewport);
-      return;
-    }
-    socket.data.feed = 'full';
-    await socket.join(rooms.admins);
-    this.audience.joined(rooms.admins);
-    socket.emit(SOCKET_EVENTS.authenticated, { type: 'admin', feed: 'full' });
-    socket.emit(SOCKET_EVENTS.botSnapshot, await this.store.list());
-    socket.emit(SOCKET_EVENTS.onlineCount, online);
-  }
-
-  /** A viewport-mode map moved or changed its filters; anything else is ignored. */
-  private onMapViewport(socket: HubSocket, payload: unknown): void {
-    if (socket.data.feed !== 'viewport') return;
-    const parsed = mapViewportSchema.safeParse(payload);
-    if (parsed.success) this.viewports.set(socket.id, parsed.data);
   }
 
   private async admitBot(
@@ -411,19 +371,8 @@ export class RealtimeHub {
   }
 
   /** Browser sockets of every node (this node's only while the others are unreachable). */
-  async listViewers(): Promise<ConnectedViewer[]> {
-    const browsers = this.isDegraded() ? this.io.local.in(rooms.browsers) : this.io.in(rooms.browsers);
-    const sockets = await browsers
-      .fetchSockets()
-      .catch(() => this.io.local.in(rooms.browsers).fetchSockets());
-    const viewers: ConnectedViewer[] = [];
-    for (const { id, data } of sockets) {
-      const { kind, userId, username, hwid, ip, connectedAt } = data;
-      if ((kind === 'client' || kind === 'admin') && userId && username) {
-        viewers.push({ socketId: id, userId, username, type: kind, hwid: hwid ?? null, ip, connectedAt });
-      }
-    }
-    return viewers;
+  listViewers(): Promise<ConnectedViewer[]> {
+    return listViewers(this.io, this.isDegraded());
   }
 
   async close(): Promise<void> {

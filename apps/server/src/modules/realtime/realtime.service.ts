@@ -1,8 +1,8 @@
 import type { BotState } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
-import type { ConnectedViewer } from './realtime.hub.ts';
+import type { ConnectedViewer } from './viewers.ts';
 
-export type { ConnectedViewer } from './realtime.hub.ts';
+export type { ConnectedViewer } from './viewers.ts';
 
 /** Every online bot with its latest state (the admin map, users online). */
 export function listOnlineBots(ctx: AppContext): Promise<BotState[]> {
