@@ -1,50 +1,53 @@
 import { WEB_ROUTES } from '@bot/contracts';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { blockingViolations } from './support/accessibility.ts';
-import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import {
+  expectHeading,
+  openPage,
+  serverAndBrowser,
+  signInThroughForm,
+  visitInApp,
+  type WatchedPage,
+} from './support/browser.ts';
 
 const shared = serverAndBrowser();
 
-/** Opens a page, waits for its heading and for its data, and audits it. */
-async function audit(page: Page, path: string, heading: string): Promise<string[]> {
-  await page.goto(path);
-  await expectHeading(page, heading, path);
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  return (await blockingViolations(page)).map((violation) => `${path}: ${violation}`);
+/** Opens a page in place, waits for its heading (any h1 when none is given) and its data, and audits it. */
+async function audit(watched: WatchedPage, path: string, heading?: string): Promise<string[]> {
+  await visitInApp(watched, path, heading);
+  return (await blockingViolations(watched.page)).map((violation) => `${path}: ${violation}`);
 }
 
 describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violation', () => {
   it('on the public pages', async () => {
-    const { page, close } = await openPage(shared.browser, shared.server.url);
+    const watched = await openPage(shared.browser, shared.server.url);
+    await watched.page.goto('/');
     const found: string[] = [];
     for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'landing')) {
-      found.push(
-        ...(await audit(page, route.path, route.path === '/' ? await landingHeading(page) : route.name)),
-      );
+      found.push(...(await audit(watched, route.path, route.path === '/' ? undefined : route.name)));
     }
-    found.push(...(await audit(page, '/no-such-page', 'Page not found')));
-    await close();
+    found.push(...(await audit(watched, '/no-such-page', 'Page not found')));
+    await watched.close();
     expect(found).toEqual([]);
   });
 
   it('on the customer pages', async () => {
-    const { page, close } = await signedInAdministrator();
+    const watched = await signedInAdministrator();
     const found: string[] = [];
     for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'account')) {
-      found.push(...(await audit(page, route.path, route.name)));
+      found.push(...(await audit(watched, route.path, route.name)));
     }
-    await close();
+    await watched.close();
     expect(found).toEqual([]);
   });
 
   it('on the admin pages', async () => {
-    const { page, close, userId } = await signedInAdministrator();
+    const watched = await signedInAdministrator();
     const found: string[] = [];
     for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'admin')) {
-      found.push(...(await audit(page, route.path.replace(':id', userId), route.name)));
+      found.push(...(await audit(watched, route.path.replace(':id', watched.userId), route.name)));
     }
-    await close();
+    await watched.close();
     expect(found).toEqual([]);
   }, 180_000); // fourteen pages, each audited in full (data grids are large DOMs)
 
@@ -112,12 +115,4 @@ async function signedInAdministrator() {
   const watched = await openPage(shared.browser, shared.server.url);
   await signInThroughForm(watched.page, admin.user.username, admin.password);
   return { ...watched, userId: admin.user.id };
-}
-
-/** The home page's h1 is its hero title, not the route's name. */
-async function landingHeading(page: Page): Promise<string> {
-  await page.goto('/');
-  const heading = page.locator('h1').first();
-  await heading.waitFor();
-  return (await heading.textContent())?.trim() ?? '';
 }

@@ -1,7 +1,12 @@
-import { WEB_ROUTES } from '@bot/contracts';
-import type { Page } from 'playwright-core';
+import { WEB_ROUTES, type WebRoute } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
-import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import {
+  openPage,
+  serverAndBrowser,
+  signInThroughForm,
+  visitInApp,
+  type WatchedPage,
+} from './support/browser.ts';
 
 const shared = serverAndBrowser();
 
@@ -9,10 +14,9 @@ const shared = serverAndBrowser();
 const screenshotDir = process.env.SCREENSHOT_DIR;
 
 /** How far the page runs past the window's right edge (0: nothing cut off, no sideways scrolling). */
-async function overflow(page: Page, path: string, width: number): Promise<number> {
-  await page.goto(path);
-  await page.locator('h1').first().waitFor();
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+async function overflow(watched: WatchedPage, route: WebRoute, path: string, width: number): Promise<number> {
+  const { page } = watched;
+  await visitInApp(watched, path, path === '/' ? undefined : route.name);
   if (screenshotDir) {
     const name = `${width}${path === '/' ? '_home' : path.replaceAll('/', '_')}.png`;
     await page.screenshot({ path: `${screenshotDir}/${name}`, fullPage: true });
@@ -24,18 +28,20 @@ describe('every page fits the window: phone, laptop, large screen', () => {
   for (const width of [390, 1440, 1920]) {
     it(`at ${width} px`, async () => {
       const admin = await shared.server.createUser({ isAdministrator: true });
-      const { page, close } = await openPage(shared.browser, shared.server.url, {
+      const watched = await openPage(shared.browser, shared.server.url, {
         viewport: { width, height: 900 },
       });
+      const { page, close } = watched;
+      await page.goto('/');
       const found: string[] = [];
       for (const route of WEB_ROUTES.filter((entry) => entry.layout === 'landing')) {
-        const extra = await overflow(page, route.path, width);
+        const extra = await overflow(watched, route, route.path, width);
         if (extra > 0) found.push(`${route.path}: ${extra} px`);
       }
       await signInThroughForm(page, admin.user.username, admin.password);
       for (const route of WEB_ROUTES.filter((entry) => entry.layout !== 'landing')) {
         const path = route.path.replace(':id', admin.user.id);
-        const extra = await overflow(page, path, width);
+        const extra = await overflow(watched, route, path, width);
         if (extra > 0) found.push(`${path}: ${extra} px`);
       }
       await close();

@@ -69,6 +69,8 @@ export interface WatchedPage {
   context: BrowserContext;
   /** Console errors and uncaught page errors seen so far. */
   errors: string[];
+  /** Resolves once the page has no request in flight and starts none while it renders (see `settle`). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,7 +97,55 @@ export async function openPage(
     if (message.type() === 'error') errors.push(`console: ${message.text()} @ ${message.location().url}`);
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  return { page, context, errors, close: () => context.close() };
+  let inFlight = 0;
+  page.on('request', () => {
+    inFlight += 1;
+  });
+  for (const end of ['requestfinished', 'requestfailed'] as const) {
+    page.on(end, () => {
+      inFlight -= 1;
+    });
+  }
+  return { page, context, errors, settled: () => settle(page, () => inFlight), close: () => context.close() };
+}
+
+/**
+ * Waits until no request is in flight and none starts over the next two frames (the render of what
+ * arrived, whose effects may fetch more): the page shows its data. Playwright's `networkidle` waits
+ * for 500 ms of silence instead, per page; the app's socket is a websocket, not a pending request.
+ */
+async function settle(page: Page, inFlight: () => number): Promise<void> {
+  for (;;) {
+    await expect
+      .poll(inFlight, { interval: 20, timeout: 15_000, message: 'requests still in flight' })
+      .toBe(0);
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    if (inFlight() === 0) return;
+  }
+}
+
+/**
+ * Goes to another page of the running app as one of its links does, without reloading it: the router
+ * follows the new history entry. Journeys through many pages use it; `page.goto` reloads everything.
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState(null, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+/**
+ * Opens a page of the running app in place (`navigateInApp`), waits for its heading (any h1 when none
+ * is given: the home page's is its hero title) and for its data.
+ */
+export async function visitInApp(watched: WatchedPage, path: string, heading?: string): Promise<void> {
+  await navigateInApp(watched.page, path);
+  if (heading === undefined) await watched.page.locator('h1').first().waitFor();
+  else await expectHeading(watched.page, heading, path);
+  await watched.settled();
 }
 
 /** Waits for the current URL's path (and query, when given) to be `expected`. */
