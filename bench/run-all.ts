@@ -4,35 +4,94 @@
  *
  * `--quick` runs each at a toy size into a temporary directory (`BENCH_RECORD_DIR`), not the record:
  * the smoke run of `npm test` (bench/bench.smoke.test.ts), proving that every benchmark still runs
- * end to end and yields its figures. Its numbers mean nothing.
+ * end to end and yields its figures. Its numbers mean nothing, so its benchmarks run two at a time
+ * (most of a toy run is starting servers and waiting out fixed windows), each into a folder of its
+ * own, merged at the end.
  */
-import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
-import { BENCHMARKS } from './benchmarks.ts';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { BENCHMARKS, type Benchmark } from './benchmarks.ts';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
 });
 
-function main(): void {
+const QUICK_LANES = 2;
+
+async function main(): Promise<void> {
   const only = values.only?.split(',');
+  const chosen = BENCHMARKS.filter((benchmark) => !only || only.includes(benchmark.key));
   // The map, Lighthouse and the cluster run the built web app and server.
-  if (!values.quick) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  for (const benchmark of BENCHMARKS) {
-    if (only && !only.includes(benchmark.key)) continue;
-    console.log(`\n=== ${benchmark.key}${values.quick ? ' (quick)' : ''}`);
-    execFileSync(
-      process.execPath,
-      [
-        ...(benchmark.gc ? ['--expose-gc'] : []),
-        '--import',
-        'tsx',
-        benchmark.script,
-        ...(values.quick ? benchmark.quick : benchmark.full),
-      ],
-      { stdio: 'inherit' },
-    );
+  if (!values.quick) {
+    execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+    for (const benchmark of chosen) {
+      console.log(`\n=== ${benchmark.key}`);
+      execFileSync(process.execPath, argumentsOf(benchmark), { stdio: 'inherit' });
+    }
+    return;
   }
+  const recordDir = process.env.BENCH_RECORD_DIR;
+  if (!recordDir) throw new Error('--quick writes to BENCH_RECORD_DIR (a temporary folder)');
+  const queue = [...chosen];
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      await runQuick(next, path.join(recordDir, next.key));
+    }
+  };
+  await Promise.all(Array.from({ length: QUICK_LANES }, lane));
+  mergeRecords(recordDir, chosen);
 }
 
-main();
+function argumentsOf(benchmark: Benchmark): string[] {
+  return [
+    ...(benchmark.gc ? ['--expose-gc'] : []),
+    '--import',
+    'tsx',
+    benchmark.script,
+    ...(values.quick ? benchmark.quick : benchmark.full),
+  ];
+}
+
+/** Runs one benchmark at its toy size, its results into `recordDir`, its output printed in one piece. */
+async function runQuick(benchmark: Benchmark, recordDir: string): Promise<void> {
+  mkdirSync(recordDir, { recursive: true });
+  const printed = (output: { stdout?: string; stderr?: string }) => {
+    process.stdout.write(`\n=== ${benchmark.key} (quick)\n${output.stdout ?? ''}`);
+    process.stderr.write(output.stderr ?? '');
+  };
+  const run = promisify(execFile)(process.execPath, argumentsOf(benchmark), {
+    env: { ...process.env, BENCH_RECORD_DIR: recordDir },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  printed(
+    await run.catch((error: Error & { stdout?: string; stderr?: string }) => {
+      printed(error);
+      throw error;
+    }),
+  );
+}
+
+/** One benchmarks.json and one benchmarks.md from the folders the quick run's benchmarks wrote. */
+function mergeRecords(recordDir: string, benchmarks: Benchmark[]): void {
+  const figures: Record<string, unknown> = {};
+  const sections: string[] = ['# Benchmarks'];
+  for (const { key } of benchmarks) {
+    const own = path.join(recordDir, key);
+    Object.assign(figures, JSON.parse(readFileSync(path.join(own, 'benchmarks.json'), 'utf8')));
+    sections.push(
+      readFileSync(path.join(own, 'benchmarks.md'), 'utf8')
+        .replace(/^# Benchmarks\n/, '')
+        .trim(),
+    );
+    rmSync(own, { recursive: true, force: true });
+  }
+  writeFileSync(path.join(recordDir, 'benchmarks.json'), `${JSON.stringify(figures, null, 2)}\n`);
+  writeFileSync(path.join(recordDir, 'benchmarks.md'), `${sections.join('\n\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -14,6 +14,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { hashPassword } from '../../apps/server/src/core/passwords.ts';
 import { createSession } from '../../apps/server/src/modules/auth/sessions.service.ts';
 import { createUser } from '../../apps/server/src/modules/users/users.service.ts';
+import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import { freePort } from '../shared.ts';
 
 export type TargetCommand =
@@ -36,6 +37,8 @@ async function startProduct(): Promise<TargetReady> {
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'bench-http-')),
     SMTP_URL: '',
   });
+  // Already migrated, as after a first start (creating the embedded database costs seconds).
+  if (!config.databaseUrl) await writeTemplateDataDir(config.dataDir);
   const app = await buildApp({ config });
   await app.listen({ port, host: '127.0.0.1' });
   const user = await createUser(app.ctx.db, {

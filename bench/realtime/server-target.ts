@@ -15,6 +15,7 @@ import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
 import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
 import { users } from '../../apps/server/src/modules/users/users.table.ts';
 import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
+import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
 
 const BATCH = 500;
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   const config = fullFeedMaxBots
     ? { ...loaded, realtime: { ...loaded.realtime, fullFeedMaxBots: Number(fullFeedMaxBots) } }
     : loaded;
+  // The seeding process finds the embedded database already migrated, as a restart would.
+  if (mode === 'seed' && !config.databaseUrl) await writeTemplateDataDir(dataDir);
   const app = await buildApp({ config });
   if (mode === 'seed') {
     await seed(app.ctx.db, count, dataDir);

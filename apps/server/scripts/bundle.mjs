@@ -2,6 +2,8 @@
 // benchmarks, whose targets must run the code `npm start` runs (no tsx, no esbuild `keepNames`).
 // Our workspace packages (@bot/*, TypeScript sources) are bundled in; every other package stays an
 // import resolved from node_modules at run time (native addons, wasm, data files).
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const keepExternal = {
@@ -18,7 +20,7 @@ const keepExternal = {
  * inside apps/server: the server finds its migrations and the web build from its package folder.
  */
 export async function bundleServer({ entryPoint, outfile }) {
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [entryPoint],
     outfile,
     bundle: true,
@@ -28,5 +30,14 @@ export async function bundleServer({ entryPoint, outfile }) {
     sourcemap: true,
     plugins: [keepExternal],
     logLevel: 'warning',
+    write: false,
   });
+  // Each file replaced whole (written aside, then renamed): benchmarks run side by side compile the
+  // same target, and a process must never start from a half-written one.
+  for (const file of outputFiles) {
+    const aside = `${file.path}.${process.pid}.partial`;
+    mkdirSync(path.dirname(file.path), { recursive: true });
+    writeFileSync(aside, file.contents);
+    renameSync(aside, file.path);
+  }
 }

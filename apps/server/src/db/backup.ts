@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
-import { PGLITE_EXTENSIONS } from './client.ts';
+import { PGLITE_EXTENSIONS, pgliteDir } from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 
 /**
@@ -12,7 +12,6 @@ import { lockDataDir } from './data-dir-lock.ts';
  * of a live single-process database could be torn). PostgreSQL deployments use pg_dump instead.
  */
 const silent = pino({ level: 'silent' });
-const pgliteDir = (dataDir: string) => path.join(dataDir, 'pglite');
 
 /** Writes a consistent copy of the embedded database to `file`; answers its size in bytes. */
 export async function backupEmbeddedDatabase(input: { dataDir: string; file: string }): Promise<number> {

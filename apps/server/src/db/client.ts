@@ -80,9 +80,12 @@ export function openDatabase(options: {
   };
 }
 
+/** Where the embedded database lives inside DATA_DIR. */
+export const pgliteDir = (dataDir: string): string => path.join(dataDir, 'pglite');
+
 function createPglite(dataDir: string | undefined): PGlite {
   if (!dataDir) return new PGlite({ extensions: PGLITE_EXTENSIONS });
-  const dir = path.join(dataDir, 'pglite');
+  const dir = pgliteDir(dataDir);
   mkdirSync(dir, { recursive: true });
   // Durable by default: each commit is written to DATA_DIR before the query answers (README, Durability).
   return new PGlite(dir, { relaxedDurability: false, extensions: PGLITE_EXTENSIONS });
