@@ -6,8 +6,11 @@ import type { TestServer } from '../apps/server/test/harness.ts';
 import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
-// Any fleet of more than one bot is "large" here: the map and the dashboard follow the viewport feed.
-const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, mapCellsMs: 300, fullFeedMaxBots: 1 } });
+// Any fleet of more than one bot is "large" here: the map and the dashboard follow the viewport feed;
+// a zoomed-in area gets two bots one by one, counts beyond.
+const shared = serverAndBrowser({
+  realtime: { adminFlushMs: 100, mapCellsMs: 300, fullFeedMaxBots: 1, mapMaxStates: 2 },
+});
 const bots: LiveBot[] = [];
 // Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
@@ -71,6 +74,30 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     // The status filter goes to the hub: only the fighting account is counted.
     await page.getByRole('button', { name: 'Combat' }).click();
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(1);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('zoomed in on more bots than the hub sends one by one: clusters until the map narrows', async () => {
+    const { page, errors, close } = await openAdminMap(shared);
+    await expect.poll(() => readCount(page, 'map-online-count'), { timeout: 5_000 }).toBe(3);
+
+    // Zoomed in past the cluster threshold, the area still holds all three bots: counted, none held.
+    await look(page, 0, 0, 6);
+    await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
+    expect(await page.evaluate(() => window.__adminMap!.buffers.size)).toBe(0);
+    const box = (await page.getByTestId('map-canvas').boundingBox())!;
+    const eastOnScreen = await page.evaluate(() => {
+      const { renderer } = window.__adminMap!;
+      return [renderer.toScreenX(35), renderer.toScreenY(35)];
+    });
+    await page.mouse.move(box.x + eastOnScreen[0]!, box.y + eastOnScreen[1]!);
+    await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
+
+    // Closer on the west: two bots, each drawn.
+    await look(page, -29, -30, 40);
+    await expect.poll(() => page.evaluate(() => window.__adminMap!.buffers.size), { timeout: 5_000 }).toBe(2);
+    expect(await readCount(page, 'map-accounts-count')).toBe(2);
     expect(errors).toEqual([]);
     await close();
   });

@@ -156,6 +156,11 @@ export interface RealtimeConfig {
   fullFeedMaxBots: number;
   /** How often each node sends zoomed-out staff maps its per-cell counts. */
   mapCellsMs: number;
+  /**
+   * Most of a node's bots a zoomed-in staff map on the viewport feed gets one by one; an area holding
+   * more gets that node's counts instead (decision 206).
+   */
+  mapMaxStates: number;
   /** How often buffered per-minute history is written to SQL. */
   historyFlushMs: number;
   /** Largest socket message accepted, in bytes. */
@@ -174,6 +179,7 @@ const DEFAULT_REALTIME: RealtimeConfig = {
   adminFlushMs: 250,
   fullFeedMaxBots: 10_000,
   mapCellsMs: 1_000,
+  mapMaxStates: 2_000,
   historyFlushMs: 15_000,
   maxMessageBytes: 16 * 1024,
   botUpdatesPerSecond: 4,

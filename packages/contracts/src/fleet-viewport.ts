@@ -13,11 +13,25 @@ export function mapCellOf(coordinate: number, cellSize: number): number {
   return Math.floor((coordinate + 0.5) / cellSize);
 }
 
+/** Cells across the wider side of a zoomed-in area when its node sends counts instead of states. */
+const CAPPED_CELLS_ACROSS = 64;
+
+/**
+ * The size of the cells a viewport's `map_cells` use: the zoomed-out map's own, or for a zoomed-in map
+ * whose area holds more bots than a node sends one by one (`realtime.mapMaxStates`), cells a sixty-
+ * fourth of the area wide. The hub counts with it and the page keeps only counts of this size.
+ */
+export function cellSizeOf(viewport: MapViewport): number {
+  if (viewport.cellSize !== null) return viewport.cellSize;
+  const side = Math.max(viewport.maxX - viewport.minX, viewport.maxY - viewport.minY);
+  return Math.max(1, Math.ceil(side / CAPPED_CELLS_ACROSS));
+}
+
 /** What a viewport shows, compiled once per viewport (the hub tests every report against it). */
 export interface ViewportMatcher {
   /** The bot passes the owner and version filters and has at least one account shown. */
   shows(state: BotState): boolean;
-  /** Per-cell counts of the accounts shown, as `MapCells.cells` (cells of `viewport.cellSize`). */
+  /** Per-cell counts of the accounts shown, as `MapCells.cells` (cells of `cellSizeOf(viewport)`). */
   countCells(states: Iterable<BotState>): number[];
 }
 
@@ -37,7 +51,7 @@ export function viewportMatcher(viewport: MapViewport): ViewportMatcher {
   return {
     shows: (state) => isBotShown(state) && state.accounts.some(isAccountShown),
     countCells(states) {
-      const cellSize = viewport.cellSize ?? 1;
+      const cellSize = cellSizeOf(viewport);
       const counts = new Map<number, number[]>();
       for (const state of states) {
         if (!isBotShown(state)) continue;

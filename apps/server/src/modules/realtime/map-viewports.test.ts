@@ -1,6 +1,7 @@
 import {
   type BotAccount,
   type BotState,
+  cellSizeOf,
   MAP_CELL_STRIDE,
   type MapCells,
   type MapViewport,
@@ -89,8 +90,11 @@ function countsOf(message: MapCells): Map<string, number[]> {
 }
 
 beforeAll(async () => {
-  // Two bots online is "a large fleet" here, so maps that offer a viewport follow it.
-  server = await startTestServer({ realtime: { adminFlushMs: 50, mapCellsMs: 200, fullFeedMaxBots: 1 } });
+  // Two bots online is "a large fleet" here, so maps that offer a viewport follow it; a zoomed-in map
+  // gets one bot one by one, counts beyond that.
+  server = await startTestServer({
+    realtime: { adminFlushMs: 50, mapCellsMs: 200, fullFeedMaxBots: 1, mapMaxStates: 1 },
+  });
   staffToken = (await server.createUser({ permissions: ['can_manageMap'] })).token;
   botA = await startBot(NEAR, 'gathering');
   botB = await startBot(FAR, 'fighting');
@@ -219,6 +223,40 @@ describe('staff map viewports (decision 206)', () => {
       expect(map.batches.flat().filter((state) => state.hwid === botB.hwid).length).toBeGreaterThanOrEqual(2),
     );
     expect(hwidsIn(map.batches).has(botA.hwid)).toBe(false);
+    map.socket.disconnect();
+  });
+
+  it('zoomed in on more bots than it gets one by one: their counts instead, states again once narrowed', async () => {
+    // The whole world zoomed in holds both bots: counts in cells a sixty-fourth of the area wide.
+    const world = around({ minX: -1000, minY: -1000, maxX: 1000, maxY: 1000 });
+    const map = await openMap(world);
+    const counted = await waitFor<MapCells>(map.socket, 'map_cells');
+    expect(counted.cellSize).toBe(cellSizeOf(world));
+    expect(counted.cellSize).toBe(32);
+    // (3, -4) is in cell (0, -1) of 32, (300, 300) in cell (9, 9).
+    expect(countsOf(counted)).toEqual(
+      new Map([
+        ['0,-1', [0, 0, 1, 0, 0, 0, 0, 0]],
+        ['9,9', [0, 0, 0, 0, 1, 0, 0, 0]],
+      ]),
+    );
+    expect(map.batches).toEqual([]);
+
+    // Narrowed on A: A's state again.
+    map.socket.emit('map_viewport', around());
+    await vi.waitFor(() => expect(hwidsIn(map.batches)).toEqual(new Set([botA.hwid])));
+
+    // B walks into view: both leave the map one by one, their counts come instead.
+    botB.report({ position: { mapId: 1, x: 5, y: 5 } });
+    await vi.waitFor(() => expect(new Set(map.dropped)).toEqual(new Set([botA.hwid, botB.hwid])));
+    await waitFor<MapCells>(map.socket, 'map_cells', (message) => countsOf(message).has('5,5'));
+    // B walks away again: one bot, no longer above the cap but not a quarter below it: still counts.
+    botB.report();
+    await waitFor<MapCells>(
+      map.socket,
+      'map_cells',
+      (message) => !countsOf(message).has('5,5') && countsOf(message).has('3,-4'),
+    );
     map.socket.disconnect();
   });
 });

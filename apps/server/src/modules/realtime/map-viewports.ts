@@ -1,5 +1,6 @@
 import {
   type BotState,
+  cellSizeOf,
   type MapViewport,
   mapViewportSchema,
   SOCKET_EVENTS,
@@ -14,6 +15,8 @@ const SLICE = 500;
 const REMOTE_LIFETIME_MS = 3_500;
 /** Each change makes every node scan its bots: a map changes at most this often (the latest wins). */
 const MIN_CHANGE_INTERVAL_MS = 250;
+/** A capped map gets states again below this share of the cap (no flapping around the cap). */
+const UNCAP_SHARE = 0.75;
 
 /** A staff map's viewport as nodes tell each other (`null`: the map closed). */
 export interface AnnouncedViewport {
@@ -29,6 +32,8 @@ interface Subscription {
   isLocal: boolean;
   /** This node's bots last sent to the map: one leaving the view gets a `bot_disconnect`. */
   shown: Set<string>;
+  /** Zoomed in on more of this node's bots than `maxStates`: sent counts (`map_cells`) instead. */
+  isCapped: boolean;
   expiresAt: number;
 }
 
@@ -42,6 +47,8 @@ interface MapViewportsDeps {
   announce(entries: AnnouncedViewport[]): void;
   /** True while the other nodes are unreachable: only this node's maps are served. */
   isDegraded(): boolean;
+  /** Most of this node's bots a zoomed-in map gets one by one (`realtime.mapMaxStates`). */
+  maxStates: number;
 }
 
 /**
@@ -49,7 +56,9 @@ interface MapViewportsDeps {
  * bots of the area it shows (zoomed in) or per-cell counts (zoomed out). Every node serves every
  * map with its own bots, so nothing whole-fleet is ever computed or sent: a map on node A tells the
  * others its viewport (`announce`), each node sends it the states of its bots in view at each admin
- * flush and its cell counts every second.
+ * flush and its cell counts every second. A zoomed-in area holding more of a node's bots than
+ * `maxStates` gets that node's counts instead, like a zoomed-out one, until it narrows: what a map
+ * receives never grows with the fleet.
  */
 export class MapViewports {
   private readonly subscriptions = new Map<string, Subscription>();
@@ -98,7 +107,10 @@ export class MapViewports {
     }
   }
 
-  /** Every second: re-announces this node's maps, forgets silent nodes' ones, sends cell counts. */
+  /**
+   * Every second: re-announces this node's maps, forgets silent nodes' ones, sends cell counts, and
+   * caps or uncaps the zoomed-in maps by how many of this node's bots they hold.
+   */
   tick(): void {
     const now = Date.now();
     const local: AnnouncedViewport[] = [];
@@ -110,6 +122,8 @@ export class MapViewports {
     if (local.length > 0) this.deps.announce(local);
     for (const subscription of this.subscriptions.values()) {
       if (subscription.viewport.cellSize !== null) this.sendCells(subscription);
+      else if (subscription.isCapped) this.recheckCapped(subscription);
+      else if (subscription.shown.size > this.deps.maxStates) this.cap(subscription);
     }
   }
 
@@ -117,7 +131,8 @@ export class MapViewports {
   deliver(batch: readonly BotState[]): void {
     for (const subscription of this.subscriptions.values()) {
       // Unreachable (Redis away): left as it was, so what it was shown is still known when it returns.
-      if (subscription.viewport.cellSize !== null || !this.target(subscription)) continue;
+      if (subscription.viewport.cellSize !== null || subscription.isCapped || !this.target(subscription))
+        continue;
       const inView: BotState[] = [];
       for (const state of batch) {
         if (subscription.matcher.shows(state)) {
@@ -165,6 +180,7 @@ export class MapViewports {
       matcher: viewportMatcher(viewport),
       isLocal,
       shown: new Set(),
+      isCapped: false,
       expiresAt: isLocal ? Number.POSITIVE_INFINITY : Date.now() + REMOTE_LIFETIME_MS,
     };
     this.subscriptions.set(socketId, subscription);
@@ -179,11 +195,37 @@ export class MapViewports {
     }
     const inView: BotState[] = [];
     for (const state of this.deps.localStates()) {
-      if (!subscription.matcher.shows(state)) continue;
-      inView.push(state);
-      subscription.shown.add(state.hwid);
+      if (subscription.matcher.shows(state)) inView.push(state);
     }
+    if (inView.length > this.deps.maxStates) {
+      subscription.isCapped = true;
+      this.sendCells(subscription);
+      return;
+    }
+    for (const state of inView) subscription.shown.add(state.hwid);
     this.sendStates(subscription, inView);
+  }
+
+  /** Too many bots came into a zoomed-in map: they leave it, their counts come instead. */
+  private cap(subscription: Subscription): void {
+    const target = this.target(subscription);
+    if (!target) return;
+    for (const hwid of subscription.shown) target.emit(SOCKET_EVENTS.botDisconnect, hwid);
+    subscription.shown.clear();
+    subscription.isCapped = true;
+    this.sendCells(subscription);
+  }
+
+  /** A capped map gets its counts; once its area holds a quarter fewer bots than the cap, states again. */
+  private recheckCapped(subscription: Subscription): void {
+    let inView = 0;
+    for (const state of this.deps.localStates()) if (subscription.matcher.shows(state)) inView += 1;
+    if (inView > this.deps.maxStates * UNCAP_SHARE) {
+      this.sendCells(subscription);
+      return;
+    }
+    subscription.isCapped = false;
+    this.show(subscription);
   }
 
   private sendStates(subscription: Subscription, states: BotState[]): void {
@@ -196,7 +238,7 @@ export class MapViewports {
   private sendCells(subscription: Subscription): void {
     this.target(subscription)?.emit(SOCKET_EVENTS.mapCells, {
       node: this.deps.nodeId,
-      cellSize: subscription.viewport.cellSize ?? 1,
+      cellSize: cellSizeOf(subscription.viewport),
       cells: subscription.matcher.countCells(this.deps.localStates()),
     });
   }

@@ -115,6 +115,7 @@ export class RealtimeHub {
       localStates: () => this.presence.localStates(),
       announce: (entries) => this.announceViewports(entries),
       isDegraded: () => this.isDegraded(),
+      maxStates: realtime.mapMaxStates,
     });
     this.staffFeed = {
       store: this.store,

@@ -2,6 +2,7 @@ import {
   type AdminFeed,
   type BotState,
   type BotStatus,
+  cellSizeOf,
   MAP_CELL_STRIDE,
   type MapCells,
   type MapViewport,
@@ -42,7 +43,10 @@ export interface LiveFleet {
   /** `full`: every online bot; `viewport`: only the bots the map shows, and cell counts (decision 206). */
   feed: AdminFeed;
   bots: ReadonlyMap<string, BotState>;
-  /** Viewport feed, zoomed out: the latest per-cell counts of each node, by node. */
+  /**
+   * Viewport feed: the latest per-cell counts of each node, by node. Zoomed out, every node's; zoomed
+   * in, those of the nodes holding more bots in the area than they send one by one (decision 206).
+   */
   cells: ReadonlyMap<string, NodeCells>;
   /** What the map shows (the viewport feed keeps only that: a state sent for an older one is late). */
   viewport?: MapViewport;
@@ -210,8 +214,12 @@ export function startViewportFeed(fleet: LiveFleet): LiveFleet {
   };
 }
 
-/** One node's counts replace its previous ones; nodes silent for a while are dropped. */
+/**
+ * One node's counts replace its previous ones; nodes silent for a while are dropped. Counts in cells
+ * of another size answer a viewport the map has left: ignored.
+ */
 export function applyCells(fleet: LiveFleet, message: MapCells, now = Date.now()): LiveFleet {
+  if (fleet.viewport && message.cellSize !== cellSizeOf(fleet.viewport)) return fleet;
   const cells = new Map<string, NodeCells>();
   for (const [node, entry] of fleet.cells)
     if (now - entry.receivedAt < NODE_CELLS_LIFETIME_MS) cells.set(node, entry);
@@ -244,15 +252,12 @@ export function applyViewport(fleet: LiveFleet, viewport: MapViewport): LiveFlee
   };
 }
 
-/** Accounts on the map: counted from the bots, or from the cell counts when zoomed out. */
+/** Accounts on the map: those of the bots held, plus the nodes' cell counts (viewport feed). */
 export function countFleetAccounts(fleet: LiveFleet): number {
   let total = 0;
-  if (fleet.feed === 'viewport' && fleet.cells.size > 0) {
-    for (const { cells } of fleet.cells.values())
-      for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE)
-        for (let status = 2; status < MAP_CELL_STRIDE; status++) total += cells[at + status] ?? 0;
-    return total;
-  }
+  for (const { cells } of fleet.cells.values())
+    for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE)
+      for (let status = 2; status < MAP_CELL_STRIDE; status++) total += cells[at + status] ?? 0;
   for (const bot of fleet.bots.values()) total += bot.accounts.length;
   return total;
 }

@@ -1,5 +1,6 @@
 import {
   type BotState,
+  cellSizeOf,
   SOCKET_RANDOMIZATION_FACTOR,
   SOCKET_RECONNECTION_DELAY_MAX_MS,
   SOCKET_RECONNECTION_DELAY_MS,
@@ -14,6 +15,7 @@ import {
   applyViewport,
   countFleetAccounts,
   diffBotStates,
+  emptyFleet,
   FLEET_TOTALS_VIEWPORT,
   startViewportFeed,
 } from './live-cache.ts';
@@ -175,5 +177,18 @@ describe('fleet and event helpers', () => {
     expect([...counted.cells.keys()]).toEqual(['n1']);
     expect(countFleetAccounts(counted)).toBe(0);
     expect(applyViewport(counted, { ...FLEET_TOTALS_VIEWPORT, cellSize: null }).cells.size).toBe(0);
+  });
+
+  it('viewport feed, zoomed in: keeps the counts of a node capping the area, adds them to the bots held', () => {
+    const zoomedIn = { ...FLEET_TOTALS_VIEWPORT, cellSize: null };
+    const fleet = applyBatch(applyViewport(startViewportFeed(emptyFleet), zoomedIn), [botState('A-000001')]);
+    // The whole world zoomed in: a capped node counts in cells of 2000 / 64 → 32 map cells.
+    expect(cellSizeOf(zoomedIn)).toBe(32);
+    const capped = applyCells(fleet, { node: 'n2', cellSize: 32, cells: [0, 0, 0, 0, 5, 0, 0, 0, 0, 0] });
+    expect(countFleetAccounts(capped)).toBe(6);
+    // Counts in other cells answer an earlier, zoomed-out viewport: ignored.
+    expect(applyCells(fleet, { node: 'n3', cellSize: 4096, cells: [0, 0, 0, 0, 5, 0, 0, 0, 0, 0] })).toBe(
+      fleet,
+    );
   });
 });

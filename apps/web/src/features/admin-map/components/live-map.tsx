@@ -82,8 +82,8 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
 
     let lastCounts = '';
     const reportCounts = (fleet: LiveFleet | undefined) => {
-      // Zoomed out on the viewport feed, the nodes count the accounts (only those in view are held here).
-      const isCounted = fleet?.feed === 'viewport' && renderer.isClustered();
+      // On the viewport feed, nodes count the accounts of clustered areas (only others are held here).
+      const isCounted = fleet?.feed === 'viewport' && renderer.drawsClusters();
       const counted = isCounted ? countFleetAccounts(fleet) : 0;
       const counts = {
         online: fleet?.onlineCount ?? 0,
@@ -167,16 +167,15 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       tip.style.transform = `translate(${Math.min(sx + 14, renderer.width - 330)}px, ${Math.max(0, sy - 10)}px)`;
     };
     const onHover = (sx: number, sy: number) => {
-      if (renderer.isClustered()) {
-        const cluster = renderer.pickCluster(sx, sy);
-        if (cluster)
-          showTooltip(sx, sy, [
-            countOf(cluster.count, 'compte de jeu', 'comptes de jeu'),
-            'Zoomez pour les voir un par un.',
-          ]);
-        else hideTooltip();
+      const cluster = renderer.pickCluster(sx, sy);
+      if (cluster) {
+        showTooltip(sx, sy, [
+          countOf(cluster.count, 'compte de jeu', 'comptes de jeu'),
+          'Zoomez pour les voir un par un.',
+        ]);
         return;
       }
+      if (renderer.isClustered()) return hideTooltip();
       const slot = renderer.pick(sx, sy);
       if (slot < 0) return hideTooltip();
       const hwid = buffers.hwidOf[slot] ?? '';
@@ -243,10 +242,8 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       drag = null;
       if (!wasClick) return;
       const [sx, sy] = local(event);
-      if (renderer.isClustered()) {
-        if (renderer.pickCluster(sx, sy)) renderer.zoomAt(sx, sy, 3);
-        return;
-      }
+      if (renderer.pickCluster(sx, sy)) return renderer.zoomAt(sx, sy, 3);
+      if (renderer.isClustered()) return;
       const slot = renderer.pick(sx, sy);
       callbacks.current.onSelect(slot >= 0 ? (buffers.hwidOf[slot] ?? null) : null);
     };

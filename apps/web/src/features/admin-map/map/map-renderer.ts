@@ -186,8 +186,14 @@ export class MapRenderer {
     this.isDirty = true;
   }
 
+  /** Zoomed out far enough that the map asks for clusters (each account is drawn beyond). */
   isClustered(): boolean {
     return this.view.scale < CLUSTER_BELOW_SCALE;
+  }
+
+  /** Clusters on screen: zoomed out, or zoomed in on an area where nodes sent counts (decision 206). */
+  drawsClusters(): boolean {
+    return this.isClustered() || (this.serverCells?.length ?? 0) > 0;
   }
 
   /** Map cells per side of a cluster at the current zoom. */
@@ -248,9 +254,9 @@ export class MapRenderer {
     return best;
   }
 
-  /** Accounts of the cluster under a screen point (cluster mode). */
+  /** Accounts of the cluster under a screen point (when clusters are drawn). */
   pickCluster(sx: number, sy: number): { count: number; cellX: number; cellY: number } | null {
-    if (!this.isClustered()) return null;
+    if (!this.drawsClusters()) return null;
     const grid = this.clusterGrid();
     const [wx, wy] = this.toWorld(sx, sy);
     const cellX = mapCellOf(wx, grid.cellSize);
@@ -333,6 +339,8 @@ export class MapRenderer {
       this.drawPoints();
       this.putImage(rect);
       this.drawHighlights();
+      // Zoomed in where a node holds too many bots to send each: its counts, over the others' bots.
+      if (this.drawsClusters()) this.drawClusters();
     }
     this.stats.drawn++;
     const ms = performance.now() - started;
