@@ -242,8 +242,10 @@ describe('staff map viewports (decision 206)', () => {
     );
     expect(map.batches).toEqual([]);
 
-    // Narrowed on A: A's state again.
+    // Narrowed on A: the node withdraws its counts (none), then A's state comes again.
+    const withdrawn = waitFor<MapCells>(map.socket, 'map_cells', (message) => message.cells.length === 0);
     map.socket.emit('map_viewport', around());
+    expect(await withdrawn).toEqual({ node: counted.node, cellSize: cellSizeOf(around()), cells: [] });
     await vi.waitFor(() => expect(hwidsIn(map.batches)).toEqual(new Set([botA.hwid])));
 
     // B walks into view: both leave the map one by one, their counts come instead.

@@ -142,7 +142,8 @@ export class MapViewports {
           this.target(subscription)?.emit(SOCKET_EVENTS.botDisconnect, state.hwid);
         }
       }
-      this.sendStates(subscription, inView);
+      if (subscription.shown.size > this.deps.maxStates) this.cap(subscription);
+      else this.sendStates(subscription, inView);
     }
   }
 
@@ -203,10 +204,19 @@ export class MapViewports {
       return;
     }
     for (const state of inView) subscription.shown.add(state.hwid);
+    // No counts from this node here: drops any it sent before (capped, or for the area before).
+    this.target(subscription)?.emit(SOCKET_EVENTS.mapCells, {
+      node: this.deps.nodeId,
+      cellSize: cellSizeOf(subscription.viewport),
+      cells: [],
+    });
     this.sendStates(subscription, inView);
   }
 
-  /** Too many bots came into a zoomed-in map: they leave it, their counts come instead. */
+  /**
+   * Too many bots came into a zoomed-in map: they leave it, their counts come instead (a rare
+   * transition: at most `maxStates` notices, once).
+   */
   private cap(subscription: Subscription): void {
     const target = this.target(subscription);
     if (!target) return;
@@ -218,6 +228,7 @@ export class MapViewports {
 
   /** A capped map gets its counts; once its area holds a quarter fewer bots than the cap, states again. */
   private recheckCapped(subscription: Subscription): void {
+    if (!this.target(subscription)) return; // unreachable: decided once it is back
     let inView = 0;
     for (const state of this.deps.localStates()) if (subscription.matcher.shows(state)) inView += 1;
     if (inView > this.deps.maxStates * UNCAP_SHARE) {

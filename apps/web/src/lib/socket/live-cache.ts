@@ -223,7 +223,9 @@ export function applyCells(fleet: LiveFleet, message: MapCells, now = Date.now()
   const cells = new Map<string, NodeCells>();
   for (const [node, entry] of fleet.cells)
     if (now - entry.receivedAt < NODE_CELLS_LIFETIME_MS) cells.set(node, entry);
-  cells.set(message.node, { ...message, receivedAt: now });
+  // Zoomed in, a node sending no cells sends its bots one by one instead: nothing of it to count.
+  if (message.cells.length === 0 && fleet.viewport?.cellSize === null) cells.delete(message.node);
+  else cells.set(message.node, { ...message, receivedAt: now });
   return { ...fleet, cells, version: fleet.version + 1, isSnapshot: false, changed: [], removed: [] };
 }
 
@@ -252,12 +254,19 @@ export function applyViewport(fleet: LiveFleet, viewport: MapViewport): LiveFlee
   };
 }
 
-/** Accounts on the map: those of the bots held, plus the nodes' cell counts (viewport feed). */
-export function countFleetAccounts(fleet: LiveFleet): number {
+/** Accounts in the nodes' cell counts (viewport feed: zoomed out, or zoomed in where a node capped). */
+export function countCellAccounts(fleet: LiveFleet): number {
   let total = 0;
   for (const { cells } of fleet.cells.values())
     for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE)
       for (let status = 2; status < MAP_CELL_STRIDE; status++) total += cells[at + status] ?? 0;
+  return total;
+}
+
+/** Accounts online for the dashboard: the bots' on the full feed, the nodes' totals on the viewport feed. */
+export function countFleetAccounts(fleet: LiveFleet): number {
+  if (fleet.feed === 'viewport') return countCellAccounts(fleet);
+  let total = 0;
   for (const bot of fleet.bots.values()) total += bot.accounts.length;
   return total;
 }

@@ -13,6 +13,7 @@ import {
   applyDisconnect,
   applySnapshot,
   applyViewport,
+  countCellAccounts,
   countFleetAccounts,
   diffBotStates,
   emptyFleet,
@@ -179,16 +180,19 @@ describe('fleet and event helpers', () => {
     expect(applyViewport(counted, { ...FLEET_TOTALS_VIEWPORT, cellSize: null }).cells.size).toBe(0);
   });
 
-  it('viewport feed, zoomed in: keeps the counts of a node capping the area, adds them to the bots held', () => {
+  it('viewport feed, zoomed in: keeps the counts of a node capping the area until it withdraws them', () => {
     const zoomedIn = { ...FLEET_TOTALS_VIEWPORT, cellSize: null };
     const fleet = applyBatch(applyViewport(startViewportFeed(emptyFleet), zoomedIn), [botState('A-000001')]);
     // The whole world zoomed in: a capped node counts in cells of 2000 / 64 → 32 map cells.
     expect(cellSizeOf(zoomedIn)).toBe(32);
     const capped = applyCells(fleet, { node: 'n2', cellSize: 32, cells: [0, 0, 0, 0, 5, 0, 0, 0, 0, 0] });
-    expect(countFleetAccounts(capped)).toBe(6);
+    expect([countCellAccounts(capped), capped.bots.size]).toEqual([5, 1]);
     // Counts in other cells answer an earlier, zoomed-out viewport: ignored.
     expect(applyCells(fleet, { node: 'n3', cellSize: 4096, cells: [0, 0, 0, 0, 5, 0, 0, 0, 0, 0] })).toBe(
       fleet,
     );
+    // The node sends its bots one by one again: no cells from it, its counts go.
+    const uncapped = applyCells(capped, { node: 'n2', cellSize: 32, cells: [] });
+    expect([uncapped.cells.size, countCellAccounts(uncapped)]).toEqual([0, 0]);
   });
 });

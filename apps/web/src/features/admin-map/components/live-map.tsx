@@ -4,7 +4,7 @@ import { hashKey, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { socketClient } from '../../../lib/socket/index.ts';
 import {
-  countFleetAccounts,
+  countCellAccounts,
   emptyFleet,
   type LiveFleet,
   liveKeys,
@@ -82,13 +82,12 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
 
     let lastCounts = '';
     const reportCounts = (fleet: LiveFleet | undefined) => {
-      // On the viewport feed, nodes count the accounts of clustered areas (only others are held here).
-      const isCounted = fleet?.feed === 'viewport' && renderer.drawsClusters();
-      const counted = isCounted ? countFleetAccounts(fleet) : 0;
+      // On the viewport feed, nodes count the accounts of clustered areas (the others are held here).
+      const counted = fleet?.feed === 'viewport' ? countCellAccounts(fleet) : 0;
       const counts = {
         online: fleet?.onlineCount ?? 0,
-        accounts: isCounted ? counted : buffers.size,
-        shown: isCounted ? counted : buffers.visibleCount,
+        accounts: counted + buffers.size,
+        shown: counted + buffers.visibleCount,
       };
       const key = `${counts.online}/${counts.accounts}/${counts.shown}`;
       if (key !== lastCounts) {
@@ -167,17 +166,17 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       tip.style.transform = `translate(${Math.min(sx + 14, renderer.width - 330)}px, ${Math.max(0, sy - 10)}px)`;
     };
     const onHover = (sx: number, sy: number) => {
-      const cluster = renderer.pickCluster(sx, sy);
-      if (cluster) {
+      // A bot drawn under the pointer first; then a cluster (zoomed out, or counted by a node).
+      const slot = renderer.isClustered() ? -1 : renderer.pick(sx, sy);
+      if (slot < 0) {
+        const cluster = renderer.pickCluster(sx, sy);
+        if (!cluster) return hideTooltip();
         showTooltip(sx, sy, [
           countOf(cluster.count, 'compte de jeu', 'comptes de jeu'),
           'Zoomez pour les voir un par un.',
         ]);
         return;
       }
-      if (renderer.isClustered()) return hideTooltip();
-      const slot = renderer.pick(sx, sy);
-      if (slot < 0) return hideTooltip();
       const hwid = buffers.hwidOf[slot] ?? '';
       const status = BOT_STATUSES[buffers.status[slot] ?? 0] as BotStatus;
       showTooltip(sx, sy, [
@@ -242,10 +241,10 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
       drag = null;
       if (!wasClick) return;
       const [sx, sy] = local(event);
-      if (renderer.pickCluster(sx, sy)) return renderer.zoomAt(sx, sy, 3);
-      if (renderer.isClustered()) return;
-      const slot = renderer.pick(sx, sy);
-      callbacks.current.onSelect(slot >= 0 ? (buffers.hwidOf[slot] ?? null) : null);
+      const slot = renderer.isClustered() ? -1 : renderer.pick(sx, sy);
+      if (slot < 0 && renderer.pickCluster(sx, sy)) return renderer.zoomAt(sx, sy, 3);
+      if (!renderer.isClustered())
+        callbacks.current.onSelect(slot >= 0 ? (buffers.hwidOf[slot] ?? null) : null);
     };
     const onPointerCancel = (event: PointerEvent) => {
       pointers.delete(event.pointerId);
