@@ -35,12 +35,19 @@ async function main(): Promise<void> {
   const recordDir = process.env.BENCH_RECORD_DIR;
   if (!recordDir) throw new Error('--quick writes to BENCH_RECORD_DIR (a temporary folder)');
   const queue = [...chosen];
+  // The first failure stops the other lane too (its benchmark gets SIGTERM and cleans up).
+  const stop = new AbortController();
+  let failure: unknown;
   const lane = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      await runQuick(next, path.join(recordDir, next.key));
+    for (let next = queue.shift(); next && !stop.signal.aborted; next = queue.shift()) {
+      await runQuick(next, path.join(recordDir, next.key), stop.signal).catch((error: unknown) => {
+        if (!stop.signal.aborted) failure = error;
+        stop.abort();
+      });
     }
   };
   await Promise.all(Array.from({ length: QUICK_LANES }, lane));
+  if (failure) throw failure;
   mergeRecords(recordDir, chosen);
 }
 
@@ -55,7 +62,7 @@ function argumentsOf(benchmark: Benchmark): string[] {
 }
 
 /** Runs one benchmark at its toy size, its results into `recordDir`, its output printed in one piece. */
-async function runQuick(benchmark: Benchmark, recordDir: string): Promise<void> {
+async function runQuick(benchmark: Benchmark, recordDir: string, signal: AbortSignal): Promise<void> {
   mkdirSync(recordDir, { recursive: true });
   const printed = (output: { stdout?: string; stderr?: string }) => {
     process.stdout.write(`\n=== ${benchmark.key} (quick)\n${output.stdout ?? ''}`);
@@ -64,6 +71,7 @@ async function runQuick(benchmark: Benchmark, recordDir: string): Promise<void> 
   const run = promisify(execFile)(process.execPath, argumentsOf(benchmark), {
     env: { ...process.env, BENCH_RECORD_DIR: recordDir },
     maxBuffer: 64 * 1024 * 1024,
+    signal,
   });
   printed(
     await run.catch((error: Error & { stdout?: string; stderr?: string }) => {
@@ -91,7 +99,8 @@ function mergeRecords(recordDir: string, benchmarks: Benchmark[]): void {
   writeFileSync(path.join(recordDir, 'benchmarks.md'), `${sections.join('\n\n')}\n`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
+main().catch((error: Error) => {
+  // The failed benchmark's own output is printed above.
+  console.error(`bench: ${error.message.split('\n')[0]}`);
   process.exit(1);
 });
