@@ -292,10 +292,14 @@ describe('one platform across nodes', () => {
     );
     expect(new Set(batches.flat().map((state) => state.hwid))).toEqual(new Set([owner.hwid]));
 
+    // Zoomed in, under the cap: no counts from either node (each withdraws any it sent).
+    expect(cells.every((message) => message.cells.length === 0)).toBe(true);
+
     // Zoomed out: both nodes send their counts; only B's hold the bot.
     map.socket.emit('map_viewport', { ...viewport, cellSize: 64 });
-    await vi.waitFor(() => expect(new Set(cells.map((message) => message.node)).size).toBe(2));
-    const counted = cells.filter((message) => message.cells.length > 0);
+    const zoomedOut = () => cells.filter((message) => message.cellSize === 64);
+    await vi.waitFor(() => expect(new Set(zoomedOut().map((message) => message.node)).size).toBe(2));
+    const counted = zoomedOut().filter((message) => message.cells.length > 0);
     expect(new Set(counted.map((message) => message.node)).size).toBe(1);
     // (-777, 777) lies in cell (-13, 12) at 64 per side: one account, gathering (account() default).
     expect(counted.at(-1)?.cells).toEqual([-13, 12, 0, 0, 1, 0, 0, 0, 0, 0]);

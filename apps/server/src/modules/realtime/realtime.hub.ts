@@ -27,6 +27,7 @@ import {
   type Refusal,
   refusal,
   type SocketData,
+  zeroCounters,
 } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
@@ -55,13 +56,7 @@ export class RealtimeHub {
   readonly store: BotStateStore;
   readonly recorder: ActivityRecorder;
   readonly botEvents: BotEventRecorder;
-  readonly counters: HubCounters = {
-    refused: {},
-    silentBots: 0,
-    droppedReports: 0,
-    invalidReports: 0,
-    reapedBots: 0,
-  };
+  readonly counters: HubCounters = zeroCounters();
   private readonly presence: BotPresence;
   private readonly fanOut: BotFanOut;
   private readonly viewports: MapViewports;

@@ -62,6 +62,10 @@ export interface HubCounters {
   reapedBots: number;
 }
 
+export function zeroCounters(): HubCounters {
+  return { refused: {}, silentBots: 0, droppedReports: 0, invalidReports: 0, reapedBots: 0 };
+}
+
 /** Sends `auth_error {error, code}` then closes the socket (counted by code). */
 export type RefuseSocket = (socket: HubSocket, code: ErrorCode, message?: string) => void;
 
