@@ -39,6 +39,19 @@ function look(page: Page, x: number, y: number, scale: number) {
   );
 }
 
+/** Puts the mouse over the map point (x, y). */
+async function hoverWorld(page: Page, x: number, y: number) {
+  const box = (await page.getByTestId('map-canvas').boundingBox())!;
+  const [sx, sy] = await page.evaluate(
+    ([wx, wy]) => {
+      const { renderer } = window.__adminMap!;
+      return [renderer.toScreenX(wx), renderer.toScreenY(wy)] as const;
+    },
+    [x, y] as const,
+  );
+  await page.mouse.move(box.x + sx, box.y + sy);
+}
+
 const heldOnMap = (page: Page, hwids: string[]) =>
   page.evaluate((list) => list.filter((hwid) => window.__adminMap!.buffers.slotsOf(hwid).length > 0), hwids);
 
@@ -63,12 +76,7 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 2);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await heldOnMap(page, [...west, east])).toEqual([]);
-    const box = (await page.getByTestId('map-canvas').boundingBox())!;
-    const eastOnScreen = await page.evaluate(() => {
-      const { renderer } = window.__adminMap!;
-      return [renderer.toScreenX(35), renderer.toScreenY(35)];
-    });
-    await page.mouse.move(box.x + eastOnScreen[0]!, box.y + eastOnScreen[1]!);
+    await hoverWorld(page, 35, 35);
     await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
 
     // The status filter goes to the hub: only the fighting account is counted.
@@ -86,12 +94,7 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 6);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await page.evaluate(() => window.__adminMap!.buffers.size)).toBe(0);
-    const box = (await page.getByTestId('map-canvas').boundingBox())!;
-    const eastOnScreen = await page.evaluate(() => {
-      const { renderer } = window.__adminMap!;
-      return [renderer.toScreenX(35), renderer.toScreenY(35)];
-    });
-    await page.mouse.move(box.x + eastOnScreen[0]!, box.y + eastOnScreen[1]!);
+    await hoverWorld(page, 35, 35);
     await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
 
     // Closer on the west: two bots, each drawn.
