@@ -67,6 +67,8 @@ export interface AdminMapHandle {
     markDirty(): void;
     isClustered(): boolean;
     slotScreen(slot: number): [number, number];
+    toScreenX(x: number): number;
+    toScreenY(y: number): number;
     stats: { frames: number; drawn: number; drawMs: number[] };
   };
   buffers: {

@@ -112,11 +112,11 @@ export async function openPage(
   page.on('request', () => {
     inFlight += 1;
   });
-  for (const end of ['requestfinished', 'requestfailed'] as const) {
-    page.on(end, () => {
-      inFlight -= 1;
-    });
-  }
+  const ended = () => {
+    inFlight -= 1;
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
   return { page, context, errors, settled: () => settle(page, () => inFlight), close: () => context.close() };
 }
 
