@@ -109,7 +109,7 @@ export class MapViewports {
 
   /**
    * Every second: re-announces this node's maps, forgets silent nodes' ones, sends cell counts, and
-   * caps or uncaps the zoomed-in maps by how many of this node's bots they hold.
+   * uncaps the capped maps whose area now holds few enough of this node's bots (`deliver` caps).
    */
   tick(): void {
     const now = Date.now();
@@ -123,7 +123,6 @@ export class MapViewports {
     for (const subscription of this.subscriptions.values()) {
       if (subscription.viewport.cellSize !== null) this.sendCells(subscription);
       else if (subscription.isCapped) this.recheckCapped(subscription);
-      else if (subscription.shown.size > this.deps.maxStates) this.cap(subscription);
     }
   }
 
