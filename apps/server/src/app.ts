@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
-  logRequests(app);
+  logRequests(app, log as FastifyBaseLogger);
   measureHttpLatency(app, ctx.metrics);
   observeDatabasePool(ctx.metrics, database);
 

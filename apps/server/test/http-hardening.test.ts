@@ -77,11 +77,32 @@ describe('bad input never yields a 5xx', () => {
 });
 
 describe('security headers and CORS', () => {
-  it('sends helmet headers and no CORS grant to a foreign origin', async () => {
+  it("sends the API's security headers and no CORS grant to a foreign origin", async () => {
     const answer = await call('GET', '/healthz', undefined, undefined, { origin: 'https://evil.example' });
+    expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("sends the API's security headers on errors too", async () => {
+    const answer = await call('GET', '/me/info');
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it("sends helmet's document headers with the app's policy on pages", async () => {
+    for (const page of ['/api/docs/', '/login']) {
+      const answer = await fetch(`${server.url}${page}`);
+      expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    }
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {

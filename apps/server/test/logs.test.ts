@@ -93,6 +93,9 @@ describe('logs', () => {
     expect(arrivals.length).toBeGreaterThanOrEqual(requests.length);
     for (const line of arrivals)
       expect(JSON.parse(line)).toMatchObject({ level: 20, reqId: expect.any(String) });
+    // The answered line names the same request as its arrival.
+    const arrivedIds = new Set(arrivals.map((line) => JSON.parse(line).reqId));
+    for (const line of requests) expect(arrivedIds).toContain(JSON.parse(line).reqId);
     const leaks = secrets.flatMap((secret) =>
       lines.filter((line) => line.includes(secret)).map((line) => ({ secret, line })),
     );
