@@ -81,6 +81,7 @@ export interface Measurement {
   ownerP50: number;
   ownerP99: number;
   adminP50: number;
+  adminP99: number;
   /** Per admin watcher: characters received per second (Socket.IO packets), `map_cells` per second. */
   adminBytesPerSecond: number[];
   adminCellsPerSecond: number[];
@@ -159,10 +160,14 @@ async function measure(
     const start = await statsOf(target, false);
     const databaseCpuAtStart = databaseCpu();
     await sleep(to - preciseNow());
-    const end = await statsOf(target, true);
+    const end = await statsOf(target, false);
     const databaseCpuInWindow = databaseCpu() - databaseCpuAtStart;
     await sleep(GRACE_MS);
     const { results, sum, ownerLatencies, adminLatencies } = await collectResults(workers);
+    // Memory after a full collection, once the window's last states have arrived: a forced GC at
+    // the window's end held the target's loop for 235 ms at 10,000 bots, and the states sent just
+    // before it made the owner p99 (every client still connected, so the figure is the same).
+    const memory = await statsOf(target, true);
     const sent = sum('sent');
     const ownerExpected = sum('sentWatched');
     const ownerDelivered = sum('ownerReceived');
@@ -188,13 +193,14 @@ async function measure(
       ownerP50: percentile(ownerLatencies, 50),
       ownerP99: percentile(ownerLatencies, 99),
       adminP50: percentile(adminLatencies, 50),
+      adminP99: percentile(adminLatencies, 99),
       adminBytesPerSecond: perAdmin('adminBytes'),
       adminCellsPerSecond: perAdmin('adminCells'),
       cpuMicros,
       cpuShare: cpuMicros / 1000 / durationMs,
-      rssPerSocketKb: (end.rss - idle.rss) / 1024 / Math.max(1, sockets),
-      heapPerSocketKb: (end.heapUsed - idle.heapUsed) / 1024 / Math.max(1, sockets),
-      rssMb: end.rss / 1024 / 1024,
+      rssPerSocketKb: (memory.rss - idle.rss) / 1024 / Math.max(1, sockets),
+      heapPerSocketKb: (memory.heapUsed - idle.heapUsed) / 1024 / Math.max(1, sockets),
+      rssMb: memory.rss / 1024 / 1024,
       disconnects: sum('disconnects'),
       refusals: sum('refusals'),
       load: os.loadavg()[0] ?? 0,
@@ -245,25 +251,25 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   );
   lines.push('');
   lines.push(
-    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin messages | CPU per delivered state | target CPU | RSS per socket | load avg |',
+    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin p99 | admin messages | CPU per delivered state | target CPU | RSS per socket | load avg |',
   );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     lines.push(
       `| ${row.n} | ${row.target} | ${row.sockets}${row.failed ? ` (${row.failed} failed)` : ''} | ` +
         `${row.delivered} / ${row.expected} (${pct(row.delivered, row.expected)}) | ${fmt(row.ownerP50)} ms | ` +
-        `${fmt(row.ownerP99)} ms | ${fmt(row.adminP50)} ms | ${row.adminMessages} | ` +
+        `${fmt(row.ownerP99)} ms | ${fmt(row.adminP50)} ms | ${fmt(row.adminP99)} ms | ${row.adminMessages} | ` +
         `${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs | ${fmt(row.cpuShare * 100, 0)} % of a core | ` +
         `${fmt(row.rssPerSocketKb)} KB (heap ${fmt(row.heapPerSocketKb)}) | ${fmt(row.load)} |`,
     );
   }
   lines.push('');
   lines.push(
-    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, memory per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms):',
+    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, memory per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms, admin p99 ≤ 500 ms):',
   );
   lines.push('');
-  lines.push('| N | CPU per delivered state | RSS per socket | owner p99 | server delivery | verdict |');
-  lines.push('|---|---|---|---|---|---|');
+  lines.push('| N | CPU per delivered state | RSS per socket | owner p99 | admin p99 | server delivery | verdict |');
+  lines.push('|---|---|---|---|---|---|---|');
   for (const n of [...new Set(rows.map((row) => row.n))]) {
     const server = rows.find((row) => row.n === n && row.target === 'server');
     const relay = rows.find((row) => row.n === n && row.target === 'relay');
@@ -276,9 +282,11 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
     if (cpuRatio > 1.3) misses.push('CPU');
     if (rssRatio > 1.5) misses.push('memory');
     if (delivery < 0.9999) misses.push('delivery');
-    if (!(server.ownerP99 <= 100)) misses.push('p99');
+    if (!(server.ownerP99 <= 100)) misses.push('owner p99');
+    if (!(server.adminP99 <= 500)) misses.push('admin p99');
     lines.push(
       `| ${n} | ${fmt(cpuRatio, 2)} | ${fmt(rssRatio, 2)} | ${fmt(server.ownerP99 / relay.ownerP99, 2)} | ` +
+        `${fmt(server.adminP99 / relay.adminP99, 2)} | ` +
         `${pct(server.delivered, server.expected)} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goal'} |`,
     );
   }
@@ -321,6 +329,16 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
         met: server.ownerP99 <= 100,
       },
       {
+        ...compared({
+          name: `${n} bots: admin p99`,
+          value: server.adminP99,
+          unit: 'ms',
+          baseline: relay.adminP99,
+          goal: '≤ 500 ms',
+        }),
+        met: server.adminP99 <= 500,
+      },
+      {
         name: `${n} bots: delivered`,
         value: (100 * server.delivered) / Math.max(1, server.expected),
         unit: '%',
@@ -341,7 +359,7 @@ async function main(): Promise<void> {
       console.log(`N=${n} ${target}...`);
       const row = await measure(target, n);
       console.log(
-        `  delivered ${row.delivered}/${row.expected}, owner p50 ${fmt(row.ownerP50)} ms p99 ${fmt(row.ownerP99)} ms, ` +
+        `  delivered ${row.delivered}/${row.expected}, owner p50 ${fmt(row.ownerP50)} ms p99 ${fmt(row.ownerP99)} ms, admin p99 ${fmt(row.adminP99)} ms, ` +
           `CPU ${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs/state (${fmt(row.cpuShare * 100, 0)} %), ` +
           `RSS ${fmt(row.rssPerSocketKb)} KB/socket (heap ${fmt(row.heapPerSocketKb)} KB), disconnects ${row.disconnects}, refusals ${row.refusals}, ` +
           `load ${fmt(row.load)}, reasons ${JSON.stringify(row.reasons)}${row.hub ? `, hub ${JSON.stringify(row.hub)}` : ''}`,
