@@ -2,6 +2,7 @@
  * A load process: connects its share of bots (1 update/s each) and owner watchers, or the admin
  * watcher, and measures what arrives. Separate processes keep client CPU out of the target's.
  */
+import { reconnectionDelay } from '@bot/bot-agent';
 import { type MapViewport, SOCKET_CLIENT_OPTIONS } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import {
@@ -67,20 +68,40 @@ function open(url: string): Socket {
   return socket;
 }
 
+/**
+ * Authenticates a socket: true once accepted, false when refused or after 60 s. Reconnecting sockets
+ * behave like the SDK and the web app: they authenticate on every connection until one is accepted,
+ * and a connection the server closed (a refusal, a timeout under load), which Socket.IO's manager
+ * does not retry, is opened again after the SDK's reconnection delay.
+ */
 function authenticate(socket: Socket, payload: Record<string, unknown>): Promise<boolean> {
+  const retries = socket.io.opts.reconnection === true;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), 60_000);
-    socket.once('connect', () => {
+    let isSettled = false;
+    let attempt = 0;
+    const settle = (ok: boolean) => {
+      if (isSettled) return;
+      isSettled = true;
+      clearTimeout(timer);
+      socket.off('connect', onConnect);
+      resolve(ok);
+    };
+    const timer = setTimeout(() => settle(false), 60_000);
+    const onConnect = () => {
       socket.emit('authenticate', payload, (answer: { ok: boolean }) => {
-        clearTimeout(timer);
-        resolve(answer.ok);
+        if (answer.ok || !retries) settle(answer.ok);
       });
-    });
+    };
+    socket.on('connect', onConnect);
     socket.on('connect_error', (error) => {
       countReason(`connect_error: ${error.message}`);
-      if (socket.io.opts.reconnection) return; // it tries again
-      clearTimeout(timer);
-      resolve(false);
+      if (!retries) settle(false);
+    });
+    socket.on('disconnect', (reason) => {
+      if (retries && !isSettled && reason === 'io server disconnect')
+        setTimeout(() => {
+          if (!isSettled) socket.connect();
+        }, reconnectionDelay(attempt++));
     });
   });
 }

@@ -247,7 +247,9 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   lines.push(
     '- *delivered / expected* counts bot states: one per update for the admin plus one per update of a watched ' +
       'bot for its owner. CPU per delivered state = target CPU time in the window / delivered states. ' +
-      'RSS per socket = (RSS at the end − RSS before any client) / connected sockets.',
+      'Memory per socket = (heap after a full collection at the end − heap before any client) / connected ' +
+      "sockets, the goal's measure: the server's RSS also holds the embedded database's WebAssembly memory, " +
+      'which grows and shrinks by hundreds of megabytes with its own work (the RSS column, same formula, shows it).',
   );
   lines.push('');
   lines.push(
@@ -265,27 +267,30 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   }
   lines.push('');
   lines.push(
-    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, memory per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms, admin p99 ≤ 500 ms):',
+    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, heap per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms, admin p99 ≤ 500 ms):',
   );
   lines.push('');
-  lines.push('| N | CPU per delivered state | RSS per socket | owner p99 | admin p99 | server delivery | verdict |');
-  lines.push('|---|---|---|---|---|---|---|');
+  lines.push(
+    '| N | CPU per delivered state | heap per socket | RSS per socket | owner p99 | admin p99 | server delivery | verdict |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|');
   for (const n of [...new Set(rows.map((row) => row.n))]) {
     const server = rows.find((row) => row.n === n && row.target === 'server');
     const relay = rows.find((row) => row.n === n && row.target === 'relay');
     if (!server || !relay) continue;
     const cpuRatio =
       server.cpuMicros / Math.max(1, server.delivered) / (relay.cpuMicros / Math.max(1, relay.delivered));
+    const heapRatio = server.heapPerSocketKb / relay.heapPerSocketKb;
     const rssRatio = server.rssPerSocketKb / relay.rssPerSocketKb;
     const delivery = server.delivered / Math.max(1, server.expected);
     const misses: string[] = [];
     if (cpuRatio > 1.3) misses.push('CPU');
-    if (rssRatio > 1.5) misses.push('memory');
+    if (!(heapRatio <= 1.5)) misses.push('memory');
     if (delivery < 0.9999) misses.push('delivery');
     if (!(server.ownerP99 <= 100)) misses.push('owner p99');
     if (!(server.adminP99 <= 500)) misses.push('admin p99');
     lines.push(
-      `| ${n} | ${fmt(cpuRatio, 2)} | ${fmt(rssRatio, 2)} | ${fmt(server.ownerP99 / relay.ownerP99, 2)} | ` +
+      `| ${n} | ${fmt(cpuRatio, 2)} | ${fmt(heapRatio, 2)} | ${fmt(rssRatio, 2)} | ${fmt(server.ownerP99 / relay.ownerP99, 2)} | ` +
         `${fmt(server.adminP99 / relay.adminP99, 2)} | ` +
         `${pct(server.delivered, server.expected)} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goal'} |`,
     );
@@ -308,16 +313,22 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
       baseline: cpu(relay),
       goal: 'ratio ≤ 1.3',
     });
-    const rss = compared({
-      name: `${n} bots: RSS per socket`,
-      value: server.rssPerSocketKb,
+    const heap = compared({
+      name: `${n} bots: heap per socket`,
+      value: server.heapPerSocketKb,
       unit: 'KB',
-      baseline: relay.rssPerSocketKb,
+      baseline: relay.heapPerSocketKb,
       goal: 'ratio ≤ 1.5',
     });
     return [
       { ...cpuPerState, met: (cpuPerState.ratio ?? Infinity) <= 1.3 },
-      { ...rss, met: (rss.ratio ?? Infinity) <= 1.5 },
+      { ...heap, met: (heap.ratio ?? Infinity) <= 1.5 },
+      compared({
+        name: `${n} bots: RSS per socket (no goal: holds the embedded database's memory)`,
+        value: server.rssPerSocketKb,
+        unit: 'KB',
+        baseline: relay.rssPerSocketKb,
+      }),
       {
         ...compared({
           name: `${n} bots: owner p99`,

@@ -87,6 +87,16 @@ export interface BotClient {
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** The reference bot agent SDK: one instance per PC (hwid). */
+/**
+ * SPEC.md's reconnection delays (Socket.IO's own backoff: doubling from 1 s to 5 s, ±50 %), for the
+ * reconnections the Socket.IO manager does not do itself: after the server closed the socket.
+ */
+export function reconnectionDelay(attempt: number): number {
+  const base = Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, SOCKET_RECONNECTION_DELAY_MS * 2 ** attempt);
+  const jitter = base * SOCKET_RANDOMIZATION_FACTOR * (Math.random() * 2 - 1);
+  return Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, Math.max(0, Math.round(base + jitter)));
+}
+
 export function createBotClient(options: BotClientOptions): BotClient {
   const serverUrl = options.serverUrl.replace(/\/+$/, '');
   const emitter = new EventEmitter();
@@ -139,12 +149,10 @@ export function createBotClient(options: BotClientOptions): BotClient {
     return session !== undefined && new Date(session.expiresAt).getTime() > Date.now() + 60_000;
   }
 
-  /** SPEC.md's reconnection delays, for reconnections the Socket.IO manager does not do itself. */
   function retryDelay(): number {
-    const base = Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, SOCKET_RECONNECTION_DELAY_MS * 2 ** retryAttempt);
+    const delay = reconnectionDelay(retryAttempt);
     retryAttempt += 1;
-    const jitter = base * SOCKET_RANDOMIZATION_FACTOR * (Math.random() * 2 - 1);
-    return Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, Math.max(0, Math.round(base + jitter)));
+    return delay;
   }
 
   function settle(error?: Error): void {

@@ -4,6 +4,7 @@ export {
   type BotClientEvents,
   type BotClientOptions,
   createBotClient,
+  reconnectionDelay,
 } from './client.ts';
 export { DEMO_BOTS_FILE_VERSION, type DemoBot, type DemoBotsFile } from './demo-file.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
