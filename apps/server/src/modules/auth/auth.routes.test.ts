@@ -1,12 +1,13 @@
 import { PERMISSIONS } from '@bot/contracts';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
 import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
+import { sessions } from './sessions.table.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;
@@ -380,6 +381,32 @@ describe('logout', () => {
     expect(await call('GET', '/me/info', undefined, token)).toMatchObject({
       status: 401,
       body: { code: 'UNAUTHORIZED' },
+    });
+  });
+});
+
+describe('session activity', () => {
+  it("records a session's activity once, in one write for the sessions used together", async () => {
+    const [first, second] = await Promise.all([server.createUser(), server.createUser()]);
+    const lastSeen = async () => {
+      const rows = await server.app.ctx.db
+        .select({ userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
+        .from(sessions)
+        .where(inArray(sessions.userId, [first.user.id, second.user.id]));
+      return new Map(rows.map((row) => [row.userId, row.lastSeenAt.getTime()]));
+    };
+    const before = await lastSeen();
+    await Promise.all([
+      call('GET', '/me/info', undefined, first.token),
+      call('GET', '/me/info', undefined, second.token),
+      call('GET', '/me/info', undefined, first.token),
+    ]);
+    await vi.waitFor(async () => {
+      const after = await lastSeen();
+      expect(after.get(first.user.id)).toBeGreaterThan(before.get(first.user.id)!);
+      expect(after.get(second.user.id)).toBeGreaterThan(before.get(second.user.id)!);
+      // One statement wrote both.
+      expect(after.get(first.user.id)).toBe(after.get(second.user.id));
     });
   });
 });

@@ -27,12 +27,15 @@ export interface AuthenticatedSession {
  */
 const SESSION_CACHE_TTL_MS = 10_000;
 const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
+const TOUCH_BATCH_MS = 1_000;
 
 /** The sessions a node has recently checked, and when it last recorded their activity. */
 export interface SessionCache {
   byTokenHash: LRUCache<string, AuthenticatedSession>;
   /** Session ids whose `last_seen_at` was written less than a minute ago. */
   recentlyTouched: LRUCache<string, true>;
+  /** Session ids whose `last_seen_at` the next touch statement writes. */
+  toTouch: Set<string>;
 }
 
 /** Built once per app (app.ts): drops entries as revocations, bans and 2FA changes are announced. */
@@ -49,6 +52,7 @@ export function createSessionCache(events: EventBus): SessionCache {
   return {
     byTokenHash,
     recentlyTouched: new LRUCache<string, true>({ max: 100_000, ttl: LAST_SEEN_WRITE_INTERVAL_MS }),
+    toTouch: new Set(),
   };
 }
 
@@ -82,28 +86,64 @@ export async function findSessionByToken(
   token: string,
   options: { includePending?: boolean } = {},
 ): Promise<AuthenticatedSession | undefined> {
-  const tokenHash = hashSecret(token);
+  const [found] = await findSessionsByTokens(ctx, [token], options);
+  return found;
+}
+
+/**
+ * `findSessionByToken` for several tokens, those the cache lacks read in one query (the sockets of
+ * every open page reconnecting after a restart: one query per batch, `SocketAuthenticator`).
+ */
+export async function findSessionsByTokens(
+  ctx: AppContext,
+  tokens: readonly string[],
+  options: { includePending?: boolean } = {},
+): Promise<(AuthenticatedSession | undefined)[]> {
   const cache = ctx.sessionCache.byTokenHash;
-  let found = cache.get(tokenHash);
-  if (!found) {
-    const [row] = await ctx.db
-      .select({
-        sessionId: sessions.id,
-        userId: sessions.userId,
-        expiresAt: sessions.expiresAt,
-        revokedAt: sessions.revokedAt,
-        username: users.username,
-        isAdministrator: users.isAdministrator,
-        bannedAt: users.bannedAt,
-        secondFactorAt: sessions.secondFactorAt,
-        twoFactorEnabledAt: twoFactor.enabledAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .leftJoin(twoFactor, eq(twoFactor.userId, sessions.userId))
-      .where(eq(sessions.tokenHash, tokenHash));
-    if (!row || row.revokedAt || row.bannedAt) return undefined;
-    found = {
+  const hashes = tokens.map(hashSecret);
+  const missing = hashes.filter((hash) => !cache.has(hash));
+  if (missing.length > 0) {
+    for (const [hash, session] of await readSessions(ctx.db, missing)) cache.set(hash, session);
+  }
+  return hashes.map((tokenHash) => {
+    const found = cache.get(tokenHash);
+    if (!found) return undefined;
+    if (found.secondFactorPending && !options.includePending) return undefined;
+    if (found.expiresAt.getTime() <= Date.now()) {
+      cache.delete(tokenHash);
+      return undefined;
+    }
+    touchSession(ctx, found.sessionId);
+    return found;
+  });
+}
+
+/** The sessions behind token hashes, by hash; revoked ones and those of banned users left out. */
+async function readSessions(
+  db: DbOrTx,
+  tokenHashes: readonly string[],
+): Promise<Map<string, AuthenticatedSession>> {
+  const rows = await db
+    .select({
+      tokenHash: sessions.tokenHash,
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+      username: users.username,
+      isAdministrator: users.isAdministrator,
+      bannedAt: users.bannedAt,
+      secondFactorAt: sessions.secondFactorAt,
+      twoFactorEnabledAt: twoFactor.enabledAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(twoFactor, eq(twoFactor.userId, sessions.userId))
+    .where(inArray(sessions.tokenHash, [...new Set(tokenHashes)]));
+  const found = new Map<string, AuthenticatedSession>();
+  for (const row of rows) {
+    if (row.revokedAt || row.bannedAt) continue;
+    found.set(row.tokenHash, {
       sessionId: row.sessionId,
       userId: row.userId,
       username: row.username,
@@ -111,27 +151,31 @@ export async function findSessionByToken(
       expiresAt: row.expiresAt,
       twoFactorEnabled: row.twoFactorEnabledAt !== null,
       secondFactorPending: row.twoFactorEnabledAt !== null && row.secondFactorAt === null,
-    };
-    cache.set(tokenHash, found);
+    });
   }
-  if (found.secondFactorPending && !options.includePending) return undefined;
-  if (found.expiresAt.getTime() <= Date.now()) {
-    cache.delete(tokenHash);
-    return undefined;
-  }
-  touchSession(ctx, found.sessionId);
   return found;
 }
 
-/** Records activity at most once a minute per session, without making the request wait. */
+/**
+ * Records activity at most once a minute per session, without making the request wait: the
+ * sessions touched within a second are written by one statement (after a restart every open page
+ * reconnects at once: one write each was a thousand commits in a reconnect storm, bench/realtime).
+ */
 function touchSession(ctx: AppContext, sessionId: string): void {
-  const { recentlyTouched } = ctx.sessionCache;
+  const { recentlyTouched, toTouch } = ctx.sessionCache;
   if (recentlyTouched.has(sessionId)) return;
   recentlyTouched.set(sessionId, true);
+  toTouch.add(sessionId);
+  if (toTouch.size === 1) setTimeout(() => writeTouches(ctx), TOUCH_BATCH_MS).unref();
+}
+
+function writeTouches(ctx: AppContext): void {
+  const sessionIds = [...ctx.sessionCache.toTouch];
+  ctx.sessionCache.toTouch.clear();
   ctx.db
     .update(sessions)
     .set({ lastSeenAt: new Date() })
-    .where(eq(sessions.id, sessionId))
+    .where(inArray(sessions.id, sessionIds))
     .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
 }
 

@@ -201,6 +201,24 @@ describe('authorization matrix', () => {
     );
     expect(state.accounts.map((entry) => entry.name)).toEqual([first!.accounts[0]]);
   });
+
+  it('pages authenticating at the same moment each get their own answer (batched session reads)', async () => {
+    const [first, second] = await Promise.all([createBotOwner(server), createBotOwner(server)]);
+    const answers = await Promise.all([
+      connectAndAuthenticate(server, { type: 'client', token: first!.token, hwid: first!.hwid }),
+      connectAndAuthenticate(server, { type: 'client', token: second!.token, hwid: second!.hwid }),
+      // Another customer's PC, and a session nobody has.
+      connectAndAuthenticate(server, { type: 'client', token: second!.token, hwid: first!.hwid }),
+      connectAndAuthenticate(server, { type: 'client', token: 'unknown-session', hwid: first!.hwid }),
+    ]);
+    for (const answer of answers) track(answer);
+    expect(answers.map((answer) => answer.ack)).toEqual([
+      { ok: true },
+      { ok: true },
+      expect.objectContaining({ ok: false, code: 'FORBIDDEN' }),
+      expect.objectContaining({ ok: false, code: 'UNAUTHORIZED' }),
+    ]);
+  });
 });
 
 describe('bot connections', () => {

@@ -1,5 +1,5 @@
 import type { User } from '@bot/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -71,6 +71,18 @@ export async function getCachedPublicUser(ctx: AppContext, userId: string): Prom
 export async function findUserById(db: DbOrTx, userId: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, userId));
   return row;
+}
+
+/** The PC each user has bound (null when none), in one query; users not found are absent. */
+export async function findHwidsOfUsers(
+  db: DbOrTx,
+  userIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const rows = await db
+    .select({ id: users.id, hwid: users.hwid })
+    .from(users)
+    .where(inArray(users.id, [...new Set(userIds)]));
+  return new Map(rows.map((row) => [row.id, row.hwid]));
 }
 
 export async function getUserById(db: DbOrTx, userId: string): Promise<UserRow> {
