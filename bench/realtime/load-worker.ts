@@ -70,9 +70,11 @@ function open(url: string): Socket {
 
 /**
  * Authenticates a socket: true once accepted, false when refused or after 60 s. Reconnecting sockets
- * behave like the SDK and the web app: they authenticate on every connection until one is accepted,
- * and a connection the server closed (a refusal, a timeout under load), which Socket.IO's manager
- * does not retry, is opened again after the SDK's reconnection delay.
+ * retry like the SDK until one connection is accepted: they authenticate on every connection, and
+ * one the server closed (a refusal, a timeout under load), which Socket.IO's manager does not reopen,
+ * is opened again after the SDK's reconnection delay. (Owner pages are opened the same way: the web
+ * app gives up on a refused socket until the page reloads, so in a storm their refusals are counted
+ * in `refusals`, and their retries stand for the reload.)
  */
 function authenticate(socket: Socket, payload: Record<string, unknown>): Promise<boolean> {
   const retries = socket.io.opts.reconnection === true;

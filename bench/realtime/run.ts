@@ -285,7 +285,7 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
     const delivery = server.delivered / Math.max(1, server.expected);
     const misses: string[] = [];
     if (cpuRatio > 1.3) misses.push('CPU');
-    if (!(heapRatio <= 1.5)) misses.push('memory');
+    if (!(heapRatio > 0 && heapRatio <= 1.5)) misses.push('memory');
     if (delivery < 0.9999) misses.push('delivery');
     if (!(server.ownerP99 <= 100)) misses.push('owner p99');
     if (!(server.adminP99 <= 500)) misses.push('admin p99');
@@ -322,7 +322,7 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
     });
     return [
       { ...cpuPerState, met: (cpuPerState.ratio ?? Infinity) <= 1.3 },
-      { ...heap, met: (heap.ratio ?? Infinity) <= 1.5 },
+      { ...heap, met: (heap.ratio ?? 0) > 0 && (heap.ratio ?? Infinity) <= 1.5 },
       compared({
         name: `${n} bots: RSS per socket (no goal: holds the embedded database's memory)`,
         value: server.rssPerSocketKb,

@@ -86,7 +86,6 @@ export interface BotClient {
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** The reference bot agent SDK: one instance per PC (hwid). */
 /**
  * SPEC.md's reconnection delays (Socket.IO's own backoff: doubling from 1 s to 5 s, ±50 %), for the
  * reconnections the Socket.IO manager does not do itself: after the server closed the socket.
@@ -97,6 +96,7 @@ export function reconnectionDelay(attempt: number): number {
   return Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, Math.max(0, Math.round(base + jitter)));
 }
 
+/** The reference bot agent SDK: one instance per PC (hwid). */
 export function createBotClient(options: BotClientOptions): BotClient {
   const serverUrl = options.serverUrl.replace(/\/+$/, '');
   const emitter = new EventEmitter();

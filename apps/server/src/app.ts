@@ -30,7 +30,7 @@ import { startAlerts } from './modules/alerts/alert-evaluator.ts';
 import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { createSessionCache } from './modules/auth/sessions.service.ts';
+import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
@@ -128,6 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   // The real-time hub is built from the context it completes, once the HTTP server exists (below).
   const ctx = parts as AppContext;
+  ctx.onClose(() => writeSessionTouches(ctx));
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,

@@ -34,8 +34,9 @@ export interface SessionCache {
   byTokenHash: LRUCache<string, AuthenticatedSession>;
   /** Session ids whose `last_seen_at` was written less than a minute ago. */
   recentlyTouched: LRUCache<string, true>;
-  /** Session ids whose `last_seen_at` the next touch statement writes. */
+  /** Session ids whose `last_seen_at` the next touch statement writes, and when it runs. */
   toTouch: Set<string>;
+  touchTimer?: NodeJS.Timeout;
 }
 
 /** Built once per app (app.ts): drops entries as revocations, bans and 2FA changes are announced. */
@@ -101,12 +102,22 @@ export async function findSessionsByTokens(
 ): Promise<(AuthenticatedSession | undefined)[]> {
   const cache = ctx.sessionCache.byTokenHash;
   const hashes = tokens.map(hashSecret);
-  const missing = hashes.filter((hash) => !cache.has(hash));
+  // Answered from this map, not from the cache: a cached entry may leave it while the others are
+  // read (its TTL, the LRU bound, an announced change), and a valid page would be refused.
+  const known = new Map<string, AuthenticatedSession>();
+  for (const hash of hashes) {
+    const cached = cache.get(hash);
+    if (cached) known.set(hash, cached);
+  }
+  const missing = hashes.filter((hash) => !known.has(hash));
   if (missing.length > 0) {
-    for (const [hash, session] of await readSessions(ctx.db, missing)) cache.set(hash, session);
+    for (const [hash, session] of await readSessions(ctx.db, missing)) {
+      cache.set(hash, session);
+      known.set(hash, session);
+    }
   }
   return hashes.map((tokenHash) => {
-    const found = cache.get(tokenHash);
+    const found = known.get(tokenHash);
     if (!found) return undefined;
     if (found.secondFactorPending && !options.includePending) return undefined;
     if (found.expiresAt.getTime() <= Date.now()) {
@@ -162,17 +173,22 @@ async function readSessions(
  * reconnects at once: one write each was a thousand commits in a reconnect storm, bench/realtime).
  */
 function touchSession(ctx: AppContext, sessionId: string): void {
-  const { recentlyTouched, toTouch } = ctx.sessionCache;
-  if (recentlyTouched.has(sessionId)) return;
-  recentlyTouched.set(sessionId, true);
-  toTouch.add(sessionId);
-  if (toTouch.size === 1) setTimeout(() => writeTouches(ctx), TOUCH_BATCH_MS).unref();
+  const cache = ctx.sessionCache;
+  if (cache.recentlyTouched.has(sessionId)) return;
+  cache.recentlyTouched.set(sessionId, true);
+  cache.toTouch.add(sessionId);
+  cache.touchTimer ??= setTimeout(() => void writeSessionTouches(ctx), TOUCH_BATCH_MS).unref();
 }
 
-function writeTouches(ctx: AppContext): void {
-  const sessionIds = [...ctx.sessionCache.toTouch];
-  ctx.sessionCache.toTouch.clear();
-  ctx.db
+/** Writes the activity recorded since the last write (every second, and at shutdown: app.ts). */
+export async function writeSessionTouches(ctx: AppContext): Promise<void> {
+  const cache = ctx.sessionCache;
+  clearTimeout(cache.touchTimer);
+  cache.touchTimer = undefined;
+  if (cache.toTouch.size === 0) return;
+  const sessionIds = [...cache.toTouch];
+  cache.toTouch.clear();
+  await ctx.db
     .update(sessions)
     .set({ lastSeenAt: new Date() })
     .where(inArray(sessions.id, sessionIds))
