@@ -151,9 +151,11 @@ async function writeNginxConfig(dir: string, port: number, nodes: LocalNode[]): 
     path.join(dir, 'nginx.conf'),
     [
       'daemon off;',
-      'worker_processes 1;',
       // Two descriptors per proxied websocket (client and node): 16,384 connections held only 8,192
       // sockets, and the 10,000-bot benchmark lost the rest. Same numbers as deploy/nginx/nginx.conf.
+      // Where the open-files limit cannot be raised (this machine: 20,000, even for root), one worker
+      // holds at most 10,000 websockets: a worker per core (each with its own limit) holds twice that.
+      'worker_processes auto;',
       'worker_rlimit_nofile 65536;',
       `pid ${path.join(dir, 'nginx.pid')};`,
       'error_log stderr warn;',
