@@ -56,7 +56,11 @@ const server = values.seeded
 const { ctx } = server.app;
 const { db } = ctx;
 const engine = ctx.engine === 'postgres' ? 'PostgreSQL' : 'PGlite';
-const scalar = async (query: SQL) => Number(Object.values((await db.execute(query)).rows[0] ?? {})[0] ?? 0);
+/** The first column of the first row (both engines answer `{ rows }`). */
+const scalar = async (query: SQL) => {
+  const { rows } = (await db.execute(query)) as { rows: Record<string, unknown>[] };
+  return Number(Object.values(rows[0] ?? {})[0] ?? 0);
+};
 
 if (!values.seeded) {
   const seedUsers = Number(values.users);

@@ -34,7 +34,11 @@ const config = {
 const app = await buildApp({ config });
 const { db, engine } = app.ctx;
 const run = (query: string) => db.execute(sql.raw(query));
-const count = async (query: string) => Number(Object.values((await run(query)).rows[0] ?? {})[0] ?? 0);
+/** The first column of the first row (both engines answer `{ rows }`). */
+const count = async (query: string) => {
+  const { rows } = (await run(query)) as { rows: Record<string, unknown>[] };
+  return Number(Object.values(rows[0] ?? {})[0] ?? 0);
+};
 const startedAt = performance.now();
 const step = (what: string) =>
   console.log(`  ${((performance.now() - startedAt) / 1000).toFixed(1).padStart(6)} s  ${what}`);

@@ -306,6 +306,16 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
     const relay = rows.find((row) => row.n === n && row.target === 'relay');
     if (!server || !relay) return [];
     const cpu = (row: Measurement) => row.cpuMicros / Math.max(1, row.delivered);
+    const latencyAtMost = (label: string, key: 'ownerP99' | 'adminP99', goalMs: number): Figure => ({
+      ...compared({
+        name: `${n} bots: ${label}`,
+        value: server[key],
+        unit: 'ms',
+        baseline: relay[key],
+        goal: `≤ ${goalMs} ms`,
+      }),
+      met: server[key] <= goalMs,
+    });
     const cpuPerState = compared({
       name: `${n} bots: CPU per delivered state`,
       value: cpu(server),
@@ -329,26 +339,8 @@ function realtimeFigures(rows: Measurement[]): Figure[] {
         unit: 'KB',
         baseline: relay.rssPerSocketKb,
       }),
-      {
-        ...compared({
-          name: `${n} bots: owner p99`,
-          value: server.ownerP99,
-          unit: 'ms',
-          baseline: relay.ownerP99,
-          goal: '≤ 100 ms',
-        }),
-        met: server.ownerP99 <= 100,
-      },
-      {
-        ...compared({
-          name: `${n} bots: admin p99`,
-          value: server.adminP99,
-          unit: 'ms',
-          baseline: relay.adminP99,
-          goal: '≤ 500 ms',
-        }),
-        met: server.adminP99 <= 500,
-      },
+      latencyAtMost('owner p99', 'ownerP99', 100),
+      latencyAtMost('admin p99', 'adminP99', 500),
       {
         name: `${n} bots: delivered`,
         value: (100 * server.delivered) / Math.max(1, server.expected),
