@@ -34,6 +34,7 @@ import { SocketAccess } from './socket-access.ts';
 import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentity } from './socket-auth.ts';
 import { initialGuardState, isFlooding, takeUpdateToken } from './socket-guards.ts';
 import { admitStaffMap, type StaffFeedDeps } from './staff-feed.ts';
+import { textOnlyParser } from './text-parser.ts';
 import { type ConnectedViewer, listViewers } from './viewers.ts';
 
 /** Longest our own checks of an `authenticate` may take before the socket is dropped. */
@@ -83,6 +84,7 @@ export class RealtimeHub {
       serveClient: false,
       maxHttpBufferSize: realtime.maxMessageBytes,
       perMessageDeflate: false,
+      parser: textOnlyParser,
       // No connection state recovery: it would skip the authentication of a revoked session.
       allowRequest: admitHandshakes({
         limiter: ctx.limiter,
