@@ -39,6 +39,7 @@ describe('npm run bench -- --quick', () => {
     const markdown = readFileSync(path.join(recordDir, 'benchmarks.md'), 'utf8');
     const headings = [
       '## HTTP',
+      '## HTTP on PostgreSQL',
       '## Real-time',
       '## Real-time on PostgreSQL',
       '## Reconnect storm',

@@ -19,6 +19,12 @@ export const BENCHMARKS: Benchmark[] = [
   },
   { key: 'http', script: 'bench/http/run.ts', full: [], quick: ['--seconds', '1', '--runs', '1'] },
   {
+    key: 'httpPostgres',
+    script: 'bench/http/run.ts',
+    full: ['--postgres'],
+    quick: ['--postgres', '--seconds', '1', '--runs', '1'],
+  },
+  {
     key: 'realtime',
     script: 'bench/realtime/run.ts',
     full: [],

@@ -9,14 +9,17 @@
  * measured in turn, `--runs` times (the load shares the machine: one run varies by ±20 %), and each
  * figure is the median of its runs.
  *
- * Run: npm run bench:http [-- --seconds 10 --connections 20]   (DATABASE_URL=… for PostgreSQL)
- * Results: the "HTTP" section of docs/benchmarks.md and the `http` key of docs/benchmarks.json.
+ * Run: npm run bench:http [-- --seconds 10 --connections 20] [--postgres]
+ * `--postgres` runs the product on a PostgreSQL server of its own (bench/postgres.ts) instead of the
+ * embedded database. Results: the "HTTP" (or "HTTP on PostgreSQL") section of docs/benchmarks.md and
+ * the `http` (or `httpPostgres`) key of docs/benchmarks.json.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { startBenchPostgres } from '../postgres.ts';
 import { compared, compiledTarget, nextMessage, recordBenchmark } from '../shared.ts';
 import type { TargetCommand, TargetReady } from './target.ts';
 
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     runs: { type: 'string', default: '3' },
+    postgres: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -33,8 +37,14 @@ const CONNECTIONS = Number(values.connections);
 const RUNS = Number(values.runs);
 const GOAL = 0.6;
 
-async function startTarget(command: TargetCommand): Promise<{ child: ChildProcess; ready: TargetReady }> {
+async function startTarget(
+  command: TargetCommand,
+  databaseUrl?: string,
+): Promise<{ child: ChildProcess; ready: TargetReady }> {
+  // The embedded database unless `--postgres` gave one: never a DATABASE_URL left in the shell.
+  const { DATABASE_URL: _ignored, ...env } = process.env;
   const child = fork(await compiledTarget(fileURLToPath(new URL('./target.ts', import.meta.url))), {
+    env: databaseUrl ? { ...env, DATABASE_URL: databaseUrl } : env,
     // BENCH_PROFILE_DIR=… writes each target's CPU profile there when it exits.
     execArgv: process.env.BENCH_PROFILE_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
@@ -73,7 +83,8 @@ async function load(name: string, url: string, token?: string): Promise<Measured
   };
 }
 
-const product = await startTarget({ type: 'start', kind: 'product' });
+const postgres = values.postgres ? await startBenchPostgres() : undefined;
+const product = await startTarget({ type: 'start', kind: 'product' }, postgres?.url);
 const answer = await fetch(`${product.ready.url}/api/me/info`, {
   headers: { authorization: `Bearer ${product.ready.token}` },
 });
@@ -92,7 +103,12 @@ try {
       runs[index]!.push(await load(name, url, token));
 } finally {
   hello.child.kill();
-  product.child.kill();
+  if (postgres) {
+    // Its database connections close before the server stops.
+    const exited = new Promise((resolve) => product.child.once('exit', resolve));
+    if (product.child.kill()) await exited;
+    postgres.stop();
+  } else product.child.kill();
 }
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
@@ -105,7 +121,7 @@ const rows: Measured[] = runs.map((measured) => ({
   non2xx: measured.reduce((sum, row) => sum + row.non2xx, 0),
 }));
 const baseline = rows[0]!.requestsPerSecond;
-const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const engine = postgres ? 'PostgreSQL' : 'PGlite';
 const measuredAt = new Date().toISOString();
 const table = rows
   .map((row) => {
@@ -117,7 +133,7 @@ const table = rows
 const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
 const section = `${heading}
 
-Measured by \`npm run bench:http\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
+Measured by \`npm run bench:http${postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
 
 | target | requests/s | of the baseline | p50 | p99 | errors | verdict |
 |---|---|---|---|---|---|---|

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
  * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
- * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (postgres.ts)
+ * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (bench/postgres.ts)
  * `npm run bench:realtime -- --map-feed [--sizes 10000]`: staff maps on the full and the viewport feed (map-feed.ts)
  *
  * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
@@ -14,6 +14,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { MapViewport } from '@bot/contracts';
+import { startBenchPostgres } from '../postgres.ts';
 import {
   collectResults,
   compared,
@@ -31,7 +32,6 @@ import {
   mapFeedWatchers,
   renderMapFeed,
 } from './map-feed.ts';
-import { startBenchPostgres } from './postgres.ts';
 import { type BenchFixture, preciseNow, type WorkerCommand } from './protocol.ts';
 import { reconnectStorm, renderStorm, type StormResult, stormFigures } from './storm.ts';
 import { forkLoadWorker, startLoad, startTarget, statsOf, type TargetName } from './targets.ts';

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    // Set by `--postgres` (bench/realtime/postgres.ts); the embedded database otherwise.
+    // Set by `--postgres` (bench/postgres.ts); the embedded database otherwise.
     DATABASE_URL: process.env.DATABASE_URL ?? '',
   });
   // Set by `--map-feed`: staff maps offering a viewport follow it from this many online bots.

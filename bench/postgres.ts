@@ -1,16 +1,16 @@
 /**
- * `--postgres`: a throw-away PostgreSQL server for one server target (scripts/test-postgres.sh on a
- * free port, in its own folder), and the CPU its processes use, which counts as the target's: on the
- * embedded database that work runs inside the target's own process.
+ * `--postgres` (real-time and HTTP benchmarks): a throw-away PostgreSQL server for one server target
+ * (scripts/test-postgres.sh on a free port, in its own folder), and the CPU its processes use, which
+ * counts as the target's: on the embedded database that work runs inside the target's own process.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../shared.ts';
+import { freePort } from './shared.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/test-postgres.sh', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../scripts/test-postgres.sh', import.meta.url));
 const CLOCK_TICKS = 100;
 
 export interface BenchPostgres {
@@ -21,7 +21,7 @@ export interface BenchPostgres {
 }
 
 export async function startBenchPostgres(): Promise<BenchPostgres> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-realtime-pg-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when we are root
   const env = { ...process.env, PGPORT: String(await freePort()), PGDIR: path.join(dir, 'data') };
   const url = execFileSync('bash', [SCRIPT, 'start'], { env }).toString().trim();
