@@ -228,7 +228,7 @@ function renderSection(rows: Measurement[], startedAt: Date): string {
   lines.push(HEADING);
   lines.push('');
   lines.push(
-    `Measured by \`npm run bench:realtime\` (\`bench/realtime/\`) on ${startedAt.toISOString().slice(0, 16)}Z, ` +
+    `Measured by \`npm run bench:realtime${values.postgres ? ' -- --postgres' : ''}\` (\`bench/realtime/\`) on ${startedAt.toISOString().slice(0, 16)}Z, ` +
       `${os.cpus().length} cores (${cpu}), Node ${process.version}. Each N: N bots sending 1 update/s ` +
       '(2 game accounts each), one owner watcher for one bot in ten, one admin watcher; ' +
       `${durationMs / 1000} s measured after ${warmupMs / 1000} s of warm-up. Load comes from separate processes ` +
