@@ -1,6 +1,7 @@
 import { BOT_STATUSES, botReportSchema } from '@bot/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { compileSafeParse } from './fast-validation.ts';
 
 const parseReport = compileSafeParse(botReportSchema);
@@ -94,5 +95,26 @@ describe('compileSafeParse', () => {
     const refused = parseReport(tooManyAccounts);
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]?.path).toEqual(['accounts']);
+  });
+
+  it('counts string lengths as zod does (code points), ceilings and floors alike', () => {
+    // ajv measures UTF-16 units here: one or two per code point, so every limit is at stake.
+    const schema = z.strictObject({ code: z.string().min(3).max(5), pin: z.string().length(4) });
+    const parseCodes = compileSafeParse(schema);
+    const astral = fc.constantFrom('😀', '𝒜', '\ud800', 'a', 'é');
+    const codeText = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.array(astral, { maxLength: 7 }).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(codeText, codeText, (code, pin) => {
+        const input = { code, pin };
+        const expected = schema.safeParse(structuredClone(input));
+        expect(parseCodes(input).success).toBe(expected.success);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(parseCodes({ code: '😀😀', pin: '😀😀😀😀' }).success).toBe(false);
+    expect(parseCodes({ code: '😀😀😀', pin: '😀😀😀😀' }).success).toBe(true);
   });
 });

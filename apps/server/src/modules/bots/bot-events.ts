@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { accountNamed } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
 type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
@@ -82,8 +83,9 @@ export class BotEventRecorder {
     after: BotAccount[];
     at: number;
   }): void {
-    for (const account of input.after) {
-      const wasInError = input.before.find((previous) => previous.name === account.name)?.status === 'error';
+    for (let index = 0; index < input.after.length; index += 1) {
+      const account = input.after[index]!;
+      const wasInError = accountNamed(input.before, account.name, index)?.status === 'error';
       const isInError = account.status === 'error';
       if (wasInError === isInError) continue;
       this.write({

@@ -3,6 +3,7 @@ import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { accountNamed } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
@@ -88,23 +89,21 @@ export class ActivityRecorder {
     after: BotAccount[];
     at: number;
   }): void {
-    for (const account of input.after) {
-      const previous = input.before.find((candidate) => candidate.name === account.name)?.stats;
+    for (let index = 0; index < input.after.length; index += 1) {
+      const account = input.after[index]!;
+      const previous = accountNamed(input.before, account.name, index)?.stats;
       if (!previous) continue;
       const next = account.stats;
-      // A counter that went down was reset by the bot: what it shows now is what it did since.
-      const delta = (key: keyof ActivityDelta) =>
-        next[key] >= previous[key] ? next[key] - previous[key] : next[key];
       this.record({
         userId: input.userId,
         hwid: input.hwid,
         account: account.name,
         at: input.at,
         delta: {
-          gathered: delta('gathered'),
-          treasures: delta('treasures'),
-          kamas: delta('kamas'),
-          xp: delta('xp'),
+          gathered: counterDelta(next.gathered, previous.gathered),
+          treasures: counterDelta(next.treasures, previous.treasures),
+          kamas: counterDelta(next.kamas, previous.kamas),
+          xp: counterDelta(next.xp, previous.xp),
         },
       });
     }
@@ -243,4 +242,9 @@ export async function onlineBotsPerHour(db: DbOrTx, days: number): Promise<Hourl
     .groupBy(hour)
     .orderBy(hour);
   return toHourlyPoints(rows);
+}
+
+/** A counter that went down was reset by the bot: what it shows now is what it did since. */
+function counterDelta(next: number, previous: number): number {
+  return next >= previous ? next - previous : next;
 }

@@ -1,5 +1,6 @@
 import { BOT_STATUSES, type BotAccount, type BotReport, type BotState, type BotStatus } from '@bot/contracts';
 import type { Logger } from 'pino';
+import { isoTimestamp } from '../../core/iso-time.ts';
 import type { BotEventRecorder } from '../bots/bot-events.ts';
 import type { ActivityRecorder } from '../bots/bots.history.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
@@ -107,7 +108,7 @@ export class BotPresence {
     // Updated in place: the store, the pending staff batch and the connection share one object.
     const { state } = connection;
     if (report.version) state.version = report.version;
-    state.lastSeenAt = new Date(now).toISOString();
+    state.lastSeenAt = isoTimestamp(now);
     state.accounts = mergeAccounts(state.accounts, accounts);
     this.unsaved.add(connection);
     this.deps.fanOut.publish(state);

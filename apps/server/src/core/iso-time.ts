@@ -1,0 +1,17 @@
+/** The current second's `YYYY-MM-DDTHH:MM:SS.`, formatted once. */
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()`, for hot paths: the date and time of a second are formatted once and
+ * each call appends its milliseconds. On the bot report path (thousands a second, mostly within the
+ * same second) `toISOString` was half of the report handler's own time at 5,000 bots.
+ */
+export function isoTimestamp(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+  }
+  return `${cachedPrefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
+}
