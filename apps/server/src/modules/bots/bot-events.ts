@@ -1,9 +1,9 @@
-import type { BotAccount, BotState } from '@bot/contracts';
+import type { BotState } from '@bot/contracts';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { accountNamed } from './bot-accounts.ts';
+import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
 type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
@@ -76,18 +76,10 @@ export class BotEventRecorder {
   }
 
   /** Compares a report with the state before it: one event per account entering or leaving `error`. */
-  statusChanges(input: {
-    userId: string;
-    hwid: string;
-    before: BotAccount[];
-    after: BotAccount[];
-    at: number;
-  }): void {
-    for (let index = 0; index < input.after.length; index += 1) {
-      const account = input.after[index]!;
-      const wasInError = accountNamed(input.before, account.name, index)?.status === 'error';
+  statusChanges(input: AccountsChange): void {
+    forEachReportedAccount(input, (account, previous) => {
       const isInError = account.status === 'error';
-      if (wasInError === isInError) continue;
+      if ((previous?.status === 'error') === isInError) return;
       this.write({
         hwid: input.hwid,
         userId: input.userId,
@@ -95,7 +87,7 @@ export class BotEventRecorder {
         at: new Date(input.at),
         detail: { account: account.name, message: isInError ? account.message : null },
       });
-    }
+    });
   }
 
   /** Resolves once every write started so far is done (tests, shutdown). */

@@ -1,9 +1,9 @@
-import type { BotAccount, BotHistoryPoint, HourlyPoint } from '@bot/contracts';
+import type { BotHistoryPoint, HourlyPoint } from '@bot/contracts';
 import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { accountNamed } from './bot-accounts.ts';
+import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
@@ -82,17 +82,10 @@ export class ActivityRecorder {
   }
 
   /** Stat deltas between two reports of a bot, per account (an account's first report is the baseline). */
-  recordReport(input: {
-    userId: string;
-    hwid: string;
-    before: BotAccount[];
-    after: BotAccount[];
-    at: number;
-  }): void {
-    for (let index = 0; index < input.after.length; index += 1) {
-      const account = input.after[index]!;
-      const previous = accountNamed(input.before, account.name, index)?.stats;
-      if (!previous) continue;
+  recordReport(input: AccountsChange): void {
+    forEachReportedAccount(input, (account, previousAccount) => {
+      const previous = previousAccount?.stats;
+      if (!previous) return;
       const next = account.stats;
       this.record({
         userId: input.userId,
@@ -106,7 +99,7 @@ export class ActivityRecorder {
           xp: counterDelta(next.xp, previous.xp),
         },
       });
-    }
+    });
   }
 
   /** Rows not yet written, for one bot (so the owner's page does not wait for the next flush). */
