@@ -98,7 +98,7 @@ describe('compileSafeParse', () => {
   });
 
   it('counts string lengths as zod does (code points), ceilings and floors alike', () => {
-    // ajv measures UTF-16 units here: one or two per code point, so every limit is at stake.
+    // Characters beyond U+FFFF are two UTF-16 units: a count of units would get these limits wrong.
     const schema = z.strictObject({ code: z.string().min(3).max(5), pin: z.string().length(4) });
     const parseCodes = compileSafeParse(schema);
     const astral = fc.constantFrom('😀', '𝒜', '\ud800', 'a', 'é');
