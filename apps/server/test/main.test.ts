@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { TEST_PASSWORD } from './harness.ts';
+import { freePort, TEST_PASSWORD } from './harness.ts';
 import { startPostgresServer } from './postgres-server.ts';
 
 /** The real start-up path: `npm start` from the repository root, or the compiled server itself. */
@@ -24,7 +24,11 @@ async function tempDir(): Promise<string> {
   dirs.push(dir);
   return dir;
 }
-const randomPort = () => String(20_000 + Math.floor(Math.random() * 20_000));
+/**
+ * A port free right now, from the system: a random pick could land in the kernel's ephemeral range
+ * (32768+), where the suite's own outgoing connections sit (one did: "port 32796 already used").
+ */
+const availablePort = async () => String(await freePort());
 
 interface Started {
   child: ChildProcess;
@@ -106,7 +110,7 @@ describe('npm start', () => {
     timeout: 120_000,
   }, async () => {
     const dataDir = await tempDir();
-    const port = randomPort();
+    const port = await availablePort();
     // At debug level a request's arrival is logged: the SIGTERM below is sent while one is in flight.
     const first = spawnServer('npm start', { DATA_DIR: dataDir, PORT: port, LOG_LEVEL: 'debug' });
     await waitForOutput(first, 'Plateforme prête');
@@ -116,7 +120,7 @@ describe('npm start', () => {
     expect(serverPid).toBeGreaterThan(0);
 
     // A second server on the same embedded database is refused at once, naming the folder.
-    const intruder = spawnServer('compiled', { DATA_DIR: dataDir, PORT: randomPort() });
+    const intruder = spawnServer('compiled', { DATA_DIR: dataDir, PORT: await availablePort() });
     expect(await intruder.exited).toBe(1);
     expect(intruder.output()).toContain(`Le dossier de données ${dataDir} est déjà utilisé`);
 
@@ -145,7 +149,7 @@ describe('npm start', () => {
   it('claims the port before migrating: a second start on a busy port stops at once', {
     timeout: 120_000,
   }, async () => {
-    const port = randomPort();
+    const port = await availablePort();
     const running = spawnServer('npm start', { DATA_DIR: await tempDir(), PORT: port });
     await waitForOutput(running, 'Plateforme prête');
     const secondDataDir = await tempDir();
@@ -161,7 +165,7 @@ describe('npm start', () => {
 describe('durability on the embedded database', () => {
   it('an acknowledged write survives SIGKILL', { timeout: 120_000 }, async () => {
     const dataDir = await tempDir();
-    const port = randomPort();
+    const port = await availablePort();
     const api = `http://127.0.0.1:${port}/api`;
     const first = spawnServer('compiled', { DATA_DIR: dataDir, PORT: port });
     await waitForOutput(first, 'Plateforme prête');
@@ -192,7 +196,7 @@ describe('durability on the embedded database', () => {
 
 describe('start-up errors: one French paragraph, exit 1, the stack only at debug level', () => {
   const failsWith = async (env: Record<string, string>, expected: string) => {
-    const started = spawnServer('compiled', { PORT: randomPort(), LOG_LEVEL: 'info', ...env });
+    const started = spawnServer('compiled', { PORT: await availablePort(), LOG_LEVEL: 'info', ...env });
     expect(await started.exited).toBe(1);
     expect(started.output()).toContain('Le serveur n’a pas pu démarrer.');
     expect(started.output()).toContain(expected);
@@ -221,10 +225,10 @@ describe('start-up errors: one French paragraph, exit 1, the stack only at debug
   });
 
   it('an unreachable PostgreSQL, and the stack with LOG_LEVEL=debug', async () => {
-    const closedPort = randomPort();
+    const closedPort = await availablePort();
     await failsWith({ DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db` }, 'est injoignable');
     const debug = spawnServer('compiled', {
-      PORT: randomPort(),
+      PORT: await availablePort(),
       LOG_LEVEL: 'debug',
       DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db`,
     });
