@@ -24,15 +24,23 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when we are root
   const env = { ...process.env, PGPORT: String(await freePort()), PGDIR: path.join(dir, 'data') };
-  const url = execFileSync('bash', [SCRIPT, 'start'], { env }).toString().trim();
-  const postmaster = Number(readFileSync(path.join(env.PGDIR, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const stop = () => {
+    execFileSync('bash', [SCRIPT, 'stop'], { env, stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let url: string;
+  let postmaster: number;
+  try {
+    url = execFileSync('bash', [SCRIPT, 'start'], { env }).toString().trim();
+    postmaster = Number(readFileSync(path.join(env.PGDIR, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return {
     url,
     cpuSeconds: () => processTreeCpuSeconds(postmaster),
-    stop: () => {
-      execFileSync('bash', [SCRIPT, 'stop'], { env, stdio: 'ignore' });
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 

@@ -19,8 +19,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startBenchPostgres } from '../postgres.ts';
-import { compared, compiledTarget, nextMessage, recordBenchmark } from '../shared.ts';
+import { type BenchPostgres, startBenchPostgres } from '../postgres.ts';
+import { compared, compiledTarget, nextMessage, recordBenchmark, sleep } from '../shared.ts';
 import type { TargetCommand, TargetReady } from './target.ts';
 
 const { values } = parseArgs({
@@ -37,8 +37,10 @@ const CONNECTIONS = Number(values.connections);
 const RUNS = Number(values.runs);
 const GOAL = 0.6;
 
+/** Forks a target (kept in `children` at once, so that a failed start is stopped too). */
 async function startTarget(
   command: TargetCommand,
+  children: ChildProcess[],
   databaseUrl?: string,
 ): Promise<{ child: ChildProcess; ready: TargetReady }> {
   // The embedded database unless `--postgres` gave one: never a DATABASE_URL left in the shell.
@@ -51,9 +53,21 @@ async function startTarget(
       : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  children.push(child);
   const ready = nextMessage<TargetReady>(child, 'ready', 120_000);
   child.send(command);
   return { child, ready: await ready };
+}
+
+/** Stops the targets (SIGKILL after 30 s), then PostgreSQL: their connections close first. */
+async function stopAll(children: ChildProcess[], postgres: BenchPostgres | undefined): Promise<void> {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill();
+  await Promise.race([Promise.all(exited), sleep(30_000)]);
+  for (const child of running)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  postgres?.stop();
 }
 
 interface Measured {
@@ -83,34 +97,33 @@ async function load(name: string, url: string, token?: string): Promise<Measured
   };
 }
 
-const postgres = values.postgres ? await startBenchPostgres() : undefined;
-const product = await startTarget({ type: 'start', kind: 'product' }, postgres?.url);
-const answer = await fetch(`${product.ready.url}/api/me/info`, {
-  headers: { authorization: `Bearer ${product.ready.token}` },
-});
-if (!answer.ok) throw new Error(`/api/me/info answered ${answer.status}`);
-const hello = await startTarget({ type: 'start', kind: 'hello', body: await answer.json() });
-
-const targets: [name: string, url: string, token?: string][] = [
-  ['baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`],
-  ['GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token],
-  ['GET /api/settings/public', `${product.ready.url}/api/settings/public`],
-];
-const runs: Measured[][] = targets.map(() => []);
-try {
-  for (let run = 0; run < RUNS; run++)
-    for (const [index, [name, url, token]] of targets.entries())
-      runs[index]!.push(await load(name, url, token));
-} finally {
-  hello.child.kill();
-  if (postgres) {
-    // Its database connections close before the server stops.
-    const exited = new Promise((resolve) => product.child.once('exit', resolve));
-    if (product.child.kill()) await exited;
-    postgres.stop();
-  } else product.child.kill();
+/** Every target measured `RUNS` times, in turn. */
+async function measureAll(): Promise<Measured[][]> {
+  const postgres = values.postgres ? await startBenchPostgres() : undefined;
+  const children: ChildProcess[] = [];
+  try {
+    const product = await startTarget({ type: 'start', kind: 'product' }, children, postgres?.url);
+    const answer = await fetch(`${product.ready.url}/api/me/info`, {
+      headers: { authorization: `Bearer ${product.ready.token}` },
+    });
+    if (!answer.ok) throw new Error(`/api/me/info answered ${answer.status}`);
+    const hello = await startTarget({ type: 'start', kind: 'hello', body: await answer.json() }, children);
+    const targets: [name: string, url: string, token?: string][] = [
+      ['baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`],
+      ['GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token],
+      ['GET /api/settings/public', `${product.ready.url}/api/settings/public`],
+    ];
+    const runs: Measured[][] = targets.map(() => []);
+    for (let run = 0; run < RUNS; run++)
+      for (const [index, [name, url, token]] of targets.entries())
+        runs[index]!.push(await load(name, url, token));
+    return runs;
+  } finally {
+    await stopAll(children, postgres);
+  }
 }
 
+const runs = await measureAll();
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)]!;
 const rows: Measured[] = runs.map((measured) => ({
   name: measured[0]!.name,
@@ -121,7 +134,7 @@ const rows: Measured[] = runs.map((measured) => ({
   non2xx: measured.reduce((sum, row) => sum + row.non2xx, 0),
 }));
 const baseline = rows[0]!.requestsPerSecond;
-const engine = postgres ? 'PostgreSQL' : 'PGlite';
+const engine = values.postgres ? 'PostgreSQL' : 'PGlite';
 const measuredAt = new Date().toISOString();
 const table = rows
   .map((row) => {
@@ -133,7 +146,7 @@ const table = rows
 const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
 const section = `${heading}
 
-Measured by \`npm run bench:http${postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
+Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
 
 | target | requests/s | of the baseline | p50 | p99 | errors | verdict |
 |---|---|---|---|---|---|---|

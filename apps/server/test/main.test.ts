@@ -25,8 +25,8 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 /**
- * A port free right now, from the system: a random pick could land in the kernel's ephemeral range
- * (32768+), where the suite's own outgoing connections sit (one did: "port 32796 already used").
+ * A port free right now, from the system: a random pick could collide with a port the suite's own
+ * connections hold (one did in CI: "port 32796 already used").
  */
 const availablePort = async () => String(await freePort());
 
@@ -226,9 +226,14 @@ describe('start-up errors: one French paragraph, exit 1, the stack only at debug
 
   it('an unreachable PostgreSQL, and the stack with LOG_LEVEL=debug', async () => {
     const closedPort = await availablePort();
-    await failsWith({ DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db` }, 'est injoignable');
+    let serverPort = await availablePort();
+    while (serverPort === closedPort) serverPort = await availablePort();
+    await failsWith(
+      { PORT: serverPort, DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db` },
+      'est injoignable',
+    );
     const debug = spawnServer('compiled', {
-      PORT: await availablePort(),
+      PORT: serverPort,
       LOG_LEVEL: 'debug',
       DATABASE_URL: `postgres://u:p@127.0.0.1:${closedPort}/db`,
     });

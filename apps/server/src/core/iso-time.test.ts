@@ -15,4 +15,10 @@ describe('isoTimestamp', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('leaves fractions of a millisecond and instants out of range to toISOString', () => {
+    expect(isoTimestamp(1500.7)).toBe(new Date(1500.7).toISOString());
+    expect(isoTimestamp(-0.5)).toBe(new Date(-0.5).toISOString());
+    expect(() => isoTimestamp(8.64e15 + 1)).toThrow(RangeError);
+  });
 });

@@ -1,3 +1,6 @@
+/** The largest instant a `Date` holds, either side of 1970. */
+const MAX_INSTANT_MS = 8.64e15;
+
 /** The current second's `YYYY-MM-DDTHH:MM:SS.`, formatted once. */
 let cachedSecond = Number.NaN;
 let cachedPrefix = '';
@@ -8,6 +11,8 @@ let cachedPrefix = '';
  * same second) `toISOString` was half of the report handler's own time at 5,000 bots.
  */
 export function isoTimestamp(ms: number): string {
+  // Fractions of a millisecond and instants past the representable range: `toISOString` decides.
+  if (!Number.isInteger(ms) || Math.abs(ms) > MAX_INSTANT_MS) return new Date(ms).toISOString();
   const second = Math.floor(ms / 1000);
   if (second !== cachedSecond) {
     cachedSecond = second;
