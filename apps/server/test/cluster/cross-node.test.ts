@@ -66,6 +66,12 @@ async function connectOwner(node: TestServer, owner: { token: string; hwid: stri
   return socket;
 }
 
+/** Bot states this node delivered to its sockets watching one bot (its metrics). */
+async function ownerStatesSent(node: TestServer): Promise<number> {
+  const counter = await node.app.ctx.metrics.registry.getSingleMetric('bot_states_sent_total')?.get();
+  return counter?.values.find((value) => value.labels.audience === 'owner')?.value ?? 0;
+}
+
 /** Reports until `received` holds a state of the bot with that level (a new watcher elsewhere
  * learns of the room within a refresh, so one report may go nowhere). */
 async function reportUntilSeen(bot: TestSocket, accountName: string, level: number, seen: () => boolean) {
@@ -103,6 +109,24 @@ describe('one platform across nodes', () => {
       adminBatches.flat().some((state) => state.hwid === owner.hwid && state.accounts[0]?.level === level);
     await reportUntilSeen(bot, name, 77, levelSeen(77));
     expect(ownerStates.at(-1)).toMatchObject({ hwid: owner.hwid, online: true });
+  });
+
+  it('a bot’s states go only to the nodes that watch it, and its offline notice follows', async () => {
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+    const ownerSocket = await connectOwner(nodeA, owner);
+    const ownerStates = collect<BotState>(ownerSocket, 'bot_update');
+    const [sentByA, sentByB] = [await ownerStatesSent(nodeA), await ownerStatesSent(nodeB)];
+    const name = owner.accounts[0]!;
+    await reportUntilSeen(bot, name, 31, () => ownerStates.some((state) => state.accounts[0]?.level === 31));
+    expect(await ownerStatesSent(nodeA)).toBeGreaterThan(sentByA);
+    expect(await ownerStatesSent(nodeB)).toBe(sentByB); // B holds the bot but no watcher: it sent nothing
+
+    bot.disconnect();
+    await vi.waitFor(() => expect(ownerStates.at(-1)).toMatchObject({ hwid: owner.hwid, online: false }), {
+      timeout: 10_000,
+    });
+    expect(ownerStates.at(-1)?.accounts[0]?.level).toBe(31);
   });
 
   it('the online count and the users-online lists agree on every node', async () => {

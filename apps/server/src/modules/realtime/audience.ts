@@ -2,12 +2,15 @@ import type { Redis } from 'ioredis';
 import type { HubServer } from './realtime.types.ts';
 
 /**
- * Which rooms have a watcher somewhere: Socket.IO serialises a broadcast before looking for
- * recipients, and with several nodes it also ships it to every node. Most bots have no watcher, so
- * their updates are sent nowhere.
+ * Which rooms have a watcher, here and on the other nodes: Socket.IO serialises a broadcast before
+ * looking for recipients, and with several nodes it also ships it to every node. Most bots have no
+ * watcher, so their updates are sent nowhere; a watched bot's go to the nodes that watch it only.
  */
 export interface Audience {
-  has(room: string): boolean;
+  /** A socket of this node is in `room`. */
+  isWatchedHere(room: string): boolean;
+  /** A socket of another node is in `room` (as of the last refresh). */
+  isWatchedElsewhere(room: string): boolean;
   /** A socket just joined `room` here (other nodes learn it at their next refresh). */
   joined(room: string): void;
   /** Periodic: shares this node's watched rooms and learns the others'. */
@@ -22,8 +25,12 @@ function isWatchedHere(io: HubServer, room: string): boolean {
 export class LocalAudience implements Audience {
   constructor(private readonly io: HubServer) {}
 
-  has(room: string): boolean {
+  isWatchedHere(room: string): boolean {
     return isWatchedHere(this.io, room);
+  }
+
+  isWatchedElsewhere(): boolean {
+    return false;
   }
 
   joined(): void {}
@@ -31,30 +38,42 @@ export class LocalAudience implements Audience {
   async refresh(): Promise<void> {}
 }
 
-const WATCHED_KEY = 'bp:watched';
+const WATCHED_KEY = 'bp:watched-rooms';
+/** Between a node's id and a room in the set's members (node ids never hold it, rooms may). */
+const SEPARATOR = '|';
 
 /**
- * Several nodes: each node writes its watched rooms into one sorted set, scored by when the entry
- * expires, and reads everyone's back every refresh (a killed node's rooms simply expire). A new
- * watcher on another node therefore gets updates within one refresh; it got the current state from
- * the store when it joined.
+ * Several nodes: each node writes its watched rooms, as `node|room`, into one sorted set scored by
+ * when the entry expires, and reads everyone's back every refresh (a killed node's rooms simply
+ * expire). A new watcher on another node therefore gets updates within one refresh; it got the
+ * current state from the store when it joined.
  */
 export class ClusterAudience implements Audience {
-  private watchedAnywhere = new Set<string>();
+  private watchedElsewhere = new Set<string>();
 
   constructor(
     private readonly io: HubServer,
     private readonly redis: Redis,
-    private readonly roomFilter: (room: string) => boolean,
-    private readonly refreshMs: number,
+    private readonly options: {
+      nodeId: string;
+      /** The rooms worth sharing (those other nodes deliver to). */
+      roomFilter: (room: string) => boolean;
+      refreshMs: number;
+    },
   ) {}
 
-  has(room: string): boolean {
-    return isWatchedHere(this.io, room) || this.watchedAnywhere.has(room);
+  isWatchedHere(room: string): boolean {
+    return isWatchedHere(this.io, room);
+  }
+
+  isWatchedElsewhere(room: string): boolean {
+    return this.watchedElsewhere.has(room);
   }
 
   joined(room: string): void {
-    this.redis.zadd(WATCHED_KEY, Date.now() + this.entryLifetimeMs(), room).catch(() => undefined);
+    this.redis
+      .zadd(WATCHED_KEY, Date.now() + this.entryLifetimeMs(), this.member(room))
+      .catch(() => undefined);
   }
 
   async refresh(): Promise<void> {
@@ -63,7 +82,7 @@ export class ClusterAudience implements Audience {
     const pipeline = this.redis.pipeline();
     const args: (string | number)[] = [];
     for (const [room, members] of this.io.sockets.adapter.rooms) {
-      if (members.size > 0 && this.roomFilter(room)) args.push(expiresAt, room);
+      if (members.size > 0 && this.options.roomFilter(room)) args.push(expiresAt, this.member(room));
     }
     if (args.length > 0) pipeline.zadd(WATCHED_KEY, ...args);
     pipeline.zremrangebyscore(WATCHED_KEY, '-inf', String(now));
@@ -71,11 +90,25 @@ export class ClusterAudience implements Audience {
     const results = (await pipeline.exec()) ?? [];
     const last = results.at(-1);
     if (!last || last[0]) throw last?.[0] ?? new Error('watched rooms unreadable');
-    this.watchedAnywhere = new Set(last[1] as string[]);
+    this.watchedElsewhere = this.othersRooms(last[1] as string[]);
+  }
+
+  private othersRooms(members: string[]): Set<string> {
+    const ownPrefix = this.member('');
+    const found = new Set<string>();
+    for (const member of members) {
+      if (member.startsWith(ownPrefix)) continue;
+      found.add(member.slice(member.indexOf(SEPARATOR) + 1));
+    }
+    return found;
+  }
+
+  private member(room: string): string {
+    return `${this.options.nodeId}${SEPARATOR}${room}`;
   }
 
   /** Long enough to survive two missed refreshes. */
   private entryLifetimeMs(): number {
-    return this.refreshMs * 3;
+    return this.options.refreshMs * 3;
   }
 }

@@ -24,6 +24,7 @@ import {
   type HubCounters,
   type HubServer,
   type HubSocket,
+  type PeerAudience,
   type Refusal,
   refusal,
   type SocketData,
@@ -68,6 +69,8 @@ export class RealtimeHub {
   private readonly authenticator: SocketAuthenticator;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly metrics;
+  /** Names this node among the others (watched rooms, staff map cells). */
+  private readonly nodeId = randomUUID().slice(0, 8);
   private isClosed = false;
 
   constructor(
@@ -91,14 +94,21 @@ export class RealtimeHub {
         allowedOrigin: new URL(publicUrl).origin,
         trustProxy,
       }),
-      ...(redis ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io' }) } : {}),
+      // onlyPlaintext: nothing we emit is binary, so the adapter need not search messages for it.
+      ...(redis
+        ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io', onlyPlaintext: true }) }
+        : {}),
     });
     this.keepOnlyHandshakeFacts(trustProxy);
     this.authenticator = new SocketAuthenticator(ctx);
 
     this.store = redis ? new RedisBotStateStore(redis.commands) : new InMemoryBotStateStore();
     this.audience = redis
-      ? new ClusterAudience(this.io, redis.commands, isSharedAudienceRoom, AUDIENCE_REFRESH_MS)
+      ? new ClusterAudience(this.io, redis.commands, {
+          nodeId: this.nodeId,
+          roomFilter: isSharedAudienceRoom,
+          refreshMs: AUDIENCE_REFRESH_MS,
+        })
       : new LocalAudience(this.io);
     this.metrics = createRealtimeMetrics(ctx.metrics.registry, {
       socketKinds: () => [...this.io.sockets.sockets.values()].map((socket) => socket.data.kind),
@@ -108,7 +118,7 @@ export class RealtimeHub {
     this.botEvents = new BotEventRecorder(ctx);
     this.viewports = new MapViewports({
       io: this.io,
-      nodeId: randomUUID().slice(0, 8),
+      nodeId: this.nodeId,
       localStates: () => this.presence.localStates(),
       announce: (entries) => this.announceViewports(entries),
       isDegraded: () => this.isDegraded(),
@@ -129,6 +139,7 @@ export class RealtimeHub {
       countOnline: () => this.store.count(),
       isCurrent: (state) => this.presence.isCurrent(state),
       isDegraded: () => this.isDegraded(),
+      sendToPeers: (audience, count, states) => this.io.serverSideEmit('botStates', audience, count, states),
     });
     this.presence = new BotPresence({
       store: this.store,
@@ -164,13 +175,17 @@ export class RealtimeHub {
 
   /**
    * Domain events reach every node (revocations, bans, settings): each acts on its own sockets.
-   * Staff maps' viewports too: each node serves them its own bots.
+   * Staff maps' viewports too: each node serves them its own bots. Bot states come from the nodes
+   * holding the bots, for the watchers here.
    */
   private relayDomainEvents(): void {
     const { events } = this.ctx;
     events.relayTo((name, payload) => this.io.serverSideEmit('domainEvent', name, payload));
     this.io.on('domainEvent', (name: string, payload: unknown) => events.receiveFromPeer(name, payload));
     this.io.on('mapViewports', (entries: AnnouncedViewport[]) => this.viewports.receive(entries));
+    this.io.on('botStates', (audience: PeerAudience, count: number, states: Uint8Array) =>
+      this.fanOut.fromPeer(audience, count, states),
+    );
   }
 
   private announceViewports(entries: AnnouncedViewport[]): void {

@@ -34,11 +34,16 @@ export interface SocketData {
 }
 
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
+/** Who the states a node sends its peers are for: a bot's watchers, or the staff's fleet feed. */
+export type PeerAudience = 'watchers' | 'staff';
+
 /** Events between nodes (Socket.IO `serverSideEmit`). */
 interface InterNodeEvents {
   domainEvent: (name: string, payload: unknown) => void;
   /** Staff maps' viewports, so every node serves them its bots. */
   mapViewports: (entries: AnnouncedViewport[]) => void;
+  /** `count` bot states (JSON bytes, `BotFanOut`) for the receiving node's watchers or staff. */
+  botStates: (audience: PeerAudience, count: number, states: Uint8Array) => void;
 }
 export type HubServer = Server<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;
 export type HubSocket = Socket<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Encoder, type Packet, PacketType } from 'socket.io-parser';
 import { describe, expect, it } from 'vitest';
-import { textOnlyParser } from './text-parser.ts';
+import { emitEncoded, textOnlyParser } from './text-parser.ts';
 
 const stock = new Encoder();
 const textOnly = new textOnlyParser.Encoder();
@@ -43,5 +43,23 @@ describe('text-only Socket.IO encoder', () => {
     const states = [{ hwid: 'HW-1', accounts: [{ name: 'a', position: { x: 1, y: -2 } }] }];
     const encoded = textOnly.encode({ type: PacketType.EVENT, nsp: '/', data: ['bot_update', states] });
     expect(encoded).toEqual([`2["bot_update",${JSON.stringify(states)}]`]);
+  });
+
+  it('writes a payload already encoded as JSON text exactly as the stock encoder writes the payload', () => {
+    let emitted: unknown[] = [];
+    const recorder = { emit: (...args: unknown[]) => (emitted = args) };
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }),
+        payload,
+        fc.constantFrom('/', '/admin'),
+        (event, value, nsp) => {
+          emitEncoded(recorder as never, event, JSON.stringify(value));
+          const sample: Packet = { type: PacketType.EVENT, nsp, data: emitted };
+          expect(textOnly.encode(sample)).toEqual(stock.encode({ ...sample, data: [event, value] }));
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });

@@ -1,4 +1,13 @@
 import { Decoder, Encoder, type Packet, PacketType } from 'socket.io-parser';
+import type { HubServer } from './realtime.types.ts';
+
+/**
+ * An event payload already written as JSON text: sent as it is, not parsed and written again (a
+ * batch of staff states another node wrote reaches this node's staff sockets that way).
+ */
+class EncodedJson {
+  constructor(readonly text: string) {}
+}
 
 /**
  * Socket.IO's encoder without its search for binary attachments. The stock encoder walks every
@@ -12,10 +21,27 @@ class TextOnlyEncoder extends Encoder {
   override encode(packet: Packet): string[] {
     if (packet.type !== PacketType.EVENT && packet.type !== PacketType.ACK) return super.encode(packet);
     const namespace = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
-    const data = packet.data == null ? '' : JSON.stringify(packet.data);
+    const data = packet.data == null ? '' : encodeData(packet.data);
     return [`${packet.type}${namespace}${packet.id ?? ''}${data}`];
   }
 }
 
+function encodeData(data: unknown): string {
+  if (Array.isArray(data) && data.length === 2 && data[1] instanceof EncodedJson) {
+    return `[${JSON.stringify(data[0])},${data[1].text}]`;
+  }
+  return JSON.stringify(data);
+}
+
 /** The `parser` option of the hub's Socket.IO server. */
 export const textOnlyParser = { Encoder: TextOnlyEncoder, Decoder };
+
+type Broadcast = ReturnType<HubServer['to']>;
+
+/**
+ * Emits an event whose payload is already JSON text (`json`), through the text-only encoder: the
+ * typed `emit` knows payloads as objects, so this is the one place the text goes in their stead.
+ */
+export function emitEncoded(target: Broadcast, event: string, json: string): void {
+  (target.emit as (event: string, payload: EncodedJson) => boolean)(event, new EncodedJson(json));
+}
