@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { type BenchPostgres, startBenchPostgres } from '../postgres.ts';
 import { compared, compiledTarget, nextMessage, recordBenchmark, sleep } from '../shared.ts';
-import type { TargetCommand, TargetReady } from './target.ts';
+import type { TargetCommand, TargetCpu, TargetReady } from './target.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,26 +70,43 @@ async function stopAll(children: ChildProcess[], postgres: BenchPostgres | undef
   postgres?.stop();
 }
 
+interface Target {
+  child: ChildProcess;
+  url: string;
+  token?: string;
+}
+
 interface Measured {
   name: string;
   requestsPerSecond: number;
+  /** The target's own CPU time (user and system) per request answered. */
+  cpuMicrosPerRequest: number;
   p50: number;
   p99: number;
   errors: number;
   non2xx: number;
 }
 
-async function load(name: string, url: string, token?: string): Promise<Measured> {
+async function cpuMicrosOf(target: ChildProcess): Promise<number> {
+  const answer = nextMessage<TargetCpu>(target, 'cpu', 10_000);
+  target.send({ type: 'cpu' } satisfies TargetCommand);
+  return (await answer).micros;
+}
+
+async function load(name: string, target: Target): Promise<Measured> {
   const options = {
-    url,
+    url: target.url,
     connections: CONNECTIONS,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
   };
   await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connections
+  const cpuBefore = await cpuMicrosOf(target.child);
   const result = await autocannon({ ...options, duration: SECONDS });
+  const cpuMicros = (await cpuMicrosOf(target.child)) - cpuBefore;
   return {
     name,
     requestsPerSecond: result.requests.average,
+    cpuMicrosPerRequest: cpuMicros / Math.max(1, result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
@@ -108,15 +125,20 @@ async function measureAll(): Promise<Measured[][]> {
     });
     if (!answer.ok) throw new Error(`/api/me/info answered ${answer.status}`);
     const hello = await startTarget({ type: 'start', kind: 'hello', body: await answer.json() }, children);
-    const targets: [name: string, url: string, token?: string][] = [
-      ['baseline: Fastify hello world, same JSON', `${hello.ready.url}/api/me/info`],
-      ['GET /api/me/info (signed in)', `${product.ready.url}/api/me/info`, product.ready.token],
-      ['GET /api/settings/public', `${product.ready.url}/api/settings/public`],
+    const targets: [name: string, target: Target][] = [
+      [
+        'baseline: Fastify hello world, same JSON',
+        { child: hello.child, url: `${hello.ready.url}/api/me/info` },
+      ],
+      [
+        'GET /api/me/info (signed in)',
+        { child: product.child, url: `${product.ready.url}/api/me/info`, token: product.ready.token },
+      ],
+      ['GET /api/settings/public', { child: product.child, url: `${product.ready.url}/api/settings/public` }],
     ];
     const runs: Measured[][] = targets.map(() => []);
     for (let run = 0; run < RUNS; run++)
-      for (const [index, [name, url, token]] of targets.entries())
-        runs[index]!.push(await load(name, url, token));
+      for (const [index, [name, target]] of targets.entries()) runs[index]!.push(await load(name, target));
     return runs;
   } finally {
     await stopAll(children, postgres);
@@ -128,28 +150,31 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 const rows: Measured[] = runs.map((measured) => ({
   name: measured[0]!.name,
   requestsPerSecond: median(measured.map((row) => row.requestsPerSecond)),
+  cpuMicrosPerRequest: median(measured.map((row) => row.cpuMicrosPerRequest)),
   p50: median(measured.map((row) => row.p50)),
   p99: median(measured.map((row) => row.p99)),
   errors: measured.reduce((sum, row) => sum + row.errors, 0),
   non2xx: measured.reduce((sum, row) => sum + row.non2xx, 0),
 }));
 const baseline = rows[0]!.requestsPerSecond;
+const baselineCpu = rows[0]!.cpuMicrosPerRequest;
 const engine = values.postgres ? 'PostgreSQL' : 'PGlite';
 const measuredAt = new Date().toISOString();
 const table = rows
   .map((row) => {
     const ratio = row.requestsPerSecond / baseline;
     const verdict = row === rows[0] ? 'baseline' : row === rows[1] ? (ratio >= GOAL ? 'met' : 'misses') : '';
-    return `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${(ratio * 100).toFixed(1)} % | ${row.p50} ms | ${row.p99} ms | ${row.errors + row.non2xx} | ${verdict} |`;
+    const cpu = `${row.cpuMicrosPerRequest.toFixed(1)} µs (${(row.cpuMicrosPerRequest / baselineCpu).toFixed(2)}×)`;
+    return `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${(ratio * 100).toFixed(1)} % | ${cpu} | ${row.p50} ms | ${row.p99} ms | ${row.errors + row.non2xx} | ${verdict} |`;
   })
   .join('\n');
 const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
 const section = `${heading}
 
-Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second.
+Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second. Target CPU per request: the target process's user and system time over the measured seconds (\`process.cpuUsage()\`, the kernel's work on its sockets included) divided by the requests it answered, and its ratio to the baseline's.
 
-| target | requests/s | of the baseline | p50 | p99 | errors | verdict |
-|---|---|---|---|---|---|---|
+| target | requests/s | of the baseline | target CPU per request | p50 | p99 | errors | verdict |
+|---|---|---|---|---|---|---|---|
 ${table}
 `;
 console.log(section);
@@ -158,16 +183,22 @@ if (!values['no-write']) {
     heading,
     section,
     key: engine === 'PGlite' ? 'http' : 'httpPostgres',
-    figures: rows.slice(1).map((row) => {
+    figures: rows.slice(1).flatMap((row) => {
       const figure = compared({
         name: `${row.name}: requests/s`,
         value: row.requestsPerSecond,
         unit: 'req/s',
         baseline,
       });
+      const cpu = compared({
+        name: `${row.name}: target CPU per request`,
+        value: row.cpuMicrosPerRequest,
+        unit: 'µs',
+        baseline: baselineCpu,
+      });
       return row === rows[1]
-        ? { ...figure, goal: `ratio ≥ ${GOAL}`, met: (figure.ratio ?? 0) >= GOAL }
-        : figure;
+        ? [{ ...figure, goal: `ratio ≥ ${GOAL}`, met: (figure.ratio ?? 0) >= GOAL }, cpu]
+        : [figure, cpu];
     }),
     details: {
       engine,

@@ -19,11 +19,17 @@ import { freePort } from '../shared.ts';
 
 export type TargetCommand =
   | { type: 'start'; kind: 'product' }
-  | { type: 'start'; kind: 'hello'; body: unknown };
+  | { type: 'start'; kind: 'hello'; body: unknown }
+  | { type: 'cpu' };
 export interface TargetReady {
   type: 'ready';
   url: string;
   token: string;
+}
+/** The CPU time this process has used so far (user and system), in microseconds. */
+export interface TargetCpu {
+  type: 'cpu';
+  micros: number;
 }
 
 async function startProduct(): Promise<TargetReady> {
@@ -63,6 +69,11 @@ async function startHello(body: unknown): Promise<TargetReady> {
 process.once('SIGTERM', () => process.exit(0));
 
 process.on('message', (command: TargetCommand) => {
+  if (command.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ type: 'cpu', micros: user + system } satisfies TargetCpu);
+    return;
+  }
   const started = command.kind === 'product' ? startProduct() : startHello(command.body);
   started.then(
     (ready) => process.send?.(ready),
