@@ -1,6 +1,6 @@
 import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
+import { findBotState, flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
 import {
   account,
   collect,
@@ -127,6 +127,18 @@ describe('one platform across nodes', () => {
       timeout: 10_000,
     });
     expect(ownerStates.at(-1)?.accounts[0]?.level).toBe(31);
+  });
+
+  it('the shared store gets each bot’s latest state, however often it reports (written at most every 2 s)', async () => {
+    const owner = await createBotOwner(nodeA);
+    const bot = await connectBot(nodeB, owner);
+    const name = owner.accounts[0]!;
+    for (let level = 60; level < 70; level++)
+      bot.emit('bot_update', { accounts: [account(name, { level })] });
+    await vi.waitFor(
+      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(69),
+      { timeout: 10_000, interval: 200 },
+    );
   });
 
   it('the online count and the users-online lists agree on every node', async () => {
