@@ -48,15 +48,26 @@ export function nextMessage<T extends { type: string }>(
   timeoutMs: number,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timeout waiting for ${type}`)), timeoutMs);
-    const listener = (message: T) => {
-      if (message.type !== type) return;
+    const stop = () => {
       clearTimeout(timer);
       child.off('message', listener);
+      child.off('exit', onExit);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`timeout waiting for ${type}`));
+    }, timeoutMs);
+    const listener = (message: T) => {
+      if (message.type !== type) return;
+      stop();
       resolve(message);
     };
+    const onExit = (code: number | null) => {
+      stop();
+      reject(new Error(`child exited (${code}) while waiting for ${type}`));
+    };
     child.on('message', listener);
-    child.once('exit', (code) => reject(new Error(`child exited (${code}) while waiting for ${type}`)));
+    child.once('exit', onExit);
   });
 }
 

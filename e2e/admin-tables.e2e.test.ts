@@ -36,7 +36,8 @@ describe('admin tables', () => {
     await page.reload();
     await expectHeading(page, 'Rôles');
     await header('Description').waitFor();
-    expect(await grid.getByText('Surveillent la carte').count()).toBe(1);
+    // The rows come after the header (their request may still be in flight).
+    await expect.poll(() => grid.getByText('Surveillent la carte').count(), { timeout: 5_000 }).toBe(1);
 
     // A wide screen shows every column from the start.
     const wide = await openPage(shared.browser, shared.server.url, {

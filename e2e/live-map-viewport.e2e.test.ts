@@ -76,8 +76,17 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 2);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await heldOnMap(page, [...west, east])).toEqual([]);
-    await hoverWorld(page, 35, 35);
-    await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
+    // Hovered again until the tooltip shows the cell (the cells may come a frame after the count).
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(0, 0);
+          await hoverWorld(page, 35, 35);
+          return page.getByTestId('map-tooltip').textContent();
+        },
+        { timeout: 5_000 },
+      )
+      .toContain('1 compte de jeu');
 
     // The status filter goes to the hub: only the fighting account is counted.
     await page.getByRole('button', { name: 'Combat' }).click();
@@ -94,8 +103,17 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 6);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await page.evaluate(() => window.__adminMap!.buffers.size)).toBe(0);
-    await hoverWorld(page, 35, 35);
-    await expect.poll(() => page.getByTestId('map-tooltip').textContent()).toContain('1 compte de jeu');
+    // Hovered again until the tooltip shows the cell (the cells may come a frame after the count).
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(0, 0);
+          await hoverWorld(page, 35, 35);
+          return page.getByTestId('map-tooltip').textContent();
+        },
+        { timeout: 5_000 },
+      )
+      .toContain('1 compte de jeu');
 
     // Closer on the west: two bots, each drawn.
     await look(page, -29, -30, 40);

@@ -171,7 +171,7 @@ const table = rows
 const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
 const section = `${heading}
 
-Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second. Target CPU per request: the target process's user and system time over the measured seconds (\`process.cpuUsage()\`, the kernel's work on its sockets included) divided by the requests it answered, and its ratio to the baseline's.
+Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second. Target CPU per request: the target process's user and system time over the measured seconds (\`process.cpuUsage()\`, the kernel's work on its sockets included) divided by the requests it answered, and its ratio to the baseline's (the embedded database works inside the product's process; PostgreSQL's own CPU is not counted).
 
 | target | requests/s | of the baseline | target CPU per request | p50 | p99 | errors | verdict |
 |---|---|---|---|---|---|---|---|

@@ -141,6 +141,27 @@ describe('one platform across nodes', () => {
     );
   });
 
+  it('a bot reconnecting to the same node keeps its new connection when the old one’s last state is written', async () => {
+    const owner = await createBotOwner(nodeA);
+    const name = owner.accounts[0]!;
+    const ownerStates = collect<BotState>(await connectOwner(nodeB, owner), 'bot_update');
+    const older = await connectBot(nodeB, owner);
+    await reportUntilSeen(older, name, 80, () =>
+      ownerStates.some((state) => state.accounts[0]?.level === 80),
+    );
+    const newer = await connectBot(nodeB, owner);
+    const refusals = collect<{ code: string }>(newer, 'auth_error');
+    await waitForClose(older);
+    newer.emit('bot_update', { accounts: [account(name, { level: 81 })] });
+    // Written after the older connection's pending state would have been (both at most every 2 s).
+    await vi.waitFor(
+      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(81),
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(refusals).toEqual([]);
+    expect(newer.connected).toBe(true);
+  });
+
   it('the online count and the users-online lists agree on every node', async () => {
     const staff = await nodeA.createUser({ permissions: ['can_manageMap', 'can_manageUsersOnline'] });
     const owners = await Promise.all([createBotOwner(nodeA), createBotOwner(nodeA)]);

@@ -11,7 +11,7 @@ export interface Audience {
   isWatchedHere(room: string): boolean;
   /** A socket of another node is in `room` (as of the last refresh). */
   isWatchedElsewhere(room: string): boolean;
-  /** A socket just joined `room` here (other nodes learn it at their next refresh). */
+  /** A socket just joined `room` here (other nodes learn it at once). */
   joined(room: string): void;
   /** Periodic: shares this node's watched rooms and learns the others'. */
   refresh(): Promise<void>;
@@ -45,8 +45,8 @@ const SEPARATOR = '|';
 /**
  * Several nodes: each node writes its watched rooms, as `node|room`, into one sorted set scored by
  * when the entry expires, and reads everyone's back every refresh (a killed node's rooms simply
- * expire). A new watcher on another node therefore gets updates within one refresh; it got the
- * current state from the store when it joined.
+ * expire). A join is also announced to the other nodes at once (`watching`), so a new watcher
+ * elsewhere gets the next update; it got the current state from the store when it joined.
  */
 export class ClusterAudience implements Audience {
   private watchedElsewhere = new Set<string>();
@@ -60,7 +60,9 @@ export class ClusterAudience implements Audience {
       roomFilter: (room: string) => boolean;
       refreshMs: number;
     },
-  ) {}
+  ) {
+    io.on('watching', (room: string) => this.watchedElsewhere.add(room));
+  }
 
   isWatchedHere(room: string): boolean {
     return isWatchedHere(this.io, room);
@@ -74,6 +76,7 @@ export class ClusterAudience implements Audience {
     this.redis
       .zadd(WATCHED_KEY, Date.now() + this.entryLifetimeMs(), this.member(room))
       .catch(() => undefined);
+    this.io.serverSideEmit('watching', room);
   }
 
   async refresh(): Promise<void> {

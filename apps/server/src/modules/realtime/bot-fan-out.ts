@@ -47,12 +47,12 @@ const fromBytes = (bytes: Uint8Array): string =>
  * Delivers bot states: to a bot's watchers (owner, staff on its page) at once, to staff watching
  * the whole fleet in batches every `adminFlushMs`, plus offline notices and the online count.
  * With several nodes, states go only to the nodes that watch them (`Audience`), and each node
- * encodes them only for its own sockets: a bot's watchers elsewhere get one message per node and
- * turn of the event loop (all the watched states that turn), not one per state and node.
+ * encodes them only for its own sockets: a bot's watchers elsewhere get the watched states of every
+ * `PEER_WATCHERS_WAIT_MS` together, not one message per state.
  */
 export class BotFanOut {
   private readonly pendingForStaff = new Map<string, BotState>();
-  /** The latest state of each watched bot this turn (a report updates its state object in place). */
+  /** The latest state of each bot watched elsewhere (a report updates its state object in place). */
   private pendingForPeerWatchers = new Map<string, BotState>();
   private isCountDirty = false;
   private isClosed = false;
@@ -81,7 +81,13 @@ export class BotFanOut {
   /** The bot went away: watchers get its offline state, staff `bot_disconnect`. */
   wentOffline(state: BotState): void {
     this.pendingForStaff.delete(state.hwid);
-    this.toWatchers({ ...state, online: false });
+    const offline = { ...state, online: false };
+    const room = rooms.bot(state.hwid);
+    // Behind the online states waiting for other nodes, so that none of them comes after it…
+    if (this.isWatchedOnPeers(room)) this.queueForPeers(offline);
+    // …and to every node's watchers through the stream too, whoever watches: no later report will
+    // replace a lost offline notice, and a watcher may have joined elsewhere since the last refresh.
+    this.target().to(room).emit(SOCKET_EVENTS.botUpdate, offline);
     // Every staff map hears it, viewport maps included: the bot may be one another node showed them
     // (a reaped bot of a killed node is announced by a node that never held it).
     this.target().to([rooms.admins, rooms.mapViewers]).emit(SOCKET_EVENTS.botDisconnect, state.hwid);
@@ -112,9 +118,9 @@ export class BotFanOut {
   }
 
   close(): void {
+    this.flushPeerWatchers();
     this.isClosed = true;
     this.pendingForStaff.clear();
-    this.pendingForPeerWatchers.clear();
   }
 
   /**
@@ -124,18 +130,21 @@ export class BotFanOut {
   private toWatchers(state: BotState): void {
     const room = rooms.bot(state.hwid);
     this.toLocalWatchers(room, state);
-    if (this.isWatchedOnPeers(room)) {
-      if (this.pendingForPeerWatchers.size === 0)
-        setTimeout(() => this.flushPeerWatchers(), PEER_WATCHERS_WAIT_MS);
-      this.pendingForPeerWatchers.set(state.hwid, state);
-    }
+    if (this.isWatchedOnPeers(room)) this.queueForPeers(state);
+  }
+
+  private queueForPeers(state: BotState): void {
+    if (this.pendingForPeerWatchers.size === 0)
+      setTimeout(() => this.flushPeerWatchers(), PEER_WATCHERS_WAIT_MS);
+    this.pendingForPeerWatchers.set(state.hwid, state);
   }
 
   private flushPeerWatchers(): void {
     const states = [...this.pendingForPeerWatchers.values()];
     this.pendingForPeerWatchers.clear();
-    if (!this.isClosed && states.length > 0)
-      this.deps.sendToPeers('watchers', states.length, toBytes(JSON.stringify(states)));
+    // Not while the other nodes are unreachable: the adapter would hold them and send them late.
+    if (this.isClosed || states.length === 0 || this.deps.isDegraded()) return;
+    this.deps.sendToPeers('watchers', states.length, toBytes(JSON.stringify(states)));
   }
 
   private toLocalWatchers(room: string, state: BotState): void {
@@ -147,7 +156,7 @@ export class BotFanOut {
   /** `count` states, already JSON (`statesJson`), to this node's staff maps. */
   private toLocalStaff(count: number, statesJson: string): void {
     if (!this.deps.audience.isWatchedHere(rooms.admins)) return;
-    emitEncoded(this.deps.io.local.to(rooms.admins), SOCKET_EVENTS.botUpdate, statesJson);
+    emitEncoded(this.deps.io, rooms.admins, SOCKET_EVENTS.botUpdate, statesJson);
     this.deps.metrics.statesOut.inc({ audience: 'admin' }, count);
   }
 

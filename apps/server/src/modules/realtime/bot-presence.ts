@@ -85,7 +85,11 @@ export class BotPresence {
       },
     };
     this.bots.set(hwid, connection);
-    if (local) this.deps.refuse(local.socket, 'BOT_REPLACED');
+    if (local) {
+      // Its pending write would name the replaced socket as holder, and be taken for a takeover.
+      this.unsaved.delete(local);
+      this.deps.refuse(local.socket, 'BOT_REPLACED');
+    }
     // Claimed before the older socket elsewhere is closed: its node then finds the bot taken and
     // does not announce it offline (no blip for watchers).
     try {
@@ -154,15 +158,35 @@ export class BotPresence {
       this.unsaved.delete(connection);
     }
     if (connections.length === 0) return;
-    const lost = await this.deps.store.update(
-      connections.map((connection) => ({ state: connection.state, holder: connection.socket.id })),
-      await this.stateTtlMs(),
-    );
+    let lost: string[];
+    try {
+      lost = await this.deps.store.update(
+        connections.map((connection) => ({ state: connection.state, holder: connection.socket.id })),
+        await this.stateTtlMs(),
+      );
+    } catch (error) {
+      // Not written (Redis unreachable): written at the first flush once it is back.
+      for (const connection of connections) {
+        connection.storedAt = 0;
+        this.unsaved.add(connection);
+      }
+      throw error;
+    }
+    const written = new Set(connections);
     for (const hwid of lost) {
       const connection = this.bots.get(hwid);
-      if (!connection) continue;
+      // Only the connection whose write found another holder: a newer one here keeps the bot.
+      if (!connection || !written.has(connection)) continue;
       this.bots.delete(hwid);
       this.deps.refuse(connection.socket, 'BOT_REPLACED');
+    }
+  }
+
+  /** The store came back, perhaps emptied by a restart: every bot held here is written at the next flush. */
+  storeAllAgain(): void {
+    for (const connection of this.bots.values()) {
+      connection.storedAt = 0;
+      this.unsaved.add(connection);
     }
   }
 
@@ -188,8 +212,9 @@ export class BotPresence {
    */
   async reapOrphans(): Promise<number> {
     if (this.isClosed) return 0;
-    // Past the timeout, plus one missed write of a live node.
-    const silentSince = Date.now() - (await this.deps.offlineTimeoutMs()) - 2_000;
+    // Past the timeout, plus the age a live bot's entry reaches between writes (the write interval
+    // and a flush), with room to spare.
+    const silentSince = Date.now() - (await this.deps.offlineTimeoutMs()) - STORE_WRITE_EVERY_MS - 2_000;
     const reaped = await this.deps.store.reapSilent(silentSince);
     for (const state of reaped) {
       this.deps.events.disconnected(state);

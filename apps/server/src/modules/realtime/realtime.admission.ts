@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { clientAddressOf, type TrustProxy } from '../../core/client-address.ts';
 import type { RateLimiter } from '../../core/rate-limiter.ts';
+import type { HubServer } from './realtime.types.ts';
 
 type AllowRequest = (
   request: IncomingMessage,
@@ -28,6 +29,20 @@ export function admitHandshakes(input: {
       () => callback('RATE_LIMITED', false),
     );
   };
+}
+
+/** The raw request holds headers and buffers for the life of the socket: read what we need, drop it. */
+export function keepOnlyHandshakeFacts(io: HubServer, trustProxy: TrustProxy): void {
+  io.engine.on('connection', (raw: { request: IncomingMessage | null; meta?: unknown }) => {
+    const request = raw.request;
+    if (!request) return;
+    const query = (request as IncomingMessage & { _query?: Record<string, string> })._query ?? {};
+    raw.meta = {
+      queryHwid: typeof query.hwid === 'string' ? query.hwid : undefined,
+      ip: clientAddressOf(request, trustProxy),
+    };
+    raw.request = null;
+  });
 }
 
 function isOriginAllowed(request: IncomingMessage, allowedOrigin: string): boolean {

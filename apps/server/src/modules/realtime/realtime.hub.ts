@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { botReportSchema, type ErrorCode, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { repeatInBackground, runInBackground } from '../../core/background.ts';
-import { clientAddressOf, trustProxyRule } from '../../core/client-address.ts';
+import { trustProxyRule } from '../../core/client-address.ts';
 import { compileSafeParse } from '../../core/fast-validation.ts';
 import type { RedisConnection } from '../../core/redis.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
@@ -18,7 +18,7 @@ import { BotPresence } from './bot-presence.ts';
 import { RedisBotStateStore } from './bot-state-store.redis.ts';
 import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
 import { type AnnouncedViewport, MapViewports } from './map-viewports.ts';
-import { admitHandshakes } from './realtime.admission.ts';
+import { admitHandshakes, keepOnlyHandshakeFacts } from './realtime.admission.ts';
 import { createRealtimeMetrics } from './realtime.metrics.ts';
 import {
   type HubCounters,
@@ -99,7 +99,7 @@ export class RealtimeHub {
         ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io', onlyPlaintext: true }) }
         : {}),
     });
-    this.keepOnlyHandshakeFacts(trustProxy);
+    keepOnlyHandshakeFacts(this.io, trustProxy);
     this.authenticator = new SocketAuthenticator(ctx);
 
     this.store = redis ? new RedisBotStateStore(redis.commands) : new InMemoryBotStateStore();
@@ -151,6 +151,8 @@ export class RealtimeHub {
       offlineTimeoutMs: () => this.offlineTimeoutMs(),
     });
     this.access = new SocketAccess({ ctx, io: this.io, presence: this.presence, refuse: this.refuse });
+    // Redis (back) up: the bots' states go to it at once, not at their next periodic write.
+    redis?.commands.on('ready', () => this.presence.storeAllAgain());
     if (redis) this.relayDomainEvents();
 
     this.io.on('connection', (socket: HubSocket) => this.onConnection(socket));
@@ -158,20 +160,6 @@ export class RealtimeHub {
   }
 
   // ---- wiring ------------------------------------------------------------------------------
-
-  /** The raw request holds headers and buffers for the life of the socket: read what we need, drop it. */
-  private keepOnlyHandshakeFacts(trustProxy: ReturnType<typeof trustProxyRule>): void {
-    this.io.engine.on('connection', (raw: { request: IncomingMessage | null; meta?: unknown }) => {
-      const request = raw.request;
-      if (!request) return;
-      const query = (request as IncomingMessage & { _query?: Record<string, string> })._query ?? {};
-      raw.meta = {
-        queryHwid: typeof query.hwid === 'string' ? query.hwid : undefined,
-        ip: clientAddressOf(request, trustProxy),
-      };
-      raw.request = null;
-    });
-  }
 
   /**
    * Domain events reach every node (revocations, bans, settings): each acts on its own sockets.

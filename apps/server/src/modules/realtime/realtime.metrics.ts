@@ -4,7 +4,10 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 export interface RealtimeMetrics {
   /** Bot reports accepted (after throttling and validation). */
   updatesIn: Counter;
-  /** Bot states sent, by audience: `owner` (one per watched report), `admin` (states in batches). */
+  /**
+   * Bot states this node sent its own sockets, by audience: `owner` (one per watched report),
+   * `admin` (states in batches). With several nodes each node counts what it delivered.
+   */
   statesOut: Counter<'audience'>;
 }
 

@@ -42,6 +42,8 @@ interface InterNodeEvents {
   domainEvent: (name: string, payload: unknown) => void;
   /** Staff maps' viewports, so every node serves them its bots. */
   mapViewports: (entries: AnnouncedViewport[]) => void;
+  /** A socket of the sending node joined `room` (`ClusterAudience`). */
+  watching: (room: string) => void;
   /** `count` bot states (JSON bytes, `BotFanOut`) for the receiving node's watchers or staff. */
   botStates: (audience: PeerAudience, count: number, states: Uint8Array) => void;
 }

@@ -47,14 +47,15 @@ describe('text-only Socket.IO encoder', () => {
 
   it('writes a payload already encoded as JSON text exactly as the stock encoder writes the payload', () => {
     let emitted: unknown[] = [];
-    const recorder = { emit: (...args: unknown[]) => (emitted = args) };
+    // Socket.IO's `io.local.to(room)`, recording what is emitted.
+    const io = { local: { to: () => ({ emit: (...args: unknown[]) => (emitted = args) }) } };
     fc.assert(
       fc.property(
         fc.string({ minLength: 1 }),
         payload,
         fc.constantFrom('/', '/admin'),
         (event, value, nsp) => {
-          emitEncoded(recorder as never, event, JSON.stringify(value));
+          emitEncoded(io as never, 'admins', event, JSON.stringify(value));
           const sample: Packet = { type: PacketType.EVENT, nsp, data: emitted };
           expect(textOnly.encode(sample)).toEqual(stock.encode({ ...sample, data: [event, value] }));
         },

@@ -36,12 +36,12 @@ function encodeData(data: unknown): string {
 /** The `parser` option of the hub's Socket.IO server. */
 export const textOnlyParser = { Encoder: TextOnlyEncoder, Decoder };
 
-type Broadcast = ReturnType<HubServer['to']>;
-
 /**
- * Emits an event whose payload is already JSON text (`json`), through the text-only encoder: the
- * typed `emit` knows payloads as objects, so this is the one place the text goes in their stead.
+ * Emits to this node's sockets in `room` an event whose payload is already JSON text (`json`),
+ * through the text-only encoder: the typed `emit` knows payloads as objects, so this is the one
+ * place the text goes in their stead. This node's only: another node's encoder would not know it.
  */
-export function emitEncoded(target: Broadcast, event: string, json: string): void {
+export function emitEncoded(io: HubServer, room: string, event: string, json: string): void {
+  const target = io.local.to(room);
   (target.emit as (event: string, payload: EncodedJson) => boolean)(event, new EncodedJson(json));
 }
