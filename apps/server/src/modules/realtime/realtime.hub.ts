@@ -24,7 +24,6 @@ import {
   type HubCounters,
   type HubServer,
   type HubSocket,
-  type PeerAudience,
   type Refusal,
   refusal,
   type SocketData,
@@ -171,9 +170,7 @@ export class RealtimeHub {
     events.relayTo((name, payload) => this.io.serverSideEmit('domainEvent', name, payload));
     this.io.on('domainEvent', (name: string, payload: unknown) => events.receiveFromPeer(name, payload));
     this.io.on('mapViewports', (entries: AnnouncedViewport[]) => this.viewports.receive(entries));
-    this.io.on('botStates', (audience: PeerAudience, count: number, states: Uint8Array) =>
-      this.fanOut.fromPeer(audience, count, states),
-    );
+    this.io.on('botStates', (...message) => this.fanOut.fromPeer(...message));
   }
 
   private announceViewports(entries: AnnouncedViewport[]): void {
