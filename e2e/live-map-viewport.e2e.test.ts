@@ -52,6 +52,13 @@ async function hoverWorld(page: Page, x: number, y: number) {
   await page.mouse.move(box.x + sx, box.y + sy);
 }
 
+/** The tooltip over a world position, hovered afresh (the cells may come a frame after the counts). */
+async function tooltipAt(page: Page, x: number, y: number): Promise<string | null> {
+  await page.mouse.move(0, 0);
+  await hoverWorld(page, x, y);
+  return page.getByTestId('map-tooltip').textContent();
+}
+
 const heldOnMap = (page: Page, hwids: string[]) =>
   page.evaluate((list) => list.filter((hwid) => window.__adminMap!.buffers.slotsOf(hwid).length > 0), hwids);
 
@@ -76,17 +83,7 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 2);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await heldOnMap(page, [...west, east])).toEqual([]);
-    // Hovered again until the tooltip shows the cell (the cells may come a frame after the count).
-    await expect
-      .poll(
-        async () => {
-          await page.mouse.move(0, 0);
-          await hoverWorld(page, 35, 35);
-          return page.getByTestId('map-tooltip').textContent();
-        },
-        { timeout: 5_000 },
-      )
-      .toContain('1 compte de jeu');
+    await expect.poll(() => tooltipAt(page, 35, 35), { timeout: 5_000 }).toContain('1 compte de jeu');
 
     // The status filter goes to the hub: only the fighting account is counted.
     await page.getByRole('button', { name: 'Combat' }).click();
@@ -103,17 +100,7 @@ describe('/admin/map on a large fleet (viewport feed, decision 206)', () => {
     await look(page, 0, 0, 6);
     await expect.poll(() => readCount(page, 'map-accounts-count'), { timeout: 5_000 }).toBe(3);
     expect(await page.evaluate(() => window.__adminMap!.buffers.size)).toBe(0);
-    // Hovered again until the tooltip shows the cell (the cells may come a frame after the count).
-    await expect
-      .poll(
-        async () => {
-          await page.mouse.move(0, 0);
-          await hoverWorld(page, 35, 35);
-          return page.getByTestId('map-tooltip').textContent();
-        },
-        { timeout: 5_000 },
-      )
-      .toContain('1 compte de jeu');
+    await expect.poll(() => tooltipAt(page, 35, 35), { timeout: 5_000 }).toContain('1 compte de jeu');
 
     // Closer on the west: two bots, each drawn.
     await look(page, -29, -30, 40);
