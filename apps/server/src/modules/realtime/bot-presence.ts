@@ -50,8 +50,8 @@ interface PresenceDeps {
 /**
  * Which bots are online and their latest state: this node's bot sockets, and their states in the
  * shared store. Writes to the store are batched (`persist`, every admin flush, each bot at most every
- * `STORE_WRITE_EVERY_MS`); the store is what
- * makes presence cluster-wide (one holder per hwid, whole-fleet lists and counts).
+ * `STORE_WRITE_EVERY_MS`); the store is what makes presence cluster-wide (one holder per hwid,
+ * whole-fleet lists and counts).
  */
 export class BotPresence {
   private readonly bots = new Map<string, BotConnection>();
