@@ -4,7 +4,6 @@ import {
   boolean,
   index,
   integer,
-  jsonb,
   pgTable,
   text,
   timestamp,
@@ -12,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { userIdColumn, users } from '../users/users.table.ts';
+import { json } from '../../db/json-column.ts';
 
 /**
  * What a customer wants to be told about their bot, and where (decision 902); staff add fleet alerts
@@ -94,7 +94,7 @@ export const discordOutbox = pgTable(
   {
     id: uuid('id').primaryKey(),
     url: text('url').notNull(),
-    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    payload: json('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

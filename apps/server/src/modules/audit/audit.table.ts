@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 
 export const auditLog = pgTable(
   'audit_log',
@@ -12,8 +13,8 @@ export const auditLog = pgTable(
     targetType: text('target_type'),
     targetId: text('target_id'),
     targetLabel: text('target_label'),
-    before: jsonb('before'),
-    after: jsonb('after'),
+    before: json('before'),
+    after: json('after'),
     ip: text('ip'),
   },
   (t) => [

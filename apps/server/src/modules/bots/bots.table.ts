@@ -1,7 +1,6 @@
 import {
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -10,6 +9,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { userIdColumn } from '../users/users.table.ts';
+import { json } from '../../db/json-column.ts';
 
 /**
  * Sessions a bot agent opens with its user's access key. Stored as a token hash; bound to the
@@ -70,7 +70,7 @@ export const botEvents = pgTable(
     kind: text('kind', { enum: ['bound', 'connected', 'disconnected', 'error', 'recovered'] }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** connected: version; disconnected: connectedAt; error/recovered: account, message. */
-    detail: jsonb('detail').$type<Record<string, string | null>>().notNull().default({}),
+    detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),
   },
   (t) => [index('bot_events_hwid_at_idx').on(t.hwid, t.at)],
 );

@@ -1,5 +1,6 @@
 import type { BotPermission } from '@bot/contracts';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 
 /** What customers buy. Retired packages stay for the orders that reference them. */
 export const packages = pgTable(
@@ -11,7 +12,7 @@ export const packages = pgTable(
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('EUR'),
     durationDays: integer('duration_days').notNull(),
-    grants: jsonb('grants').$type<BotPermission[]>().notNull().default([]),
+    grants: json('grants').$type<BotPermission[]>().notNull().default([]),
     whitelistSlots: integer('whitelist_slots').notNull().default(0),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),

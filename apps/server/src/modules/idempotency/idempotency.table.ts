@@ -1,5 +1,6 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { userIdColumn } from '../users/users.table.ts';
+import { json } from '../../db/json-column.ts';
 
 /**
  * One row per `Idempotency-Key` a signed-in user sent to one route: claimed (`response_status`
@@ -14,7 +15,7 @@ export const idempotencyKeys = pgTable(
     route: text('route').notNull(),
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    responseBody: json('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

@@ -4,7 +4,6 @@ import {
   bigserial,
   index,
   integer,
-  jsonb,
   pgTable,
   text,
   timestamp,
@@ -13,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { packages } from '../catalog/catalog.table.ts';
 import { userIdColumn } from '../users/users.table.ts';
+import { json } from '../../db/json-column.ts';
 
 /**
  * One checkout. What was bought is copied (name, duration, grants, slots, price) so later package
@@ -29,7 +29,7 @@ export const orders = pgTable(
       .references(() => packages.id),
     packageName: text('package_name').notNull(),
     durationDays: integer('duration_days').notNull(),
-    grants: jsonb('grants').$type<BotPermission[]>().notNull(),
+    grants: json('grants').$type<BotPermission[]>().notNull(),
     whitelistSlots: integer('whitelist_slots').notNull(),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'expired', 'refunded'] })
       .notNull()

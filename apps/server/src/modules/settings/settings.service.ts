@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type PublicSettings, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
 import { newSecret } from '../../core/ids.ts';
@@ -40,7 +41,7 @@ export function getSettings(ctx: AppContext): Promise<SiteSettings> {
   const cache = ctx.settingsCache;
   if (cache.value && cache.expiresAt > Date.now()) return Promise.resolve(cache.value);
   if (!cache.reading) {
-    const reading = readSettings(ctx.db).then(
+    const reading = readSettings(ctx.db, ctx.log).then(
       (value) => {
         if (cache.reading === reading) {
           cache.value = value;
@@ -59,13 +60,39 @@ export function getSettings(ctx: AppContext): Promise<SiteSettings> {
   return cache.reading;
 }
 
-/** Stored values over the defaults; a stored value that no longer validates falls back to its default. */
-async function readSettings(db: DbOrTx): Promise<SiteSettings> {
+/**
+ * What a security setting becomes when its stored value no longer validates (a manual edit, a
+ * restore from another version): the closed side, never the default's open one
+ * (docs/decisions/406-settings-stored-exactly.md). Every other setting falls back to its default.
+ */
+export const FAIL_CLOSED_SETTINGS: Partial<SiteSettings> = {
+  registrationOpen: false,
+  maintenanceMode: true,
+  staffTwoFactorRequired: true,
+  // No agent qualifies until staff set a real minimum.
+  minBotVersion: '999999.0.0',
+};
+
+const settingKeys = Object.keys(DEFAULT_SETTINGS) as (keyof SiteSettings)[];
+
+/** Stored values over the defaults, each validated alone: one bad value falls back by itself, logged. */
+async function readSettings(db: DbOrTx, log: Logger): Promise<SiteSettings> {
   const rows = await db.select().from(settings);
-  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
-  for (const row of rows) if (row.key in DEFAULT_SETTINGS) merged[row.key] = row.value;
-  const parsed = siteSettingsSchema.safeParse(merged);
-  return parsed.success ? parsed.data : { ...DEFAULT_SETTINGS };
+  const stored = new Map(rows.map((row) => [row.key, row.value]));
+  const value: Record<string, unknown> = {};
+  for (const key of settingKeys) {
+    if (!stored.has(key)) {
+      value[key] = DEFAULT_SETTINGS[key];
+      continue;
+    }
+    const parsed = siteSettingsSchema.shape[key].safeParse(stored.get(key));
+    if (parsed.success) value[key] = parsed.data;
+    else {
+      value[key] = key in FAIL_CLOSED_SETTINGS ? FAIL_CLOSED_SETTINGS[key] : DEFAULT_SETTINGS[key];
+      log.error({ key, fallback: value[key] }, 'réglage enregistré invalide : valeur de repli utilisée');
+    }
+  }
+  return value as SiteSettings;
 }
 
 /** Writes the given settings (in the caller's transaction) and tells every listener. */
@@ -119,7 +146,7 @@ export async function updateSettings(
   input: { patch: Partial<SiteSettings>; actor: AuditActor },
 ): Promise<SiteSettings> {
   const changed = await ctx.db.transaction(async (tx) => {
-    const current = await readSettings(tx);
+    const current = await readSettings(tx, ctx.log);
     const changes = Object.entries(input.patch).filter(
       ([key, value]) => value !== undefined && current[key as keyof SiteSettings] !== value,
     );

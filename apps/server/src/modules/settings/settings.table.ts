@@ -1,8 +1,9 @@
-import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
-  value: jsonb('value').notNull(),
+  value: json('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedById: uuid('updated_by_id'),
 });

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 
 /** Named areas of the world grid (seeded at first start). */
 export const worldAreas = pgTable('world_areas', {
@@ -31,7 +32,7 @@ export const botRoutes = pgTable(
     status: text('status', { enum: ['draft', 'published'] })
       .notNull()
       .default('draft'),
-    steps: jsonb('steps').notNull(),
+    steps: json('steps').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedById: uuid('updated_by_id'),
