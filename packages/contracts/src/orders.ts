@@ -3,7 +3,8 @@ import { listQuery } from './admin.ts';
 import { currencySchema } from './catalog.ts';
 import { BOT_PERMISSIONS } from './permissions.ts';
 
-export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'refunded'] as const;
+/** `cancelled`: the customer closed the checkout (or started another for the same package). */
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
@@ -17,6 +18,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   paid: 'Payée',
   failed: 'Échouée',
   expired: 'Expirée',
+  cancelled: 'Annulée',
   refunded: 'Remboursée',
 };
 

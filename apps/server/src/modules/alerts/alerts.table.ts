@@ -1,15 +1,6 @@
 import { ALERT_RULES, NOTIFICATION_KINDS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { userIdColumn, users } from '../users/users.table.ts';
 import { json } from '../../db/json-column.ts';
 

@@ -120,11 +120,11 @@ describe('checkout with the sandbox provider', () => {
     const failed = (await checkout(customer, gathering.id)).body.data;
     expect((await pay(customer, failed, 'fail')).body.data.status).toBe('failed');
     const abandoned = (await checkout(customer, gathering.id)).body.data;
-    expect((await pay(customer, abandoned, 'abandon')).body.data.status).toBe('expired');
+    expect((await pay(customer, abandoned, 'abandon')).body.data.status).toBe('cancelled');
     expect((await pay(customer, abandoned)).status).toBe(409);
     expect(await permissionsOf(customer)).toEqual([]);
     const mine = await call<{ data: Order[] }>('GET', '/me/orders', undefined, customer.token);
-    expect(mine.body.data.map((order) => order.status)).toEqual(['expired', 'failed']);
+    expect(mine.body.data.map((order) => order.status)).toEqual(['cancelled', 'failed']);
     expect(mine.body.data.every((order) => order.checkoutUrl === null)).toBe(true);
   });
 
@@ -171,13 +171,25 @@ describe('checkout with the sandbox provider', () => {
 
   it('refuses a sixth unpaid checkout at once; closing one makes room', async () => {
     const customer = await server.createUser();
+    // One checkout per package stays open (another of the same package replaces it): six packages.
+    const packageIds = [gathering.id, both.id];
+    while (packageIds.length < 6) {
+      const name = `Offre ${packageIds.length}`;
+      const created = await call<{ data: { id: string } }>(
+        'POST',
+        '/admin/packages',
+        { name, priceCents: 1000, durationDays: 30, grants: [], whitelistSlots: 1 },
+        staff.token,
+      );
+      packageIds.push(created.body.data.id);
+    }
     const open: Order[] = [];
-    for (let i = 0; i < 5; i += 1) open.push((await checkout(customer, gathering.id)).body.data);
-    const sixth = await checkout(customer, gathering.id);
+    for (const id of packageIds.slice(0, 5)) open.push((await checkout(customer, id)).body.data);
+    const sixth = await checkout(customer, packageIds[5] as string);
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
     await pay(customer, open[0] as Order, 'abandon');
-    expect((await checkout(customer, gathering.id)).status).toBe(201);
+    expect((await checkout(customer, packageIds[5] as string)).status).toBe(201);
   });
 
   it('gives a printable receipt', async () => {
@@ -263,7 +275,8 @@ describe('vouchers at checkout', () => {
     });
     const once = await voucher({ kind: 'fixed', amountOffCents: 100, perCustomerLimit: 1 });
     expect((await checkout(customer, gathering.id, once.code)).body.data.amountCents).toBe(900);
-    expect((await checkout(customer, gathering.id, once.code)).body).toMatchObject({
+    // Held by the pending order of the other package (the same package would replace it).
+    expect((await checkout(customer, both.id, once.code)).body).toMatchObject({
       code: 'VOUCHER_CUSTOMER_LIMIT',
     });
     expect(

@@ -20,6 +20,7 @@ import { repeatInBackground } from '../../core/background.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import {
+  cancelMyOrder,
   createOrder,
   expireStaleOrders,
   getOwnOrder,
@@ -82,6 +83,22 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       data: toOrder(
         await getOwnOrder(ctx.db, { userId: sessionOf(request).userId, orderId: request.params.id }),
       ),
+    }),
+  );
+
+  app.post(
+    '/me/orders/:id/cancel',
+    {
+      config: { errors: [404, 409] },
+      schema: {
+        tags,
+        description: 'Ferme un paiement en attente : la commande est annulée et son code promo rendu.',
+        params: idParams,
+        response: { 200: orderAnswer },
+      },
+    },
+    async (request) => ({
+      data: await cancelMyOrder(ctx, { userId: sessionOf(request).userId, orderId: request.params.id }),
     }),
   );
 

@@ -1,4 +1,11 @@
-import { APP_NAME, discountOf, type Order, type PackageSubscription, type Receipt } from '@bot/contracts';
+import {
+  APP_NAME,
+  discountOf,
+  type Order,
+  type OrderStatus,
+  type PackageSubscription,
+  type Receipt,
+} from '@bot/contracts';
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -61,7 +68,7 @@ async function lockCustomer(tx: DbOrTx, userId: string): Promise<void> {
  */
 export async function fulfilOrder(
   tx: DbOrTx,
-  input: { orderId: string; from: ('pending' | 'expired' | 'failed')[]; providerPaymentRef?: string | null },
+  input: { orderId: string; from: OrderStatus[]; providerPaymentRef?: string | null },
 ): Promise<OrderRow | undefined> {
   const [current] = await tx
     .select({ userId: orders.userId })
@@ -114,10 +121,10 @@ export async function fulfilOrder(
   return dated;
 }
 
-/** pending -> failed or expired, giving the voucher use back. Undefined when not pending any more. */
+/** pending -> failed, expired or cancelled, giving the voucher use back. Undefined when not pending any more. */
 export async function closeOrder(
   tx: DbOrTx,
-  input: { orderId: string; status: 'failed' | 'expired' },
+  input: { orderId: string; status: 'failed' | 'expired' | 'cancelled' },
 ): Promise<OrderRow | undefined> {
   const now = new Date();
   const [closed] = await tx
@@ -132,7 +139,8 @@ export async function closeOrder(
 /**
  * Starts a checkout: prices the package (with a voucher, used at once and given back if the
  * payment does not happen), then asks the payment provider for a checkout page. Nothing to pay
- * (gift voucher, 100 % off): paid and fulfilled at once.
+ * (gift voucher, 100 % off): paid and fulfilled at once. A checkout of the same package still
+ * pending is replaced (cancelled, its voucher use given back first), so retries never pile up.
  */
 export async function createOrder(
   ctx: AppContext,
@@ -141,8 +149,10 @@ export async function createOrder(
   if (input.voucherCode) await limitVoucherGuesses(ctx, { userId: input.userId, ip: input.ip });
   const provider = ctx.payments;
   const orderId = newId();
+  const replaced: OrderRow[] = [];
   const created = await ctx.db.transaction(async (tx) => {
     await lockCustomer(tx, input.userId);
+    replaced.push(...(await cancelPendingOrdersOf(tx, { userId: input.userId, packageId: input.packageId })));
     const [open] = await tx
       .select({ value: count() })
       .from(orders)
@@ -191,6 +201,7 @@ export async function createOrder(
     if (amountCents > 0) return row;
     return (await fulfilOrder(tx, { orderId: row.id, from: ['pending'] })) ?? row;
   });
+  await closeCheckoutsAtProvider(ctx, replaced);
   if (created.status === 'paid') {
     invalidateUserPermissions(ctx, input.userId);
     return toOrder(created);
@@ -209,6 +220,56 @@ export async function createOrder(
     await ctx.db.transaction((tx) => closeOrder(tx, { orderId: created.id, status: 'failed' }));
     throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
   }
+}
+
+async function cancelPendingOrdersOf(
+  tx: DbOrTx,
+  input: { userId: string; packageId: string },
+): Promise<OrderRow[]> {
+  const pending = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, input.userId),
+        eq(orders.packageId, input.packageId),
+        eq(orders.status, 'pending'),
+      ),
+    );
+  const cancelled: OrderRow[] = [];
+  for (const { id } of pending) {
+    const closed = await closeOrder(tx, { orderId: id, status: 'cancelled' });
+    if (closed) cancelled.push(closed);
+  }
+  return cancelled;
+}
+
+/**
+ * Closes the provider's checkout pages of cancelled orders, so nobody pays for them later. Best
+ * effort: a page left open expires by itself, and a payment that still arrives is honoured.
+ */
+async function closeCheckoutsAtProvider(ctx: AppContext, cancelled: OrderRow[]): Promise<void> {
+  for (const order of cancelled) {
+    try {
+      await ctx.payments.cancelCheckout(order);
+    } catch (error) {
+      ctx.log.warn({ err: error, orderId: order.id }, 'fermeture de la page de paiement impossible');
+    }
+  }
+}
+
+/** The customer closes their checkout: the order is cancelled and its voucher use given back at once. */
+export async function cancelMyOrder(
+  ctx: AppContext,
+  input: { userId: string; orderId: string },
+): Promise<Order> {
+  const order = await getOwnOrder(ctx.db, input);
+  const cancelled = await ctx.db.transaction((tx) =>
+    closeOrder(tx, { orderId: order.id, status: 'cancelled' }),
+  );
+  if (!cancelled) throw new AppError('ORDER_NOT_PENDING');
+  await closeCheckoutsAtProvider(ctx, [cancelled]);
+  return toOrder(cancelled);
 }
 
 /** Expires unpaid checkouts past their time (run periodically and before listings). */

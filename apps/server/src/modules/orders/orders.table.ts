@@ -1,15 +1,6 @@
-import type { BotPermission } from '@bot/contracts';
+import { type BotPermission, ORDER_STATUSES } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { packages } from '../catalog/catalog.table.ts';
 import { userIdColumn } from '../users/users.table.ts';
 import { json } from '../../db/json-column.ts';
@@ -31,9 +22,7 @@ export const orders = pgTable(
     durationDays: integer('duration_days').notNull(),
     grants: json('grants').$type<BotPermission[]>().notNull(),
     whitelistSlots: integer('whitelist_slots').notNull(),
-    status: text('status', { enum: ['pending', 'paid', 'failed', 'expired', 'refunded'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     provider: text('provider', { enum: ['sandbox', 'stripe', 'voucher'] }).notNull(),
     /** The provider's id for the checkout (Stripe Checkout Session id). */
     providerRef: text('provider_ref'),

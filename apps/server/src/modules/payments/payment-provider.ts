@@ -11,6 +11,8 @@ interface CheckoutStart {
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'stripe';
   createCheckout(order: OrderRow, customer: { email: string }): Promise<CheckoutStart>;
+  /** Closes the checkout page of an order the customer cancelled (no-op when there is none). */
+  cancelCheckout(order: OrderRow): Promise<void>;
   /** Gives the money back at the provider; the caller then revokes what the order granted. */
   refund(order: OrderRow): Promise<void>;
 }

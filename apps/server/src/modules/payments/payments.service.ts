@@ -27,7 +27,7 @@ export async function actOnSandboxCheckout(
       }
       return fulfilOrder(tx, { orderId: order.id, from: ['pending'] });
     }
-    return closeOrder(tx, { orderId: order.id, status: input.action === 'fail' ? 'failed' : 'expired' });
+    return closeOrder(tx, { orderId: order.id, status: input.action === 'fail' ? 'failed' : 'cancelled' });
   });
   if (!changed) throw new AppError('ORDER_NOT_PENDING');
   if (changed.status === 'paid') invalidateUserPermissions(ctx, changed.userId);
@@ -98,7 +98,7 @@ async function applyStripeEvent(
         return { outcome: 'amount_mismatch', orderId: order.id };
       const paid = await fulfilOrder(tx, {
         orderId: order.id,
-        from: ['pending', 'expired', 'failed'],
+        from: ['pending', 'expired', 'failed', 'cancelled'],
         providerPaymentRef: paymentIntentOf(session),
       });
       return { outcome: paid ? 'fulfilled' : `already_${order.status}`, orderId: order.id, paid };

@@ -11,6 +11,9 @@ export function createSandboxProvider(): PaymentProvider {
     async createCheckout(order) {
       return { providerRef: `sandbox_${order.id}`, checkoutUrl: `/account/marketplace?checkout=${order.id}` };
     },
+    async cancelCheckout() {
+      // The sandbox page reads the order's state: nothing to close.
+    },
     async refund() {
       // Nothing was charged.
     },

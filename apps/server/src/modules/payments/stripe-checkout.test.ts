@@ -54,6 +54,11 @@ beforeAll(async () => {
       );
       return;
     }
+    const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (expiring) {
+      response.end(JSON.stringify({ id: expiring[1], object: 'checkout.session', status: 'expired' }));
+      return;
+    }
     if (kind === 'session') {
       sessions += 1;
       const id = `cs_test_local_${sessions}`;
@@ -266,5 +271,44 @@ describe('Stripe Checkout', () => {
     });
     expect(late.body.outcome).toBe('fulfilled');
     expect(await count()).toBe(1);
+  });
+
+  it('a cancelled checkout closes its Stripe session; a payment that still arrives is honoured', async () => {
+    const customer = await server.createUser();
+    const order = (await call<{ data: Order }>('POST', '/me/orders', { packageId }, customer.token)).body
+      .data;
+    const sessionId = (order.checkoutUrl ?? '').split('/').pop() ?? '';
+
+    const cancelled = await call<{ data: Order }>(
+      'POST',
+      `/me/orders/${order.id}/cancel`,
+      undefined,
+      customer.token,
+    );
+
+    expect(cancelled.body.data.status).toBe('cancelled');
+    expect(requests.some((request) => request.path === `/v1/checkout/sessions/${sessionId}/expire`)).toBe(
+      true,
+    );
+    expect((await deliver('checkout.session.expired', sessionId, order.id)).body.outcome).toBe(
+      'already_cancelled',
+    );
+    // Paid at the very moment it was cancelled: the money is in, the order is fulfilled.
+    expect((await deliver('checkout.session.completed', sessionId, order.id)).body.outcome).toBe('fulfilled');
+  });
+
+  it('Stripe unreachable when closing the session: the order is cancelled all the same', async () => {
+    const customer = await server.createUser();
+    const order = (await call<{ data: Order }>('POST', '/me/orders', { packageId }, customer.token)).body
+      .data;
+    failNext = 'session';
+    const cancelled = await call<{ data: Order }>(
+      'POST',
+      `/me/orders/${order.id}/cancel`,
+      undefined,
+      customer.token,
+    );
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.status).toBe('cancelled');
   });
 });

@@ -53,6 +53,9 @@ export function createStripeProvider(
       if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
       return { providerRef: session.id, checkoutUrl: session.url };
     },
+    async cancelCheckout(order) {
+      if (order.providerRef) await stripe.checkout.sessions.expire(order.providerRef);
+    },
     async refund(order) {
       if (!order.providerPaymentRef) throw new Error(`order ${order.id} has no PaymentIntent to refund`);
       await stripe.refunds.create(
