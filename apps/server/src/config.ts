@@ -65,6 +65,12 @@ const envSchema = z.object({
   STRIPE_API_URL: z.string().url().optional(),
   /** Discord's API elsewhere than discord.com (tests use a local stand-in). */
   DISCORD_API_URL: z.string().url().optional(),
+  /** Who sells, as printed on receipts (docs/operations.md, Receipts). */
+  SELLER_NAME: z.string().trim().min(1).optional(),
+  SELLER_ADDRESS: z.string().trim().min(1).optional(),
+  SELLER_COMPANY_ID: z.string().trim().min(1).optional(),
+  SELLER_VAT_NUMBER: z.string().trim().min(1).optional(),
+  SELLER_VAT_RATE: z.coerce.number().min(0).max(100).optional(),
 });
 
 export interface RateLimitRule {
@@ -100,6 +106,14 @@ export interface AppConfig {
   botSessionTtlMs: number;
   activationTokenTtlMs: number;
   resetTokenTtlMs: number;
+  /** The seller printed on receipts; the VAT rate (percent, prices include it) adds a VAT line. */
+  seller: {
+    name: string | undefined;
+    address: string | undefined;
+    companyId: string | undefined;
+    vatNumber: string | undefined;
+    vatRatePercent: number | undefined;
+  };
   /** Stripe when both keys are set; the sandbox payment provider otherwise. */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   rateLimits: {
@@ -254,6 +268,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     botSessionTtlMs: 24 * HOUR,
     activationTokenTtlMs: 48 * HOUR,
     resetTokenTtlMs: 30 * MINUTE,
+    seller: {
+      name: e.SELLER_NAME,
+      address: e.SELLER_ADDRESS,
+      companyId: e.SELLER_COMPANY_ID,
+      vatNumber: e.SELLER_VAT_NUMBER,
+      vatRatePercent: e.SELLER_VAT_RATE,
+    },
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }

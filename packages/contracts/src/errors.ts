@@ -93,6 +93,7 @@ export const ERRORS = {
     message: 'Le nouvel ordre doit contenir chaque offre une seule fois.',
   },
   ORDER_NOT_PENDING: { status: 409, message: "Cette commande n'est plus en attente de paiement." },
+  RECEIPT_UNAVAILABLE: { status: 409, message: 'Aucun reçu : cette commande n’a pas été payée.' },
   ORDER_NOT_REFUNDABLE: { status: 409, message: 'Seule une commande payée peut être remboursée.' },
   PAYMENT_PROVIDER_UNAVAILABLE: {
     status: 503,

@@ -81,11 +81,24 @@ export const sandboxActionParams = z.object({
   action: z.enum(['succeed', 'fail', 'abandon']),
 });
 
-/** Printable receipt. */
+/** Printable receipt of a paid (or paid then refunded) order. */
 export const receiptSchema = z.object({
   order: orderSchema,
   customer: z.object({ id: z.string(), username: z.string(), email: z.string() }),
-  seller: z.object({ name: z.string(), url: z.string() }),
+  /** Who sold it, from the server's configuration (`SELLER_*`); `url` is the site's public address. */
+  seller: z.object({
+    name: z.string(),
+    url: z.string(),
+    address: z.string().nullable(),
+    companyId: z.string().nullable(),
+    vatNumber: z.string().nullable(),
+  }),
+  /** Prices include VAT: the part of the total that is tax, when a rate is configured. */
+  tax: z
+    .object({ ratePercent: z.number(), netCents: z.number().int(), vatCents: z.number().int() })
+    .nullable(),
+  /** The payment method in words. */
+  paymentMethod: z.string(),
   issuedAt: z.string(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;

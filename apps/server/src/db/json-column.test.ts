@@ -15,7 +15,17 @@ afterAll(() => server.close());
 describe('JSON columns', () => {
   it('property: any JSON value, strings that look like JSON included, reads back exactly as written', async () => {
     const { db } = server.app.ctx;
-    const looksLikeJson = fc.constantFrom('2026', 'true', 'null', '[]', '{"a":1}', '"x"', ' ', '🤖', 'x'.repeat(10_240));
+    const looksLikeJson = fc.constantFrom(
+      '2026',
+      'true',
+      'null',
+      '[]',
+      '{"a":1}',
+      '"x"',
+      ' ',
+      '🤖',
+      'x'.repeat(10_240),
+    );
     const value = fc.oneof(looksLikeJson, fc.jsonValue({ maxDepth: 3 }));
     await fc.assert(
       fc.asyncProperty(value, value, async (before, after) => {

@@ -6,6 +6,7 @@ const COLORS: Record<OrderStatus, 'default' | 'success' | 'error' | 'warning' | 
   paid: 'success',
   failed: 'error',
   expired: 'default',
+  cancelled: 'default',
   refunded: 'info',
 };
 

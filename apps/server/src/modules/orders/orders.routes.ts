@@ -24,6 +24,7 @@ import {
   createOrder,
   expireStaleOrders,
   getOwnOrder,
+  getPaymentReceipt,
   getReceipt,
   listMyOrders,
   listSubscriptions,
@@ -104,7 +105,7 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/me/orders/:id/receipt',
-    { schema: { tags, params: idParams, response: { 200: receiptAnswer } } },
+    { config: { errors: [404, 409] }, schema: { tags, params: idParams, response: { 200: receiptAnswer } } },
     async (request) => ({
       data: await getReceipt(ctx, { userId: sessionOf(request).userId, orderId: request.params.id }),
     }),
@@ -195,6 +196,12 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/payments/:id',
     { schema: { tags, params: idParams, response: { 200: adminPaymentAnswer } } },
     async (request) => ({ data: await getPayment(ctx.db, request.params.id) }),
+  );
+
+  app.get(
+    '/admin/payments/:id/receipt',
+    { config: { errors: [404, 409] }, schema: { tags, params: idParams, response: { 200: receiptAnswer } } },
+    async (request) => ({ data: await getPaymentReceipt(ctx, request.params.id) }),
   );
 
   app.post(

@@ -29,6 +29,7 @@ import { OrderStatusChip } from '../../../components/order-status-chip.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime, viewerTimeZone } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { ReceiptDialog } from '../../payments/index.ts';
 import { fetchPaymentTotals, PAYMENTS_ENDPOINT, paymentKeys, refundPayment } from '../api/payments.ts';
 
 /** A date input (yyyy-mm-dd) as the start or the end of that day, in the browser's time zone. */
@@ -59,6 +60,7 @@ export default function AdminPaymentsPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [refunding, setRefunding] = useState<AdminPayment | null>(null);
+  const [receiptOf, setReceiptOf] = useState<string | null>(null);
   // `/admin/payments?userId=<id>` lists one customer's payments (links from a user's page).
   const [searchParams, setSearchParams] = useSearchParams();
   const userId = searchParams.get('userId') ?? '';
@@ -128,14 +130,22 @@ export default function AdminPaymentsPage() {
     {
       field: 'actions',
       headerName: 'Actions',
-      width: 130,
+      width: 200,
       sortable: false,
-      renderCell: ({ row }) =>
-        row.status === 'paid' ? (
-          <Button size="small" color="error" onClick={() => setRefunding(row)}>
-            Rembourser
-          </Button>
-        ) : null,
+      renderCell: ({ row }) => (
+        <>
+          {row.status === 'paid' || row.status === 'refunded' ? (
+            <Button size="small" onClick={() => setReceiptOf(row.id)}>
+              Reçu
+            </Button>
+          ) : null}
+          {row.status === 'paid' ? (
+            <Button size="small" color="error" onClick={() => setRefunding(row)}>
+              Rembourser
+            </Button>
+          ) : null}
+        </>
+      ),
     },
   ];
 
@@ -232,6 +242,7 @@ export default function AdminPaymentsPage() {
         label="Paiements"
         searchPlaceholder="Client, offre, code promo ou n° de commande"
       />
+      {receiptOf ? <ReceiptDialog orderId={receiptOf} asStaff onClose={() => setReceiptOf(null)} /> : null}
       {refunding ? (
         <Dialog open onClose={() => setRefunding(null)} fullWidth maxWidth="xs">
           <DialogTitle>Rembourser {refunding.number} ?</DialogTitle>

@@ -57,6 +57,16 @@ export async function createOrder(input: CreateOrderInput) {
     .data;
 }
 
+/** POST /me/orders/:id/cancel: closes a pending checkout, giving its voucher use back. */
+export async function cancelOrder(orderId: string) {
+  return (
+    await api.post(`/me/orders/${orderId}/cancel`, undefined, {
+      schema: orderAnswer,
+      fallback: 'Impossible d’annuler ce paiement.',
+    })
+  ).data;
+}
+
 /** POST /me/vouchers/preview: the prices a code gives; errors are shown by the caller. */
 export async function previewVoucher(input: { code: string; packageId?: string }) {
   return (

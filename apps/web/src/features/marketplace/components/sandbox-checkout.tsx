@@ -15,7 +15,8 @@ const OUTCOME_TEXT: Record<Order['status'], string> = {
   pending: 'Paiement en attente.',
   paid: 'Paiement accepté : votre offre est active.',
   failed: 'Paiement refusé : aucune somme n’a été prélevée.',
-  expired: 'Paiement abandonné.',
+  expired: 'Paiement expiré.',
+  cancelled: 'Paiement annulé : rien n’a été prélevé et votre code promo est de nouveau utilisable.',
   refunded: 'Commande remboursée.',
 };
 
@@ -85,7 +86,7 @@ export function SandboxCheckout({ orderId, onClose }: { orderId: string; onClose
                   disabled={act.isPending}
                   onClick={() => act.mutate('abandon')}
                 >
-                  Abandonner
+                  Annuler le paiement
                 </Button>
               </Stack>
             ) : (
@@ -93,11 +94,13 @@ export function SandboxCheckout({ orderId, onClose }: { orderId: string; onClose
                 {OUTCOME_TEXT[data.status]}
               </Alert>
             )}
-            <div>
-              <Button onClick={onClose} size="small" sx={{ mt: 1 }}>
-                Fermer
-              </Button>
-            </div>
+            {data.status === 'pending' ? null : (
+              <div>
+                <Button onClick={onClose} size="small" sx={{ mt: 1 }}>
+                  Fermer
+                </Button>
+              </div>
+            )}
           </Stack>
         ) : (
           <Typography color="text.secondary">Chargement…</Typography>

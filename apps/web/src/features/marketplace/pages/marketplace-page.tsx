@@ -34,7 +34,9 @@ import {
   reloadPermissions,
   subscriptionsQuery,
 } from '../api/marketplace.ts';
+import { PendingOrders } from '../components/pending-orders.tsx';
 import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
+import { useCancelledCheckout } from '../hooks/use-cancelled-checkout.ts';
 
 const voucherFieldSchema = z.object({ voucherCode: voucherPreviewInput.shape.code });
 
@@ -42,6 +44,7 @@ const voucherFieldSchema = z.object({ voucherCode: voucherPreviewInput.shape.cod
 export default function MarketplacePage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const checkoutId = searchParams.get('checkout');
+  useCancelledCheckout();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const packages = useQuery(packagesQuery);
@@ -95,6 +98,7 @@ export default function MarketplacePage() {
     <>
       <PageHeader title="Boutique" subtitle="Choisissez l’offre qui donne accès au bot." />
       {checkoutId ? <SandboxCheckout orderId={checkoutId} onClose={closeCheckout} /> : null}
+      <PendingOrders hiddenOrderId={checkoutId} />
 
       {subscriptions.data && subscriptions.data.length > 0 ? (
         <Card variant="outlined" sx={{ mb: 3 }}>

@@ -1,4 +1,4 @@
-import { formatPrice, ORDER_STATUS_LABELS, PROVIDER_LABELS } from '@bot/contracts';
+import { formatPrice, ORDER_STATUS_LABELS } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -11,6 +11,8 @@ import { useQuery } from '@tanstack/react-query';
 import { dateLong as date, dateTimeLong as dateTime } from '../../../lib/dates.ts';
 import { receiptQuery } from '../api/receipts.ts';
 
+const percent = new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 2 });
+
 function Line({ label, value }: { label: string; value: string }) {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.25 }}>
@@ -20,9 +22,20 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** A printable receipt: the print button prints only this dialog (see the print styles below). */
-export function ReceiptDialog({ orderId, onClose }: { orderId: string; onClose: () => void }) {
-  const receipt = useQuery(receiptQuery(orderId));
+/**
+ * A printable receipt: the print button prints only this dialog (see the print styles below).
+ * Customers read their own (`/me/orders/:id/receipt`); staff pass `asStaff` to read any order's.
+ */
+export function ReceiptDialog({
+  orderId,
+  asStaff = false,
+  onClose,
+}: {
+  orderId: string;
+  asStaff?: boolean;
+  onClose: () => void;
+}) {
+  const receipt = useQuery(receiptQuery(orderId, asStaff));
   const data = receipt.data;
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" className="printable-receipt">
@@ -37,20 +50,27 @@ export function ReceiptDialog({ orderId, onClose }: { orderId: string; onClose: 
         {data ? (
           <>
             <Typography sx={{ fontWeight: 700 }}>{data.seller.name}</Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {data.seller.url}
-            </Typography>
+            <Box sx={{ mb: 2, color: 'text.secondary' }}>
+              {[
+                data.seller.address,
+                data.seller.companyId,
+                data.seller.vatNumber ? `TVA intracommunautaire : ${data.seller.vatNumber}` : null,
+                data.seller.url,
+              ]
+                .filter(Boolean)
+                .map((line) => (
+                  <Typography key={line} variant="body2">
+                    {line}
+                  </Typography>
+                ))}
+            </Box>
             <Line label="Client" value={`${data.customer.username} (${data.customer.email})`} />
             <Line label="Commande" value={data.order.number} />
-            <Line label="Date" value={dateTime.format(new Date(data.order.createdAt))} />
-            <Line label="Statut" value={ORDER_STATUS_LABELS[data.order.status]} />
-            <Line label="Moyen de paiement" value={PROVIDER_LABELS[data.order.provider]} />
             {data.order.paidAt ? (
               <Line label="Payée le" value={dateTime.format(new Date(data.order.paidAt))} />
             ) : null}
-            {data.order.refundedAt ? (
-              <Line label="Remboursée le" value={dateTime.format(new Date(data.order.refundedAt))} />
-            ) : null}
+            <Line label="Moyen de paiement" value={data.paymentMethod} />
+            <Line label="Statut" value={ORDER_STATUS_LABELS[data.order.status]} />
             <Divider sx={{ my: 1.5 }} />
             <Line
               label={`${data.order.packageName} — ${data.order.durationDays} jours`}
@@ -63,12 +83,30 @@ export function ReceiptDialog({ orderId, onClose }: { orderId: string; onClose: 
               />
             ) : null}
             <Divider sx={{ my: 1.5 }} />
+            {data.tax ? (
+              <>
+                <Line label="Total HT" value={formatPrice(data.tax.netCents, data.order.currency)} />
+                <Line
+                  label={`TVA (${percent.format(data.tax.ratePercent / 100)})`}
+                  value={formatPrice(data.tax.vatCents, data.order.currency)}
+                />
+              </>
+            ) : null}
             <Box sx={{ display: 'flex', justifyContent: 'space-between' }}>
-              <Typography sx={{ fontWeight: 700 }}>Total</Typography>
+              <Typography sx={{ fontWeight: 700 }}>{data.tax ? 'Total TTC' : 'Total'}</Typography>
               <Typography sx={{ fontWeight: 700 }} data-testid="receipt-total">
                 {formatPrice(data.order.amountCents, data.order.currency)}
               </Typography>
             </Box>
+            {data.order.refundedAt ? (
+              <Box
+                sx={{ display: 'flex', justifyContent: 'space-between', mt: 1 }}
+                data-testid="receipt-refund"
+              >
+                <Typography>Remboursé le {dateTime.format(new Date(data.order.refundedAt))}</Typography>
+                <Typography>− {formatPrice(data.order.amountCents, data.order.currency)}</Typography>
+              </Box>
+            ) : null}
             {data.order.startsAt && data.order.endsAt ? (
               <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
                 Période couverte : du {date.format(new Date(data.order.startsAt))} au{' '}

@@ -1,4 +1,4 @@
-import { formatPrice, PROVIDER_LABELS } from '@bot/contracts';
+import { formatPrice, type Order, PROVIDER_LABELS } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -17,6 +17,9 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { dateMedium as date, dateTimeMedium as dateTime } from '../../../lib/dates.ts';
 import { ordersQuery } from '../../marketplace/index.ts';
 import { ReceiptDialog } from '../components/receipt-dialog.tsx';
+
+/** Only money that was received has a receipt (a refunded order's shows its refund). */
+const hasReceipt = (order: Order) => order.status === 'paid' || order.status === 'refunded';
 
 /** /account/payments: the customer's orders with status, amounts, voucher and receipts. */
 export default function PaymentsPage() {
@@ -44,9 +47,9 @@ export default function PaymentsPage() {
                 <TableCell>Statut</TableCell>
                 <TableCell align="right">Prix</TableCell>
                 <TableCell align="right">Réduction</TableCell>
-                <TableCell align="right">Payé</TableCell>
+                <TableCell align="right">Montant</TableCell>
                 <TableCell>Période</TableCell>
-                <TableCell>Reçu</TableCell>
+                <TableCell align="right">Actions</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -72,7 +75,14 @@ export default function PaymentsPage() {
                       </Typography>
                     ) : null}
                   </TableCell>
-                  <TableCell align="right">{formatPrice(order.amountCents, order.currency)}</TableCell>
+                  <TableCell align="right">
+                    {formatPrice(order.amountCents, order.currency)}
+                    {order.refundedAt ? (
+                      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                        remboursé le {date.format(new Date(order.refundedAt))}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
                   <TableCell>
                     {order.startsAt && order.endsAt
                       ? `${date.format(new Date(order.startsAt))} → ${date.format(new Date(order.endsAt))}`
@@ -90,9 +100,11 @@ export default function PaymentsPage() {
                         </Button>
                       )
                     ) : null}
-                    <Button size="small" onClick={() => setReceiptOf(order.id)}>
-                      Reçu
-                    </Button>
+                    {hasReceipt(order) ? (
+                      <Button size="small" onClick={() => setReceiptOf(order.id)}>
+                        Reçu
+                      </Button>
+                    ) : null}
                   </TableCell>
                 </TableRow>
               ))}

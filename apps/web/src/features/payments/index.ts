@@ -1,0 +1,1 @@
+export { ReceiptDialog } from './components/receipt-dialog.tsx';
