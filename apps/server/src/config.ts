@@ -198,7 +198,7 @@ const DEFAULT_REALTIME: RealtimeConfig = {
   maxMessageBytes: 16 * 1024,
   botUpdatesPerSecond: 4,
   floodMessagesPer10s: 200,
-  expirySweepMs: 60_000,
+  expirySweepMs: 2_000,
 };
 
 const MINUTE = 60_000;

@@ -60,6 +60,7 @@ export type BotAccount = z.infer<typeof botAccountSchema>;
 
 /** What a bot emits in `bot_update`: the server adds owner, hwid, times. */
 export const botReportSchema = z.strictObject({
+  /** Accepted for older agents and ignored: the version shown is the one checked when the session opened. */
   version: z.string().max(32).optional(),
   accounts: z.array(botAccountSchema).max(8),
 });

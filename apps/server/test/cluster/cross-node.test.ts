@@ -295,6 +295,24 @@ describe('one platform across nodes', () => {
     expect(onB.body.isSnow).toBe(true);
   });
 
+  it('raising the minimum version on A closes the outdated agents of every node, saying where to download', async () => {
+    const staff = await nodeA.createUser({ isAdministrator: true });
+    const onA = await connectBot(nodeA, await createBotOwner(nodeA));
+    const onB = await connectBot(nodeB, await createBotOwner(nodeA));
+    const refusals = [onA, onB].map((bot) => waitFor<{ code: string; error: string }>(bot, 'auth_error'));
+    try {
+      expect(
+        (await apiClient(nodeA)('PUT', '/admin/settings', { minBotVersion: '2.0.0' }, staff.token)).status,
+      ).toBe(200);
+      for (const refused of await Promise.all(refusals)) {
+        expect(refused.code).toBe('BOT_VERSION_OUTDATED');
+        expect(refused.error).toContain('/started');
+      }
+    } finally {
+      await apiClient(nodeA)('PUT', '/admin/settings', { minBotVersion: '0.0.0' }, staff.token);
+    }
+  });
+
   it('history is written once, by the node holding the bot, whichever nodes flush', async () => {
     const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
     const bot = await connectBot(nodeB, owner);

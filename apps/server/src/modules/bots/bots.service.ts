@@ -41,12 +41,9 @@ export async function openBotSession(
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
   const { minBotVersion } = await getSettings(ctx);
-  if (semver.lt(input.version, minBotVersion)) {
-    const pageUrl = `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`;
-    throw new AppError('BOT_VERSION_OUTDATED', {
-      message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
-      details: { minBotVersion, pageUrl },
-    });
+  if (isOutdatedAgent(input.version, minBotVersion)) {
+    const { message, pageUrl } = outdatedAgentRefusal(ctx, minBotVersion);
+    throw new AppError('BOT_VERSION_OUTDATED', { message, details: { minBotVersion, pageUrl } });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
   if (user.hwid === null) await bindHwid(ctx, { userId: user.id, hwid: input.hwid });
@@ -69,6 +66,22 @@ export async function openBotSession(
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx.db, user.id),
     update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
+  };
+}
+
+/** An agent below the minimum version is refused, at its session and on its live socket. */
+export const isOutdatedAgent = (version: string, minBotVersion: string): boolean =>
+  semver.lt(version, minBotVersion);
+
+/** What an outdated agent is told: the minimum and where to download a current build. */
+export function outdatedAgentRefusal(
+  ctx: AppContext,
+  minBotVersion: string,
+): { message: string; pageUrl: string } {
+  const pageUrl = `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`;
+  return {
+    message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
+    pageUrl,
   };
 }
 

@@ -1,6 +1,6 @@
 import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { userIdColumn } from '../users/users.table.ts';
 import { json } from '../../db/json-column.ts';
+import { userIdColumn } from '../users/users.table.ts';
 
 /**
  * One row per `Idempotency-Key` a signed-in user sent to one route: claimed (`response_status`

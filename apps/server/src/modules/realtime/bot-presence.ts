@@ -122,7 +122,6 @@ export class BotPresence {
     this.deps.events.statusChanges(change);
     // Updated in place: the store, the pending staff batch and the connection share one object.
     const { state } = connection;
-    if (report.version) state.version = report.version;
     state.lastSeenAt = isoTimestamp(now);
     state.accounts = mergeAccounts(state.accounts, accounts);
     this.unsaved.add(connection);

@@ -291,6 +291,7 @@ export class RealtimeHub {
       sessionId: identity.sessionId,
       sessionExpiresAt: identity.sessionExpiresAt,
       hwid: identity.hwid,
+      version: identity.kind === 'bot' ? identity.bot.version : undefined,
     });
     if (identity.kind === 'bot') await this.admitBot(socket, identity);
     else await this.admitBrowser(socket, identity);

@@ -19,6 +19,8 @@ export interface SocketData {
   /** When the web or bot session behind the socket expires (ms since epoch). */
   sessionExpiresAt?: number;
   hwid?: string;
+  /** Bot agents: the version checked when their session opened (what every page shows). */
+  version?: string;
   /** Admin sockets: the whole fleet, or only what their map's viewport shows. */
   feed?: AdminFeed;
   ip: string;

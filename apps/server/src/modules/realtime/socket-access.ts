@@ -1,7 +1,13 @@
 import { type ErrorCode, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
-import { canRunBot, findAllowedAccounts, revokeBotSessions } from '../bots/bots.service.ts';
+import {
+  canRunBot,
+  findAllowedAccounts,
+  isOutdatedAgent,
+  outdatedAgentRefusal,
+  revokeBotSessions,
+} from '../bots/bots.service.ts';
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
 import { findSessionsAwaitingSecondFactor, hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -90,6 +96,7 @@ export class SocketAccess {
           // Every node got the event: each tells its own browsers.
           io.local.to(rooms.browsers).emit(SOCKET_EVENTS.settingsUpdate, settings);
           if (keys.includes('staffTwoFactorRequired')) await this.recheckStaffSockets();
+          if (keys.includes('minBotVersion')) await this.closeOutdatedAgents();
         }),
       ),
       // Every node got the event: each rings the bells of its own browsers of those users.
@@ -119,6 +126,18 @@ export class SocketAccess {
     for (const userId of await findUsersWithGrantsExpiredBetween(ctx.db, since, new Date(now))) {
       // Every node runs this sweep and reaches the same users: no need to tell the others.
       ctx.events.emit('user.changed', { userId }, { localOnly: true });
+    }
+  }
+
+  /** The minimum version rose: this node's agents below it close, told where to download. */
+  private async closeOutdatedAgents(): Promise<void> {
+    const { ctx, io, refuse } = this.deps;
+    const { minBotVersion } = await getSettings(ctx);
+    const { message } = outdatedAgentRefusal(ctx, minBotVersion);
+    for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>) {
+      const { kind, version } = socket.data;
+      if (kind === 'bot' && version && isOutdatedAgent(version, minBotVersion))
+        refuse(socket, 'BOT_VERSION_OUTDATED', message);
     }
   }
 

@@ -12,8 +12,11 @@ import {
   canRunBot,
   findAllowedAccountsOfUsers,
   findBotSessionsByTokens,
+  isOutdatedAgent,
   type LiveBotSession,
+  outdatedAgentRefusal,
 } from '../bots/bots.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
 import { findHwidsOfUsers } from '../users/users.service.ts';
 import type { BotIdentity } from './bot-presence.ts';
@@ -144,6 +147,10 @@ export class SocketAuthenticator {
       this.allowedAccounts.load(session.userId),
     ]);
     if (!canRunBot(permissions)) return refusal('BOT_PERMISSION_REQUIRED');
+    // Every connection is checked against the minimum of now, whenever its session was opened.
+    const { minBotVersion } = await getSettings(this.ctx);
+    if (isOutdatedAgent(session.version, minBotVersion))
+      return refusal('BOT_VERSION_OUTDATED', outdatedAgentRefusal(this.ctx, minBotVersion).message);
     return {
       kind: 'bot',
       userId: session.userId,
