@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listAnswer } from './admin.ts';
 
 /**
  * Agent releases: builds of the bot agent that staff publish and customers download (decision 900).
@@ -87,7 +88,8 @@ export const releaseSchema = z.object({
 });
 export type Release = z.infer<typeof releaseSchema>;
 
-export const releasesAnswer = z.object({ data: z.array(releaseSchema) });
+/** `GET /admin/releases`: the shared admin list answer (`?page=&pageSize=&sort=&q=`). */
+export const releasesAnswer = listAnswer(releaseSchema);
 
 export const latestReleaseQuery = z.object({ channel: releaseChannelSchema.default('stable') });
 

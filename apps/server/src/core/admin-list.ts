@@ -35,6 +35,39 @@ export function orderOf(
   return descending ? desc(column) : asc(column);
 }
 
+/**
+ * A page of a short list computed in memory (the 13 permissions, the releases), under the same
+ * contract as the SQL lists: `q` matches the item's text case-insensitively, `sort` one of the
+ * named keys (an unknown one is a 400), then `page` and `pageSize`.
+ */
+export function pageOfItems<T>(
+  items: readonly T[],
+  query: ListQuery,
+  options: { text: (item: T) => string; sortKeys: Record<string, (item: T) => string | number> },
+): { data: T[]; total: number } {
+  const needle = query.q?.toLocaleLowerCase('fr');
+  const matching = needle
+    ? items.filter((item) => options.text(item).toLocaleLowerCase('fr').includes(needle))
+    : [...items];
+  if (query.sort) {
+    const descending = query.sort.startsWith('-');
+    const field = descending ? query.sort.slice(1) : query.sort;
+    const key = Object.hasOwn(options.sortKeys, field) ? options.sortKeys[field] : undefined;
+    if (!key) {
+      throw new AppError('VALIDATION_ERROR', {
+        message: `Tri impossible sur « ${field} ». Champs possibles : ${Object.keys(options.sortKeys).join(', ')}.`,
+      });
+    }
+    const direction = descending ? -1 : 1;
+    matching.sort((a, b) => direction * compareValues(key(a), key(b)));
+  }
+  const { limit, offset } = pageOf(query);
+  return { data: matching.slice(offset, offset + limit), total: matching.length };
+}
+
+const compareValues = (a: string | number, b: string | number): number =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'fr');
+
 /** The `total` of a list answer: exact, or flagged as the planner's estimate. */
 export interface PageTotal {
   total: number;

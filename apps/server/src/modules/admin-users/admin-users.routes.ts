@@ -25,7 +25,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
+import { csvAnswer, pageOfItems, sendCsv } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
 import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
@@ -239,11 +239,19 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/users/:id/sessions',
-    { schema: { tags, params: idParams, response: { 200: listAnswer(adminSessionSchema) } } },
-    async (request) => {
-      const data = await listUserSessions(ctx, request.params.id);
-      return { data, total: data.length };
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: listQuery,
+        response: { 200: listAnswer(adminSessionSchema) },
+      },
     },
+    async (request) =>
+      pageOfItems(await listUserSessions(ctx, request.params.id), request.query, {
+        text: (session) => `${session.ip ?? ''} ${session.userAgent ?? ''}`,
+        sortKeys: { createdAt: (session) => session.createdAt, lastSeenAt: (session) => session.lastSeenAt },
+      }),
   );
 
   app.delete(

@@ -4,6 +4,7 @@ import {
   grantToUserInput,
   grantUpdateInput,
   listAnswer,
+  listQuery,
   permissionDetailSchema,
   permissionGrantSchema,
   permissionParams,
@@ -11,6 +12,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageOfItems } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import {
@@ -30,11 +32,15 @@ export const permissionsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/permissions',
-    { schema: { tags, response: { 200: listAnswer(permissionSummarySchema) } } },
-    async () => {
-      const data = await listPermissionSummaries(ctx);
-      return { data, total: data.length };
-    },
+    { schema: { tags, querystring: listQuery, response: { 200: listAnswer(permissionSummarySchema) } } },
+    async (request) =>
+      pageOfItems(await listPermissionSummaries(ctx), request.query, {
+        text: (permission) => `${permission.name} ${permission.description}`,
+        sortKeys: {
+          name: (permission) => permission.name,
+          activeGrantCount: (permission) => permission.activeGrantCount,
+        },
+      }),
   );
 
   app.get(

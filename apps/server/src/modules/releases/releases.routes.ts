@@ -3,6 +3,7 @@ import {
   idParams,
   latestReleaseAnswer,
   latestReleaseQuery,
+  listQuery,
   RELEASE_PART_BYTES,
   releaseDownloadQuery,
   releaseInput,
@@ -13,6 +14,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pageOfItems } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
@@ -120,9 +122,18 @@ const releasesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     (_request, body, done) => done(null, body),
   );
 
-  app.get('/admin/releases', { schema: { tags, response: { 200: releasesAnswer } } }, async () => ({
-    data: await listReleases(ctx),
-  }));
+  app.get(
+    '/admin/releases',
+    { schema: { tags, querystring: listQuery, response: { 200: releasesAnswer } } },
+    async (request) =>
+      pageOfItems(await listReleases(ctx), request.query, {
+        text: (release) => `${release.version} ${release.channel} ${release.notes} ${release.fileName}`,
+        sortKeys: {
+          createdAt: (release) => release.createdAt,
+          downloads: (release) => release.downloads,
+        },
+      }),
+  );
 
   app.post(
     '/admin/releases',

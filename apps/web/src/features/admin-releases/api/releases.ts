@@ -14,11 +14,14 @@ const releaseAnswer = dataAnswer(releaseSchema);
 
 export async function fetchReleases(): Promise<Release[]> {
   return (
-    await api.get(RELEASES_ENDPOINT, {
-      schema: releasesAnswer,
-      fallback: 'Impossible de charger les versions.',
-    })
-  ).data;
+    // Every release on one page (the most an admin list gives): staff compare them side by side.
+    (
+      await api.get(`${RELEASES_ENDPOINT}?pageSize=200`, {
+        schema: releasesAnswer,
+        fallback: 'Impossible de charger les versions.',
+      })
+    ).data
+  );
 }
 
 export function deleteRelease(id: string) {

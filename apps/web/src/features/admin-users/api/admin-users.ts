@@ -36,7 +36,7 @@ export const adminUserQuery = (id: string) =>
 export const userSessionsQuery = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.sessions(id),
-    queryFn: async () => (await api.get<{ data: AdminSession[] }>(`${base(id)}/sessions`)).data,
+    queryFn: async () => (await api.get<{ data: AdminSession[] }>(`${base(id)}/sessions?pageSize=200`)).data,
   });
 
 export const userBotQuery = (id: string) =>
