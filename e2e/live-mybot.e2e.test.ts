@@ -160,7 +160,22 @@ describe('/account/mybot live', () => {
     await staffView.locator('li[data-kind="error"]').getByText('Inventaire plein').first().waitFor();
     await staffView.locator('li[data-kind="bound"]').waitFor();
     if (shots) await admin.page.screenshot({ path: `${shots}/admin-user-history.png`, fullPage: true });
+
+    // Staff reset the PC: its history stays on the user page, the reset in it, named for staff…
+    await admin.page.getByRole('button', { name: 'Réinitialiser le HWID' }).click();
+    await staffView.getByText(`HWID réinitialisé — par ${staff.user.username}`).waitFor();
+    await staffView.getByText(`Ancien PC ${bot.hwid}`).waitFor();
+    await staffView.locator('li[data-kind="error"]').first().waitFor();
     expect(admin.errors).toEqual([]);
     await admin.close();
+
+    // …and the customer keeps their time with it, the reset told as the team's.
+    const again = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(again.page, bot.owner.user.username, bot.owner.password);
+    await again.page.goto('/account/mybot');
+    const mine = again.page.getByRole('region', { name: 'Historique du bot' });
+    await mine.getByText('HWID réinitialisé — par l’équipe').waitFor();
+    expect(await mine.textContent()).not.toContain(staff.user.username);
+    await again.close();
   });
 });

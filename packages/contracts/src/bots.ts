@@ -107,13 +107,25 @@ export const botHistoryPointSchema = z.object({
 });
 export type BotHistoryPoint = z.infer<typeof botHistoryPointSchema>;
 
-export const myBotAnswer = z.object({
-  data: z.object({
-    hwid: z.string().nullable(),
-    state: botStateSchema.nullable(),
-    history: z.array(botHistoryPointSchema),
-  }),
+export const myBotSchema = z.object({
+  /** The PC bound now (null when none). */
+  hwid: z.string().nullable(),
+  state: botStateSchema.nullable(),
+  /** The last 24 h of the bound PC, or of the last one the user had when none is bound. */
+  history: z.array(botHistoryPointSchema),
 });
+export type MyBot = z.infer<typeof myBotSchema>;
+export const myBotAnswer = z.object({ data: myBotSchema });
+
+/** A PC a user has had (`GET /admin/users/:id/pcs`): staff choose whose history to read. */
+export const userPcSchema = z.object({
+  hwid: z.string(),
+  isCurrent: z.boolean(),
+  /** First and last event of this user with this PC (null: bound, never seen yet). */
+  firstSeenAt: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
+});
+export type UserPc = z.infer<typeof userPcSchema>;
 
 const mapCoordinate = z.number().int().min(-1000).max(1000);
 

@@ -20,6 +20,7 @@ import {
   roleRef,
   successAnswer,
   userGrantParams,
+  userPcSchema,
   userRolesInput,
   userSessionParams,
 } from '@bot/contracts';
@@ -29,6 +30,7 @@ import { csvAnswer, pageOfItems, sendCsv } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
 import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
+import { botOverviewOf, listPcsOfUser } from '../bots/bot-overview.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
 import { listAllRoles } from '../roles/roles.service.ts';
@@ -47,12 +49,7 @@ import {
   unbanUser,
 } from './admin-users.actions.ts';
 import { USER_EXPORT_HEADER, userExportPages } from './admin-users.export.ts';
-import {
-  getAdminUserDetail,
-  getUserBot,
-  listAdminUsers,
-  registrationsPerHour,
-} from './admin-users.service.ts';
+import { getAdminUserDetail, listAdminUsers, registrationsPerHour } from './admin-users.service.ts';
 
 const tags = ['admin: users'];
 const detailAnswer = dataAnswer(adminUserDetailSchema);
@@ -304,7 +301,20 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users/:id/bot',
     { schema: { tags, params: idParams, response: { 200: myBotAnswer } } },
-    async (request) => ({ data: await getUserBot(ctx, request.params.id) }),
+    async (request) => ({ data: await botOverviewOf(ctx, request.params.id) }),
+  );
+
+  app.get(
+    '/admin/users/:id/pcs',
+    {
+      schema: {
+        tags,
+        description: 'Les PC que l’utilisateur a eus (le lié d’abord), pour en lire l’historique.',
+        params: idParams,
+        response: { 200: dataAnswer(z.array(userPcSchema)) },
+      },
+    },
+    async (request) => ({ data: await listPcsOfUser(ctx, request.params.id) }),
   );
 
   app.get(

@@ -14,9 +14,8 @@ import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
-import { listBotHistory, mergeHistory } from '../bots/bots.history.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
-import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
+import { findBotState } from '../realtime/realtime.service.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -33,31 +32,6 @@ export async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set
     return new Set();
   }
 }
-
-/** The bot of a user as its owner sees it: live state (when online) and the last 24 h of history. */
-export async function getUserBot(ctx: AppContext, userId: string) {
-  const user = await getUserById(ctx.db, userId);
-  if (!user.hwid) return { hwid: null, state: null, history: [] };
-  const state = await findBotState(ctx, user.hwid).catch(() => undefined);
-  const written = await listBotHistory(ctx.db, {
-    userId,
-    hwid: user.hwid,
-    since: new Date(Date.now() - BOT_HISTORY_WINDOW_MS),
-  });
-  let pending: ReturnType<typeof findPendingBotHistory> = [];
-  try {
-    pending = findPendingBotHistory(ctx, userId, user.hwid);
-  } catch {
-    // no hub attached: nothing buffered
-  }
-  return {
-    hwid: user.hwid,
-    state: state?.owner.id === userId ? state : null,
-    history: mergeHistory(written, pending),
-  };
-}
-
-const BOT_HISTORY_WINDOW_MS = 24 * 3_600_000;
 
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
 const existsRaw = (query: SQL): SQL => sql`exists (${query})`;

@@ -88,7 +88,7 @@ export async function botTimeline(
     )
     .orderBy(asc(botEvents.at));
   const [ownerEntries, alerts, uptime] = await Promise.all([
-    owner ? ownerTimeline(ctx, { hwid, ownerId: owner.id, since, now }) : [],
+    owner ? ownerTimeline(ctx, { hwid, owner, asOwner: input.owner !== undefined, since, now }) : [],
     alertsSent(ctx, { hwid, ownerId: input.owner?.id, since }),
     uptimeOf(ctx, { hwid, events, since, now }),
   ]);
@@ -156,18 +156,31 @@ async function alertsSent(
   });
 }
 
-/** The owner's payments and package ends, and the audit trail's actions on the bot or its owner. */
+/** Who did an action, as its reader is told: staff read names, a customer reads "l’équipe". */
+const TEAM = 'l’équipe';
+
+/**
+ * The owner's payments and package ends, and the audit trail's actions on the bot or its owner.
+ * `asOwner`: the customer reads it, so staff members are not named.
+ */
 async function ownerTimeline(
   ctx: AppContext,
-  input: { hwid: string; ownerId: string; since: Date; now: number },
+  input: {
+    hwid: string;
+    owner: { id: string; username: string };
+    asOwner: boolean;
+    since: Date;
+    now: number;
+  },
 ): Promise<BotTimelineEntry[]> {
+  const ownerId = input.owner.id;
   const [paid, actions] = await Promise.all([
     ctx.db
       .select()
       .from(orders)
       .where(
         and(
-          eq(orders.userId, input.ownerId),
+          eq(orders.userId, ownerId),
           isNotNull(orders.paidAt),
           or(
             gte(orders.paidAt, input.since),
@@ -177,7 +190,13 @@ async function ownerTimeline(
         ),
       ),
     ctx.db
-      .select({ id: auditLog.id, at: auditLog.at, action: auditLog.action, actor: auditLog.actorUsername })
+      .select({
+        id: auditLog.id,
+        at: auditLog.at,
+        action: auditLog.action,
+        actorId: auditLog.actorId,
+        actor: auditLog.actorUsername,
+      })
       .from(auditLog)
       .where(
         and(
@@ -186,7 +205,7 @@ async function ownerTimeline(
             and(eq(auditLog.targetType, 'bot'), eq(auditLog.targetId, input.hwid)),
             and(
               eq(auditLog.targetType, 'user'),
-              eq(auditLog.targetId, input.ownerId),
+              eq(auditLog.targetId, ownerId),
               inArray(auditLog.action, OWNER_ACTIONS),
             ),
           ),
@@ -201,7 +220,7 @@ async function ownerTimeline(
     at: row.at.toISOString(),
     kind: 'action',
     action: row.action,
-    actor: row.actor,
+    actor: !input.asOwner ? row.actor : row.actorId === ownerId ? input.owner.username : TEAM,
   }));
   for (const order of paid) {
     const view = {

@@ -11,13 +11,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
-import { getUserById } from '../users/users.service.ts';
+import { botOverviewOf } from './bot-overview.ts';
 import { botTimeline, timelineHwidOf } from './bot-timeline.ts';
-import { listBotHistory, mergeHistory, onlineBotsPerHour } from './bots.history.ts';
+import { onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
-
-const HISTORY_WINDOW_MS = 24 * 3_600_000;
 
 export const botRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -38,24 +35,7 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me/bot',
     { onRequest: requireSession, schema: { tags: ['me'], response: { 200: myBotAnswer } } },
-    async (request) => {
-      const { userId } = sessionOf(request);
-      const user = await getUserById(ctx.db, userId);
-      if (!user.hwid) return { data: { hwid: null, state: null, history: [] } };
-      const state = await findBotState(ctx, user.hwid);
-      const written = await listBotHistory(ctx.db, {
-        userId,
-        hwid: user.hwid,
-        since: new Date(Date.now() - HISTORY_WINDOW_MS),
-      });
-      return {
-        data: {
-          hwid: user.hwid,
-          state: state?.owner.id === userId ? state : null,
-          history: mergeHistory(written, findPendingBotHistory(ctx, userId, user.hwid)),
-        },
-      };
-    },
+    async (request) => ({ data: await botOverviewOf(ctx, sessionOf(request).userId) }),
   );
 
   app.get(

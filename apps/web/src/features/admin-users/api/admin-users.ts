@@ -7,6 +7,7 @@ import {
   myBotAnswer,
   ordersAnswer,
   type PermissionGrant,
+  userPcSchema,
 } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ export const adminUserKeys = {
   detail: (id: string) => ['admin-users', id] as const,
   sessions: (id: string) => ['admin-users', id, 'sessions'] as const,
   bot: (id: string) => ['admin-users', id, 'bot'] as const,
+  pcs: (id: string) => ['admin-users', id, 'pcs'] as const,
   orders: (id: string) => ['admin-users', id, 'orders'] as const,
   whitelist: (id: string) => ['admin-users', id, 'whitelist'] as const,
   roleOptions: ['admin-users', 'role-options'] as const,
@@ -44,6 +46,14 @@ export const userBotQuery = (id: string) =>
     queryKey: adminUserKeys.bot(id),
     queryFn: async () => (await api.get(`${base(id)}/bot`, { schema: myBotAnswer, silent: true })).data,
     refetchInterval: 10_000,
+  });
+
+/** Every PC the user has had, the bound one first (its history survives a reset). */
+export const userPcsQuery = (id: string) =>
+  queryOptions({
+    queryKey: adminUserKeys.pcs(id),
+    queryFn: async () =>
+      (await api.get(`${base(id)}/pcs`, { schema: dataAnswer(z.array(userPcSchema)), silent: true })).data,
   });
 
 export const userOrdersQuery = (id: string) =>

@@ -32,6 +32,9 @@ export default function UserPage() {
       refetchType: updated ? 'none' : 'active',
     });
     void queryClient.invalidateQueries({ queryKey: adminUserKeys.sessions(id) });
+    // A PC reset: the PC list marks it former, its timeline gains the reset.
+    void queryClient.invalidateQueries({ queryKey: adminUserKeys.pcs(id) });
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'bots'] });
     void queryClient.invalidateQueries({ queryKey: adminTableKey(`/admin/users/${id}/audit`) });
     void queryClient.invalidateQueries({ queryKey: adminTableKey('/admin/users') });
   };
@@ -76,7 +79,7 @@ export default function UserPage() {
         <RolesSection user={data} onChanged={onChanged} />
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
-        {data.hwid ? <BotTimelineSection hwid={data.hwid} /> : null}
+        <BotTimelineSection userId={id} />
         <SessionsSection user={data} onChanged={onChanged} />
         <OrdersSection userId={id} />
         <WhitelistSection userId={id} />
