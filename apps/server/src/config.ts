@@ -65,7 +65,7 @@ const envSchema = z.object({
   STRIPE_API_URL: z.string().url().optional(),
   /** Discord's API elsewhere than discord.com (tests use a local stand-in). */
   DISCORD_API_URL: z.string().url().optional(),
-  /** Who sells, as printed on receipts (docs/operations.md, Receipts). */
+  /** Who sells, as printed on receipts (docs/decisions/305-abandoned-checkouts-and-receipts.md). */
   SELLER_NAME: z.string().trim().min(1).optional(),
   SELLER_ADDRESS: z.string().trim().min(1).optional(),
   SELLER_COMPANY_ID: z.string().trim().min(1).optional(),
