@@ -24,8 +24,6 @@ import {
   createOrder,
   expireStaleOrders,
   getOwnOrder,
-  getPaymentReceipt,
-  getReceipt,
   listMyOrders,
   listSubscriptions,
   toOrder,
@@ -37,6 +35,7 @@ import {
   refundOrder,
   salesPerHour,
 } from './payments-admin.service.ts';
+import { getPaymentReceipt, getReceipt } from './receipts.ts';
 
 const EXPIRY_SWEEP_MS = 60_000;
 

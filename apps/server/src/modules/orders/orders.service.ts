@@ -1,12 +1,4 @@
-import {
-  APP_NAME,
-  discountOf,
-  type Order,
-  type OrderStatus,
-  type PackageSubscription,
-  PROVIDER_LABELS,
-  type Receipt,
-} from '@bot/contracts';
+import { discountOf, type Order, type OrderStatus, type PackageSubscription } from '@bot/contracts';
 import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -316,48 +308,6 @@ export async function getOwnOrder(db: DbOrTx, input: { userId: string; orderId: 
   if (!row || row.userId !== input.userId)
     throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
   return row;
-}
-
-/** The customer's receipt of their own order. */
-export async function getReceipt(
-  ctx: AppContext,
-  input: { userId: string; orderId: string },
-): Promise<Receipt> {
-  return receiptOf(ctx, await getOwnOrder(ctx.db, input));
-}
-
-/** Staff's copy of any order's receipt: the very one its customer sees. */
-export async function getPaymentReceipt(ctx: AppContext, orderId: string): Promise<Receipt> {
-  const row = await findOrderById(ctx.db, orderId);
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
-  return receiptOf(ctx, row);
-}
-
-/** Only money that was received has a receipt: paid orders, and refunded ones (showing the refund). */
-async function receiptOf(ctx: AppContext, row: OrderRow): Promise<Receipt> {
-  if (row.status !== 'paid' && row.status !== 'refunded') throw new AppError('RECEIPT_UNAVAILABLE');
-  const customer = await getUserById(ctx.db, row.userId);
-  const { seller } = ctx.config;
-  return {
-    order: toOrder(row),
-    customer: { id: customer.id, username: customer.username, email: customer.email },
-    seller: {
-      name: seller.name ?? APP_NAME,
-      url: ctx.config.publicUrl,
-      address: seller.address ?? null,
-      companyId: seller.companyId ?? null,
-      vatNumber: seller.vatNumber ?? null,
-    },
-    tax: seller.vatRatePercent === undefined ? null : includedVat(row.amountCents, seller.vatRatePercent),
-    paymentMethod: PROVIDER_LABELS[row.provider],
-    issuedAt: new Date().toISOString(),
-  };
-}
-
-/** The VAT inside a VAT-inclusive total, to the cent. */
-function includedVat(totalCents: number, ratePercent: number): NonNullable<Receipt['tax']> {
-  const netCents = Math.round(totalCents / (1 + ratePercent / 100));
-  return { ratePercent, netCents, vatCents: totalCents - netCents };
 }
 
 /** Running subscriptions: per package, the end of the last paid period. */

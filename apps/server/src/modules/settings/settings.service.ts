@@ -65,7 +65,7 @@ export function getSettings(ctx: AppContext): Promise<SiteSettings> {
  * restore from another version): the closed side, never the default's open one
  * (docs/decisions/406-settings-stored-exactly.md). Every other setting falls back to its default.
  */
-export const FAIL_CLOSED_SETTINGS: Partial<SiteSettings> = {
+const FAIL_CLOSED_SETTINGS: Partial<SiteSettings> = {
   registrationOpen: false,
   maintenanceMode: true,
   staffTwoFactorRequired: true,
