@@ -17,6 +17,7 @@ export const BENCHMARKS: Benchmark[] = [
     full: [],
     quick: ['--sizes', '100', '--duration', '2', '--warmup', '1', '--storm', '60'],
   },
+  { key: 'revocation', script: 'bench/revocation/run.ts', full: [], quick: ['--bots', '30'] },
   { key: 'http', script: 'bench/http/run.ts', full: [], quick: ['--seconds', '1', '--runs', '1'] },
   {
     key: 'httpPostgres',
