@@ -46,6 +46,7 @@ describe('npm run bench -- --quick', () => {
       '## Staff map feed',
       '## Lighthouse',
       '## Scale-out',
+      '## Revocation',
     ];
     for (const heading of headings) expect(markdown).toContain(heading);
   });
