@@ -9,9 +9,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
-import { guardApiInput, keepSignedInAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
+import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { trustProxyRule } from './core/client-address.ts';
-import { answerRouterError, installErrorHandler } from './core/error-handler.ts';
+import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
 import { createMailer } from './core/mailer.ts';
@@ -138,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
     frameworkErrors: answerRouterError,
+    clientErrorHandler: (error, socket) => answerClientError(ctx, error, socket),
     // One line per request instead of two: logRequests below.
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -185,7 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       documentAnswers(api); // first: its hook documents every route registered below
       guardApiInput(api);
-      keepSignedInAnswersPrivate(api);
+      keepApiAnswersPrivate(api);
       const allowedMethods = trackRouteMethods(api);
       api.setNotFoundHandler((request, reply) => {
         const allowed = allowedMethods(request);

@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
 
@@ -99,4 +102,40 @@ function answerFor(
   }
   request.log.error({ err: error }, 'unhandled error');
   return { status: 500, body: { error: ERRORS.INTERNAL.message, code: 'INTERNAL' } };
+}
+
+/** Node's parser errors before any request exists (Fastify's `clientErrorHandler`), by status. */
+const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE' },
+};
+
+/**
+ * Errors raised while Node parses the request (headers too large, a malformed header line, a
+ * request too slow to arrive), before routing: Fastify's default answers them in its own shape.
+ * Answered here as `{error, code}` too, written on the socket (there is no request or reply), which
+ * then closes: the connection's state is unknown.
+ */
+export function answerClientError(
+  ctx: Pick<AppContext, 'metrics' | 'log'>,
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code } = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    code: 'MALFORMED_REQUEST' as const,
+  };
+  ctx.metrics.errors.inc({ code });
+  ctx.log.debug({ err: error }, 'requête HTTP refusée avant routage');
+  const body = JSON.stringify({ error: ERRORS[code].message, code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }
