@@ -10,7 +10,7 @@ import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
-import { trustProxyRule } from './core/client-address.ts';
+import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
@@ -149,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandler(app);
   logRequests(app, log as FastifyBaseLogger);
   measureHttpLatency(app, ctx.metrics);
+  warnWhenEveryPeerIsAProxy(app, config);
   observeDatabasePool(ctx.metrics, database);
 
   addSecurityHeaders(app, {

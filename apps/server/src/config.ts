@@ -17,7 +17,12 @@ function parseTrustProxy(value: string, context: z.RefinementCtx): false | numbe
     });
     return z.NEVER;
   }
-  const entries = trimmed
+  return parseAddressList(trimmed, context);
+}
+
+/** A comma-separated list of addresses or CIDRs (TRUST_PROXY, SOCKET_HANDSHAKE_ALLOWLIST). */
+function parseAddressList(value: string, context: z.RefinementCtx): string[] {
+  const entries = value
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
@@ -58,6 +63,11 @@ const envSchema = z.object({
     .string()
     .transform((value, context) => parseTrustProxy(value, context))
     .optional(),
+  /** Addresses exempt from the socket handshake limit (the simulator, benchmarks); none by default. */
+  SOCKET_HANDSHAKE_ALLOWLIST: z
+    .string()
+    .transform((value, context) => parseAddressList(value, context))
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -94,6 +104,11 @@ export interface AppConfig {
    * leftmost address would bypass every per-address limit.
    */
   trustProxy: false | number | string[];
+  /**
+   * Source addresses or CIDRs the socket handshake limit does not count (SOCKET_HANDSHAKE_ALLOWLIST):
+   * empty by default, so that a proxy making every client look local does not switch the limit off.
+   */
+  socketHandshakeAllowlist: string[];
   webDistDir: string;
   bodyLimitBytes: number;
   sessionTtlMs: number;
@@ -248,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY ?? false,
+    socketHandshakeAllowlist: e.SOCKET_HANDSHAKE_ALLOWLIST ?? [],
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
     bodyLimitBytes: 64 * 1024,
     sessionTtlMs: 30 * 24 * HOUR,

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
+import type { AppContext } from '../../context.ts';
 import { clientAddressOf, type TrustProxy } from '../../core/client-address.ts';
-import type { RateLimiter } from '../../core/rate-limiter.ts';
 import type { HubServer } from './realtime.types.ts';
 
 type AllowRequest = (
@@ -12,19 +13,22 @@ type AllowRequest = (
  * Socket.IO's `allowRequest`: who may even open a socket, decided before any authentication work.
  * Browsers must come from the site itself (CORS does not stop websockets; bots send no Origin),
  * and handshakes are limited per source address: 1,000 handshakes from one address slowed every
- * other socket. Machine-local peers (the simulator, benchmarks, a local agent) are not the remote
- * flood this guards against.
+ * other socket. No address is exempt unless the operator lists it (SOCKET_HANDSHAKE_ALLOWLIST: the
+ * simulator, benchmarks): exempting loopback switched the limit off behind a local proxy, where
+ * every client looks like 127.0.0.1.
  */
-export function admitHandshakes(input: {
-  limiter: RateLimiter;
-  allowedOrigin: string;
-  trustProxy: TrustProxy;
-}): AllowRequest {
+export function admitHandshakes(
+  ctx: Pick<AppContext, 'limiter' | 'config'>,
+  trustProxy: TrustProxy,
+): AllowRequest {
+  const allowedOrigin = new URL(ctx.config.publicUrl).origin;
+  const allowlist = ctx.config.socketHandshakeAllowlist;
+  const isExempt = allowlist.length > 0 ? proxyaddr.compile(allowlist) : () => false;
   return (request, callback) => {
-    if (!isOriginAllowed(request, input.allowedOrigin)) return callback(null, false);
-    const address = clientAddressOf(request, input.trustProxy);
-    if (isLoopback(address)) return callback(null, true);
-    input.limiter.hit('socketHandshake', address).then(
+    if (!isOriginAllowed(request, allowedOrigin)) return callback(null, false);
+    const address = clientAddressOf(request, trustProxy);
+    if (isExempt(address, 0)) return callback(null, true);
+    ctx.limiter.hit('socketHandshake', address).then(
       () => callback(null, true),
       () => callback('RATE_LIMITED', false),
     );
@@ -54,9 +58,4 @@ function isOriginAllowed(request: IncomingMessage, allowedOrigin: string): boole
   } catch {
     return false;
   }
-}
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-function isLoopback(address: string): boolean {
-  return address === '::1' || /^(::ffff:)?127\./.test(address);
 }
