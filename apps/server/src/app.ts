@@ -5,7 +5,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -20,7 +20,7 @@ import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
 import { logRequests } from './core/request-log.ts';
-import { documentAnswers } from './core/route-docs.ts';
+import { documentAnswers, documentTransform } from './core/route-docs.ts';
 import { addSecurityHeaders } from './core/security-headers.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
@@ -179,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

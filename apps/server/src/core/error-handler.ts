@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -131,7 +131,7 @@ export function answerClientError(
   const body = JSON.stringify({ error: ERRORS[code].message, code });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
         body,

@@ -108,7 +108,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/resend-activation',
-    { schema: { tags, params: idParams, response: { 200: successAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: successAnswer } } },
     async (request) => {
       await resendActivationByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { success: true as const };
@@ -133,7 +133,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/unban',
-    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
     async (request) => {
       await unbanUser(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { data: await getAdminUserDetail(ctx, request.params.id) };
