@@ -124,9 +124,16 @@ export interface AppConfig {
     loginPerAccount: RateLimitRule;
     loginPerIp: RateLimitRule;
     register: RateLimitRule;
+    /**
+     * Mail-sending requests (resend activation, forgot password): per address, per (account,
+     * address) and account-wide. Over any of them the mail is skipped quietly, same answer: a 429
+     * told which e-mails have an account, and strangers' requests blocked the owner's.
+     */
     resend: RateLimitRule;
+    resendPerAccountAndIp: RateLimitRule;
     resendPerAccount: RateLimitRule;
     forgot: RateLimitRule;
+    forgotPerAccountAndIp: RateLimitRule;
     forgotPerAccount: RateLimitRule;
     reset: RateLimitRule;
     activate: RateLimitRule;
@@ -136,8 +143,15 @@ export interface AppConfig {
     socketHandshake: RateLimitRule;
     /** Refused attempts of one user to watch a bot that is not theirs, before their sockets are cut. */
     watchRefusal: RateLimitRule;
-    /** Two-factor codes checked for one account (sign-in, enrolment, re-authentication). */
+    /**
+     * Two-factor codes checked for one account from one address (sign-in, enrolment,
+     * re-authentication): each new lockout of the pair waits twice as long as the last one.
+     */
     secondFactor: RateLimitRule;
+    /** Softer, account-wide: only a sustained attack from many addresses reaches it. */
+    secondFactorPerAccount: RateLimitRule;
+    /** Lockouts of one (account, address) pair, counted to double each wait (see `secondFactor`). */
+    secondFactorLockouts: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -211,9 +225,11 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   loginPerIp: { max: 50, windowMs: 15 * MINUTE },
   register: { max: 10, windowMs: HOUR },
   resend: { max: 5, windowMs: 15 * MINUTE },
-  resendPerAccount: { max: 3, windowMs: HOUR },
+  resendPerAccountAndIp: { max: 3, windowMs: HOUR },
+  resendPerAccount: { max: 20, windowMs: HOUR },
   forgot: { max: 5, windowMs: 15 * MINUTE },
-  forgotPerAccount: { max: 3, windowMs: HOUR },
+  forgotPerAccountAndIp: { max: 3, windowMs: HOUR },
+  forgotPerAccount: { max: 20, windowMs: HOUR },
   reset: { max: 10, windowMs: 15 * MINUTE },
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
@@ -221,6 +237,8 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   socketHandshake: { max: 120, windowMs: MINUTE },
   watchRefusal: { max: 10, windowMs: MINUTE },
   secondFactor: { max: 10, windowMs: 15 * MINUTE },
+  secondFactorPerAccount: { max: 100, windowMs: HOUR },
+  secondFactorLockouts: { max: 1_000_000, windowMs: 24 * HOUR },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */

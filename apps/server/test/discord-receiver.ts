@@ -15,10 +15,7 @@ export interface ReceivedWebhook {
 export class DiscordReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** Answers given, in order, to the next requests (then 204 again). */
-  readonly nextAnswers: (
-    | { status: 429; retryAfter: number }
-    | { status: number; location?: string }
-  )[] = [];
+  readonly nextAnswers: ({ status: 429; retryAfter: number } | { status: number; location?: string })[] = [];
   /** Every request, answered or refused. */
   requests = 0;
   private readonly server = createServer((request, response) => void this.handle(request, response));

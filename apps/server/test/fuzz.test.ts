@@ -77,10 +77,7 @@ beforeAll(async () => {
       botSession: { max: 100_000, windowMs: 60_000 },
     },
   });
-  knownIds = [
-    (await server.createUser()).user.id,
-    (await server.createUser({ activated: false })).user.id,
-  ];
+  knownIds = [(await server.createUser()).user.id, (await server.createUser({ activated: false })).user.id];
   const document = (await server.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
     paths: Record<string, Record<string, Operation>>;
   };

@@ -39,7 +39,10 @@ describe('hostile HTTP (issue 30)', () => {
     for (const answer of answers) {
       expect(answer).toMatchObject({
         status: 400,
-        body: { code: 'JSON_TOO_DEEP', error: 'Le corps de la requête est trop imbriqué (64 niveaux au plus).' },
+        body: {
+          code: 'JSON_TOO_DEEP',
+          error: 'Le corps de la requête est trop imbriqué (64 niveaux au plus).',
+        },
       });
     }
     // 64 levels are still read (and refused by the schema, not by the depth guard).
@@ -56,7 +59,9 @@ describe('hostile HTTP (issue 30)', () => {
       error: 'Les en-têtes de la requête sont trop volumineux.',
       code: 'HEADERS_TOO_LARGE',
     });
-    const malformed = await rawExchange('GET /api/settings/public HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n');
+    const malformed = await rawExchange(
+      'GET /api/settings/public HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n',
+    );
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body)).toEqual({
       error: 'La requête HTTP est mal formée.',
@@ -68,7 +73,10 @@ describe('hostile HTTP (issue 30)', () => {
   it('marks the sign-in answer (a token) and every other API answer no-store', async () => {
     const call = apiClient(server);
     const user = await server.createUser();
-    const login = await call('POST', '/auth/login', { username: user.user.username, password: user.password });
+    const login = await call('POST', '/auth/login', {
+      username: user.user.username,
+      password: user.password,
+    });
     expect(login.status).toBe(200);
     expect(login.headers.get('cache-control')).toBe('no-store');
     for (const answer of [

@@ -35,6 +35,11 @@ export const ERRORS = {
     status: 422,
     message: 'Cette clé d’idempotence a déjà servi pour une autre requête.',
   },
+  IDEMPOTENCY_NOT_ACCEPTED: {
+    status: 400,
+    message:
+      'Cette action renvoie un secret qui n’est jamais conservé : envoyez-la sans en-tête Idempotency-Key.',
+  },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Cette méthode n’est pas acceptée pour cette adresse.' },
   SERVICE_UNAVAILABLE: {
     status: 503,

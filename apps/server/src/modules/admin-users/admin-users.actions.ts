@@ -6,6 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { resendConfirmation } from '../auth/auth.service.ts';
+import { mailSecurityNotice } from '../auth/security-mails.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { resetHwid } from '../me/me.service.ts';
@@ -59,7 +60,7 @@ export async function resendActivationByStaff(
   const user = await getUserById(ctx.db, input.userId);
   if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
-  await resendConfirmation(ctx, user.username);
+  await resendConfirmation(ctx, user.username, input.actor);
   await writeAudit(ctx.db, {
     actor: input.actor,
     action: 'user.resend_activation',
@@ -197,6 +198,7 @@ export async function resetTwoFactorByStaff(
   await onManagedUser(ctx, input, async (tx, user) => {
     if (!(await removeTwoFactor(tx, user.id))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
     await revokeSessions(ctx, tx, { userId: user.id });
+    await mailSecurityNotice(ctx, user, { kind: 'two_factor_reset' }, tx);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'two_factor.reset',

@@ -86,7 +86,8 @@ async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> 
     return { sent: false, error, isPermanent: [401, 403, 404].includes(response.status) };
   } catch (error) {
     const cause = (error as Error & { cause?: Error }).cause?.message;
-    if (cause === 'unexpected redirect') return { sent: false, error: 'redirection refusée', isPermanent: true };
+    if (cause === 'unexpected redirect')
+      return { sent: false, error: 'redirection refusée', isPermanent: true };
     return { sent: false, error: (error as Error).message ?? String(error) };
   }
 }

@@ -22,7 +22,8 @@ import {
   updatePasswordHash,
 } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { createSession, revokeSessions } from './sessions.service.ts';
+import { mailSecurityNotice } from './security-mails.ts';
+import { createSession, isUnknownDevice, revokeSessions } from './sessions.service.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 export interface RequestOrigin {
@@ -191,10 +192,16 @@ export async function activateUser(
   });
 }
 
-/** Sends a new activation link when the account exists and waits for activation; silent otherwise. */
-export async function resendConfirmation(ctx: AppContext, login: string): Promise<void> {
-  // Per account too: a per-address limit alone let 12 addresses send 12 mails to one account.
-  await ctx.limiter.hit('resendPerAccount', login.toLowerCase());
+/**
+ * Sends a new activation link when the account exists and waits for activation; silent otherwise.
+ * Over a limit (per address, per account and address, account-wide) the mail is skipped quietly.
+ */
+export async function resendConfirmation(
+  ctx: AppContext,
+  login: string,
+  origin: Pick<RequestOrigin, 'ip'>,
+): Promise<void> {
+  if (!(await withinMailLimits(ctx, 'resend', login, origin))) return;
   const user = await findUserByLogin(ctx.db, login);
   if (!user || user.activatedAt || user.bannedAt) return;
   await sendActivationMail(ctx, user);
@@ -237,7 +244,9 @@ export async function loginUser(
     });
   }
   await ctx.limiter.reset('loginPerAccountAndIp', accountAndIp);
+  const isNewDevice = await isUnknownDevice(ctx, user.id, origin.userAgent);
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
+  if (isNewDevice) await mailSecurityNotice(ctx, user, { kind: 'new_device', ...origin });
   // With two-factor on, the sign-in ends (and is audited) when the code is given.
   const secondFactorRequired = await hasTwoFactorEnabled(ctx.db, user.id);
   if (!secondFactorRequired) {
@@ -257,14 +266,35 @@ async function refuseWhenExhausted(ctx: AppContext, checks: [RateLimitName, stri
   }
 }
 
+/**
+ * Limits of the mail-sending requests, counted by the submitted login or e-mail (normalised) whether
+ * or not it has an account: the same answer either way, the mail skipped quietly when over. A 429
+ * told which e-mails are customers', and three strangers' requests blocked the owner's for an hour;
+ * now only the account-wide cap, out of reach of a handful of addresses, is shared with them.
+ */
+async function withinMailLimits(
+  ctx: AppContext,
+  kind: 'resend' | 'forgot',
+  login: string,
+  origin: Pick<RequestOrigin, 'ip'>,
+): Promise<boolean> {
+  const account = login.trim().toLowerCase();
+  const ip = origin.ip ?? 'unknown';
+  return ctx.limiter.allows([
+    [kind, ip],
+    [kind === 'resend' ? 'resendPerAccountAndIp' : 'forgotPerAccountAndIp', `${account}|${ip}`],
+    [kind === 'resend' ? 'resendPerAccount' : 'forgotPerAccount', account],
+  ]);
+}
+
 /** Mails a reset link when the e-mail belongs to an account; the answer is the same either way. */
 export async function requestPasswordReset(
   ctx: AppContext,
   email: string,
   origin: RequestOrigin,
 ): Promise<void> {
-  await ctx.limiter.hit('forgotPerAccount', email.toLowerCase());
-  const user = await findUserByEmail(ctx.db, email);
+  if (!(await withinMailLimits(ctx, 'forgot', email, origin))) return;
+  const user = await findUserByEmail(ctx.db, email.trim());
   if (!user || user.bannedAt) return;
   const token = await issueToken(ctx, user, 'reset');
   const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
@@ -319,6 +349,7 @@ export async function resetPassword(
   // A reset also proves the e-mail: it activates an account that was waiting for activation.
   if (!user.activatedAt) await markActivated(ctx.db, userId);
   await revokeSessions(ctx, ctx.db, { userId });
+  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.password_reset',
@@ -338,6 +369,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await updatePasswordHash(ctx.db, user.id, passwordHash);
   await revokeSessions(ctx, ctx.db, { userId: user.id, exceptSessionId: input.sessionId });
+  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.password_changed',

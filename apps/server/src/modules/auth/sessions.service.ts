@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { describeUserAgent } from '@bot/contracts';
+import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
@@ -55,6 +56,25 @@ export function createSessionCache(events: EventBus): SessionCache {
     recentlyTouched: new LRUCache<string, true>({ max: 100_000, ttl: LAST_SEEN_WRITE_INTERVAL_MS }),
     toTouch: new Set(),
   };
+}
+
+/**
+ * True when the account has signed in before, never from a device described like this one (its
+ * browser and system in words: a browser update is no new device). The first sign-in is none.
+ */
+export async function isUnknownDevice(
+  ctx: AppContext,
+  userId: string,
+  userAgent: string | null,
+): Promise<boolean> {
+  const earlier = await ctx.db
+    .select({ userAgent: sessions.userAgent })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt))
+    .limit(200);
+  const device = describeUserAgent(userAgent);
+  return earlier.length > 0 && !earlier.some((row) => describeUserAgent(row.userAgent) === device);
 }
 
 /** Opens a session; the clear token is answered once and only its hash is stored. */

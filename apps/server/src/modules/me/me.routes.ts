@@ -73,7 +73,11 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     data: { accessKey: await getOrCreateBotKey(ctx, sessionOf(request).userId) },
   }));
 
-  app.post('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
-    data: { accessKey: await rotateMyBotKey(ctx, { userId: sessionOf(request).userId, ip: request.ip }) },
-  }));
+  app.post(
+    '/me/bot-key',
+    { config: { secretAnswer: true }, schema: { tags, response: { 200: botKeyAnswer } } },
+    async (request) => ({
+      data: { accessKey: await rotateMyBotKey(ctx, { userId: sessionOf(request).userId, ip: request.ip }) },
+    }),
+  );
 };

@@ -91,7 +91,9 @@ describe('no address exempt by default (issue 30)', () => {
       expect(outcomes[3]).not.toBe('connected');
       const call = apiClient(proxied);
       for (let i = 0; i < 20; i++) await call('GET', '/settings/public');
-      await vi.waitFor(() => expect(lines.some((line) => line.includes('TRUST_PROXY n’est pas défini'))).toBe(true));
+      await vi.waitFor(() =>
+        expect(lines.some((line) => line.includes('TRUST_PROXY n’est pas défini'))).toBe(true),
+      );
     } finally {
       await proxied.close();
     }
