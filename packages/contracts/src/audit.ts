@@ -59,6 +59,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.discord': 'Identifiant Discord modifié',
   'user.sessions_revoke': 'Sessions révoquées',
   'grant.create': 'Permission accordée',
+  'grant.create_self': 'Permission accordée à soi-même',
   'grant.update': "Date de fin d'une permission modifiée",
   'grant.delete': 'Permission retirée',
   'role.create': 'Rôle créé',
