@@ -45,6 +45,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.password_changed': 'Mot de passe modifié',
   'auth.login_recovery_code': 'Connexion avec un code de secours',
   'auth.second_factor_failed': 'Code de double authentification refusé',
+  'auth.sessions_revoked': 'Sessions fermées par leur titulaire',
   'two_factor.enabled': 'Double authentification activée',
   'two_factor.disabled': 'Double authentification désactivée',
   'two_factor.recovery_codes_renewed': 'Codes de secours renouvelés',

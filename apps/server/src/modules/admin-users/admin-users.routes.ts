@@ -17,6 +17,7 @@ import {
   myBotAnswer,
   ordersAnswer,
   permissionGrantSchema,
+  revokedAnswer,
   roleRef,
   successAnswer,
   userGrantParams,
@@ -248,7 +249,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/users/:id/sessions',
-    { schema: { tags, params: idParams, response: { 200: z.object({ revoked: z.number().int() }) } } },
+    { schema: { tags, params: idParams, response: { 200: revokedAnswer } } },
     async (request) => ({
       revoked: await revokeUserSessions(ctx, { userId: request.params.id, actor: auditActorOf(request) }),
     }),
@@ -257,7 +258,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/admin/users/:id/sessions/:sessionId',
     {
-      schema: { tags, params: userSessionParams, response: { 200: z.object({ revoked: z.number().int() }) } },
+      schema: { tags, params: userSessionParams, response: { 200: revokedAnswer } },
     },
     async (request) => ({
       revoked: await revokeUserSessions(ctx, {

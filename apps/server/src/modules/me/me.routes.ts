@@ -3,7 +3,10 @@ import {
   changePasswordInput,
   discordInput,
   hwidResetAnswer,
+  mySessionParams,
+  mySessionsAnswer,
   permissionsAnswer,
+  revokedAnswer,
   successAnswer,
   userInfoAnswer,
 } from '@bot/contracts';
@@ -12,6 +15,7 @@ import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { listOwnSessions, revokeOwnSessions } from '../auth/sessions.service.ts';
 import {
   getCachedPublicUser,
   getOrCreateBotKey,
@@ -67,6 +71,23 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
       const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
       return { data: await getPublicUser(ctx.db, userId), nextResetAt: nextResetAt.toISOString() };
     },
+  );
+
+  app.get('/me/sessions', { schema: { tags, response: { 200: mySessionsAnswer } } }, async (request) => {
+    const { userId, sessionId } = sessionOf(request);
+    return { data: await listOwnSessions(ctx, { userId, currentSessionId: sessionId }) };
+  });
+
+  app.delete('/me/sessions', { schema: { tags, response: { 200: revokedAnswer } } }, async (request) => ({
+    revoked: await revokeOwnSessions(ctx, sessionOf(request), originOf(request)),
+  }));
+
+  app.delete(
+    '/me/sessions/:sessionId',
+    { schema: { tags, params: mySessionParams, response: { 200: revokedAnswer } } },
+    async (request) => ({
+      revoked: await revokeOwnSessions(ctx, sessionOf(request), originOf(request), request.params.sessionId),
+    }),
   );
 
   app.get('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
