@@ -17,7 +17,7 @@ export function guardApiInput(api: FastifyInstance): void {
 }
 
 /** Deeper JSON is refused: no payload of the API needs more than a few levels. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 function scanRequestInput(request: FastifyRequest): void {
   for (const part of [request.body, request.query, request.params]) scanInput(part);
