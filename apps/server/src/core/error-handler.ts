@@ -3,9 +3,10 @@ import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
+import type { Metrics } from './metrics.ts';
 
 /** A database outage is answered 503 with this Retry-After: the pool reconnects on the next query. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -117,7 +118,7 @@ const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
  * then closes: the connection's state is unknown.
  */
 export function answerClientError(
-  ctx: Pick<AppContext, 'metrics' | 'log'>,
+  ctx: { metrics: Metrics; log: Logger },
   error: Error & { code?: string },
   socket: Duplex,
 ): void {
