@@ -216,20 +216,15 @@ export async function loginUser(
   // with a softer account-wide limit against guesses spread over many addresses.
   // Only wrong passwords count against an account: an attempt that failed for another reason (the
   // database was down) must not lock its owner out once it is back.
-  const account = input.username.toLowerCase();
-  const accountAndIp = `${account}|${origin.ip}`;
+  const throttle = passwordFailures(ctx, input.username, origin.ip);
   await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
-  await refuseWhenExhausted(ctx, [
-    ['loginPerAccountAndIp', accountAndIp],
-    ['loginPerAccount', account],
-  ]);
+  await throttle.refuseWhenExhausted();
 
   const user = await findUserByLogin(ctx.db, input.username);
   // Unknown users cost one argon2 verification too, so timing tells nothing.
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
   if (!user || !isPasswordRight) {
-    await ctx.limiter.hit('loginPerAccountAndIp', accountAndIp).catch(() => undefined);
-    await ctx.limiter.hit('loginPerAccount', account).catch(() => undefined);
+    await throttle.failed();
     await writeSecurityEvent(ctx, {
       actor: { id: user?.id ?? null, username: input.username.slice(0, 64), ip: origin.ip },
       action: 'auth.login_failed',
@@ -243,7 +238,7 @@ export async function loginUser(
       message: user.banReason ? `Votre compte est suspendu : ${user.banReason}` : undefined,
     });
   }
-  await ctx.limiter.reset('loginPerAccountAndIp', accountAndIp);
+  await throttle.succeeded();
   const isNewDevice = await isUnknownDevice(ctx, user.id, origin.userAgent);
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
   if (isNewDevice) await mailSecurityNotice(ctx, user, { kind: 'new_device', ...origin });
@@ -259,11 +254,29 @@ export async function loginUser(
   return { user, token, secondFactorRequired };
 }
 
-/** 429 when any of the (rule, key) pairs has used up its attempts. */
-async function refuseWhenExhausted(ctx: AppContext, checks: [RateLimitName, string][]): Promise<void> {
-  for (const [rule, key] of checks) {
-    if (await ctx.limiter.isExhausted(rule, key)) await ctx.limiter.hit(rule, key); // throws with Retry-After
-  }
+/**
+ * Wrong passwords of one account, per (account, address) and account-wide: sign-in's limits, shared
+ * by every place that checks a password against a login (a stolen session guessing the current
+ * password through `PUT /me/password` meets them too).
+ */
+function passwordFailures(ctx: AppContext, login: string, ip: string | null) {
+  const account = login.toLowerCase();
+  const checks: [RateLimitName, string][] = [
+    ['loginPerAccountAndIp', `${account}|${ip}`],
+    ['loginPerAccount', account],
+  ];
+  return {
+    /** 429 when either has used up its attempts. */
+    async refuseWhenExhausted(): Promise<void> {
+      for (const [rule, key] of checks) {
+        if (await ctx.limiter.isExhausted(rule, key)) await ctx.limiter.hit(rule, key); // throws with Retry-After
+      }
+    },
+    async failed(): Promise<void> {
+      for (const [rule, key] of checks) await ctx.limiter.hit(rule, key).catch(() => undefined);
+    },
+    succeeded: () => ctx.limiter.reset('loginPerAccountAndIp', `${account}|${ip}`),
+  };
 }
 
 /**
@@ -364,7 +377,12 @@ export async function changePassword(
   origin: RequestOrigin,
 ): Promise<void> {
   const user = await getUserById(ctx.db, input.userId);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new AppError('WRONG_PASSWORD');
+  const throttle = passwordFailures(ctx, user.username, origin.ip);
+  await throttle.refuseWhenExhausted();
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await throttle.failed();
+    throw new AppError('WRONG_PASSWORD');
+  }
   await assertStrongPassword(input.newPassword, [user.username, user.email]);
   const passwordHash = await hashPassword(input.newPassword);
   await updatePasswordHash(ctx.db, user.id, passwordHash);

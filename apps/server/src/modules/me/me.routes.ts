@@ -40,7 +40,10 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/me/password',
-    { schema: { tags, body: changePasswordInput, response: { 200: successAnswer } } },
+    {
+      config: { errors: [429] },
+      schema: { tags, body: changePasswordInput, response: { 200: successAnswer } },
+    },
     async (request) => {
       const session = sessionOf(request);
       await changePassword(

@@ -83,6 +83,25 @@ describe('turning two-factor on needs the password (issue 30)', () => {
   });
 });
 
+describe('a stolen session cannot guess the password (issue 30)', () => {
+  it('meets the sign-in failure limit on PUT /me/password', async () => {
+    const owner = await server.createUser();
+    const guess = (password: string) =>
+      call(
+        'PUT',
+        '/me/password',
+        { currentPassword: password, newPassword: 'Autre-Horloge-Velours-71' },
+        owner.token,
+        from('203.0.113.90'),
+      );
+    for (let i = 0; i < 10; i++) expect((await guess(`Essai-${i}-Faux`)).status).toBe(400);
+    expect(await guess('Encore-Un-Essai-1')).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    // Even the right one, from there, until the window ends; the owner elsewhere is not blocked.
+    expect((await guess(TEST_PASSWORD)).status).toBe(429);
+    expect((await signIn(owner.user.username, '198.51.100.9')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('second-factor attempts count per account and address (issue 30)', () => {
   it('an attacker holding the password cannot block the owner; their waits double and the owner is told', async () => {
     const owner = await server.createUser();
