@@ -116,6 +116,13 @@ describe('secret-bearing answers (issue 30)', () => {
         'idempotency-key': 'k-1',
       });
     const refused = { status: 400, body: { code: 'IDEMPOTENCY_NOT_ACCEPTED' } };
+    const expectNotStored = async (...values: string[]) => {
+      const stored = await storedText();
+      for (const value of values) expect(stored).not.toContain(value);
+    };
+    // The grep sees what the table keeps: an ordinary answer replayed with its key is there.
+    const order = await checkout(customer, 'panier-grep');
+    expect(await storedText()).toContain(order.body.data.id);
 
     expect(await withKey('/me/two-factor/setup')).toMatchObject(refused);
     const setup = await call<{ data: { secret: string } }>(
@@ -125,6 +132,7 @@ describe('secret-bearing answers (issue 30)', () => {
       customer.token,
     );
     const { secret } = setup.body.data;
+    await expectNotStored(secret);
     const enable = { password: TEST_PASSWORD, code: authenticatorCode(secret) };
     expect(await withKey('/me/two-factor/enable', enable)).toMatchObject(refused);
     const enabled = await call<{ data: { recoveryCodes: string[] } }>(
@@ -134,6 +142,7 @@ describe('secret-bearing answers (issue 30)', () => {
       customer.token,
     );
     expect(enabled.status).toBe(200);
+    await expectNotStored(secret, ...enabled.body.data.recoveryCodes);
     const renew = { password: TEST_PASSWORD, code: authenticatorCode(secret, 1) };
     expect(await withKey('/me/two-factor/recovery-codes', renew)).toMatchObject(refused);
     const renewed = await call<{ data: { recoveryCodes: string[] } }>(
@@ -143,6 +152,7 @@ describe('secret-bearing answers (issue 30)', () => {
       customer.token,
     );
     expect(renewed.status).toBe(200);
+    await expectNotStored(...renewed.body.data.recoveryCodes);
     expect(await withKey('/me/bot-key')).toMatchObject(refused);
     const rotated = await call<{ data: { accessKey: string } }>(
       'POST',

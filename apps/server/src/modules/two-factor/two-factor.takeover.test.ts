@@ -146,5 +146,14 @@ describe('second-factor attempts count per account and address (issue 30)', () =
     const again = await wrong();
     expect(again.status).toBe(429);
     expect(again.headers.get('retry-after')).toBe('2');
+    // And while they wait, the owner turns two-factor off from their own address.
+    const disabled = await call(
+      'POST',
+      '/me/two-factor/disable',
+      { password: TEST_PASSWORD, code: recoveryCodes[1] },
+      second,
+      from('198.51.100.8'),
+    );
+    expect(disabled.status).toBe(200);
   });
 });
