@@ -70,6 +70,17 @@ describe('hostile HTTP (issue 30)', () => {
     expect(malformed.headers.toLowerCase()).toContain('content-type: application/json');
   });
 
+  it('answers plain HTTP and a refused WebSocket upgrade on the socket path as {error, code}', async () => {
+    const polling = await apiClient({ api: server.url })('GET', '/socket.io/?EIO=4&transport=polling');
+    expect(polling).toMatchObject({ status: 400, body: { code: 'WEBSOCKET_REQUIRED' } });
+    const foreign = await rawExchange(
+      'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://ailleurs.example\r\n' +
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
   it('marks the sign-in answer (a token) and every other API answer no-store', async () => {
     const call = apiClient(server);
     const user = await server.createUser();

@@ -13,6 +13,10 @@ export const ERRORS = {
   MALFORMED_REQUEST: { status: 400, message: 'La requête HTTP est mal formée.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Les en-têtes de la requête sont trop volumineux.' },
   REQUEST_TIMEOUT: { status: 408, message: 'La requête a mis trop de temps à arriver.' },
+  WEBSOCKET_REQUIRED: {
+    status: 400,
+    message: 'Cette adresse n’accepte que les connexions WebSocket (Socket.IO, transport websocket).',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Ce type de contenu n'est pas accepté." },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'La requête est trop volumineuse.' },
   UNAUTHORIZED: { status: 401, message: 'Session absente ou expirée. Veuillez vous reconnecter.' },

@@ -129,14 +129,27 @@ export function answerClientError(
   };
   ctx.metrics.errors.inc({ code });
   ctx.log.debug({ err: error }, 'requête HTTP refusée avant routage');
-  const body = JSON.stringify({ error: ERRORS[code].message, code });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
-        body,
-    );
-  }
+  writeRawRefusal(socket, status, code);
   socket.destroy(error);
+}
+
+/**
+ * A refusal written straight on a connection that has no Fastify reply (a parser error, a WebSocket
+ * upgrade refused before Socket.IO takes it), in the one `{error, code}` shape; the caller closes it.
+ */
+export function writeRawRefusal(
+  socket: Duplex,
+  status: number,
+  code: ErrorCode,
+  headers: Record<string, string> = {},
+): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({ error: ERRORS[code].message, code });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(
+    `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${extra.join('')}Connection: close\r\n\r\n` +
+      body,
+  );
 }

@@ -88,12 +88,12 @@ export class RealtimeHub {
       perMessageDeflate: false,
       parser: textOnlyParser,
       // No connection state recovery: it would skip the authentication of a revoked session.
-      allowRequest: admitHandshakes(ctx, trustProxy),
       // onlyPlaintext: nothing we emit is binary, so the adapter need not search messages for it.
       ...(redis
         ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io', onlyPlaintext: true }) }
         : {}),
     });
+    admitHandshakes(ctx, server, trustProxy); // in front of the listeners Socket.IO just attached
     keepOnlyHandshakeFacts(this.io, trustProxy);
     this.authenticator = new SocketAuthenticator(ctx);
 

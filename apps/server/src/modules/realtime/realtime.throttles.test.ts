@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
@@ -66,6 +67,25 @@ describe('socket throttles', () => {
   });
 });
 
+/** A raw WebSocket upgrade on the socket path; what the server wrote before closing. */
+function upgradeAnswer(url: string): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(
+        'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n' +
+          'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      ),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      resolve({ head, body });
+    });
+  });
+}
+
 describe('no address exempt by default (issue 30)', () => {
   it('limits loopback handshakes too (a local proxy without TRUST_PROXY) and warns in the log', async () => {
     const lines: string[] = [];
@@ -89,6 +109,11 @@ describe('no address exempt by default (issue 30)', () => {
       }
       expect(outcomes.slice(0, 3)).toEqual(Array(3).fill('connected'));
       expect(outcomes[3]).not.toBe('connected');
+      // What the refused upgrade answered: the one error shape, with Retry-After.
+      const refused = await upgradeAnswer(proxied.url);
+      expect(refused.head).toMatch(/^HTTP\/1\.1 429 /);
+      expect(refused.head.toLowerCase()).toMatch(/retry-after: \d+/);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
       const call = apiClient(proxied);
       for (let i = 0; i < 20; i++) await call('GET', '/settings/public');
       await vi.waitFor(() =>
