@@ -101,6 +101,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           PUBLIC_URL: publicUrl,
           DATA_DIR: path.join(options.workDir, `node-${i + 1}`),
           DATABASE_URL: databaseUrl,
+          // Simulated bots and browsers all connect from this machine.
+          SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
           ...(redisUrl ? { REDIS_URL: redisUrl, TRUST_PROXY: '1' } : {}),
         },
         output,

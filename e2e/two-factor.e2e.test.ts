@@ -19,7 +19,10 @@ function authenticatorCode(secret: string, stepsAhead = 0): string {
 }
 
 /** Enrols through the account page's card; answers the secret and the recovery codes shown once. */
-async function enrolThroughAccountPage(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
+async function enrolThroughAccountPage(
+  page: Page,
+  password: string,
+): Promise<{ secret: string; recoveryCodes: string[] }> {
   const card = page.getByRole('region', { name: 'Double authentification' });
   await card.getByRole('button', { name: 'Activer la double authentification' }).click();
   const qr = card.getByRole('img', { name: /QR code à scanner/ });
@@ -28,6 +31,7 @@ async function enrolThroughAccountPage(page: Page): Promise<{ secret: string; re
   const secret = (await card.getByTestId('two-factor-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await card.getByLabel('Code à 6 chiffres').fill(authenticatorCode(secret));
+  await card.getByLabel('Mot de passe').fill(password);
   await card.getByRole('button', { name: 'Vérifier et activer' }).click();
   const list = card.getByTestId('recovery-codes');
   await list.waitFor();
@@ -55,7 +59,7 @@ describe('two-factor authentication in the browser', () => {
     await signInThroughForm(first.page, user.username, password);
     await first.page.goto('/account');
     await expectHeading(first.page, 'Mon compte');
-    const { secret, recoveryCodes } = await enrolThroughAccountPage(first.page);
+    const { secret, recoveryCodes } = await enrolThroughAccountPage(first.page, password);
 
     // A new browser: the password is no longer enough.
     const second = await openPage(shared.browser, shared.server.url);
@@ -108,7 +112,7 @@ describe('two-factor authentication in the browser', () => {
         .getByText('Elle est obligatoire pour accéder à l’administration')
         .waitFor();
 
-      await enrolThroughAccountPage(page);
+      await enrolThroughAccountPage(page, password);
       await page.goto('/admin/map');
       await expectHeading(page, 'Carte');
       expect(new URL(page.url()).pathname).toBe('/admin/map');

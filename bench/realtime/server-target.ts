@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Every simulated bot connects from this machine.
+    SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
     // Set by `--postgres` (bench/postgres.ts); the embedded database otherwise.
     DATABASE_URL: process.env.DATABASE_URL ?? '',
   });

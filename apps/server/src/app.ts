@@ -5,13 +5,13 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
-import { guardApiInput, keepSignedInAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
-import { trustProxyRule } from './core/client-address.ts';
-import { answerRouterError, installErrorHandler } from './core/error-handler.ts';
+import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
+import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
+import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
 import { createMailer } from './core/mailer.ts';
@@ -20,7 +20,7 @@ import { createMetrics, measureHttpLatency } from './core/metrics.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
 import { logRequests } from './core/request-log.ts';
-import { documentAnswers } from './core/route-docs.ts';
+import { documentAnswers, documentTransform } from './core/route-docs.ts';
 import { addSecurityHeaders } from './core/security-headers.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
@@ -138,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 30_000,
     keepAliveTimeout: 72_000,
     frameworkErrors: answerRouterError,
+    clientErrorHandler: (error, socket) => answerClientError(ctx, error, socket),
     // One line per request instead of two: logRequests below.
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandler(app);
   logRequests(app, log as FastifyBaseLogger);
   measureHttpLatency(app, ctx.metrics);
+  warnWhenEveryPeerIsAProxy(app, config);
   observeDatabasePool(ctx.metrics, database);
 
   addSecurityHeaders(app, {
@@ -177,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -185,7 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api) => {
       documentAnswers(api); // first: its hook documents every route registered below
       guardApiInput(api);
-      keepSignedInAnswersPrivate(api);
+      keepApiAnswersPrivate(api);
       const allowedMethods = trackRouteMethods(api);
       api.setNotFoundHandler((request, reply) => {
         const allowed = allowedMethods(request);

@@ -37,6 +37,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/CIDR invalide : 10.0.0.0\/40/);
   });
 
+  it('exempts no address from the handshake limit unless SOCKET_HANDSHAKE_ALLOWLIST lists it', () => {
+    expect(loadConfig({}).socketHandshakeAllowlist).toEqual([]);
+    expect(loadConfig({ SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1, ::1' }).socketHandshakeAllowlist).toEqual([
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(() => loadConfig({ SOCKET_HANDSHAKE_ALLOWLIST: 'localhost' })).toThrow(
+      /SOCKET_HANDSHAKE_ALLOWLIST: adresse ou CIDR invalide : localhost/,
+    );
+  });
+
   it('refuses half a Stripe configuration instead of falling back to the sandbox', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
     expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/STRIPE_WEBHOOK_SECRET/);

@@ -17,7 +17,12 @@ function parseTrustProxy(value: string, context: z.RefinementCtx): false | numbe
     });
     return z.NEVER;
   }
-  const entries = trimmed
+  return parseAddressList(trimmed, context);
+}
+
+/** A comma-separated list of addresses or CIDRs (TRUST_PROXY, SOCKET_HANDSHAKE_ALLOWLIST). */
+function parseAddressList(value: string, context: z.RefinementCtx): string[] {
+  const entries = value
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
@@ -57,6 +62,11 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .transform((value, context) => parseTrustProxy(value, context))
+    .optional(),
+  /** Addresses exempt from the socket handshake limit (the simulator, benchmarks); none by default. */
+  SOCKET_HANDSHAKE_ALLOWLIST: z
+    .string()
+    .transform((value, context) => parseAddressList(value, context))
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
@@ -100,6 +110,11 @@ export interface AppConfig {
    * leftmost address would bypass every per-address limit.
    */
   trustProxy: false | number | string[];
+  /**
+   * Source addresses or CIDRs the socket handshake limit does not count (SOCKET_HANDSHAKE_ALLOWLIST):
+   * empty by default, so that a proxy making every client look local does not switch the limit off.
+   */
+  socketHandshakeAllowlist: string[];
   webDistDir: string;
   bodyLimitBytes: number;
   sessionTtlMs: number;
@@ -123,9 +138,16 @@ export interface AppConfig {
     loginPerAccount: RateLimitRule;
     loginPerIp: RateLimitRule;
     register: RateLimitRule;
+    /**
+     * Mail-sending requests (resend activation, forgot password): per address, per (account,
+     * address) and account-wide. Over any of them the mail is skipped quietly, same answer: a 429
+     * told which e-mails have an account, and strangers' requests blocked the owner's.
+     */
     resend: RateLimitRule;
+    resendPerAccountAndIp: RateLimitRule;
     resendPerAccount: RateLimitRule;
     forgot: RateLimitRule;
+    forgotPerAccountAndIp: RateLimitRule;
     forgotPerAccount: RateLimitRule;
     reset: RateLimitRule;
     activate: RateLimitRule;
@@ -135,8 +157,15 @@ export interface AppConfig {
     socketHandshake: RateLimitRule;
     /** Refused attempts of one user to watch a bot that is not theirs, before their sockets are cut. */
     watchRefusal: RateLimitRule;
-    /** Two-factor codes checked for one account (sign-in, enrolment, re-authentication). */
+    /**
+     * Two-factor codes checked for one account from one address (sign-in, enrolment,
+     * re-authentication): each new lockout of the pair waits twice as long as the last one.
+     */
     secondFactor: RateLimitRule;
+    /** Softer, account-wide: only a sustained attack from many addresses reaches it. */
+    secondFactorPerAccount: RateLimitRule;
+    /** Lockouts of one (account, address) pair, counted to double each wait (see `secondFactor`). */
+    secondFactorLockouts: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -210,9 +239,11 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   loginPerIp: { max: 50, windowMs: 15 * MINUTE },
   register: { max: 10, windowMs: HOUR },
   resend: { max: 5, windowMs: 15 * MINUTE },
-  resendPerAccount: { max: 3, windowMs: HOUR },
+  resendPerAccountAndIp: { max: 3, windowMs: HOUR },
+  resendPerAccount: { max: 20, windowMs: HOUR },
   forgot: { max: 5, windowMs: 15 * MINUTE },
-  forgotPerAccount: { max: 3, windowMs: HOUR },
+  forgotPerAccountAndIp: { max: 3, windowMs: HOUR },
+  forgotPerAccount: { max: 20, windowMs: HOUR },
   reset: { max: 10, windowMs: 15 * MINUTE },
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
@@ -220,6 +251,8 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   socketHandshake: { max: 120, windowMs: MINUTE },
   watchRefusal: { max: 10, windowMs: MINUTE },
   secondFactor: { max: 10, windowMs: 15 * MINUTE },
+  secondFactorPerAccount: { max: 100, windowMs: HOUR },
+  secondFactorLockouts: { max: 1_000_000, windowMs: 24 * HOUR },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */
@@ -262,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY ?? false,
+    socketHandshakeAllowlist: e.SOCKET_HANDSHAKE_ALLOWLIST ?? [],
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
     bodyLimitBytes: 64 * 1024,
     sessionTtlMs: 30 * 24 * HOUR,

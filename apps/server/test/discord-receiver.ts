@@ -10,12 +10,12 @@ export interface ReceivedWebhook {
 /**
  * A local stand-in for Discord's webhook endpoint (`POST /api/webhooks/{id}/{token}`): answers
  * 204 like Discord, or what the test queues next: a 429 with Discord's JSON body
- * (`retry_after` in seconds) or another failure status.
+ * (`retry_after` in seconds), a redirect (`location`) or another failure status.
  */
 export class DiscordReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** Answers given, in order, to the next requests (then 204 again). */
-  readonly nextAnswers: ({ status: 429; retryAfter: number } | { status: number })[] = [];
+  readonly nextAnswers: ({ status: 429; retryAfter: number } | { status: number; location?: string })[] = [];
   /** Every request, answered or refused. */
   requests = 0;
   private readonly server = createServer((request, response) => void this.handle(request, response));
@@ -55,6 +55,10 @@ export class DiscordReceiver {
             global: false,
           }),
         );
+      return;
+    }
+    if (answer && 'location' in answer && answer.location) {
+      response.writeHead(answer.status, { location: answer.location }).end();
       return;
     }
     if (answer) {

@@ -89,6 +89,9 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     DATA_DIR: dataDir,
     SMTP_URL: smtpUrl,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Tests open many sockets from this machine, as the simulator does; the handshake limit's own
+    // tests set it back to empty (no address exempt, the default).
+    SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
     ...(options.webDist ? { WEB_DIST_DIR: options.webDist } : {}),
     ...options.env,
   });

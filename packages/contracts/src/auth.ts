@@ -100,3 +100,22 @@ export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 export type CheckPermissionInput = z.infer<typeof checkPermissionInput>;
 export type User = z.infer<typeof userSchema>;
 export type LoginAnswer = z.infer<typeof loginAnswer>;
+
+/**
+ * One of the signed-in user's own open sessions (`GET /me/sessions`): the device is shown in words
+ * from `userAgent` (`describeUserAgent`), `current` marks the session asking.
+ */
+export const mySessionSchema = z.object({
+  id: z.string(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+  /** The password was given, the two-factor code not yet: a sign-in in progress, perhaps not the owner's. */
+  awaitingSecondFactor: z.boolean(),
+});
+export type MySession = z.infer<typeof mySessionSchema>;
+export const mySessionsAnswer = z.object({ data: z.array(mySessionSchema) });
+export const mySessionParams = z.object({ sessionId: z.string().uuid('Identifiant invalide.') });
+export const revokedAnswer = z.object({ revoked: z.number().int() });

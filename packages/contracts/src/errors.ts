@@ -6,6 +6,17 @@
 export const ERRORS = {
   VALIDATION_ERROR: { status: 400, message: 'Les données envoyées sont invalides.' },
   INVALID_JSON: { status: 400, message: "Le corps de la requête n'est pas un JSON valide." },
+  JSON_TOO_DEEP: {
+    status: 400,
+    message: 'Le corps de la requête est trop imbriqué (64 niveaux au plus).',
+  },
+  MALFORMED_REQUEST: { status: 400, message: 'La requête HTTP est mal formée.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Les en-têtes de la requête sont trop volumineux.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'La requête a mis trop de temps à arriver.' },
+  WEBSOCKET_REQUIRED: {
+    status: 400,
+    message: 'Cette adresse n’accepte que les connexions WebSocket (Socket.IO, transport websocket).',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Ce type de contenu n'est pas accepté." },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'La requête est trop volumineuse.' },
   UNAUTHORIZED: { status: 401, message: 'Session absente ou expirée. Veuillez vous reconnecter.' },
@@ -27,6 +38,11 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: 'Cette clé d’idempotence a déjà servi pour une autre requête.',
+  },
+  IDEMPOTENCY_NOT_ACCEPTED: {
+    status: 400,
+    message:
+      'Cette action renvoie un secret qui n’est jamais conservé : envoyez-la sans en-tête Idempotency-Key.',
   },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Cette méthode n’est pas acceptée pour cette adresse.' },
   SERVICE_UNAVAILABLE: {

@@ -18,6 +18,7 @@ export * from './roles.ts';
 export * from './routes.ts';
 export * from './settings.ts';
 export * from './two-factor.ts';
+export * from './user-agent.ts';
 export * from './users-online.ts';
 export * from './vouchers.ts';
 export * from './whitelist.ts';

@@ -16,8 +16,12 @@ export const secondFactorCode = z
 /** Body of `POST /auth/second-factor`: the second step of a sign-in. */
 export const secondFactorInput = z.strictObject({ code: secondFactorCode });
 
-/** Body of `POST /me/two-factor/enable`: the first code the app shows proves the enrolment. */
+/**
+ * Body of `POST /me/two-factor/enable`: the password (a stolen session alone must not put its own
+ * authenticator on the account) and the first code the app shows, which proves the enrolment.
+ */
 export const twoFactorEnableInput = z.strictObject({
+  password: z.string().min(1, 'Le mot de passe est requis.').max(PASSWORD_MAX_LENGTH),
   code: z
     .string()
     .trim()

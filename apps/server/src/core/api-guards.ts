@@ -5,32 +5,47 @@ import { AppError } from './errors.ts';
 
 /**
  * Checks every API request gets before its own validation, for all routes at once (today's and
- * tomorrow's): no NUL character anywhere (PostgreSQL cannot store one: it was a 500), no query
- * parameter the route does not declare (a mistyped admin filter silently returned everything),
- * and a wrong method answered 405 with `Allow` instead of 404.
+ * tomorrow's): no NUL character anywhere (PostgreSQL cannot store one: it was a 500), no JSON
+ * nested deeper than 64 levels, no query parameter the route does not declare (a mistyped admin
+ * filter silently returned everything), and a wrong method answered 405 with `Allow` instead of 404.
  */
 export function guardApiInput(api: FastifyInstance): void {
   api.addHook('preValidation', async (request) => {
-    refuseNulCharacters(request);
+    scanRequestInput(request);
     refuseUnknownQueryParameters(request);
   });
 }
 
-function refuseNulCharacters(request: FastifyRequest): void {
-  for (const part of [request.body, request.query, request.params]) {
-    if (containsNul(part))
-      throw new AppError('VALIDATION_ERROR', { message: 'Le caractère nul (U+0000) n’est pas accepté.' });
+/** Deeper JSON is refused: no payload of the API needs more than a few levels. */
+const MAX_JSON_DEPTH = 64;
+
+function scanRequestInput(request: FastifyRequest): void {
+  for (const part of [request.body, request.query, request.params]) scanInput(part);
+}
+
+/**
+ * One walk over a parsed input, without recursion (10,000 nested arrays overflowed the stack: a
+ * 500): refuses a NUL character in any string or key, and nesting deeper than `MAX_JSON_DEPTH`.
+ */
+function scanInput(root: unknown): void {
+  const pending: [unknown, number][] = [[root, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) throw nulRefusal();
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError('JSON_TOO_DEEP');
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) throw nulRefusal();
+      pending.push([item, depth + 1]);
+    }
   }
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item));
-  }
-  return false;
-}
+const nulRefusal = () =>
+  new AppError('VALIDATION_ERROR', { message: 'Le caractère nul (U+0000) n’est pas accepté.' });
 
 function refuseUnknownQueryParameters(request: FastifyRequest): void {
   const given = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
@@ -62,10 +77,13 @@ export function trackRouteMethods(api: FastifyInstance): (request: FastifyReques
   };
 }
 
-/** Answers to a signed-in request are personal: no browser or proxy may keep them. */
-export function keepSignedInAnswersPrivate(api: FastifyInstance): void {
-  api.addHook('onSend', async (request, reply) => {
-    if (request.headers.authorization && !reply.hasHeader('cache-control'))
-      reply.header('Cache-Control', 'no-store');
+/**
+ * API answers carry tokens, secrets and personal data (a sign-in's token, a bot key, a user list):
+ * no browser or proxy may keep them. Every API answer is `no-store` unless its route chose a cache
+ * policy itself (the world map's private cache, signed downloads).
+ */
+export function keepApiAnswersPrivate(api: FastifyInstance): void {
+  api.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
   });
 }

@@ -1,8 +1,12 @@
+import { STATUS_CODES as HTTP_REASONS } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
+import type { Metrics } from './metrics.ts';
 
 /** A database outage is answered 503 with this Retry-After: the pool reconnects on the next query. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -99,4 +103,53 @@ function answerFor(
   }
   request.log.error({ err: error }, 'unhandled error');
   return { status: 500, body: { error: ERRORS.INTERNAL.message, code: 'INTERNAL' } };
+}
+
+/** Node's parser errors before any request exists (Fastify's `clientErrorHandler`), by status. */
+const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE' },
+};
+
+/**
+ * Errors raised while Node parses the request (headers too large, a malformed header line, a
+ * request too slow to arrive), before routing: Fastify's default answers them in its own shape.
+ * Answered here as `{error, code}` too, written on the socket (there is no request or reply), which
+ * then closes: the connection's state is unknown.
+ */
+export function answerClientError(
+  ctx: { metrics: Metrics; log: Logger },
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code } = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    code: 'MALFORMED_REQUEST' as const,
+  };
+  ctx.metrics.errors.inc({ code });
+  ctx.log.debug({ err: error }, 'requête HTTP refusée avant routage');
+  writeRawRefusal(socket, status, code);
+  socket.destroy(error);
+}
+
+/**
+ * A refusal written straight on a connection that has no Fastify reply (a parser error, a WebSocket
+ * upgrade refused before Socket.IO takes it), in the one `{error, code}` shape; the caller closes it.
+ */
+export function writeRawRefusal(
+  socket: Duplex,
+  status: number,
+  code: ErrorCode,
+  headers: Record<string, string> = {},
+): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({ error: ERRORS[code].message, code });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(
+    `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${extra.join('')}Connection: close\r\n\r\n` +
+      body,
+  );
 }

@@ -10,6 +10,10 @@ import { AppError } from './errors.ts';
 
 export type RateLimitName = keyof AppConfig['rateLimits'];
 
+/** The longest an escalating lockout lasts. */
+const MAX_LOCKOUT_SECONDS = 24 * 60 * 60;
+const secondsOf = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
 /**
  * Every rate limit (HTTP and sockets), by the rule's name in the configuration, on
  * rate-limiter-flexible: in memory on one node; in Redis when nodes share one (an attacker cannot
@@ -30,7 +34,51 @@ export class RateLimiter {
       await this.limiterFor(rule).consume(key);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      throw new AppError('RATE_LIMITED', { retryAfter: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) });
+      throw new AppError('RATE_LIMITED', { retryAfter: secondsOf(refusal.msBeforeNext) });
+    }
+  }
+
+  /**
+   * Counts one attempt against every (rule, key) pair and answers true, or answers false without
+   * counting anything when one of them is used up: a request over one limit must not spend the
+   * others (a stranger over their own limit would eat the owner's account-wide one).
+   */
+  async allows(checks: readonly [RateLimitName, string][]): Promise<boolean> {
+    for (const [rule, key] of checks) if (await this.isExhausted(rule, key)) return false;
+    for (const [rule, key] of checks)
+      await this.limiterFor(rule)
+        .consume(key)
+        .catch(() => undefined);
+    return true;
+  }
+
+  /**
+   * `hit` whose refusals grow: each time the key uses its rule up again within `lockouts`' window,
+   * it waits twice as long as the time before (the rule's window, then twice, four times… at most a
+   * day). `onLockout` runs once per new lockout, with the wait in seconds.
+   */
+  async hitEscalating(
+    rule: RateLimitName,
+    lockouts: RateLimitName,
+    key: string,
+    onLockout: (waitSeconds: number) => Promise<void>,
+  ): Promise<void> {
+    const limiter = this.limiterFor(rule);
+    try {
+      await limiter.consume(key);
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      if (refusal.consumedPoints !== this.rules[rule].max + 1) {
+        throw new AppError('RATE_LIMITED', { retryAfter: secondsOf(refusal.msBeforeNext) });
+      }
+      const strikes = (await this.limiterFor(lockouts).consume(key)).consumedPoints;
+      const waitSeconds = Math.min(
+        Math.ceil(this.rules[rule].windowMs / 1000) * 2 ** Math.min(strikes - 1, 16),
+        MAX_LOCKOUT_SECONDS,
+      );
+      await limiter.block(key, waitSeconds);
+      await onLockout(waitSeconds);
+      throw new AppError('RATE_LIMITED', { retryAfter: waitSeconds });
     }
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /** A route guard: an `onRequest` hook, with the error statuses it may answer (for the OpenAPI document). */
@@ -77,3 +78,14 @@ function documentErrors(route: DocumentedRoute, statuses: number[], isSignedIn: 
   }
   if (isSignedIn) (route.schema as { security?: unknown }).security = [{ bearerAuth: [] }];
 }
+
+/**
+ * The document's transform: the zod schemas as JSON schemas, and a 204 documented as what it is,
+ * an answer without a body (`z.null()` came out as a JSON body holding `null`).
+ */
+export const documentTransform: typeof jsonSchemaTransform = (input) => {
+  const transformed = jsonSchemaTransform(input);
+  const response = (transformed.schema as { response?: Record<string, unknown> } | undefined)?.response;
+  if (response?.['204']) response['204'] = { type: 'null', description: 'Aucun contenu' };
+  return transformed;
+};

@@ -3,8 +3,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * What an API answer (JSON, CSV, a download) carries: headers adapted from OWASP's REST Security
- * Cheat Sheet (its `Cache-Control: no-store` is `keepSignedInAnswersPrivate`'s, on signed-in
- * answers). Nothing may load from an answer nor frame it, the browser must not sniff it into
+ * Cheat Sheet (its `Cache-Control: no-store` is `keepApiAnswersPrivate`'s). Nothing may load from an answer nor frame it, the browser must not sniff it into
  * something else, HTTPS only, no referrer, same-origin readers. helmet's document headers (the
  * app's CSP, the cross-origin isolation and legacy ones) mean nothing to a JSON answer: six short
  * headers instead of thirteen make each answer 650 bytes shorter and cost six `setHeader` calls fewer

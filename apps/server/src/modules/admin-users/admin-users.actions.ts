@@ -6,6 +6,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { resendConfirmation } from '../auth/auth.service.ts';
+import { mailSecurityNotice } from '../auth/security-mails.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { resetHwid } from '../me/me.service.ts';
@@ -29,7 +30,7 @@ function onManagedUser<T>(
 ): Promise<T> {
   return ctx.db.transaction(async (tx) => {
     const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
     return action(tx, user);
   });
 }
@@ -57,9 +58,10 @@ export async function resendActivationByStaff(
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
   const user = await getUserById(ctx.db, input.userId);
+  await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: user });
   if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
-  await resendConfirmation(ctx, user.username);
+  await resendConfirmation(ctx, user.username, input.actor);
   await writeAudit(ctx.db, {
     actor: input.actor,
     action: 'user.resend_activation',
@@ -82,6 +84,7 @@ export async function banUser(
       throw new AppError('BAN_FORBIDDEN', { message: 'Vous ne pouvez pas vous bannir vous-même.' });
     if (user.isAdministrator)
       throw new AppError('BAN_FORBIDDEN', { message: 'Un administrateur ne peut pas être banni.' });
+    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
     if (user.bannedAt) throw new AppError('ALREADY_BANNED');
     await setBan(tx, user.id, { reason: input.reason });
     const revoked = await revokeSessions(ctx, tx, { userId: user.id, banned: true });
@@ -139,7 +142,7 @@ export async function setUserRoles(
       : [];
     if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
     const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
     await replaceUserRoles(tx, user.id, roleIds);
     await writeAudit(tx, {
       actor: input.actor,
@@ -174,7 +177,7 @@ export async function resetUserHwidByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor & { id: string; username: string } },
 ): Promise<void> {
-  await assertMayManageUser(ctx.db, {
+  await assertMayManageUser(ctx, ctx.db, {
     actorId: input.actor.id,
     target: await getUserById(ctx.db, input.userId),
   });
@@ -197,6 +200,7 @@ export async function resetTwoFactorByStaff(
   await onManagedUser(ctx, input, async (tx, user) => {
     if (!(await removeTwoFactor(tx, user.id))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
     await revokeSessions(ctx, tx, { userId: user.id });
+    await mailSecurityNotice(ctx, user, { kind: 'two_factor_reset' }, tx);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'two_factor.reset',

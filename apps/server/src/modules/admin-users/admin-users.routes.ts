@@ -17,6 +17,7 @@ import {
   myBotAnswer,
   ordersAnswer,
   permissionGrantSchema,
+  revokedAnswer,
   roleRef,
   successAnswer,
   userGrantParams,
@@ -105,7 +106,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/resend-activation',
-    { schema: { tags, params: idParams, response: { 200: successAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: successAnswer } } },
     async (request) => {
       await resendActivationByStaff(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { success: true as const };
@@ -130,7 +131,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/users/:id/unban',
-    { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
+    { config: { errors: [409] }, schema: { tags, params: idParams, response: { 200: detailAnswer } } },
     async (request) => {
       await unbanUser(ctx, { userId: request.params.id, actor: auditActorOf(request) });
       return { data: await getAdminUserDetail(ctx, request.params.id) };
@@ -253,7 +254,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/admin/users/:id/sessions',
-    { schema: { tags, params: idParams, response: { 200: z.object({ revoked: z.number().int() }) } } },
+    { schema: { tags, params: idParams, response: { 200: revokedAnswer } } },
     async (request) => ({
       revoked: await revokeUserSessions(ctx, { userId: request.params.id, actor: auditActorOf(request) }),
     }),
@@ -262,7 +263,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/admin/users/:id/sessions/:sessionId',
     {
-      schema: { tags, params: userSessionParams, response: { 200: z.object({ revoked: z.number().int() }) } },
+      schema: { tags, params: userSessionParams, response: { 200: revokedAnswer } },
     },
     async (request) => ({
       revoked: await revokeUserSessions(ctx, {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AlertPreferences, NotificationsAnswer } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -264,5 +266,35 @@ describe('the Discord channel', () => {
       expect(failed[0]?.failedAt).not.toBeNull();
       expect(failed[0]?.attempts).toBe(1);
     });
+  });
+
+  it('refuses a redirect from the webhook address: nothing reaches where it points (issue 30)', async () => {
+    let internalHits = 0;
+    const internal = createServer((_request, response) => {
+      internalHits += 1;
+      response.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    const { port } = internal.address() as AddressInfo;
+    discord.nextAnswers.push({ status: 307, location: `http://127.0.0.1:${port}/interne` });
+    const owner = await createBotOwner(server);
+    await call(
+      'PUT',
+      '/me/alerts',
+      allChannels({ channels: { inApp: false, email: false, discord: true } }),
+      owner.token,
+    );
+    await stop(await connectBot(owner));
+    await eventWritten(owner.user.id, 'disconnected');
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
+    await vi.waitFor(async () => {
+      const [refused] = await server.app.ctx.db
+        .select()
+        .from(discordOutbox)
+        .where(eq(discordOutbox.lastError, 'redirection refusée'));
+      expect(refused?.failedAt).toBeInstanceOf(Date);
+    });
+    expect(internalHits).toBe(0);
+    internal.close();
   });
 });

@@ -75,6 +75,9 @@ async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(message.payload),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      // The address was checked to be Discord's: a redirect would send the message (and the next
+      // ones) wherever the answer points, an internal service included. Discord never redirects.
+      redirect: 'error',
     });
     if (response.ok) return { sent: true };
     const error = `HTTP ${response.status}`;
@@ -82,6 +85,9 @@ async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> 
     await response.body?.cancel();
     return { sent: false, error, isPermanent: [401, 403, 404].includes(response.status) };
   } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause?.message;
+    if (cause === 'unexpected redirect')
+      return { sent: false, error: 'redirection refusée', isPermanent: true };
     return { sent: false, error: (error as Error).message ?? String(error) };
   }
 }

@@ -72,12 +72,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/resend-confirmation',
     {
-      config: { errors: [429] },
-      preHandler: limitPerIp('resend'),
       schema: { tags, body: resendConfirmationInput, response: { 200: successAnswer } },
     },
     async (request) => {
-      await resendConfirmation(ctx, request.body.username);
+      await resendConfirmation(ctx, request.body.username, originOf(request));
       return { success: true as const };
     },
   );
@@ -85,8 +83,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/forgot-password',
     {
-      config: { errors: [429] },
-      preHandler: limitPerIp('forgot'),
       schema: { tags, body: forgotPasswordInput, response: { 200: successAnswer } },
     },
     async (request) => {

@@ -5,7 +5,6 @@ import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
 import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
-import type { RateLimitName } from '../../core/rate-limiter.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
@@ -22,7 +21,9 @@ import {
   updatePasswordHash,
 } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { createSession, revokeSessions } from './sessions.service.ts';
+import { passwordFailures, withinMailLimits } from './auth-limits.ts';
+import { mailSecurityNotice } from './security-mails.ts';
+import { createSession, isUnknownDevice, revokeSessions } from './sessions.service.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 export interface RequestOrigin {
@@ -191,10 +192,16 @@ export async function activateUser(
   });
 }
 
-/** Sends a new activation link when the account exists and waits for activation; silent otherwise. */
-export async function resendConfirmation(ctx: AppContext, login: string): Promise<void> {
-  // Per account too: a per-address limit alone let 12 addresses send 12 mails to one account.
-  await ctx.limiter.hit('resendPerAccount', login.toLowerCase());
+/**
+ * Sends a new activation link when the account exists and waits for activation; silent otherwise.
+ * Over a limit (per address, per account and address, account-wide) the mail is skipped quietly.
+ */
+export async function resendConfirmation(
+  ctx: AppContext,
+  login: string,
+  origin: Pick<RequestOrigin, 'ip'>,
+): Promise<void> {
+  if (!(await withinMailLimits(ctx, 'resend', login, origin))) return;
   const user = await findUserByLogin(ctx.db, login);
   if (!user || user.activatedAt || user.bannedAt) return;
   await sendActivationMail(ctx, user);
@@ -209,20 +216,15 @@ export async function loginUser(
   // with a softer account-wide limit against guesses spread over many addresses.
   // Only wrong passwords count against an account: an attempt that failed for another reason (the
   // database was down) must not lock its owner out once it is back.
-  const account = input.username.toLowerCase();
-  const accountAndIp = `${account}|${origin.ip}`;
+  const throttle = passwordFailures(ctx, input.username, origin.ip);
   await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
-  await refuseWhenExhausted(ctx, [
-    ['loginPerAccountAndIp', accountAndIp],
-    ['loginPerAccount', account],
-  ]);
+  await throttle.refuseWhenExhausted();
 
   const user = await findUserByLogin(ctx.db, input.username);
   // Unknown users cost one argon2 verification too, so timing tells nothing.
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
   if (!user || !isPasswordRight) {
-    await ctx.limiter.hit('loginPerAccountAndIp', accountAndIp).catch(() => undefined);
-    await ctx.limiter.hit('loginPerAccount', account).catch(() => undefined);
+    await throttle.failed();
     await writeSecurityEvent(ctx, {
       actor: { id: user?.id ?? null, username: input.username.slice(0, 64), ip: origin.ip },
       action: 'auth.login_failed',
@@ -236,8 +238,10 @@ export async function loginUser(
       message: user.banReason ? `Votre compte est suspendu : ${user.banReason}` : undefined,
     });
   }
-  await ctx.limiter.reset('loginPerAccountAndIp', accountAndIp);
+  await throttle.succeeded();
+  const isNewDevice = await isUnknownDevice(ctx, user.id, origin.userAgent);
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
+  if (isNewDevice) await mailSecurityNotice(ctx, user, { kind: 'new_device', ...origin });
   // With two-factor on, the sign-in ends (and is audited) when the code is given.
   const secondFactorRequired = await hasTwoFactorEnabled(ctx.db, user.id);
   if (!secondFactorRequired) {
@@ -250,21 +254,14 @@ export async function loginUser(
   return { user, token, secondFactorRequired };
 }
 
-/** 429 when any of the (rule, key) pairs has used up its attempts. */
-async function refuseWhenExhausted(ctx: AppContext, checks: [RateLimitName, string][]): Promise<void> {
-  for (const [rule, key] of checks) {
-    if (await ctx.limiter.isExhausted(rule, key)) await ctx.limiter.hit(rule, key); // throws with Retry-After
-  }
-}
-
 /** Mails a reset link when the e-mail belongs to an account; the answer is the same either way. */
 export async function requestPasswordReset(
   ctx: AppContext,
   email: string,
   origin: RequestOrigin,
 ): Promise<void> {
-  await ctx.limiter.hit('forgotPerAccount', email.toLowerCase());
-  const user = await findUserByEmail(ctx.db, email);
+  if (!(await withinMailLimits(ctx, 'forgot', email, origin))) return;
+  const user = await findUserByEmail(ctx.db, email.trim());
   if (!user || user.bannedAt) return;
   const token = await issueToken(ctx, user, 'reset');
   const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
@@ -319,6 +316,7 @@ export async function resetPassword(
   // A reset also proves the e-mail: it activates an account that was waiting for activation.
   if (!user.activatedAt) await markActivated(ctx.db, userId);
   await revokeSessions(ctx, ctx.db, { userId });
+  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.password_reset',
@@ -333,11 +331,17 @@ export async function changePassword(
   origin: RequestOrigin,
 ): Promise<void> {
   const user = await getUserById(ctx.db, input.userId);
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new AppError('WRONG_PASSWORD');
+  const throttle = passwordFailures(ctx, user.username, origin.ip);
+  await throttle.refuseWhenExhausted();
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await throttle.failed();
+    throw new AppError('WRONG_PASSWORD');
+  }
   await assertStrongPassword(input.newPassword, [user.username, user.email]);
   const passwordHash = await hashPassword(input.newPassword);
   await updatePasswordHash(ctx.db, user.id, passwordHash);
   await revokeSessions(ctx, ctx.db, { userId: user.id, exceptSessionId: input.sessionId });
+  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.password_changed',

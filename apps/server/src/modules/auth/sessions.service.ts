@@ -1,9 +1,12 @@
-import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { describeUserAgent, type MySession } from '@bot/contracts';
+import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { twoFactor } from '../two-factor/two-factor.table.ts';
 import { users } from '../users/users.table.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
@@ -55,6 +58,25 @@ export function createSessionCache(events: EventBus): SessionCache {
     recentlyTouched: new LRUCache<string, true>({ max: 100_000, ttl: LAST_SEEN_WRITE_INTERVAL_MS }),
     toTouch: new Set(),
   };
+}
+
+/**
+ * True when the account has signed in before, never from a device described like this one (its
+ * browser and system in words: a browser update is no new device). The first sign-in is none.
+ */
+export async function isUnknownDevice(
+  ctx: AppContext,
+  userId: string,
+  userAgent: string | null,
+): Promise<boolean> {
+  const earlier = await ctx.db
+    .select({ userAgent: sessions.userAgent })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt))
+    .limit(200);
+  const device = describeUserAgent(userAgent);
+  return earlier.length > 0 && !earlier.some((row) => describeUserAgent(row.userAgent) === device);
 }
 
 /** Opens a session; the clear token is answered once and only its hash is stored. */
@@ -232,4 +254,54 @@ export async function revokeSessions(
   if (sessionIds.length)
     ctx.events.emit('sessions.revoked', { userId: input.userId, sessionIds, banned: input.banned });
   return sessionIds;
+}
+
+/** The user's open sessions (not revoked, not expired), the one asking marked, most recently used first. */
+export async function listOwnSessions(
+  ctx: AppContext,
+  input: { userId: string; currentSessionId: string },
+): Promise<MySession[]> {
+  const rows = await ctx.db
+    .select({ session: sessions, twoFactorEnabledAt: twoFactor.enabledAt })
+    .from(sessions)
+    .leftJoin(twoFactor, eq(twoFactor.userId, sessions.userId))
+    .where(
+      and(eq(sessions.userId, input.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+    )
+    .orderBy(desc(sessions.lastSeenAt))
+    .limit(200);
+  return rows.map(({ session, twoFactorEnabledAt }) => ({
+    id: session.id,
+    userAgent: session.userAgent,
+    ip: session.ip,
+    createdAt: session.createdAt.toISOString(),
+    lastSeenAt: session.lastSeenAt.toISOString(),
+    current: session.id === input.currentSessionId,
+    awaitingSecondFactor: twoFactorEnabledAt !== null && session.secondFactorAt === null,
+  }));
+}
+
+/**
+ * The signed-in user ends one of their own sessions (another browser, a sign-in they do not
+ * recognise), or every other one; audited. A session of someone else is not found.
+ */
+export async function revokeOwnSessions(
+  ctx: AppContext,
+  session: { userId: string; username: string; sessionId: string },
+  origin: { ip: string | null },
+  sessionId?: string,
+): Promise<number> {
+  const revoked = await revokeSessions(ctx, ctx.db, {
+    userId: session.userId,
+    ...(sessionId ? { sessionIds: [sessionId] } : { exceptSessionId: session.sessionId }),
+  });
+  if (sessionId && revoked.length === 0)
+    throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+  await writeSecurityEvent(ctx, {
+    actor: { id: session.userId, username: session.username, ip: origin.ip },
+    action: 'auth.sessions_revoked',
+    target: { type: 'user', id: session.userId, label: session.username },
+    after: { sessionIds: revoked },
+  });
+  return revoked.length;
 }

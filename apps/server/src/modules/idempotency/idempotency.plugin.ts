@@ -10,6 +10,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 interface Claim {
   userId: string;
+  sessionId: string;
   key: string;
   route: string;
 }
@@ -18,6 +19,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim?: Claim;
   }
+  interface FastifyContextConfig {
+    /**
+     * The answer carries a secret (recovery codes, a TOTP secret, a bot key): it must never be
+     * stored, so the route refuses `Idempotency-Key` (a replay would also skip the code check).
+     */
+    secretAnswer?: boolean;
+  }
 }
 
 /**
@@ -25,7 +33,8 @@ declare module 'fastify' {
  * answer is kept; a retry with the same key and body gets that answer again (`Idempotent-Replayed:
  * true`), one arriving while the first still runs gets 409, the same key with another body 422.
  * Failed answers are not kept, so a retry runs again. Two concurrent checkouts with one key used
- * to create two orders.
+ * to create two orders. Keys belong to one session of one user; routes answering a secret refuse
+ * them (`config.secretAnswer`): an answer kept 24 h in clear was a copy of the secret.
  */
 export const idempotency: FastifyPluginAsync = async (api) => {
   const { db } = api.ctx;
@@ -33,14 +42,12 @@ export const idempotency: FastifyPluginAsync = async (api) => {
   api.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined || !request.auth) return;
+    if (request.routeOptions.config.secretAnswer) throw new AppError('IDEMPOTENCY_NOT_ACCEPTED');
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) throw new AppError('IDEMPOTENCY_KEY_INVALID');
-    const claim: Claim = { userId: request.auth.userId, key, route: request.url.split('?')[0] ?? '' };
+    const { userId, sessionId } = request.auth;
+    const claim: Claim = { userId, sessionId, key, route: request.url.split('?')[0] ?? '' };
     const requestHash = hashBody(request);
-    const where = and(
-      eq(idempotencyKeys.userId, claim.userId),
-      eq(idempotencyKeys.key, claim.key),
-      eq(idempotencyKeys.route, claim.route),
-    );
+    const where = whereClaim(claim);
     await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expiresAt, new Date())));
     const claimed = await db
       .insert(idempotencyKeys)
@@ -65,11 +72,7 @@ export const idempotency: FastifyPluginAsync = async (api) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = undefined;
-    const where = and(
-      eq(idempotencyKeys.userId, claim.userId),
-      eq(idempotencyKeys.key, claim.key),
-      eq(idempotencyKeys.route, claim.route),
-    );
+    const where = whereClaim(claim);
     const isSuccess = reply.statusCode < 300 && typeof payload === 'string';
     if (!isSuccess) await db.delete(idempotencyKeys).where(where);
     else
@@ -82,6 +85,14 @@ export const idempotency: FastifyPluginAsync = async (api) => {
 };
 // Like fastify-plugin: the hooks apply to the whole API, not a child context.
 (idempotency as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+const whereClaim = (claim: Claim) =>
+  and(
+    eq(idempotencyKeys.userId, claim.userId),
+    eq(idempotencyKeys.sessionId, claim.sessionId),
+    eq(idempotencyKeys.key, claim.key),
+    eq(idempotencyKeys.route, claim.route),
+  );
 
 function hashBody(request: FastifyRequest): string {
   return createHash('sha256')

@@ -1,7 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import {
+  apiClient,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+  type TestUser,
+} from '../../../test/harness.ts';
 import { orders } from '../orders/orders.table.ts';
+import { authenticatorCode } from '../two-factor/two-factor.test-helpers.ts';
+import { idempotencyKeys } from './idempotency.table.ts';
 
 /**
  * Security issue: two concurrent checkouts with the same Idempotency-Key created two orders. Runs on
@@ -89,5 +97,94 @@ describe('Idempotency-Key', () => {
     expect((await checkout(customer, 'k'.repeat(300))).body).toMatchObject({
       code: 'IDEMPOTENCY_KEY_INVALID',
     });
+  });
+});
+
+/** Everything the table holds, as text: a secret written anywhere in it shows up here. */
+async function storedText(): Promise<string> {
+  const rows = await server.app.ctx.db
+    .select({ all: sql<string>`${idempotencyKeys}::text` })
+    .from(idempotencyKeys);
+  return rows.map((row) => row.all).join('\n');
+}
+
+describe('secret-bearing answers (issue 30)', () => {
+  it('are never stored: those routes refuse a key, and a replay cannot skip the code check', async () => {
+    const customer = await server.createUser();
+    const withKey = (route: string, body?: object) =>
+      call<{ data: Record<string, unknown> }>('POST', route, body, customer.token, {
+        'idempotency-key': 'k-1',
+      });
+    const refused = { status: 400, body: { code: 'IDEMPOTENCY_NOT_ACCEPTED' } };
+    const expectNotStored = async (...values: string[]) => {
+      const stored = await storedText();
+      for (const value of values) expect(stored).not.toContain(value);
+    };
+    // The grep sees what the table keeps: an ordinary answer replayed with its key is there.
+    const order = await checkout(customer, 'panier-grep');
+    expect(await storedText()).toContain(order.body.data.id);
+
+    expect(await withKey('/me/two-factor/setup')).toMatchObject(refused);
+    const setup = await call<{ data: { secret: string } }>(
+      'POST',
+      '/me/two-factor/setup',
+      undefined,
+      customer.token,
+    );
+    const { secret } = setup.body.data;
+    await expectNotStored(secret);
+    const enable = { password: TEST_PASSWORD, code: authenticatorCode(secret) };
+    expect(await withKey('/me/two-factor/enable', enable)).toMatchObject(refused);
+    const enabled = await call<{ data: { recoveryCodes: string[] } }>(
+      'POST',
+      '/me/two-factor/enable',
+      enable,
+      customer.token,
+    );
+    expect(enabled.status).toBe(200);
+    await expectNotStored(secret, ...enabled.body.data.recoveryCodes);
+    const renew = { password: TEST_PASSWORD, code: authenticatorCode(secret, 1) };
+    expect(await withKey('/me/two-factor/recovery-codes', renew)).toMatchObject(refused);
+    const renewed = await call<{ data: { recoveryCodes: string[] } }>(
+      'POST',
+      '/me/two-factor/recovery-codes',
+      renew,
+      customer.token,
+    );
+    expect(renewed.status).toBe(200);
+    await expectNotStored(...renewed.body.data.recoveryCodes);
+    expect(await withKey('/me/bot-key')).toMatchObject(refused);
+    const rotated = await call<{ data: { accessKey: string } }>(
+      'POST',
+      '/me/bot-key',
+      undefined,
+      customer.token,
+    );
+    expect(rotated.status).toBe(200);
+
+    const stored = await storedText();
+    for (const value of [
+      secret,
+      rotated.body.data.accessKey,
+      ...enabled.body.data.recoveryCodes,
+      ...renewed.body.data.recoveryCodes,
+    ]) {
+      expect(stored).not.toContain(value);
+    }
+  });
+
+  it('keys belong to one session: another session of the same user does not get the answer', async () => {
+    const customer = await server.createUser();
+    const first = await checkout(customer, 'panier-session');
+    expect(first.status).toBe(201);
+    const login = await call<{ token: string }>('POST', '/auth/login', {
+      username: customer.user.username,
+      password: customer.password,
+    });
+    const elsewhere = { ...customer, token: login.body.token };
+    const second = await checkout(elsewhere, 'panier-session');
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.data.id).not.toBe(first.body.data.id);
   });
 });

@@ -3,7 +3,10 @@ import {
   changePasswordInput,
   discordInput,
   hwidResetAnswer,
+  mySessionParams,
+  mySessionsAnswer,
   permissionsAnswer,
+  revokedAnswer,
   successAnswer,
   userInfoAnswer,
 } from '@bot/contracts';
@@ -12,6 +15,7 @@ import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { listOwnSessions, revokeOwnSessions } from '../auth/sessions.service.ts';
 import {
   getCachedPublicUser,
   getOrCreateBotKey,
@@ -36,7 +40,10 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/me/password',
-    { schema: { tags, body: changePasswordInput, response: { 200: successAnswer } } },
+    {
+      config: { errors: [429] },
+      schema: { tags, body: changePasswordInput, response: { 200: successAnswer } },
+    },
     async (request) => {
       const session = sessionOf(request);
       await changePassword(
@@ -69,11 +76,32 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get('/me/sessions', { schema: { tags, response: { 200: mySessionsAnswer } } }, async (request) => {
+    const { userId, sessionId } = sessionOf(request);
+    return { data: await listOwnSessions(ctx, { userId, currentSessionId: sessionId }) };
+  });
+
+  app.delete('/me/sessions', { schema: { tags, response: { 200: revokedAnswer } } }, async (request) => ({
+    revoked: await revokeOwnSessions(ctx, sessionOf(request), originOf(request)),
+  }));
+
+  app.delete(
+    '/me/sessions/:sessionId',
+    { schema: { tags, params: mySessionParams, response: { 200: revokedAnswer } } },
+    async (request) => ({
+      revoked: await revokeOwnSessions(ctx, sessionOf(request), originOf(request), request.params.sessionId),
+    }),
+  );
+
   app.get('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
     data: { accessKey: await getOrCreateBotKey(ctx, sessionOf(request).userId) },
   }));
 
-  app.post('/me/bot-key', { schema: { tags, response: { 200: botKeyAnswer } } }, async (request) => ({
-    data: { accessKey: await rotateMyBotKey(ctx, { userId: sessionOf(request).userId, ip: request.ip }) },
-  }));
+  app.post(
+    '/me/bot-key',
+    { config: { secretAnswer: true }, schema: { tags, response: { 200: botKeyAnswer } } },
+    async (request) => ({
+      data: { accessKey: await rotateMyBotKey(ctx, { userId: sessionOf(request).userId, ip: request.ip }) },
+    }),
+  );
 };

@@ -128,17 +128,34 @@ export async function assertMayGivePermissions(
   }
 }
 
-/** Only administrators act on administrator accounts. */
+/**
+ * Staff rank: a staff member acts on a user (ban, sessions, two-factor, roles, grants…) only if the
+ * user's staff permissions (`can_manage*`) are all theirs too; only administrators act on
+ * administrators, and administrators on anyone. Bot permissions (`can_use*`) give no rank: they are
+ * customers'. Inside a transaction, pass it as `db` (PGlite has one connection).
+ */
 export async function assertMayManageUser(
+  ctx: AppContext,
   db: DbOrTx,
-  input: { actorId: string | null; target: { isAdministrator: boolean } },
+  input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
 ): Promise<void> {
-  if (!input.target.isAdministrator) return;
   const actor = input.actorId ? await findUserById(db, input.actorId) : undefined;
-  if (!actor?.isAdministrator)
+  if (actor?.isAdministrator) return;
+  if (input.target.isAdministrator)
     throw new AppError('FORBIDDEN', {
       message: 'Seul un administrateur peut modifier un compte administrateur.',
     });
+  if (actor?.id === input.target.id) return;
+  const held = actor ? await getUserPermissions(ctx, actor.id, db) : [];
+  const outranking = (await getUserPermissions(ctx, input.target.id, db)).filter(
+    (name) => isStaffPermission(name) && !held.includes(name),
+  );
+  if (outranking.length) {
+    throw new AppError('FORBIDDEN', {
+      message: `Ce compte a des permissions que vous n'avez pas : ${outranking.join(', ')}.`,
+      details: { missing: outranking },
+    });
+  }
 }
 
 /** Gives a permission to a user directly, until a date or without end; audited with the change. */
@@ -156,8 +173,10 @@ export async function createGrant(
     ? await getUserById(ctx.db, input.userId)
     : await findUserByLogin(ctx.db, input.username ?? '');
   if (!user) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
-  await assertMayManageUser(ctx.db, { actorId: input.actor.id, target: user });
+  await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: user });
   await assertMayGivePermissions(ctx, input.actor.id, [input.permission]);
+  // Bot permissions a staff member gives themselves are legitimate (testing the bot) but told apart.
+  const isSelf = user.id === input.actor.id;
   const id = newId();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   const grant = await ctx.db.transaction(async (tx) => {
@@ -172,7 +191,7 @@ export async function createGrant(
     const [row] = await tx.select().from(userGrants).where(eq(userGrants.id, id));
     await writeAudit(tx, {
       actor: input.actor,
-      action: 'grant.create',
+      action: isSelf ? 'grant.create_self' : 'grant.create',
       target: { type: 'user', id: user.id, label: user.username },
       after: { grantId: id, permission: input.permission, expiresAt: expiresAt?.toISOString() ?? null },
     });
@@ -202,7 +221,7 @@ async function assertMayChangeGrant(
   input: { grantId: string; userId?: string; actor: AuditActor },
 ): Promise<void> {
   const { grant } = await getGrant(ctx.db, input.grantId, input.userId);
-  await assertMayManageUser(ctx.db, {
+  await assertMayManageUser(ctx, ctx.db, {
     actorId: input.actor.id,
     target: await getUserById(ctx.db, grant.userId),
   });

@@ -1,34 +1,75 @@
-import type { IncomingMessage } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERRORS, type ErrorCode, SOCKET_PATH } from '@bot/contracts';
+import proxyaddr from 'proxy-addr';
+import type { AppContext } from '../../context.ts';
 import { clientAddressOf, type TrustProxy } from '../../core/client-address.ts';
-import type { RateLimiter } from '../../core/rate-limiter.ts';
+import { writeRawRefusal } from '../../core/error-handler.ts';
+import { AppError } from '../../core/errors.ts';
 import type { HubServer } from './realtime.types.ts';
 
-type AllowRequest = (
-  request: IncomingMessage,
-  callback: (error: string | null | undefined, isAllowed: boolean) => void,
-) => void;
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
- * Socket.IO's `allowRequest`: who may even open a socket, decided before any authentication work.
- * Browsers must come from the site itself (CORS does not stop websockets; bots send no Origin),
- * and handshakes are limited per source address: 1,000 handshakes from one address slowed every
- * other socket. Machine-local peers (the simulator, benchmarks, a local agent) are not the remote
- * flood this guards against.
+ * Who may even open a socket, decided before Socket.IO sees the request and before any
+ * authentication work. Browsers must come from the site itself (CORS does not stop websockets; bots
+ * send no Origin), and handshakes are limited per source address: 1,000 handshakes from one address
+ * slowed every other socket. No address is exempt unless the operator lists it
+ * (SOCKET_HANDSHAKE_ALLOWLIST: the simulator, benchmarks): exempting loopback switched the limit off
+ * behind a local proxy, where every client looks like 127.0.0.1.
+ *
+ * Refusals answer in the one `{error, code}` shape (engine.io answered in its own): a foreign origin
+ * 403, past the limit 429 with Retry-After, plain HTTP on the socket path 400 (WebSocket only). Runs
+ * in front of engine.io's listeners, so it is installed once Socket.IO is attached to the server.
  */
-export function admitHandshakes(input: {
-  limiter: RateLimiter;
-  allowedOrigin: string;
-  trustProxy: TrustProxy;
-}): AllowRequest {
-  return (request, callback) => {
-    if (!isOriginAllowed(request, input.allowedOrigin)) return callback(null, false);
-    const address = clientAddressOf(request, input.trustProxy);
-    if (isLoopback(address)) return callback(null, true);
-    input.limiter.hit('socketHandshake', address).then(
-      () => callback(null, true),
-      () => callback('RATE_LIMITED', false),
-    );
-  };
+export function admitHandshakes(
+  ctx: Pick<AppContext, 'limiter' | 'config'>,
+  server: HttpServer,
+  trustProxy: TrustProxy,
+): void {
+  const allowedOrigin = new URL(ctx.config.publicUrl).origin;
+  const allowlist = ctx.config.socketHandshakeAllowlist;
+  const isExempt = allowlist.length > 0 ? proxyaddr.compile(allowlist) : () => false;
+  const isOnSocketPath = (request: IncomingMessage) => request.url?.startsWith(`${SOCKET_PATH}/`) === true;
+
+  const upgrades = server.listeners('upgrade') as UpgradeListener[];
+  server.removeAllListeners('upgrade');
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const admit = () => {
+      for (const listener of upgrades) listener.call(server, request, socket, head);
+    };
+    if (!isOnSocketPath(request)) return admit();
+    if (!isOriginAllowed(request, allowedOrigin)) return refuse(socket, 403, 'FORBIDDEN');
+    const address = clientAddressOf(request, trustProxy);
+    if (isExempt(address, 0)) return admit();
+    ctx.limiter.hit('socketHandshake', address).then(admit, (error: unknown) => {
+      const retryAfter = error instanceof AppError ? error.retryAfter : undefined;
+      refuse(socket, 429, 'RATE_LIMITED', retryAfter ? { 'Retry-After': String(retryAfter) } : {});
+    });
+  });
+
+  const requests = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!isOnSocketPath(request)) {
+      for (const listener of requests) listener.call(server, request, response);
+      return;
+    }
+    const code = 'WEBSOCKET_REQUIRED';
+    response
+      .writeHead(ERRORS[code].status, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+      })
+      .end(JSON.stringify({ error: ERRORS[code].message, code }));
+  });
+}
+
+function refuse(socket: Duplex, status: number, code: ErrorCode, headers: Record<string, string> = {}): void {
+  socket.on('error', () => undefined); // the peer may already be gone
+  writeRawRefusal(socket, status, code, headers);
+  socket.destroy();
 }
 
 /** The raw request holds headers and buffers for the life of the socket: read what we need, drop it. */
@@ -54,9 +95,4 @@ function isOriginAllowed(request: IncomingMessage, allowedOrigin: string): boole
   } catch {
     return false;
   }
-}
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-function isLoopback(address: string): boolean {
-  return address === '::1' || /^(::ffff:)?127\./.test(address);
 }

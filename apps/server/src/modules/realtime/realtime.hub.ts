@@ -77,7 +77,7 @@ export class RealtimeHub {
     server: HttpServer,
     private readonly redis: RedisConnection | undefined,
   ) {
-    const { realtime, publicUrl } = ctx.config;
+    const { realtime } = ctx.config;
     const trustProxy = trustProxyRule(ctx.config.trustProxy);
     this.io = new Server(server, {
       path: SOCKET_PATH,
@@ -88,16 +88,12 @@ export class RealtimeHub {
       perMessageDeflate: false,
       parser: textOnlyParser,
       // No connection state recovery: it would skip the authentication of a revoked session.
-      allowRequest: admitHandshakes({
-        limiter: ctx.limiter,
-        allowedOrigin: new URL(publicUrl).origin,
-        trustProxy,
-      }),
       // onlyPlaintext: nothing we emit is binary, so the adapter need not search messages for it.
       ...(redis
         ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io', onlyPlaintext: true }) }
         : {}),
     });
+    admitHandshakes(ctx, server, trustProxy); // in front of the listeners Socket.IO just attached
     keepOnlyHandshakeFacts(this.io, trustProxy);
     this.authenticator = new SocketAuthenticator(ctx);
 

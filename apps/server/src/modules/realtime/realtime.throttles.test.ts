@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
   connectAndAuthenticate,
   newHwid,
@@ -18,7 +19,8 @@ const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { TRUST_PROXY: '1' },
+    // This machine is listed, as for the simulator: the limit counts the forwarded addresses.
+    env: { TRUST_PROXY: '1', SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1' },
     rateLimits: { socketHandshake: { max: 5, windowMs: 60_000 }, watchRefusal: { max: 3, windowMs: 60_000 } },
   });
 });
@@ -42,7 +44,7 @@ describe('socket throttles', () => {
     for (let i = 0; i < 7; i++) flood.push(await handshake('198.51.100.20'));
     expect(flood.slice(0, 5)).toEqual(Array(5).fill('connected'));
     expect(flood.slice(5)).not.toContain('connected');
-    // Another address, and the machine itself, still get in.
+    // Another address, and the listed machine itself, still get in.
     expect(await handshake('203.0.113.50')).toBe('connected');
     expect(await handshake()).toBe('connected');
   });
@@ -62,5 +64,75 @@ describe('socket throttles', () => {
       if (socket.connected) await waitFor(socket, 'disconnect');
     }
     expect(codes).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN', 'RATE_LIMITED', 'RATE_LIMITED']);
+  });
+});
+
+/** A raw WebSocket upgrade on the socket path; what the server wrote before closing. */
+function upgradeAnswer(url: string): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(
+        'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n' +
+          'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      ),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      resolve({ head, body });
+    });
+  });
+}
+
+describe('no address exempt by default (issue 30)', () => {
+  it('limits loopback handshakes too (a local proxy without TRUST_PROXY) and warns in the log', async () => {
+    const lines: string[] = [];
+    // Listening on every interface (as configured), every peer local, TRUST_PROXY unset.
+    const proxied = await startTestServer({
+      env: { SOCKET_HANDSHAKE_ALLOWLIST: '', HOST: '0.0.0.0' },
+      rateLimits: { socketHandshake: { max: 3, windowMs: 60_000 } },
+      onLogLine: (line) => lines.push(line),
+    });
+    try {
+      const outcomes: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const socket = openSocket(proxied);
+        sockets.push(socket);
+        outcomes.push(
+          await Promise.race([
+            waitFor(socket, 'connect').then(() => 'connected'),
+            waitFor<Error>(socket, 'connect_error').then((error) => error.message),
+          ]),
+        );
+      }
+      expect(outcomes.slice(0, 3)).toEqual(Array(3).fill('connected'));
+      expect(outcomes[3]).not.toBe('connected');
+      // What the refused upgrade answered: the one error shape, with Retry-After.
+      const refused = await upgradeAnswer(proxied.url);
+      expect(refused.head).toMatch(/^HTTP\/1\.1 429 /);
+      expect(refused.head.toLowerCase()).toMatch(/retry-after: \d+/);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'RATE_LIMITED' });
+      const call = apiClient(proxied);
+      for (let i = 0; i < 20; i++) await call('GET', '/settings/public');
+      await vi.waitFor(() =>
+        expect(lines.some((line) => line.includes('TRUST_PROXY n’est pas défini'))).toBe(true),
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('does not warn when TRUST_PROXY is set', async () => {
+    const lines: string[] = [];
+    const behindNginx = await startTestServer({
+      env: { TRUST_PROXY: '1', HOST: '0.0.0.0' },
+      onLogLine: (line) => lines.push(line),
+    });
+    const call = apiClient(behindNginx);
+    for (let i = 0; i < 21; i++) await call('GET', '/settings/public');
+    await behindNginx.close();
+    expect(lines.some((line) => line.includes('TRUST_PROXY n’est pas défini'))).toBe(false);
   });
 });

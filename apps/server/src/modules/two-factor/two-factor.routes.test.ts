@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { connectAndAuthenticate, type TestSocket, waitFor } from '../realtime/realtime.test-helpers.ts';
 import { writeSettings } from '../settings/settings.service.ts';
+import { authenticatorCode, enrolWith } from './two-factor.test-helpers.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
@@ -25,29 +25,7 @@ interface Setup {
   qrCode: string;
 }
 
-/**
- * What the user's authenticator app shows, `stepsAhead` 30-second steps from now. The server takes
- * each step once and accepts the step before and after the current one (clock drift): a test uses
- * the current step, then the next one, so a step boundary crossed mid-test changes nothing.
- */
-function authenticatorCode(secret: string, stepsAhead = 0): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: Date.now() + stepsAhead * 30_000 });
-}
-
-async function enrol(token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const setup = await call<{ data: Setup }>('POST', '/me/two-factor/setup', undefined, token);
-  expect(setup.status).toBe(200);
-  const secret = setup.body.data.secret;
-  const enabled = await call<{ data: { recoveryCodes: string[] } }>(
-    'POST',
-    '/me/two-factor/enable',
-    { code: authenticatorCode(secret) },
-    token,
-  );
-  expect(enabled.status).toBe(200);
-  return { secret, recoveryCodes: enabled.body.data.recoveryCodes };
-}
+const enrol = (token: string) => enrolWith(call, token);
 
 async function signIn(username: string, password = TEST_PASSWORD) {
   const answer = await call<{ token: string; secondFactorRequired: boolean }>('POST', '/auth/login', {
@@ -86,7 +64,12 @@ describe('enrolment', () => {
       '<svg',
     );
 
-    const wrong = await call('POST', '/me/two-factor/enable', { code: '000000' }, token);
+    const wrong = await call(
+      'POST',
+      '/me/two-factor/enable',
+      { password: TEST_PASSWORD, code: '000000' },
+      token,
+    );
     expect(wrong).toMatchObject({ status: 400, body: { code: 'TWO_FACTOR_CODE_INVALID' } });
     expect(
       (await call<{ data: { enabled: boolean } }>('GET', '/me/two-factor', undefined, token)).body.data
@@ -96,7 +79,7 @@ describe('enrolment', () => {
     const enabled = await call<{ data: { recoveryCodes: string[] } }>(
       'POST',
       '/me/two-factor/enable',
-      { code: authenticatorCode(secret) },
+      { password: TEST_PASSWORD, code: authenticatorCode(secret) },
       token,
     );
     expect(enabled.status).toBe(200);
@@ -123,7 +106,9 @@ describe('enrolment', () => {
 
   it('refuses to enable without a setup first', async () => {
     const { token } = await server.createUser();
-    expect(await call('POST', '/me/two-factor/enable', { code: '123456' }, token)).toMatchObject({
+    expect(
+      await call('POST', '/me/two-factor/enable', { password: TEST_PASSWORD, code: '123456' }, token),
+    ).toMatchObject({
       status: 409,
       body: { code: 'TWO_FACTOR_SETUP_MISSING' },
     });
@@ -198,7 +183,7 @@ describe('signing in with two-factor on', () => {
     expect(status.body.data.recoveryCodesLeft).toBe(8);
   });
 
-  it('counts code attempts per account and then refuses with 429', async () => {
+  it('counts code attempts per account and address and then refuses with 429', async () => {
     const { user, token } = await server.createUser();
     await enrol(token); // one attempt
     const pending = await signIn(user.username);
@@ -371,6 +356,7 @@ describe('staff reset', () => {
     expect((await call('GET', '/me/info', undefined, owner.token)).status).toBe(401);
     expect((await signIn(owner.user.username)).secondFactorRequired).toBe(false);
     expect(await auditActions(owner.user.id)).toContain('two_factor.reset');
+    await server.mail.waitFor({ to: owner.user.email, subject: 'Double authentification réinitialisée' });
     expect(
       await call('DELETE', `/admin/users/${owner.user.id}/two-factor`, undefined, admin.token),
     ).toMatchObject({ status: 409, body: { code: 'TWO_FACTOR_NOT_ENABLED' } });

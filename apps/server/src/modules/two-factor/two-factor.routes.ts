@@ -52,7 +52,10 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/me/two-factor/setup',
-    { config: { errors: [409] }, schema: { tags, response: { 200: twoFactorSetupAnswer } } },
+    {
+      config: { errors: [409], secretAnswer: true },
+      schema: { tags, response: { 200: twoFactorSetupAnswer } },
+    },
     async (request) => {
       const { userId, username } = sessionOf(request);
       return { data: await startEnrollment(ctx, { userId, username }) };
@@ -62,14 +65,14 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/enable',
     {
-      config: { errors: [409, 429] },
+      config: { errors: [409, 429], secretAnswer: true },
       schema: { tags, body: twoFactorEnableInput, response: { 200: recoveryCodesAnswer } },
     },
     async (request) => {
       const { userId, sessionId } = sessionOf(request);
       const recoveryCodes = await confirmEnrollment(
         ctx,
-        { userId, sessionId, code: request.body.code },
+        { userId, sessionId, ...request.body },
         auditActorOf(request),
       );
       return { data: { recoveryCodes } };
@@ -92,7 +95,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/recovery-codes',
     {
-      config: { errors: [409, 429] },
+      config: { errors: [409, 429], secretAnswer: true },
       schema: { tags, body: twoFactorReauthInput, response: { 200: recoveryCodesAnswer } },
     },
     async (request) => {

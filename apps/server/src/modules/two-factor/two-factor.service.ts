@@ -17,6 +17,7 @@ import { seal, unseal } from '../../core/sealing.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { mailSecurityNotice } from '../auth/security-mails.ts';
 import {
   type AuthenticatedSession,
   markSecondFactorPassed,
@@ -109,11 +110,23 @@ async function consumeCode(
 }
 
 /**
- * Every code check counts against the account, wrong or right: six digits must not be guessable,
- * even by someone who holds the password.
+ * Every code check counts, wrong or right: six digits must not be guessable, even by someone who
+ * holds the password. Per (account, address), so a stranger's wrong codes never block the owner's
+ * from another address; each new lockout of the pair waits twice as long and mails the owner. The
+ * account-wide limit is only reached by a sustained attack from many addresses.
  */
-async function countAttempt(ctx: AppContext, userId: string): Promise<void> {
-  await ctx.limiter.hit('secondFactor', userId);
+async function countAttempt(ctx: AppContext, userId: string, ip: string | null): Promise<void> {
+  if (await ctx.limiter.isExhausted('secondFactorPerAccount', userId))
+    await ctx.limiter.hit('secondFactorPerAccount', userId); // throws with Retry-After
+  await ctx.limiter.hitEscalating('secondFactor', 'secondFactorLockouts', `${userId}|${ip}`, async (wait) => {
+    const user = await getUserById(ctx.db, userId);
+    await mailSecurityNotice(ctx, user, {
+      kind: 'second_factor_locked',
+      ip,
+      waitMinutes: Math.ceil(wait / 60),
+    });
+  });
+  await ctx.limiter.hit('secondFactorPerAccount', userId);
 }
 
 async function auditFailure(ctx: AppContext, actor: AuditActor, error: unknown): Promise<void> {
@@ -185,10 +198,12 @@ export async function startEnrollment(
  */
 export async function confirmEnrollment(
   ctx: AppContext,
-  input: { userId: string; sessionId: string; code: string },
+  input: { userId: string; sessionId: string; password: string; code: string },
   actor: AuditActor,
 ): Promise<string[]> {
-  await countAttempt(ctx, input.userId);
+  await countAttempt(ctx, input.userId, actor.ip);
+  const user = await getUserById(ctx.db, input.userId);
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('WRONG_PASSWORD');
   const codes = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, input.userId)).for('update');
     if (!row) throw new AppError('TWO_FACTOR_SETUP_MISSING');
@@ -210,6 +225,7 @@ export async function confirmEnrollment(
     return replaceRecoveryCodes(tx, input.userId);
   });
   ctx.events.emit('sessions.changed', { userId: input.userId });
+  await mailSecurityNotice(ctx, user, { kind: 'two_factor_enabled' });
   return codes;
 }
 
@@ -220,7 +236,7 @@ export async function passSecondFactor(
   code: string,
   actor: AuditActor,
 ): Promise<void> {
-  await countAttempt(ctx, session.userId);
+  await countAttempt(ctx, session.userId, actor.ip);
   try {
     const kind = await ctx.db.transaction(async (tx) => {
       const used = await consumeCode(ctx, tx, session.userId, code);
@@ -258,7 +274,7 @@ export async function disableTwoFactor(
   input: { userId: string; sessionId: string; password: string; code: string },
   actor: AuditActor,
 ): Promise<void> {
-  await countAttempt(ctx, input.userId);
+  await countAttempt(ctx, input.userId, actor.ip);
   try {
     await ctx.db.transaction(async (tx) => {
       await reauthenticate(ctx, tx, input);
@@ -278,6 +294,7 @@ export async function disableTwoFactor(
   // A session stopped at the password (someone else's, perhaps) must not become a full one now.
   await revokeSessions(ctx, ctx.db, { userId: input.userId, exceptSessionId: input.sessionId });
   ctx.events.emit('sessions.changed', { userId: input.userId });
+  await mailSecurityNotice(ctx, await getUserById(ctx.db, input.userId), { kind: 'two_factor_disabled' });
 }
 
 /** Ten new recovery codes after re-authentication; the old ones stop working. */
@@ -286,7 +303,7 @@ export async function renewRecoveryCodes(
   input: { userId: string; password: string; code: string },
   actor: AuditActor,
 ): Promise<string[]> {
-  await countAttempt(ctx, input.userId);
+  await countAttempt(ctx, input.userId, actor.ip);
   try {
     return await ctx.db.transaction(async (tx) => {
       await reauthenticate(ctx, tx, input);

@@ -148,7 +148,7 @@ export async function kickOnlineBot(
   const state = await findBotState(ctx, input.hwid);
   if (state) {
     const owner = await getUserById(ctx.db, state.owner.id);
-    await assertMayManageUser(ctx.db, { actorId: input.actor.id, target: owner });
+    await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: owner });
   }
   if (!state?.online || !(await kickBot(ctx, input.hwid))) {
     throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
@@ -187,7 +187,7 @@ export async function revokeOnlineSession(
         and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
       );
     if (!row) throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
-    await assertMayManageUser(tx, { actorId: input.actor.id, target: row });
+    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: { ...row, id: row.userId } });
     await revokeSessions(ctx, tx, { userId: row.userId, sessionIds: [input.sessionId] });
     await writeAudit(tx, {
       actor: input.actor,

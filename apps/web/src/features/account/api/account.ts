@@ -2,13 +2,15 @@ import {
   botKeyAnswer,
   type ChangePasswordInput,
   hwidResetAnswer,
+  mySessionsAnswer,
+  revokedAnswer,
   type User,
   userInfoAnswer,
 } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
-export const accountKeys = { botKey: ['me', 'bot-key'] as const };
+export const accountKeys = { botKey: ['me', 'bot-key'] as const, sessions: ['me', 'sessions'] as const };
 
 /** PUT /me/password: the other sessions are revoked by the server. */
 export function changePassword(input: ChangePasswordInput) {
@@ -47,3 +49,17 @@ export const botKeyQuery = queryOptions({
   queryFn: fetchBotKey,
   staleTime: Infinity,
 });
+
+/** GET /me/sessions: the user's own open sessions, the current one marked. */
+export const mySessionsQuery = queryOptions({
+  queryKey: accountKeys.sessions,
+  queryFn: async ({ signal }) =>
+    (await api.get('/me/sessions', { schema: mySessionsAnswer, fallback: 'Sessions indisponibles.', signal }))
+      .data,
+});
+
+/** DELETE /me/sessions/:id (one session) or /me/sessions (every other one). */
+export async function revokeMySessions(sessionId?: string): Promise<number> {
+  const path = sessionId ? `/me/sessions/${sessionId}` : '/me/sessions';
+  return (await api.delete(path, { schema: revokedAnswer, fallback: 'La déconnexion a échoué.' })).revoked;
+}

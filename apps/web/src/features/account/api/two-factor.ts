@@ -1,5 +1,6 @@
 import {
   recoveryCodesAnswer,
+  type TwoFactorEnableInput,
   type TwoFactorReauthInput,
   twoFactorSetupAnswer,
   twoFactorStatusAnswer,
@@ -35,13 +36,12 @@ export async function startTwoFactorSetup() {
   ).data;
 }
 
-export async function enableTwoFactor(code: string) {
+export async function enableTwoFactor(input: TwoFactorEnableInput) {
   return (
-    await api.post(
-      '/me/two-factor/enable',
-      { code },
-      { schema: recoveryCodesAnswer, fallback: 'Activation impossible.' },
-    )
+    await api.post('/me/two-factor/enable', input, {
+      schema: recoveryCodesAnswer,
+      fallback: 'Activation impossible.',
+    })
   ).data.recoveryCodes;
 }
 

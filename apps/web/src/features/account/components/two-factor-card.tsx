@@ -1,4 +1,4 @@
-import type { TwoFactorReauthInput, TwoFactorSetup } from '@bot/contracts';
+import type { TwoFactorEnableInput, TwoFactorReauthInput, TwoFactorSetup } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -45,8 +45,8 @@ export function TwoFactorCard() {
     }
   };
 
-  const confirmEnrolment = async (code: string) => {
-    const codes = await enableTwoFactor(code);
+  const confirmEnrolment = async (values: TwoFactorEnableInput) => {
+    const codes = await enableTwoFactor(values);
     setStep({ kind: 'showing-codes', codes });
     notifySuccess('Double authentification activée.');
     await refresh();

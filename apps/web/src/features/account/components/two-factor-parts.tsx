@@ -143,15 +143,15 @@ export function EnrolmentForm({
   onCancel,
 }: {
   setup: { secret: string; qrCode: string };
-  onConfirm: (code: string) => Promise<void>;
+  onConfirm: (values: TwoFactorEnableInput) => Promise<void>;
   onCancel: () => void;
 }) {
   const form = useForm<TwoFactorEnableInput>({
     resolver: schemaResolver(twoFactorEnableInput),
-    defaultValues: { code: '' },
+    defaultValues: { password: '', code: '' },
   });
-  const submit = form.handleSubmit(async ({ code }) => {
-    await onConfirm(code).catch(() => undefined);
+  const submit = form.handleSubmit(async (values) => {
+    await onConfirm(values).catch(() => undefined);
   });
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label="Activer la double authentification">
@@ -176,7 +176,7 @@ export function EnrolmentForm({
         </Box>
       </Typography>
       <Typography variant="body2" sx={{ mt: 2 }}>
-        2. Saisissez le code à 6 chiffres que l’application affiche.
+        2. Saisissez le code à 6 chiffres que l’application affiche, et votre mot de passe.
       </Typography>
       <FormTextField
         form={form}
@@ -184,6 +184,13 @@ export function EnrolmentForm({
         label="Code à 6 chiffres"
         autoComplete="one-time-code"
         autoFocus
+      />
+      <FormTextField
+        form={form}
+        name="password"
+        label="Mot de passe"
+        type="password"
+        autoComplete="current-password"
       />
       <Box sx={{ display: 'flex', gap: 1 }}>
         <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>

@@ -15,6 +15,7 @@ import { BotKeyCard } from '../components/bot-key-card.tsx';
 import { DiscordCard } from '../components/discord-card.tsx';
 import { HwidCard } from '../components/hwid-card.tsx';
 import { PasswordCard } from '../components/password-card.tsx';
+import { SessionsCard } from '../components/sessions-card.tsx';
 import { TwoFactorCard } from '../components/two-factor-card.tsx';
 
 /** /account: the account menu (SPEC.md section 4: Discord id, hwid, password, logout). */
@@ -68,6 +69,7 @@ export default function AccountPage() {
         <BotKeyCard />
         <PasswordCard />
         <TwoFactorCard />
+        <SessionsCard />
       </Box>
     </>
   );

@@ -1,4 +1,4 @@
-import type { OnlineBot, OnlineSession } from '@bot/contracts';
+import { describeUserAgent, type OnlineBot, type OnlineSession } from '@bot/contracts';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
 import IconButton from '@mui/material/IconButton';
@@ -118,11 +118,11 @@ export default function UsersOnlinePage() {
       { field: 'ip', headerName: 'Adresse IP', width: 140 },
       {
         field: 'userAgent',
-        headerName: 'Navigateur',
+        headerName: 'Appareil',
         flex: 1.5,
         minWidth: 180,
         sortable: false,
-        renderCell: ({ value }) => <span title={value ?? ''}>{value ?? '—'}</span>,
+        renderCell: ({ value }) => <span title={value ?? ''}>{describeUserAgent(value)}</span>,
       },
       {
         field: 'createdAt',

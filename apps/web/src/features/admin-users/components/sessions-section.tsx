@@ -1,5 +1,5 @@
 import type { AdminUserDetail } from '@bot/contracts';
-import { countOf } from '@bot/contracts';
+import { countOf, describeUserAgent } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -120,7 +120,7 @@ export function SessionsSection({
                 <TableCell>Ouverte le</TableCell>
                 <TableCell>Vue le</TableCell>
                 <TableCell>IP</TableCell>
-                <TableCell>Navigateur</TableCell>
+                <TableCell>Appareil</TableCell>
                 <TableCell>État</TableCell>
                 <TableCell>Actions</TableCell>
               </TableRow>
@@ -131,10 +131,8 @@ export function SessionsSection({
                   <TableCell>{formatDateTime(session.createdAt)}</TableCell>
                   <TableCell>{formatDateTime(session.lastSeenAt)}</TableCell>
                   <TableCell>{session.ip ?? '—'}</TableCell>
-                  <TableCell
-                    sx={{ maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                  >
-                    {session.userAgent ?? '—'}
+                  <TableCell title={session.userAgent ?? undefined}>
+                    {describeUserAgent(session.userAgent)}
                   </TableCell>
                   <TableCell>
                     <Chip

@@ -1,0 +1,90 @@
+import { and, count, eq, like } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { apiClient, type TestServer } from '../../../test/harness.ts';
+import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { authSuite, freshAccount, registerAndActivate } from './auth.test-helpers.ts';
+
+/**
+ * Issue 30: three anonymous requests from three addresses made the owner's own `forgot-password`
+ * (and `resend-confirmation`) answer 429 for an hour, and the 429 itself told which e-mails have an
+ * account. Now: counted per (account, address) with an account-wide cap out of a handful of
+ * addresses' reach, always 200, the mail skipped quietly when over. Behind one trusted proxy
+ * (TRUST_PROXY=1) each test speaks from several addresses.
+ */
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+authSuite((started) => {
+  server = started;
+  call = apiClient(server);
+});
+
+/** Mails queued for an address with a subject starting so (the request queues them itself). */
+async function mailsTo(address: string, subject: string): Promise<number> {
+  const [row] = await server.app.ctx.db
+    .select({ total: count() })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to, address), like(mailOutbox.subject, `${subject}%`)));
+  return row?.total ?? 0;
+}
+
+const post = (route: string, body: object, address: string) =>
+  call('POST', route, body, undefined, { 'x-forwarded-for': address });
+
+describe('strangers cannot block an account’s recovery (issue 30)', () => {
+  it('forgot-password: three strangers’ requests never stop the owner’s reset mail', async () => {
+    const account = await registerAndActivate(server);
+    for (const stranger of ['192.0.2.11', '192.0.2.12', '192.0.2.13']) {
+      for (let i = 0; i < 4; i++) {
+        expect((await post('/auth/forgot-password', { email: account.email }, stranger)).status).toBe(200);
+      }
+    }
+    // Each stranger's address got three mails sent, not the fourth.
+    const before = await mailsTo(account.email, 'Réinitialisation');
+    expect(before).toBe(9);
+    const own = await post('/auth/forgot-password', { email: account.email }, '198.51.100.44');
+    expect(own).toMatchObject({ status: 200, body: { success: true } });
+    expect(await mailsTo(account.email, 'Réinitialisation')).toBe(before + 1);
+  });
+
+  it('resend-confirmation: the same, per account and address', async () => {
+    const input = freshAccount();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    for (const stranger of ['192.0.2.21', '192.0.2.22', '192.0.2.23']) {
+      for (let i = 0; i < 4; i++) {
+        expect((await post('/auth/resend-confirmation', { username: input.username }, stranger)).status).toBe(
+          200,
+        );
+      }
+    }
+    const before = await mailsTo(input.email, 'Activez');
+    expect(before).toBe(1 + 9);
+    expect(
+      (await post('/auth/resend-confirmation', { username: input.username }, '198.51.100.45')).status,
+    ).toBe(200);
+    expect(await mailsTo(input.email, 'Activez')).toBe(before + 1);
+  });
+});
+
+describe('forgot-password is no existence oracle (issue 30)', () => {
+  it('answers a registered and an unknown e-mail alike, over the limits too; only the mail is skipped', async () => {
+    const account = await registerAndActivate(server);
+    const answersFor = async (email: string, address: string) => {
+      const answers = [];
+      for (let i = 0; i < 7; i++) {
+        const answer = await post('/auth/forgot-password', { email: ` ${email.toUpperCase()} ` }, address);
+        answers.push({
+          status: answer.status,
+          body: answer.body,
+          retryAfter: answer.headers.get('retry-after'),
+        });
+      }
+      return answers;
+    };
+    const registered = await answersFor(account.email, '203.0.113.31');
+    const unknown = await answersFor('personne-ici@example.test', '203.0.113.32');
+    expect(registered).toEqual(unknown);
+    expect(new Set(registered.map((answer) => answer.status))).toEqual(new Set([200]));
+    // Counted by the submitted e-mail, normalised: three mails, then quiet.
+    expect(await mailsTo(account.email, 'Réinitialisation')).toBe(3);
+  });
+});
