@@ -100,7 +100,7 @@ export async function whitelist(server: TestServer, userId: string, names: strin
 /** A user with both bot permissions, whitelisted accounts and an open bot session for a fresh hwid. */
 export async function createBotOwner(
   server: TestServer,
-  options: { accounts?: string[] } = {},
+  options: { accounts?: string[]; version?: string } = {},
 ): Promise<TestUser & { hwid: string; accessKey: string; botToken: string; accounts: string[] }> {
   const call = apiClient(server);
   const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
@@ -111,7 +111,7 @@ export async function createBotOwner(
   const session = await call<{ token: string }>('POST', '/bot/sessions', {
     accessKey: key.body.data.accessKey,
     hwid,
-    version: '1.0.0',
+    version: options.version ?? '1.0.0',
   });
   if (session.status !== 201) throw new Error(`bot session refused: ${JSON.stringify(session.body)}`);
   return { ...owner, hwid, accessKey: key.body.data.accessKey, botToken: session.body.token, accounts };

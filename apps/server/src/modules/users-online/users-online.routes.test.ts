@@ -28,12 +28,13 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A bot online with the version its session was opened with (what every list shows). */
 async function onlineBot(accounts: string[], version = '1.0.0') {
-  const owner = await createBotOwner(server, { accounts });
+  const owner = await createBotOwner(server, { accounts, version });
   const { socket, ack } = await connectOwnerBot(server, owner);
   expect(ack).toEqual({ ok: true });
   sockets.push(socket);
-  socket.emit('bot_update', { version, accounts: accounts.map((name) => account(name)) });
+  socket.emit('bot_update', { accounts: accounts.map((name) => account(name)) });
   return { owner, socket };
 }
 
