@@ -434,6 +434,7 @@ describe('a build is sent as its stored bytes', () => {
       const notModified = await rawGet(url, { ...browser, 'if-none-match': validator });
       expect(notModified.status, validator).toBe(304);
       expect(notModified.headers.etag).toBe(etag);
+      expect(notModified.headers['content-length']).toBeUndefined();
       expect(notModified.body.length).toBe(0);
     }
     expect(await downloadsOf()).toBe(before); // nothing was sent

@@ -111,7 +111,8 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
       const etag = `"${release.sha256}"`;
       reply.header('accept-ranges', 'bytes');
       reply.header('etag', etag);
-      if (isNotModified(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      // No payload at all: a serialized `null` would announce 4 bytes a 304 never carries.
+      if (isNotModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const range = requestedRange(release.size, rangeToHonour(request.headers, etag));
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${release.size}`);
