@@ -98,7 +98,7 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
             description: 'La plage demandée (Range)',
             content: { 'application/octet-stream': { schema: z.string() } },
           },
-          304: z.null().describe('Inchangé : l’ETag envoyé (If-None-Match) est celui du fichier'),
+          304: z.undefined().describe('Inchangé : l’ETag envoyé (If-None-Match) est celui du fichier'),
         },
       },
     },
@@ -111,7 +111,7 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
       const etag = `"${release.sha256}"`;
       reply.header('accept-ranges', 'bytes');
       reply.header('etag', etag);
-      // No payload at all: a serialized `null` would announce 4 bytes a 304 never carries.
+      // No payload: a serialized `null` would announce 4 bytes a 304 never carries.
       if (isNotModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const range = requestedRange(release.size, rangeToHonour(request.headers, etag));
       if (range === 'unsatisfiable') {
