@@ -22,6 +22,7 @@ async function published(version: string, channel: 'stable' | 'beta') {
     channel,
     notes: '',
     fileName: `bot-agent-${version}.zip`,
+    size: bytes.length,
     actor,
   });
   await storeReleasePart(ctx, { id: draft.id, index: 0, bytes });

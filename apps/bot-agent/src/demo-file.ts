@@ -1,5 +1,8 @@
-/** What `npm run seed:demo` writes and the simulator reads (default `data/demo-bots.json`). */
+/** What `npm run seed:demo` writes and the simulator reads (`DATA_DIR/demo-bots.json`). */
 export const DEMO_BOTS_FILE_VERSION = 1;
+
+/** The agent version the seed opens its bot sessions with (files without `agentVersion` used it). */
+export const DEMO_AGENT_VERSION = '1.0.0';
 
 export interface DemoBot {
   username: string;
@@ -13,7 +16,10 @@ export interface DemoBot {
 export interface DemoBotsFile {
   version: typeof DEMO_BOTS_FILE_VERSION;
   createdAt: string;
+  /** The server the seed wrote for (`http://HOST:PORT`): the simulator's default. */
   serverUrl: string;
+  /** The version the seed's bot sessions were opened with. */
+  agentVersion?: string;
   password: string;
   bots: DemoBot[];
 }

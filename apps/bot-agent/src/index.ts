@@ -6,6 +6,11 @@ export {
   createBotClient,
   reconnectionDelay,
 } from './client.ts';
-export { DEMO_BOTS_FILE_VERSION, type DemoBot, type DemoBotsFile } from './demo-file.ts';
+export {
+  DEMO_AGENT_VERSION,
+  DEMO_BOTS_FILE_VERSION,
+  type DemoBot,
+  type DemoBotsFile,
+} from './demo-file.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

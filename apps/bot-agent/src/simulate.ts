@@ -1,23 +1,26 @@
 /**
  * Drives many fake bots through the SDK: `npm run simulate -- --bots 1000 --rate 1`.
- * Users, access keys and hwids come from `npm run seed:demo` (apps/server/data/demo-bots.json).
+ * Users, access keys and hwids come from `npm run seed:demo` (`DATA_DIR/demo-bots.json`). Run from
+ * the repository root (the npm script does), with the same `PORT`, `HOST` and `DATA_DIR` as
+ * `npm start` and the seed.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type BotClient, createBotClient } from './client.ts';
-import type { DemoBotsFile } from './demo-file.ts';
+import { BotApiError, type BotClient, createBotClient, reconnectionDelay } from './client.ts';
+import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import { SimulatedBot } from './world.ts';
 
-const AGENT_VERSION = '1.0.0';
-const DEFAULT_FILE = fileURLToPath(new URL('../../server/data/demo-bots.json', import.meta.url));
+/** Where the seed wrote its file: `DATA_DIR` resolved as the server resolves it (`./data` by default). */
+const DEFAULT_FILE = path.resolve(process.env.DATA_DIR || 'data', 'demo-bots.json');
 
 const { values } = parseArgs({
   options: {
     bots: { type: 'string', default: '100' },
     rate: { type: 'string', default: '1' },
-    url: { type: 'string', default: 'http://127.0.0.1:3000' },
+    url: { type: 'string' },
     file: { type: 'string', default: DEFAULT_FILE },
+    version: { type: 'string' },
     duration: { type: 'string', default: '0' },
     ramp: { type: 'string', default: '200' },
     help: { type: 'boolean', default: false },
@@ -25,9 +28,13 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(`npm run simulate -- [--bots 100] [--rate 1] [--url http://127.0.0.1:3000] [--file ${DEFAULT_FILE}]
+  console.log(`npm run simulate -- [--bots 100] [--rate 1] [--url URL] [--file ${DEFAULT_FILE}] [--version X.Y.Z]
   --bots N        simulated bots (one per demo user)
   --rate R        reports per second and bot
+  --url URL       the server (default: http://HOST:PORT when PORT is set, else the seed's server)
+  --file F        the seed's file (default: DATA_DIR/demo-bots.json)
+  --version V     the agent version the bots play (default: the seed's, ${DEMO_AGENT_VERSION});
+                  another one opens a session per bot (30 per minute and address): keep --bots small
   --duration S    stop after S seconds (0: until Ctrl-C)
   --ramp C        new connections per second while starting`);
   process.exit(0);
@@ -46,7 +53,10 @@ let demo: DemoBotsFile;
 try {
   demo = JSON.parse(readFileSync(values.file, 'utf8')) as DemoBotsFile;
 } catch {
-  console.error(`Fichier de démonstration introuvable : ${values.file}\nLancez d'abord : npm run seed:demo`);
+  console.error(
+    `Fichier de démonstration introuvable : ${values.file}\n` +
+      "Lancez d'abord npm run seed:demo, avec le même DATA_DIR (ou indiquez --file).",
+  );
   process.exit(1);
 }
 if (demo.bots.length < botCount) {
@@ -55,6 +65,15 @@ if (demo.bots.length < botCount) {
   );
   process.exit(1);
 }
+
+/** --url, else the address `npm start` listens on with this PORT and HOST, else the seed's server. */
+const serverUrl =
+  values.url ??
+  (process.env.PORT ? `http://${process.env.HOST || '127.0.0.1'}:${process.env.PORT}` : demo.serverUrl);
+const seededVersion = demo.agentVersion ?? DEMO_AGENT_VERSION;
+const agentVersion = values.version ?? seededVersion;
+/** The seed's sessions carry its version: another version opens sessions of its own (checked then). */
+const reusesSeedSessions = agentVersion === seededVersion;
 
 const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0 };
 const clients: BotClient[] = [];
@@ -65,11 +84,11 @@ async function startBot(index: number): Promise<void> {
   const entry = demo.bots[index]!;
   const world = new SimulatedBot(entry.hwid, entry.accounts);
   const client = createBotClient({
-    serverUrl: values.url,
+    serverUrl,
     accessKey: entry.accessKey,
     hwid: entry.hwid,
-    version: AGENT_VERSION,
-    session: entry.session ?? undefined,
+    version: agentVersion,
+    session: reusesSeedSessions ? (entry.session ?? undefined) : undefined,
   });
   clients.push(client);
   let wasAuthenticated = false;
@@ -84,11 +103,8 @@ async function startBot(index: number): Promise<void> {
     if (index === 0)
       console.log(`Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`);
   });
-  client.on('fatal', (error) => {
-    counters.fatal += 1;
-    console.error(`[${entry.username}] arrêt : ${error.code} ${error.message}`);
-  });
-  client.connect().catch(() => {});
+  client.on('fatal', (error) => stopped(entry.username, error));
+  void connectBot(client, entry.username);
   const start = setTimeout(() => {
     timers.push(
       setInterval(() => {
@@ -100,11 +116,42 @@ async function startBot(index: number): Promise<void> {
   timers.push(start);
 }
 
+/** Refusals told once per code (200 bots refused for the same reason would flood the console). */
+const toldCodes = new Set<string>();
+function stopped(username: string, error: BotApiError): void {
+  counters.fatal += 1;
+  if (toldCodes.has(error.code)) return;
+  toldCodes.add(error.code);
+  console.error(`[${username}] arrêt : ${error.code} ${error.message}`);
+}
+
+/**
+ * The first connection: a refusal that reconnecting cannot change (an outdated version, a banned
+ * account) stops the bot; anything else (the session route's rate limit, the server not up yet) is
+ * tried again with the SDK's reconnection delays.
+ */
+async function connectBot(client: BotClient, username: string, attempt = 0): Promise<void> {
+  try {
+    await client.connect();
+  } catch (error) {
+    if (error instanceof BotApiError) {
+      // Status 0: refused over the socket, already told through `fatal`.
+      if (error.status === 0) return;
+      if (error.status < 500 && error.status !== 429) return stopped(username, error);
+    }
+    if ((error as Error).message === 'client stopped') return;
+    counters.errors += 1;
+    setTimeout(() => void connectBot(client, username, attempt + 1), reconnectionDelay(attempt));
+  }
+}
+
 /** Read from the clients, not counted from events: it cannot drift across restarts. */
 const onlineCount = () => clients.filter((client) => client.isConnected).length;
 
 async function main(): Promise<void> {
-  console.log(`Simulation : ${botCount} bots, ${rate} rapport(s)/s chacun, serveur ${values.url}`);
+  console.log(
+    `Simulation : ${botCount} bots en version ${agentVersion}, ${rate} rapport(s)/s chacun, serveur ${serverUrl}`,
+  );
   const startedAt = Date.now();
   for (let i = 0; i < botCount; i += 1) {
     await startBot(i);

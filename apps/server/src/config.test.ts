@@ -19,6 +19,15 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('PUBLIC_URL defaults to http://localhost:<PORT>, so links work when only PORT is set', () => {
+    expect(loadConfig({ PORT: '3301' }).publicUrl).toBe('http://localhost:3301');
+    expect(loadConfig({ PORT: '3301', PUBLIC_URL: '' }).publicUrl).toBe('http://localhost:3301');
+    expect(loadConfig({}).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '3301', PUBLIC_URL: 'https://bots.example.com/' }).publicUrl).toBe(
+      'https://bots.example.com',
+    );
+  });
+
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'abc', ADMIN_EMAIL: 'pas-un-email', LOG_LEVEL: 'loud' })).toThrow(
       /PORT[\s\S]*ADMIN_EMAIL[\s\S]*LOG_LEVEL|PORT[\s\S]*LOG_LEVEL[\s\S]*ADMIN_EMAIL/,

@@ -1,8 +1,8 @@
-import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type AppConfig, loadConfig } from './config.ts';
 import { claimPort, releasePort } from './core/port-claim.ts';
+import { closeGracefully } from './core/shutdown.ts';
 import { explainStartupError } from './core/startup-errors.ts';
 import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
 
@@ -52,20 +52,18 @@ process.on('unhandledRejection', (reason) => {
   else console.error('promesse rejetée sans traitement', reason);
 });
 
-closeWithGrace(
-  {
-    delay: SHUTDOWN_GRACE_MS,
-    skip: ['unhandledRejection'],
-    logger: { error: (message: unknown) => console.error(message) },
-  },
-  async ({ signal, err }) => {
+// SIGINT/SIGTERM drain (a repeated Ctrl-C does not cut the drain short, a third press does); an
+// uncaught exception drains too, since state may be corrupt.
+closeGracefully({
+  delay: SHUTDOWN_GRACE_MS,
+  log: () => app?.log,
+  close: async ({ err }) => {
     if (err) app?.log.error({ err }, 'erreur fatale : arrêt');
-    else app?.log.info({ signal }, 'arrêt en cours');
     // Fastify stops accepting, lets in-flight requests finish, then the hub tells sockets to
     // reconnect elsewhere, flushes bot history, and the database closes.
     await app?.close();
   },
-);
+});
 
 let config: AppConfig;
 try {

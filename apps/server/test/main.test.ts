@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { get, request } from 'node:http';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RELEASE_PART_BYTES } from '@bot/contracts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort, TEST_PASSWORD } from './harness.ts';
 import { startPostgresServer } from './postgres-server.ts';
@@ -36,12 +38,21 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function spawnServer(how: 'npm start' | 'compiled', env: Record<string, string>): Started {
+/**
+ * `detached`: the child leads a process group of its own, as a terminal's foreground job does
+ * (Ctrl-C signals the whole group: npm and the server).
+ */
+function spawnServer(
+  how: 'npm start' | 'compiled',
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): Started {
   let output = '';
   const [command, args] = how === 'npm start' ? ['npm', ['start']] : [node, [compiledServer]];
   const child = spawn(command as string, args as string[], {
     cwd: rootDir,
     env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    detached: options.detached ?? false,
   });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -159,6 +170,123 @@ describe('npm start', () => {
     expect(existsSync(path.join(secondDataDir, 'pglite'))).toBe(false); // nothing was migrated
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
+  });
+});
+
+/** Signs in and publishes a build of `size` bytes, then asks the signed link a customer would get. */
+async function publishedBuildLink(api: string, password: string, file: Buffer): Promise<string> {
+  const json = async (method: string, route: string, body: unknown, token?: string) => {
+    const response = await fetch(`${api}${route}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.status, `${method} ${route}`).toBeLessThan(300);
+    return (await response.json()) as { token: string; data: { id: string; download: { url: string } } };
+  };
+  const { token } = await json('POST', '/auth/login', { username: 'admin', password });
+  const draft = await json(
+    'POST',
+    '/admin/releases',
+    { version: '1.0.0', channel: 'stable', fileName: 'bot-agent-1.0.0.zip', size: file.length },
+    token,
+  );
+  for (let index = 0; index * RELEASE_PART_BYTES < file.length; index += 1) {
+    const part = await fetch(`${api}/admin/releases/${draft.data.id}/parts/${index}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: file.subarray(index * RELEASE_PART_BYTES, (index + 1) * RELEASE_PART_BYTES),
+    });
+    expect(part.status).toBe(204);
+  }
+  const sha256 = createHash('sha256').update(file).digest('hex');
+  const parts = Math.ceil(file.length / RELEASE_PART_BYTES);
+  await json('POST', `/admin/releases/${draft.data.id}/publish`, { parts, sha256 }, token);
+  return `${api}${(await json('GET', '/releases/latest', undefined, token)).data.download.url}`;
+}
+
+/** A download the client reads only when told to: the server's answer stays in flight until then. */
+function startSlowDownload(url: string) {
+  let resume: () => void = () => {};
+  let started: () => void = () => {};
+  const firstBytes = new Promise<void>((resolve) => (started = resolve));
+  const body = new Promise<Buffer>((resolve, reject) => {
+    get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.once('data', () => {
+        res.pause();
+        started();
+      });
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
+      res.on('error', reject);
+      resume = () => res.resume();
+    }).on('error', reject);
+  });
+  return { firstBytes: Promise.race([firstBytes, body.then(() => {})]), body, resume: () => resume() };
+}
+
+describe('Ctrl-C in a terminal: the whole process group is signalled, npm relays it again', () => {
+  it('two Ctrl-C during the drain: every request in flight is answered and the server exits 0', {
+    timeout: 120_000,
+  }, async () => {
+    const port = await availablePort();
+    const api = `http://127.0.0.1:${port}/api`;
+    // At debug level a request's arrival is logged: the signals below are sent with requests in flight.
+    const started = spawnServer(
+      'npm start',
+      { DATA_DIR: await tempDir(), PORT: port, LOG_LEVEL: 'debug' },
+      { detached: true },
+    );
+    const group = started.child.pid!;
+    try {
+      await waitForOutput(started, 'Plateforme prête');
+      const password = started.output().match(/mot de passe : (\S+)/)?.[1] ?? '';
+      const serverPid = Number(started.output().match(/"pid":(\d+)/)?.[1]);
+      // Larger than what the sockets buffer: the server cannot finish sending until the client reads.
+      const file = randomBytes(3 * RELEASE_PART_BYTES);
+      const download = startSlowDownload(await publishedBuildLink(api, password, file));
+      await download.firstBytes;
+      const logins = [
+        startSlowLogin(port, JSON.stringify({ username: 'admin', password })),
+        startSlowLogin(port, JSON.stringify({ username: 'admin', password: 'pas-le-bon' })),
+      ];
+      // Settled as they come: a reset request is a failed expectation below, not an unhandled error.
+      const answers = Promise.allSettled([...logins.map((login) => login.response), download.body]);
+      const arrivals = () =>
+        started.output().split('"url":"/api/auth/login","msg":"incoming request"').length - 1;
+      await vi.waitFor(() => expect(arrivals()).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 20 });
+
+      const signalsReceived = () => started.output().split('"msg":"signal reçu').length - 1;
+      process.kill(-group, 'SIGINT'); // Ctrl-C: npm and the server at once, npm relays it too
+      await waitForOutput(started, 'arrêt en cours');
+      const beforeSecond = signalsReceived();
+      process.kill(-group, 'SIGINT'); // an impatient second Ctrl-C
+      await vi.waitFor(() => expect(signalsReceived()).toBeGreaterThan(beforeSecond), {
+        timeout: 10_000,
+        interval: 20,
+      });
+
+      for (const login of logins) login.finish();
+      download.resume();
+      const [accepted, refused, received] = await answers;
+      expect(accepted).toMatchObject({ status: 'fulfilled', value: { status: 200 } });
+      expect(refused).toMatchObject({ status: 'fulfilled', value: { status: 401 } });
+      expect(received?.status).toBe('fulfilled');
+      const bytes = (received as PromiseFulfilledResult<Buffer>).value;
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(
+        createHash('sha256').update(file).digest('hex'),
+      );
+      expect(await started.exited).toBe(0);
+      expect(started.output()).not.toContain('exiting');
+      expect(isAlive(serverPid)).toBe(false);
+      expect(await isPortOpen(port)).toBe(false);
+    } finally {
+      if (started.child.exitCode === null) process.kill(-group, 'SIGKILL');
+    }
   });
 });
 

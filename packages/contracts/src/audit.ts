@@ -73,6 +73,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'release.create': 'Version du bot créée',
   'release.publish': 'Version du bot publiée',
   'release.delete': 'Version du bot retirée',
+  'release.expire': 'Brouillon de version expiré (non publié en 24 h)',
   'package.create': 'Offre créée',
   'package.update': 'Offre modifiée',
   'package.retire': 'Offre retirée de la vente',

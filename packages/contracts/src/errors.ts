@@ -1,3 +1,5 @@
+import { RELEASE_DRAFTS_PER_STAFF, RELEASE_PART_BYTES, RELEASE_PART_LABEL } from './releases.ts';
+
 /**
  * Every machine code the API and the sockets may answer, with its HTTP status and the French
  * message shown to people. One table: the server maps codes to statuses here, the web app shows
@@ -153,7 +155,19 @@ export const ERRORS = {
   },
   RELEASE_PART_INVALID: {
     status: 400,
-    message: 'Partie de fichier invalide : 4 Mio au plus, envoyée en application/octet-stream.',
+    message: `Partie de fichier invalide : ${RELEASE_PART_LABEL} au plus, envoyée en application/octet-stream.`,
+  },
+  RELEASE_PART_TOO_LARGE: {
+    status: 413,
+    message: `Partie de fichier trop grande : ${RELEASE_PART_LABEL} (${RELEASE_PART_BYTES} octets) au plus.`,
+  },
+  RELEASE_PART_BEYOND_END: {
+    status: 409,
+    message: 'Cette partie dépasse la fin du fichier annoncé à la création du brouillon.',
+  },
+  RELEASE_DRAFTS_LIMIT: {
+    status: 409,
+    message: `Vous avez déjà ${RELEASE_DRAFTS_PER_STAFF} brouillons de version en cours : publiez-en ou retirez-en un avant d’en commencer un autre.`,
   },
   RELEASE_UPLOAD_INCOMPLETE: {
     status: 409,

@@ -13,6 +13,12 @@ export const RELEASE_CHANNEL_LABELS: Record<ReleaseChannel, string> = { stable: 
 /** 1 MiB: a part goes up in a few seconds even on a slow uplink (the server gives a request 30 s). */
 export const RELEASE_PART_BYTES = 1024 * 1024;
 export const RELEASE_MAX_PARTS = 512; // 512 MiB
+/** The part size as people read it: "1 Mio". */
+export const RELEASE_PART_LABEL = `${RELEASE_PART_BYTES / (1024 * 1024)} Mio`;
+/** Unpublished drafts each staff member may hold at once (each may hold up to 512 MiB of parts). */
+export const RELEASE_DRAFTS_PER_STAFF = 3;
+/** A draft not published this long after it was started is deleted with its parts. */
+export const RELEASE_DRAFT_TTL_MS = 24 * 60 * 60_000;
 /** A download link works this long after it is handed out. */
 export const RELEASE_LINK_TTL_MS = 15 * 60_000;
 
@@ -37,19 +43,46 @@ export const stableVersionSchema = z
 
 export const releaseChannelSchema = z.enum(RELEASE_CHANNELS, { error: 'Canal inconnu (stable ou beta).' });
 
-/** Body of `POST /admin/releases`: a draft waiting for its file. */
+/**
+ * A file name without control and format characters (`\p{Cc}`, `\p{Cf}`: a right-to-left override
+ * would show `agent{U+202E}piz.exe` as `agentexe.zip`) nor path separators, trimmed: what a customer's
+ * browser is told to save the build as.
+ */
+export function cleanFileName(name: string): string {
+  return name.replace(/[\p{Cc}\p{Cf}/\\]/gu, '').trim();
+}
+
+/** The fields of a release staff fill in (the publish form validates them too). */
 export const releaseInput = z.strictObject({
   version: semverSchema,
   channel: releaseChannelSchema,
   notes: z.string().trim().max(4000, 'Notes trop longues (4 000 caractères au plus).').default(''),
   fileName: z
     .string()
-    .trim()
+    .overwrite(cleanFileName)
     .min(1, 'Le nom du fichier est requis.')
     .max(200, 'Nom de fichier trop long.')
-    .regex(/^[^/\\\0<>:"|?*\p{Cc}]+$/u, 'Nom de fichier invalide.'),
+    .regex(/^[^<>:"|?*]+$/u, 'Nom de fichier invalide : les caractères < > : " | ? * sont refusés.'),
 });
 export type ReleaseInput = z.infer<typeof releaseInput>;
+
+/**
+ * Body of `POST /admin/releases`: a draft waiting for its file, whose size it declares (parts past
+ * its end are refused, and only a file of that size is published).
+ */
+export const releaseDraftInput = releaseInput.extend({
+  size: z
+    .number()
+    .int()
+    .min(1, 'Le fichier est vide.')
+    .max(RELEASE_MAX_PARTS * RELEASE_PART_BYTES, 'Fichier trop gros (512 Mio au plus).'),
+});
+export type ReleaseDraftInput = z.infer<typeof releaseDraftInput>;
+
+/** The parts a file of `size` bytes is uploaded in. */
+export function releasePartCount(size: number): number {
+  return Math.max(1, Math.ceil(size / RELEASE_PART_BYTES));
+}
 
 /** Body of `POST /admin/releases/:id/publish`. */
 export const releasePublishInput = z.strictObject({
@@ -77,7 +110,7 @@ export const releaseSchema = z.object({
   channel: releaseChannelSchema,
   notes: z.string(),
   fileName: z.string(),
-  /** Bytes; null while the file is not published. */
+  /** Bytes: declared by the draft, checked at publication (null for drafts from before sizes were declared). */
   size: z.number().int().nullable(),
   sha256: z.string().nullable(),
   publishedAt: z.string().nullable(),

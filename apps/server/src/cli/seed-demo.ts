@@ -1,13 +1,14 @@
 /**
  * `npm run seed:demo [-- --users 1000]`: activated demo users holding both bot permissions, a bound
  * hwid, one to three whitelisted game accounts and an open bot session each; their access keys go
- * to `DATA_DIR/demo-bots.json`, which `npm run simulate` reads. Idempotent: run it again to renew
+ * to `DATA_DIR/demo-bots.json`, which `npm run simulate` reads (both run from the repository root,
+ * so a relative `DATA_DIR` is the one `npm start` uses). Idempotent: run it again to renew
  * the bot sessions (they expire after a day).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DemoBot, DemoBotsFile } from '@bot/bot-agent';
+import { DEMO_AGENT_VERSION, type DemoBot, type DemoBotsFile } from '@bot/bot-agent';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { newId } from '../core/ids.ts';
@@ -64,16 +65,23 @@ async function main(): Promise<void> {
     version: 1,
     createdAt: new Date().toISOString(),
     serverUrl,
+    agentVersion: DEMO_AGENT_VERSION,
     password: DEMO_PASSWORD,
     bots,
   };
   const target = path.join(config.dataDir, 'demo-bots.json');
   await mkdir(config.dataDir, { recursive: true });
   await writeFile(target, `${JSON.stringify(file, null, 1)}\n`, { mode: 0o600 });
+  // The next commands need the same variables: the server and the simulator find this file and
+  // each other through them.
+  const sameEnv = ['PORT', 'HOST', 'DATA_DIR']
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${process.env[name]} `)
+    .join('');
   console.log(
     `${count} utilisateurs de démonstration prêts en ${((Date.now() - startedAt) / 1000).toFixed(1)} s ` +
       `(mot de passe : ${DEMO_PASSWORD}).\nClés d'accès écrites dans ${target}\n` +
-      `Ensuite : npm start, puis npm run simulate -- --bots ${Math.min(count, 200)}`,
+      `Ensuite : ${sameEnv}npm start, puis ${sameEnv}npm run simulate -- --bots ${Math.min(count, 200)}`,
   );
 }
 
@@ -118,7 +126,7 @@ async function seedDemoUser(
   }
   const accessKey = await getOrCreateBotKey(ctx, user.id);
   const hwid = user.hwid ?? `DEMO-${input.username.toUpperCase()}-${newId().slice(-12)}`;
-  const session = await openBotSession(ctx, { accessKey, hwid, version: '1.0.0', ip: null });
+  const session = await openBotSession(ctx, { accessKey, hwid, version: DEMO_AGENT_VERSION, ip: null });
   return {
     username: user.username,
     accessKey,

@@ -86,7 +86,7 @@ it('a build of the bot goes up in parts through nginx and comes back, ranges inc
   const draft = await viaNginx<{ data: { id: string } }>(
     'POST',
     '/admin/releases',
-    { version: '4.0.0', channel: 'stable', fileName: 'bot-agent-4.0.0.zip' },
+    { version: '4.0.0', channel: 'stable', fileName: 'bot-agent-4.0.0.zip', size: build.length },
     staff.token,
   );
   expect(draft.status).toBe(201);

@@ -125,6 +125,7 @@ it('tells the agent when a newer build of its channel is published', async () =>
     channel: 'beta',
     notes: 'Essai',
     fileName: 'a.zip',
+    size: file.length,
     actor,
   });
   await storeReleasePart(ctx, { id: draft.id, index: 0, bytes: file });

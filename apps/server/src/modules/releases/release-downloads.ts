@@ -1,8 +1,8 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { RELEASE_LINK_TTL_MS, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
+import { cleanFileName, RELEASE_LINK_TTL_MS, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
 import { create as contentDisposition } from 'content-disposition';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import type { AppContext } from '../../context.ts';
 import { readParts } from './releases.service.ts';
@@ -40,6 +40,27 @@ export function isValidDownloadLink(
   const expected = Buffer.from(linkSignature(ctx, link.releaseId, link.expires));
   const given = Buffer.from(link.signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * If-None-Match (RFC 9110 section 13.1.2): the client holds this very file when one of its tags
+ * matches ours by the weak comparison (a `W/` prefix ignored) or it sends `*`. Answered 304.
+ */
+export function isNotModified(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * The Range header to honour. With If-Range (RFC 9110 section 13.1.5) only when it names our ETag
+ * exactly (strong comparison): a weak tag, another build's tag or a date means the client's partial
+ * copy may be of another file, so it gets the whole file rather than a piece to splice in.
+ */
+export function rangeToHonour(headers: FastifyRequest['headers'], etag: string): string | undefined {
+  const ifRange = headers['if-range'];
+  if (ifRange === undefined) return headers.range;
+  return typeof ifRange === 'string' && ifRange.trim() === etag ? headers.range : undefined;
 }
 
 export type ByteRange = { start: number; end: number; partial: boolean };
@@ -97,7 +118,8 @@ export async function sendReleaseFile(
   reply
     .header('content-type', 'application/octet-stream')
     .header('content-length', range.end - range.start + 1)
-    .header('content-disposition', contentDisposition(release.fileName))
+    // Cleaned again: a name stored before control and bidi characters were removed at creation.
+    .header('content-disposition', contentDisposition(cleanFileName(release.fileName) || 'bot-agent'))
     .header('cache-control', 'private, no-transform');
   // A HEAD (download managers ask first) reads nothing from the database. An empty stream, because
   // Fastify's HEAD handling would set content-length to 0 for an empty payload.

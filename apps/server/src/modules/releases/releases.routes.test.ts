@@ -1,9 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { RELEASE_PART_BYTES, type Release } from '@bot/contracts';
+import { request as httpRequest } from 'node:http';
+import { RELEASE_DRAFTS_PER_STAFF, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { downloadLink } from './release-downloads.ts';
+import { expireStaleDrafts } from './releases.service.ts';
+import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
@@ -36,12 +40,13 @@ function sendPart(id: string, index: number, bytes: Buffer, token = staff.token)
   });
 }
 
-async function createDraft(version: string, channel = 'stable') {
+/** A draft declares the size of its file: parts past its end are refused. */
+async function createDraft(version: string, size: number, channel = 'stable', token = staff.token) {
   const created = await call<{ data: Release }>(
     'POST',
     '/admin/releases',
-    { version, channel, notes: `Notes de ${version}`, fileName: `bot-agent-${version}.zip` },
-    staff.token,
+    { version, channel, notes: `Notes de ${version}`, fileName: `bot-agent-${version}.zip`, size },
+    token,
   );
   expect(created.status).toBe(201);
   return created.body.data;
@@ -49,7 +54,7 @@ async function createDraft(version: string, channel = 'stable') {
 
 /** Creates, uploads and publishes a build the way the admin page does. */
 async function publish(version: string, file: Buffer, channel = 'stable'): Promise<Release> {
-  const draft = await createDraft(version, channel);
+  const draft = await createDraft(version, file.length, channel);
   const parts = partsOf(file);
   for (const [index, part] of parts.entries())
     expect((await sendPart(draft.id, index, part)).status).toBe(204);
@@ -176,8 +181,8 @@ describe('agent releases', () => {
   });
 
   it('publishes only a whole file whose SHA-256 matches, once', async () => {
-    const draft = await createDraft('2.0.0');
     const big = randomBytes(RELEASE_PART_BYTES + 10);
+    const draft = await createDraft('2.0.0', big.length);
     const [first, second] = partsOf(big);
     await sendPart(draft.id, 1, second!);
     const publishAs = (sha: string, parts = 2) =>
@@ -200,7 +205,7 @@ describe('agent releases', () => {
       await call(
         'POST',
         '/admin/releases',
-        { version: '2.0.0', channel: 'beta', fileName: 'x.zip' },
+        { version: '2.0.0', channel: 'beta', fileName: 'x.zip', size: 10 },
         staff.token,
       ),
     ).toMatchObject({
@@ -221,18 +226,11 @@ describe('agent releases', () => {
       const refused = await call(
         'POST',
         '/admin/releases',
-        { version, channel: 'stable', fileName: 'a.zip' },
+        { version, channel: 'stable', fileName: 'a.zip', size: 10 },
         staff.token,
       );
       expect(refused.status, version).toBe(400);
     }
-    const badFileName = await call(
-      'POST',
-      '/admin/releases',
-      { version: '2.2.1', channel: 'stable', fileName: 'a\tb.zip' },
-      staff.token,
-    );
-    expect(badFileName.status).toBe(400);
     const settingsStaff = staff.token;
     for (const minBotVersion of ['01.2.0', '1.2.0-beta.1', '99999999999999999999.0.0']) {
       expect(
@@ -242,14 +240,93 @@ describe('agent releases', () => {
     }
   });
 
-  it('refuses parts that are too big, empty or not raw bytes', async () => {
-    const draft = await createDraft('2.1.0');
+  it('refuses parts that are too big, empty or not raw bytes, telling the real limit', async () => {
+    const draft = await createDraft('2.1.0', 2 * RELEASE_PART_BYTES);
+    const limit = `${RELEASE_PART_BYTES / 1024 / 1024} Mio`; // 1 Mio
     const tooBig = await sendPart(draft.id, 0, randomBytes(RELEASE_PART_BYTES + 1));
     expect(tooBig.status).toBe(413);
-    expect((await sendPart(draft.id, 0, Buffer.alloc(0))).status).toBe(400);
+    expect(((await tooBig.json()) as { error: string }).error).toContain(limit);
+    const empty = await sendPart(draft.id, 0, Buffer.alloc(0));
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: string }).error).toContain(`${limit} au plus`);
     const json = await call('PUT', `/admin/releases/${draft.id}/parts/0`, { bytes: 'AAAA' }, staff.token);
     expect(json).toMatchObject({ status: 400, body: { code: 'RELEASE_PART_INVALID' } });
+    expect(json.body.error).toContain(limit);
     expect((await sendPart(draft.id, 999, randomBytes(10))).status).toBe(400);
+  });
+
+  it('refuses parts beyond the count its declared size makes, and publishes only that size', async () => {
+    const file = randomBytes(RELEASE_PART_BYTES + 100); // two parts: 0 and 1
+    const draft = await createDraft('2.3.0', file.length);
+    const [first, second] = partsOf(file);
+    const beyond = await sendPart(draft.id, 2, randomBytes(10));
+    expect(beyond.status).toBe(409);
+    expect(await beyond.json()).toEqual({
+      code: 'RELEASE_PART_BEYOND_END',
+      error: 'Cette partie dépasse la fin du fichier annoncé : il compte 2 parties, numérotées de 0 à 1.',
+    });
+    const stored = await server.app.ctx.db
+      .select({ index: agentReleaseParts.index })
+      .from(agentReleaseParts)
+      .where(eq(agentReleaseParts.releaseId, draft.id));
+    expect(stored).toEqual([]);
+
+    // A file shorter than declared is not whole, even with a matching SHA-256.
+    expect((await sendPart(draft.id, 0, first!)).status).toBe(204);
+    expect((await sendPart(draft.id, 1, second!.subarray(0, 50))).status).toBe(204);
+    const short = Buffer.concat([first!, second!.subarray(0, 50)]);
+    const publishAs = (parts: number, sha: string) =>
+      call('POST', `/admin/releases/${draft.id}/publish`, { parts, sha256: sha }, staff.token);
+    expect(await publishAs(2, sha256(short))).toMatchObject({
+      status: 409,
+      body: { code: 'RELEASE_UPLOAD_INCOMPLETE' },
+    });
+    expect((await sendPart(draft.id, 1, second!)).status).toBe(204);
+    expect((await publishAs(2, sha256(file))).status).toBe(200);
+
+    const tooLarge = await call(
+      'POST',
+      '/admin/releases',
+      { version: '2.3.1', channel: 'stable', fileName: 'a.zip', size: 512 * RELEASE_PART_BYTES + 1 },
+      staff.token,
+    );
+    expect(tooLarge.status).toBe(400);
+  });
+
+  it('file names lose control and bidi characters and path separators', async () => {
+    const created = await call<{ data: Release }>(
+      'POST',
+      '/admin/releases',
+      {
+        version: '2.4.0',
+        channel: 'stable',
+        // A right-to-left override makes "bot-agent{U+202E}piz.exe" read as "bot-agentexe.zip".
+        fileName: '..\\../bot\t-agent\u202e\u200bpiz.exe\u0007',
+        size: 10,
+      },
+      staff.token,
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.data.fileName).toBe('....bot-agentpiz.exe');
+    for (const fileName of ['\u202e', '/\\', ' \u0007 ']) {
+      const refused = await call(
+        'POST',
+        '/admin/releases',
+        { version: '2.4.1', channel: 'stable', fileName, size: 10 },
+        staff.token,
+      );
+      expect(refused.status, JSON.stringify(fileName)).toBe(400);
+    }
+    // A name stored before this rule is cleaned when it is sent to a customer.
+    const file = randomBytes(64);
+    const release = await publish('2.4.2', file);
+    await server.app.ctx.db
+      .update(agentReleases)
+      .set({ fileName: 'evil\u202Eexe.zip' })
+      .where(eq(agentReleases.id, release.id));
+    const answer = await download(downloadLink(server.app.ctx, release.id).url);
+    expect(answer.headers.get('content-disposition')).toBe('attachment; filename=evilexe.zip');
+    await answer.arrayBuffer();
   });
 
   it('is staff work: customers cannot publish, every change is audited, withdrawal removes the file', async () => {
@@ -296,6 +373,167 @@ describe('agent releases', () => {
       'release.delete',
       'release.publish',
     ]);
+  });
+});
+
+/** The answer as it crossed the wire: headers as sent, the body not decoded. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = httpRequest(`${server.api}${url}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
+}
+
+describe('a build is sent as its stored bytes', () => {
+  // Very compressible, so that compressing it on the fly would show.
+  const file = Buffer.from('MZ bot agent '.repeat(Math.ceil((RELEASE_PART_BYTES + 5000) / 13)));
+  let release: Release;
+  let url: string;
+  const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+  beforeAll(async () => {
+    release = await publish('3.0.0', file);
+    url = downloadLink(server.app.ctx, release.id).url;
+  });
+
+  it('with Content-Length, its SHA-256 as ETag and Accept-Ranges, never compressed on the fly', async () => {
+    const whole = await rawGet(url, browser);
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    expect(whole.headers['transfer-encoding']).toBeUndefined();
+    expect(whole.headers['content-length']).toBe(String(file.length));
+    expect(whole.headers.etag).toBe(`"${sha256(file)}"`);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.body.equals(file)).toBe(true);
+
+    const range = await rawGet(url, { ...browser, range: 'bytes=100-299' });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-encoding']).toBeUndefined();
+    expect(range.headers['content-length']).toBe('200');
+    expect(range.body.equals(file.subarray(100, 300))).toBe(true);
+  });
+
+  it('answers If-None-Match with the current ETag by 304, and If-Range with another by the whole file', async () => {
+    const downloadsOf = async () =>
+      (await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token)).body.data.find(
+        (row) => row.id === release.id,
+      )!.downloads;
+    const before = await downloadsOf();
+    const etag = `"${sha256(file)}"`;
+
+    for (const validator of [etag, `W/${etag}`, `"autre", ${etag}`, '*']) {
+      const notModified = await rawGet(url, { ...browser, 'if-none-match': validator });
+      expect(notModified.status, validator).toBe(304);
+      expect(notModified.headers.etag).toBe(etag);
+      expect(notModified.headers['content-length']).toBeUndefined();
+      expect(notModified.body.length).toBe(0);
+    }
+    expect(await downloadsOf()).toBe(before); // nothing was sent
+    const changed = await rawGet(url, { ...browser, 'if-none-match': `"${'0'.repeat(64)}"` });
+    expect(changed.status).toBe(200);
+    expect(changed.body.equals(file)).toBe(true);
+
+    const resumed = await rawGet(url, { ...browser, range: 'bytes=1000-', 'if-range': etag });
+    expect(resumed.status).toBe(206);
+    expect(resumed.body.equals(file.subarray(1000))).toBe(true);
+    // Another validator (another build, a weak tag, a date): the range is ignored, the whole file sent.
+    for (const validator of [`"${'0'.repeat(64)}"`, `W/${etag}`, new Date().toUTCString()]) {
+      const restarted = await rawGet(url, { ...browser, range: 'bytes=1000-', 'if-range': validator });
+      expect(restarted.status, validator).toBe(200);
+      expect(restarted.headers['content-range']).toBeUndefined();
+      expect(restarted.headers['content-length']).toBe(String(file.length));
+      expect(restarted.body.equals(file)).toBe(true);
+    }
+  });
+});
+
+describe('drafts', () => {
+  it(`are capped at ${RELEASE_DRAFTS_PER_STAFF} per staff member, published ones not counted`, async () => {
+    const author = await server.createUser({ permissions: ['can_manageSettings'] });
+    const other = await server.createUser({ permissions: ['can_manageSettings'] });
+    const drafts: Release[] = [];
+    for (let i = 0; i < RELEASE_DRAFTS_PER_STAFF; i += 1)
+      drafts.push(await createDraft(`4.0.${i}`, 10, 'stable', author.token));
+    const refused = await call(
+      'POST',
+      '/admin/releases',
+      { version: '4.1.0', channel: 'stable', fileName: 'a.zip', size: 10 },
+      author.token,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'RELEASE_DRAFTS_LIMIT',
+      error: `Vous avez déjà ${RELEASE_DRAFTS_PER_STAFF} brouillons de version en cours : publiez-en ou retirez-en un avant d’en commencer un autre.`,
+    });
+    await createDraft('4.1.1', 10, 'stable', other.token); // each staff member has their own
+
+    // Publishing one frees its place.
+    const bytes = randomBytes(10);
+    expect((await sendPart(drafts[0]!.id, 0, bytes, author.token)).status).toBe(204);
+    const published = await call(
+      'POST',
+      `/admin/releases/${drafts[0]!.id}/publish`,
+      { parts: 1, sha256: sha256(bytes) },
+      author.token,
+    );
+    expect(published.status).toBe(200);
+    await createDraft('4.1.2', 10, 'stable', author.token);
+  });
+
+  it('expire 24 hours after they were started, with their parts, and the removal is audited', async () => {
+    const author = await server.createUser({ permissions: ['can_manageSettings'] });
+    const old = await createDraft('5.0.0', 10, 'stable', author.token);
+    const recent = await createDraft('5.0.1', 10, 'stable', author.token);
+    expect((await sendPart(old.id, 0, randomBytes(10), author.token)).status).toBe(204);
+    const { db } = server.app.ctx;
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    await db
+      .update(agentReleases)
+      .set({ createdAt: hoursAgo(24.1) })
+      .where(eq(agentReleases.id, old.id));
+    await db
+      .update(agentReleases)
+      .set({ createdAt: hoursAgo(23.9) })
+      .where(eq(agentReleases.id, recent.id));
+
+    expect(await expireStaleDrafts(server.app.ctx)).toBe(1);
+    const listed = await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token);
+    expect(listed.body.data.map((row) => row.id)).not.toContain(old.id);
+    expect(listed.body.data.map((row) => row.id)).toContain(recent.id);
+    const parts = await db.select().from(agentReleaseParts).where(eq(agentReleaseParts.releaseId, old.id));
+    expect(parts).toEqual([]);
+    expect((await sendPart(old.id, 0, randomBytes(10), author.token)).status).toBe(404);
+
+    const audit = await call<{ data: { action: string; targetLabel: string | null }[] }>(
+      'GET',
+      '/admin/audit?targetType=release&pageSize=100',
+      undefined,
+      (await server.createUser({ permissions: ['can_manageAudit'] })).token,
+    );
+    expect(
+      audit.body.data.filter((entry) => entry.targetLabel === '5.0.0 (stable)').map((e) => e.action),
+    ).toEqual(['release.expire', 'release.create']);
+  });
+
+  it('a new draft does not wait for the sweep: an expired one neither counts nor keeps its version', async () => {
+    const author = await server.createUser({ permissions: ['can_manageSettings'] });
+    const drafts: Release[] = [];
+    for (let i = 0; i < RELEASE_DRAFTS_PER_STAFF; i += 1)
+      drafts.push(await createDraft(`6.0.${i}`, 10, 'stable', author.token));
+    await server.app.ctx.db
+      .update(agentReleases)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(agentReleases.id, drafts[0]!.id));
+    await createDraft('6.0.0', 10, 'stable', author.token);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   listQuery,
   RELEASE_PART_BYTES,
   releaseDownloadQuery,
-  releaseInput,
+  releaseDraftInput,
   releasePartParams,
   releasePublishInput,
   releaseSchema,
@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageOfItems } from '../../core/admin-list.ts';
+import { repeatInBackground } from '../../core/background.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
@@ -22,7 +23,9 @@ import { auditActorOf, requirePermission, requireSession, sessionOf } from '../a
 import { canRunBot } from '../bots/bots.service.ts';
 import {
   downloadLink,
+  isNotModified,
   isValidDownloadLink,
+  rangeToHonour,
   releaseBytes,
   requestedRange,
   sendReleaseFile,
@@ -31,6 +34,7 @@ import {
   countDownload,
   createRelease,
   deleteRelease,
+  expireStaleDrafts,
   findPublishedRelease,
   latestRelease,
   listReleases,
@@ -40,11 +44,17 @@ import {
 } from './releases.service.ts';
 
 const tags = ['releases'];
+/** Drafts also expire before the staff list and a new draft: this sweep only catches the rest. */
+const DRAFT_EXPIRY_SWEEP_MS = 10 * 60_000;
 
 /** Agent releases: staff publish builds, customers with an active package download them. */
 export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(releasesAdminRoutes);
   const { ctx } = app;
+  const sweep = repeatInBackground(ctx.log, 'release draft expiry sweep', DRAFT_EXPIRY_SWEEP_MS, () =>
+    expireStaleDrafts(ctx),
+  );
+  ctx.onClose(() => clearInterval(sweep));
 
   app.get(
     '/releases/latest',
@@ -70,9 +80,12 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // The link carries its own proof (signed, expiring): a download manager resumes without a session.
+  // The stored bytes as they are (never compressed on the fly): a known Content-Length shows progress
+  // and a Range means the same bytes on every request.
   app.get(
     '/releases/:id/download',
     {
+      compress: false,
       config: { errors: [403, 416] },
       schema: {
         tags,
@@ -87,6 +100,7 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
             description: 'La plage demandée (Range)',
             content: { 'application/octet-stream': { schema: z.string() } },
           },
+          304: z.undefined().describe('Inchangé : l’ETag envoyé (If-None-Match) est celui du fichier'),
         },
       },
     },
@@ -96,9 +110,12 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('RELEASE_LINK_INVALID');
       const release = await findPublishedRelease(ctx, id);
       if (!release?.size || !release.sha256) throw new AppError('NOT_FOUND');
+      const etag = `"${release.sha256}"`;
       reply.header('accept-ranges', 'bytes');
-      reply.header('etag', `"${release.sha256}"`);
-      const range = requestedRange(release.size, request.headers.range);
+      reply.header('etag', etag);
+      // No payload: a serialized `null` would announce 4 bytes a 304 never carries.
+      if (isNotModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      const range = requestedRange(release.size, rangeToHonour(request.headers, etag));
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${release.size}`);
         throw new AppError('RANGE_NOT_SATISFIABLE');
@@ -139,7 +156,7 @@ const releasesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/releases',
     {
       config: { errors: [409] },
-      schema: { tags, body: releaseInput, response: { 201: dataAnswer(releaseSchema) } },
+      schema: { tags, body: releaseDraftInput, response: { 201: dataAnswer(releaseSchema) } },
     },
     async (request, reply) => {
       const release = await createRelease(ctx, { ...request.body, actor: auditActorOf(request) });
@@ -156,6 +173,11 @@ const releasesAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         description: `Une partie du fichier, en application/octet-stream : ${RELEASE_PART_BYTES} octets, sauf la dernière.`,
         params: releasePartParams,
         response: { 204: z.null().describe('Partie enregistrée') },
+      },
+      // Told before the body is read, with the limit (the parser's own refusal would not name it).
+      preParsing: async (request) => {
+        if (Number(request.headers['content-length']) > RELEASE_PART_BYTES)
+          throw new AppError('RELEASE_PART_TOO_LARGE');
       },
     },
     async (request, reply) => {

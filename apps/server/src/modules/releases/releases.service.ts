@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import {
+  countOf,
+  RELEASE_DRAFT_TTL_MS,
+  RELEASE_DRAFTS_PER_STAFF,
   RELEASE_PART_BYTES,
   type Release,
   type ReleaseChannel,
-  type ReleaseInput,
+  type ReleaseDraftInput,
   type ReleasePublishInput,
+  releasePartCount,
 } from '@bot/contracts';
-import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
@@ -42,16 +46,32 @@ function auditTarget(row: ReleaseRow) {
 
 /** Every release, newest version first (drafts included): the staff list. */
 export async function listReleases(ctx: AppContext): Promise<Release[]> {
+  await expireStaleDrafts(ctx);
   const rows = await ctx.db.select().from(agentReleases);
   return rows.sort((a, b) => semver.rcompare(a.version, b.version)).map(toRelease);
 }
 
+/**
+ * Starts a draft that declares its file's size. Expired drafts go first (they neither count nor
+ * keep their version); a staff member holds at most `RELEASE_DRAFTS_PER_STAFF` drafts, counted
+ * under a lock of their user row so that parallel creations cannot pass the cap together.
+ */
 export async function createRelease(
   ctx: AppContext,
-  input: ReleaseInput & { actor: AuditActor },
+  input: ReleaseDraftInput & { actor: AuditActor },
 ): Promise<Release> {
+  await expireStaleDrafts(ctx);
   try {
     return await ctx.db.transaction(async (tx) => {
+      const authorId = input.actor.id;
+      if (authorId) {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for('no key update');
+        const [drafts] = await tx
+          .select({ count: count() })
+          .from(agentReleases)
+          .where(and(eq(agentReleases.createdBy, authorId), isNull(agentReleases.publishedAt)));
+        if ((drafts?.count ?? 0) >= RELEASE_DRAFTS_PER_STAFF) throw new AppError('RELEASE_DRAFTS_LIMIT');
+      }
       const [row] = await tx
         .insert(agentReleases)
         .values({
@@ -60,7 +80,8 @@ export async function createRelease(
           channel: input.channel,
           notes: input.notes,
           fileName: input.fileName,
-          createdBy: input.actor.id,
+          size: input.size,
+          createdBy: authorId,
         })
         .returning();
       await writeAudit(tx, { actor: input.actor, action: 'release.create', target: auditTarget(row!) });
@@ -80,7 +101,18 @@ async function lockDraft(tx: DbOrTx, id: string, mode: 'update' | 'share'): Prom
   return row;
 }
 
-/** Stores one part of a draft's file; sending a part again replaces it (a retried upload). */
+/** The refusal of a part past the end of the file the draft declared, naming the parts it has. */
+function partBeyondEnd(parts: number): AppError {
+  const numbered = parts === 1 ? 'numérotée 0' : `numérotées de 0 à ${parts - 1}`;
+  return new AppError('RELEASE_PART_BEYOND_END', {
+    message: `Cette partie dépasse la fin du fichier annoncé : il compte ${countOf(parts, 'partie', 'parties')}, ${numbered}.`,
+  });
+}
+
+/**
+ * Stores one part of a draft's file; sending a part again replaces it (a retried upload). A part
+ * past the end of the declared size is refused: a draft never holds more than its file.
+ */
 export async function storeReleasePart(
   ctx: AppContext,
   input: { id: string; index: number; bytes: Buffer },
@@ -89,7 +121,11 @@ export async function storeReleasePart(
     throw new AppError('RELEASE_PART_INVALID');
   }
   await ctx.db.transaction(async (tx) => {
-    await lockDraft(tx, input.id, 'share');
+    const draft = await lockDraft(tx, input.id, 'share');
+    // Drafts started before sizes were declared have none: the part limit of the route applies.
+    if (draft.size !== null && input.index >= releasePartCount(draft.size)) {
+      throw partBeyondEnd(releasePartCount(draft.size));
+    }
     await tx
       .insert(agentReleaseParts)
       .values({ releaseId: input.id, index: input.index, bytes: input.bytes })
@@ -101,9 +137,10 @@ export async function storeReleasePart(
 }
 
 /**
- * Publishes a draft once its file is whole: parts 0..n-1, each full but the last, whose SHA-256 is
- * the one the uploader computed. Parts beyond n (an abandoned earlier upload) are dropped. One
- * transaction holding the draft's lock: no part changes between the check and the publication.
+ * Publishes a draft once its file is whole: parts 0..n-1, each full but the last, as many bytes as
+ * the draft declared, whose SHA-256 is the one the uploader computed. Parts beyond n (an abandoned
+ * earlier upload) are dropped. One transaction holding the draft's lock: no part changes between
+ * the check and the publication.
  */
 export async function publishRelease(
   ctx: AppContext,
@@ -119,8 +156,10 @@ export async function publishRelease(
       .from(agentReleaseParts)
       .where(eq(agentReleaseParts.releaseId, draft.id))
       .orderBy(asc(agentReleaseParts.index));
+    const size = sizes.reduce((total, part) => total + Number(part.size), 0);
     const isWhole =
       sizes.length === input.parts &&
+      (draft.size === null || size === draft.size) &&
       sizes.every(
         (part, i) => part.index === i && (i === input.parts - 1 || part.size === RELEASE_PART_BYTES),
       );
@@ -130,7 +169,6 @@ export async function publishRelease(
     for await (const bytes of readParts(tx, draft.id, 0, input.parts - 1)) hash.update(bytes);
     if (hash.digest('hex') !== input.sha256) throw new AppError('RELEASE_CHECKSUM_MISMATCH');
 
-    const size = sizes.reduce((total, part) => total + Number(part.size), 0);
     const [row] = await tx
       .update(agentReleases)
       .set({ size, sha256: input.sha256, publishedAt: new Date() })
@@ -161,6 +199,43 @@ export async function deleteRelease(
       before: toRelease(row),
     });
   });
+}
+
+/**
+ * Deletes drafts not published within `RELEASE_DRAFT_TTL_MS` of their start, with their parts, each
+ * audited (run periodically and before the staff list and a new draft). A draft published or
+ * receiving a part meanwhile holds its lock: the delete waits, then skips a published one.
+ */
+export async function expireStaleDrafts(ctx: AppContext): Promise<number> {
+  const stale = await ctx.db
+    .select({ id: agentReleases.id })
+    .from(agentReleases)
+    .where(
+      and(
+        isNull(agentReleases.publishedAt),
+        lte(agentReleases.createdAt, new Date(Date.now() - RELEASE_DRAFT_TTL_MS)),
+      ),
+    )
+    .limit(100);
+  let expired = 0;
+  for (const { id } of stale) {
+    await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .delete(agentReleases)
+        .where(and(eq(agentReleases.id, id), isNull(agentReleases.publishedAt)))
+        .returning();
+      if (!row) return;
+      expired += 1;
+      await writeAudit(tx, {
+        actor: { id: null, username: null, ip: null },
+        action: 'release.expire',
+        target: auditTarget(row),
+        before: toRelease(row),
+      });
+    });
+  }
+  if (expired > 0) ctx.log.info({ expired }, 'brouillons de version expirés supprimés');
+  return expired;
 }
 
 /** The channels a follower of `channel` takes builds from: beta testers get stable fixes too. */

@@ -3,6 +3,7 @@ import {
   RELEASE_PART_BYTES,
   type Release,
   type ReleaseInput,
+  releasePartCount,
   releaseSchema,
   releasesAnswer,
 } from '@bot/contracts';
@@ -67,10 +68,16 @@ export async function publishBuild(
   const sha256 = await sha256Of(file);
   const id =
     draftId ??
-    (await api.post(RELEASES_ENDPOINT, fields, { schema: releaseAnswer, fallback: 'Création impossible.' }))
-      .data.id;
+    (
+      await api.post(
+        RELEASES_ENDPOINT,
+        // The draft declares its size: the server refuses parts past its end.
+        { ...fields, size: file.size },
+        { schema: releaseAnswer, fallback: 'Création impossible.' },
+      )
+    ).data.id;
   events.onDraft(id);
-  const parts = Math.max(1, Math.ceil(file.size / RELEASE_PART_BYTES));
+  const parts = releasePartCount(file.size);
   for (let index = 0; index < parts; index += 1) {
     await sendPart(id, index, file.slice(index * RELEASE_PART_BYTES, (index + 1) * RELEASE_PART_BYTES));
     events.onProgress((index + 1) / parts);

@@ -61,6 +61,8 @@ export default function ReleasesPage() {
     } catch (error) {
       // The API client has shown its errors; a local one (no WebCrypto) is shown here.
       if (!(error instanceof ApiError)) notifyError((error as Error).message);
+      // The draft is gone (withdrawn, or expired after 24 h): the next attempt starts a new one.
+      else if (error.status === 404) setFailedDraft(null);
     } finally {
       setProgress(null);
       await refresh();
