@@ -61,6 +61,10 @@ describe('the shared admin list contract', () => {
         '/api/admin/users-online/bots',
         '/api/admin/users-online/sessions',
         '/api/admin/settings/history',
+        '/api/admin/vouchers/{id}/redemptions',
+        '/api/admin/users/{id}/orders',
+        '/api/admin/users/{id}/whitelist',
+        '/api/admin/users/{id}/pcs',
       ]),
     );
     const failures: string[] = [];
@@ -81,6 +85,27 @@ describe('the shared admin list contract', () => {
         else if (!Array.isArray(body.data) || typeof body.total !== 'number' || body.data.length > pageSize)
           failures.push(`${concrete}?${query}: ${JSON.stringify(body).slice(0, 200)}`);
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses an unknown sort key with a French 400 on every list', async () => {
+    const failures: string[] = [];
+    for (const path of await adminListPaths()) {
+      const id = path.startsWith('/api/admin/vouchers/') ? voucherId : admin.user.id;
+      const concrete = path.replace('/api', '').replaceAll('{id}', id);
+      const answer = await call<{ code: string; error: string }>(
+        'GET',
+        `${concrete}?sort=zzz`,
+        undefined,
+        admin.token,
+      );
+      if (
+        answer.status !== 400 ||
+        answer.body.code !== 'VALIDATION_ERROR' ||
+        !answer.body.error.includes('zzz')
+      )
+        failures.push(`${concrete}?sort=zzz: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
   });

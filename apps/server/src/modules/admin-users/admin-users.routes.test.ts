@@ -151,9 +151,9 @@ describe('user page extras', () => {
     expect(bot.body.data).toEqual({ hwid: 'HWID-EXTRAS-0001', state: null, history: [] });
     const orders = await call('GET', `/admin/users/${target.user.id}/orders`, undefined, staff.token);
     expect(orders.status).toBe(200);
-    expect(orders.body).toEqual({ data: [] });
+    expect(orders.body).toEqual({ data: [], total: 0 });
     const whitelist = await call('GET', `/admin/users/${target.user.id}/whitelist`, undefined, staff.token);
-    expect(whitelist.body).toEqual({ data: [] });
+    expect(whitelist.body).toEqual({ data: [], total: 0 });
     const detail = await call<{ data: { username: string; permissions: string[] } }>(
       'GET',
       `/admin/users/${target.user.id}`,

@@ -15,7 +15,7 @@ import {
   listAnswer,
   listQuery,
   myBotAnswer,
-  ordersAnswer,
+  orderSchema,
   permissionGrantSchema,
   revokedAnswer,
   roleRef,
@@ -292,10 +292,13 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/admin/users/:id/whitelist',
-    { schema: { tags, params: idParams, response: { 200: dataAnswer(z.array(z.string())) } } },
+    { schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(z.string()) } } },
     async (request) => {
       await getUserById(ctx.db, request.params.id);
-      return { data: await listWhitelistedAccountNames(ctx.db, request.params.id) };
+      return pageOfItems(await listWhitelistedAccountNames(ctx.db, request.params.id), request.query, {
+        text: (name) => name,
+        sortKeys: { name: (name) => name },
+      });
     },
   );
 
@@ -312,18 +315,28 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         description: 'Les PC que l’utilisateur a eus (le lié d’abord), pour en lire l’historique.',
         params: idParams,
-        response: { 200: dataAnswer(z.array(userPcSchema)) },
+        querystring: listQuery,
+        response: { 200: listAnswer(userPcSchema) },
       },
     },
-    async (request) => ({ data: await listPcsOfUser(ctx, request.params.id) }),
+    async (request) =>
+      pageOfItems(await listPcsOfUser(ctx, request.params.id), request.query, {
+        text: (pc) => pc.hwid,
+        sortKeys: { lastSeenAt: (pc) => pc.lastSeenAt ?? '' },
+      }),
   );
 
   app.get(
     '/admin/users/:id/orders',
-    { schema: { tags, params: idParams, response: { 200: ordersAnswer } } },
+    {
+      schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(orderSchema) } },
+    },
     async (request) => {
       await getUserById(ctx.db, request.params.id);
-      return { data: await listMyOrders(ctx, request.params.id) };
+      return pageOfItems(await listMyOrders(ctx, request.params.id), request.query, {
+        text: (order) => `${order.number} ${order.packageName} ${order.voucherCode ?? ''}`,
+        sortKeys: { createdAt: (order) => order.createdAt, amountCents: (order) => order.amountCents },
+      });
     },
   );
 };

@@ -91,24 +91,58 @@ describe('walking away from a checkout', () => {
     expect((await checkout(customer, packageId, voucher.code)).body.data.amountCents).toBe(500);
   });
 
-  it('a second checkout of the same package replaces the pending one instead of piling up', async () => {
+  it('a new checkout replaces the pending one, whatever its package, instead of piling up', async () => {
     const customer = await server.createUser();
     const voucher = await onePerCustomerVoucher();
     const first = (await checkout(customer, packageId, voucher.code)).body.data;
     const second = await checkout(customer, packageId, voucher.code);
     expect(second.status).toBe(201);
     expect(second.body.data.amountCents).toBe(500);
-    const other = (await checkout(customer, otherPackageId)).body.data;
+    const other = (await checkout(customer, otherPackageId, voucher.code)).body.data;
+    expect(other.amountCents).toBe(500);
 
     const orders = await myOrders(customer);
+    expect(orders.filter((order) => order.status === 'pending').map((order) => order.id)).toEqual([other.id]);
     expect(
       orders
-        .filter((order) => order.status === 'pending')
+        .filter((order) => order.status === 'cancelled')
         .map((order) => order.id)
         .sort(),
-    ).toEqual([second.body.data.id, other.id].sort());
-    expect(orders.find((order) => order.id === first.id)?.status).toBe('cancelled');
+    ).toEqual([first.id, second.body.data.id].sort());
     expect(await redemptionsOf(voucher.id)).toBe(1);
+  });
+
+  it('a customer who left a checkout sees their code still apply (its use is theirs); others do not', async () => {
+    const customer = await server.createUser();
+    const voucher = await onePerCustomerVoucher();
+    const single = (
+      await call<{ data: { id: string; code: string } }>(
+        'POST',
+        '/admin/vouchers',
+        { kind: 'percent', percentOff: 20, maxRedemptions: 1 },
+        staff.token,
+      )
+    ).body.data;
+    await checkout(customer, packageId, voucher.code);
+    const preview = (code: string, who: TestUser) =>
+      call<{ data: { prices: { packageId: string; amountCents: number }[] }; code?: string }>(
+        'POST',
+        '/me/vouchers/preview',
+        { code, packageId },
+        who.token,
+      );
+
+    const again = await preview(voucher.code, customer);
+    expect(again.status).toBe(200);
+    expect(again.body.data.prices).toEqual([expect.objectContaining({ packageId, amountCents: 500 })]);
+
+    // The only use of a single-use code, held by this customer's pending checkout.
+    await checkout(customer, packageId, single.code);
+    expect((await preview(single.code, customer)).status).toBe(200);
+    const stranger = await server.createUser();
+    expect((await preview(single.code, stranger)).body.code).toBe('VOUCHER_EXHAUSTED');
+    // And buying again with it indeed gets the discount.
+    expect((await checkout(customer, packageId, single.code)).body.data.amountCents).toBe(800);
   });
 
   it('only a pending order of one’s own can be cancelled', async () => {

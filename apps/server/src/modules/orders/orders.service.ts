@@ -1,5 +1,11 @@
-import { discountOf, type Order, type OrderStatus, type PackageSubscription } from '@bot/contracts';
-import { and, asc, count, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
+import {
+  discountOf,
+  type Order,
+  type OrderStatus,
+  type PackageSubscription,
+  type VoucherPreview,
+} from '@bot/contracts';
+import { and, asc, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -9,6 +15,7 @@ import { getBuyablePackage } from '../catalog/catalog.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import {
   limitVoucherGuesses,
+  previewVoucher,
   releaseVoucherRedemption,
   reserveVoucher,
   restoreVoucherRedemption,
@@ -17,8 +24,6 @@ import { type OrderRow, orders } from './orders.table.ts';
 
 /** A checkout left unpaid this long expires (and gives its voucher use back). */
 const PENDING_ORDER_TTL_MS = 60 * 60_000;
-/** Unpaid checkouts a customer may have open at once (each one may hold a provider session). */
-const MAX_PENDING_ORDERS = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
 export const orderNumberOf = (row: Pick<OrderRow, 'number'>): string =>
@@ -132,8 +137,9 @@ export async function closeOrder(
 /**
  * Starts a checkout: prices the package (with a voucher, used at once and given back if the
  * payment does not happen), then asks the payment provider for a checkout page. Nothing to pay
- * (gift voucher, 100 % off): paid and fulfilled at once. A checkout of the same package still
- * pending is replaced (cancelled, its voucher use given back first), so retries never pile up.
+ * (gift voucher, 100 % off): paid and fulfilled at once. One checkout at a time: one still pending
+ * is replaced (cancelled, its voucher use given back first), so retries never pile up and a code
+ * the customer applied again is theirs to use.
  */
 export async function createOrder(
   ctx: AppContext,
@@ -145,19 +151,7 @@ export async function createOrder(
   const replaced: OrderRow[] = [];
   const created = await ctx.db.transaction(async (tx) => {
     await lockCustomer(tx, input.userId);
-    replaced.push(...(await cancelPendingOrdersOf(tx, { userId: input.userId, packageId: input.packageId })));
-    const [open] = await tx
-      .select({ value: count() })
-      .from(orders)
-      .where(
-        and(eq(orders.userId, input.userId), eq(orders.status, 'pending'), gt(orders.expiresAt, new Date())),
-      );
-    if ((open?.value ?? 0) >= MAX_PENDING_ORDERS)
-      throw new AppError('RATE_LIMITED', {
-        message:
-          'Vous avez déjà plusieurs paiements en attente : terminez-les ou abandonnez-les avant d’en commencer un autre.',
-        retryAfter: Math.ceil(PENDING_ORDER_TTL_MS / 1000),
-      });
+    replaced.push(...(await cancelPendingOrdersOf(tx, input.userId)));
     const pkg = await getBuyablePackage(tx, input.packageId);
     const voucher = input.voucherCode
       ? await reserveVoucher(tx, {
@@ -215,26 +209,29 @@ export async function createOrder(
   }
 }
 
-async function cancelPendingOrdersOf(
-  tx: DbOrTx,
-  input: { userId: string; packageId: string },
-): Promise<OrderRow[]> {
-  const pending = await tx
-    .select({ id: orders.id })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.userId, input.userId),
-        eq(orders.packageId, input.packageId),
-        eq(orders.status, 'pending'),
-      ),
-    );
+async function cancelPendingOrdersOf(tx: DbOrTx, userId: string): Promise<OrderRow[]> {
   const cancelled: OrderRow[] = [];
-  for (const { id } of pending) {
+  for (const id of await pendingOrderIdsOf(tx, userId)) {
     const closed = await closeOrder(tx, { orderId: id, status: 'cancelled' });
     if (closed) cancelled.push(closed);
   }
   return cancelled;
+}
+
+async function pendingOrderIdsOf(db: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'pending')));
+  return rows.map((row) => row.id);
+}
+
+/** A code's prices for this customer: their pending checkout's use is theirs (a new one gives it back). */
+export async function previewCheckoutVoucher(
+  ctx: AppContext,
+  input: { userId: string; ip: string; code: string; packageId?: string },
+): Promise<VoucherPreview> {
+  return previewVoucher(ctx, { ...input, releasableOrderIds: await pendingOrderIdsOf(ctx.db, input.userId) });
 }
 
 /**

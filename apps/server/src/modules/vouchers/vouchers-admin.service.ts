@@ -1,4 +1,5 @@
 import {
+  type ListQuery,
   type Voucher,
   type VoucherListQuery,
   type VoucherUpdateInput,
@@ -233,10 +234,15 @@ export async function deleteVoucher(
 /** Who used a voucher, newest first, with the state of the order it priced. */
 export async function listVoucherRedemptions(
   db: DbOrTx,
-  input: { voucherId: string; page: number; pageSize: number },
+  input: ListQuery & { voucherId: string },
   orderStatusOf: (orderIds: string[]) => Promise<Map<string, string>>,
 ) {
   await getVoucher(db, input.voucherId);
+  const where = and(
+    eq(voucherRedemptions.voucherId, input.voucherId),
+    input.q ? ilike(users.username, likePattern(input.q)) : undefined,
+  );
+  const { limit, offset } = pageOf(input);
   const rows = await db
     .select({
       id: voucherRedemptions.id,
@@ -247,14 +253,22 @@ export async function listVoucherRedemptions(
     })
     .from(voucherRedemptions)
     .innerJoin(users, eq(users.id, voucherRedemptions.userId))
-    .where(eq(voucherRedemptions.voucherId, input.voucherId))
-    .orderBy(desc(voucherRedemptions.createdAt), desc(voucherRedemptions.id))
-    .limit(input.pageSize)
-    .offset((input.page - 1) * input.pageSize);
+    .where(where)
+    .orderBy(
+      orderOf(
+        input.sort,
+        { createdAt: voucherRedemptions.createdAt, username: users.username },
+        desc(voucherRedemptions.createdAt),
+      ),
+      desc(voucherRedemptions.id),
+    )
+    .limit(limit)
+    .offset(offset);
   const [total] = await db
     .select({ value: count() })
     .from(voucherRedemptions)
-    .where(eq(voucherRedemptions.voucherId, input.voucherId));
+    .innerJoin(users, eq(users.id, voucherRedemptions.userId))
+    .where(where);
   const statuses = await orderStatusOf(rows.flatMap((row) => (row.orderId ? [row.orderId] : [])));
   return {
     data: rows.map((row) => ({

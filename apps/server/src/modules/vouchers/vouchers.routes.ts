@@ -14,8 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { findOrderStatuses } from '../orders/orders.service.ts';
-import { previewVoucher } from './vouchers.service.ts';
+import { findOrderStatuses, previewCheckoutVoucher } from '../orders/orders.service.ts';
 import {
   createVoucher,
   deleteVoucher,
@@ -40,7 +39,11 @@ const myVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['vouchers'], body: voucherPreviewInput, response: { 200: voucherPreviewAnswer } },
     },
     async (request) => ({
-      data: await previewVoucher(ctx, { userId: sessionOf(request).userId, ip: request.ip, ...request.body }),
+      data: await previewCheckoutVoucher(ctx, {
+        userId: sessionOf(request).userId,
+        ip: request.ip,
+        ...request.body,
+      }),
     }),
   );
 };
@@ -68,10 +71,8 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: idParams, querystring: listQuery, response: { 200: voucherRedemptionsAnswer } },
     },
     async (request) =>
-      listVoucherRedemptions(
-        ctx.db,
-        { voucherId: request.params.id, page: request.query.page, pageSize: request.query.pageSize },
-        (ids) => findOrderStatuses(ctx.db, ids),
+      listVoucherRedemptions(ctx.db, { ...request.query, voucherId: request.params.id }, (ids) =>
+        findOrderStatuses(ctx.db, ids),
       ),
   );
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { discountOf, type VoucherPreview } from '@bot/contracts';
-import { and, count, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -63,10 +63,32 @@ async function countCustomerRedemptions(db: DbOrTx, voucherId: string, userId: s
   return row?.value ?? 0;
 }
 
-/** What a code does to the prices, without using it. Rate limited like a redemption. */
+/** Uses of a voucher held by the given orders (a customer's pending checkout). */
+async function countUsesHeldBy(db: DbOrTx, voucherId: string, orderIds: readonly string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const [row] = await db
+    .select({ value: count() })
+    .from(voucherRedemptions)
+    .where(
+      and(eq(voucherRedemptions.voucherId, voucherId), inArray(voucherRedemptions.orderId, [...orderIds])),
+    );
+  return row?.value ?? 0;
+}
+
+/**
+ * What a code does to the prices, without using it. Rate limited like a redemption. The uses held
+ * by `releasableOrderIds` (the customer's pending checkout, given back when they buy again) count
+ * as free: leaving a checkout never makes one's own code look used.
+ */
 export async function previewVoucher(
   ctx: AppContext,
-  input: { userId: string; ip: string; code: string; packageId?: string },
+  input: {
+    userId: string;
+    ip: string;
+    code: string;
+    packageId?: string;
+    releasableOrderIds: readonly string[];
+  },
 ): Promise<VoucherPreview> {
   await limitVoucherGuesses(ctx, input);
   const voucher = assertVoucherApplies(
@@ -74,11 +96,12 @@ export async function previewVoucher(
     input.packageId ?? null,
     new Date(),
   );
-  if (voucher.maxRedemptions !== null && voucher.redemptionsCount >= voucher.maxRedemptions)
+  const held = await countUsesHeldBy(ctx.db, voucher.id, input.releasableOrderIds);
+  if (voucher.maxRedemptions !== null && voucher.redemptionsCount - held >= voucher.maxRedemptions)
     throw new AppError('VOUCHER_EXHAUSTED');
   if (
     voucher.perCustomerLimit !== null &&
-    (await countCustomerRedemptions(ctx.db, voucher.id, input.userId)) >= voucher.perCustomerLimit
+    (await countCustomerRedemptions(ctx.db, voucher.id, input.userId)) - held >= voucher.perCustomerLimit
   )
     throw new AppError('VOUCHER_CUSTOMER_LIMIT');
   const onSale = await listActivePackages(ctx.db);

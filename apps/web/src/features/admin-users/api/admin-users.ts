@@ -4,6 +4,7 @@ import {
   adminUserDetailSchema,
   dataAnswer,
   type GrantInput,
+  listAnswer,
   myBotAnswer,
   ordersAnswer,
   type PermissionGrant,
@@ -53,19 +54,22 @@ export const userPcsQuery = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.pcs(id),
     queryFn: async () =>
-      (await api.get(`${base(id)}/pcs`, { schema: dataAnswer(z.array(userPcSchema)), silent: true })).data,
+      (await api.get(`${base(id)}/pcs?pageSize=200`, { schema: listAnswer(userPcSchema), silent: true }))
+        .data,
   });
 
 export const userOrdersQuery = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.orders(id),
-    queryFn: async () => (await api.get(`${base(id)}/orders`, { schema: ordersAnswer, silent: true })).data,
+    queryFn: async () =>
+      (await api.get(`${base(id)}/orders?pageSize=200`, { schema: ordersAnswer, silent: true })).data,
   });
 
 export const userWhitelistQuery = (id: string) =>
   queryOptions({
     queryKey: adminUserKeys.whitelist(id),
-    queryFn: async () => (await api.get<{ data: string[] }>(`${base(id)}/whitelist`, { silent: true })).data,
+    queryFn: async () =>
+      (await api.get<{ data: string[] }>(`${base(id)}/whitelist?pageSize=200`, { silent: true })).data,
   });
 
 export const roleOptionsQuery = queryOptions({
