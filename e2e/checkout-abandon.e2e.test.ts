@@ -73,21 +73,31 @@ describe('walking away from a checkout', () => {
     await page.goto('/account/marketplace');
     const pending = page.getByTestId('pending-order');
     await pending.getByText('avec le code').waitFor();
+    // The code the checkout holds is offered again: the prices show it applied.
+    await expect.poll(() => page.locator('input[name="voucherCode"]').inputValue()).toBe(code);
+    await page.getByTestId('package-card').filter({ hasText: 'Pack Mois' }).getByText('10,00').waitFor();
     await pending.getByRole('link', { name: 'Reprendre le paiement' }).click();
     await waitForPath(page, /\?checkout=/);
-    await expect(pending.count()).resolves.toBe(0);
+    await expect.poll(() => pending.count()).toBe(0);
     await page.getByRole('button', { name: 'Annuler le paiement' }).click();
     await page.getByTestId('sandbox-outcome').getByText('Paiement annulé').waitFor();
 
-    // The code is usable again: same discount, paid this time.
-    await startCheckout();
+    // The code is usable again: same discount, paid this time. A double click starts one checkout.
+    await page.goto('/account/marketplace');
+    await page.locator('input[name="voucherCode"]').fill(code);
+    await page.getByRole('button', { name: 'Appliquer' }).click();
+    const card = page.getByTestId('package-card').filter({ hasText: 'Pack Mois' });
+    await card.getByText('10,00').waitFor();
+    await card.getByRole('button', { name: 'Acheter' }).dblclick();
+    await waitForPath(page, /\?checkout=/);
+    await expect.poll(() => page.getByTestId('sandbox-amount').textContent()).toContain('10,00');
     await page.getByRole('button', { name: 'Simuler un paiement réussi' }).click();
     await page.getByTestId('sandbox-outcome').getByText('Paiement accepté').waitFor();
 
     await page.goto('/account/payments');
     await page.getByRole('columnheader', { name: 'Montant' }).waitFor();
     const rows = page.getByTestId('order-row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count()).toBe(2); // the cancelled one and the paid one: no extra from the double click
     const cancelled = rows.filter({ hasText: 'Annulée' });
     const paid = rows.filter({ hasText: 'Payée' });
     expect(await cancelled.getByRole('button', { name: 'Reçu' }).count()).toBe(0);

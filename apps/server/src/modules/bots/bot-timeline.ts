@@ -156,8 +156,9 @@ async function alertsSent(
   });
 }
 
-/** Who did an action, as its reader is told: staff read names, a customer reads "l’équipe". */
+/** Who did an action, as its reader is told: staff read names, a customer "vous" or "l’équipe". */
 const TEAM = 'l’équipe';
+const YOU = 'vous';
 
 /**
  * The owner's payments and package ends, and the audit trail's actions on the bot or its owner.
@@ -220,7 +221,7 @@ async function ownerTimeline(
     at: row.at.toISOString(),
     kind: 'action',
     action: row.action,
-    actor: !input.asOwner ? row.actor : row.actorId === ownerId ? input.owner.username : TEAM,
+    actor: !input.asOwner ? row.actor : row.actorId === ownerId ? YOU : TEAM,
   }));
   for (const order of paid) {
     const view = {

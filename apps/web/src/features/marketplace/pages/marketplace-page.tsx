@@ -17,7 +17,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
@@ -29,6 +29,7 @@ import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { meKeys } from '../../auth/index.ts';
 import {
   createOrder,
+  ordersQuery,
   packagesQuery,
   previewVoucher,
   reloadPermissions,
@@ -68,6 +69,8 @@ export default function MarketplacePage() {
     },
   });
 
+  // A double click must not start two checkouts (the second would replace the first).
+  const isBuying = useRef(false);
   const buy = useMutation({
     mutationFn: (pkg: Package) =>
       createOrder({ packageId: pkg.id, ...(preview ? { voucherCode: preview.code } : {}) }),
@@ -85,6 +88,17 @@ export default function MarketplacePage() {
       else void navigate(order.checkoutUrl);
     },
   });
+
+  // Back from a checkout left pending: its code is offered again (the use is still the customer's).
+  const orders = useQuery(ordersQuery);
+  const pendingCode = orders.data?.find((order) => order.status === 'pending')?.voucherCode ?? null;
+  const hasRestoredCode = useRef(false);
+  useEffect(() => {
+    if (!pendingCode || hasRestoredCode.current || voucherForm.getValues('voucherCode')) return;
+    hasRestoredCode.current = true;
+    voucherForm.setValue('voucherCode', pendingCode);
+    check.mutate(pendingCode);
+  }, [pendingCode, voucherForm, check]);
 
   const voucherError = voucherForm.formState.errors.voucherCode?.message;
   const priceOf = (pkg: Package) => preview?.prices.find((price) => price.packageId === pkg.id);
@@ -214,7 +228,11 @@ export default function MarketplacePage() {
                   variant="contained"
                   fullWidth
                   disabled={buy.isPending || excluded}
-                  onClick={() => buy.mutate(pkg)}
+                  onClick={() => {
+                    if (isBuying.current) return;
+                    isBuying.current = true;
+                    buy.mutate(pkg, { onSettled: () => (isBuying.current = false) });
+                  }}
                 >
                   {price && price.amountCents === 0 ? 'Activer gratuitement' : 'Acheter'}
                 </Button>

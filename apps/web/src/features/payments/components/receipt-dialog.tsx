@@ -17,7 +17,7 @@ function Line({ label, value }: { label: string; value: string }) {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.25 }}>
       <Typography color="text.secondary">{label}</Typography>
-      <Typography sx={{ textAlign: 'right' }}>{value}</Typography>
+      <Typography sx={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{value}</Typography>
     </Box>
   );
 }
@@ -107,7 +107,7 @@ export function ReceiptDialog({
                 <Typography>− {formatPrice(data.order.amountCents, data.order.currency)}</Typography>
               </Box>
             ) : null}
-            {data.order.startsAt && data.order.endsAt ? (
+            {data.order.status === 'paid' && data.order.startsAt && data.order.endsAt ? (
               <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
                 Période couverte : du {date.format(new Date(data.order.startsAt))} au{' '}
                 {date.format(new Date(data.order.endsAt))}.
