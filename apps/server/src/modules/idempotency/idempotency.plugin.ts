@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import { idempotencyKeys } from './idempotency.table.ts';
 
 /** How long an answer is kept for replays (Stripe keeps keys 24 h too). */
 const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A claim still unanswered after this long belongs to a request that died with its node: the
+ * slowest request (a checkout waiting on Stripe: 20 s, retried twice) ends well before.
+ */
+const ABANDONED_CLAIM_MS = 5 * 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 interface Claim {
@@ -48,7 +53,22 @@ export const idempotency: FastifyPluginAsync = async (api) => {
     const claim: Claim = { userId, sessionId, key, route: request.url.split('?')[0] ?? '' };
     const requestHash = hashBody(request);
     const where = whereClaim(claim);
-    await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.expiresAt, new Date())));
+    // Expired, or claimed by a request that never answered (its node stopped mid-way): free again.
+    const now = Date.now();
+    await db
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          where,
+          or(
+            lt(idempotencyKeys.expiresAt, new Date(now)),
+            and(
+              isNull(idempotencyKeys.responseStatus),
+              lt(idempotencyKeys.createdAt, new Date(now - ABANDONED_CLAIM_MS)),
+            ),
+          ),
+        ),
+      );
     const claimed = await db
       .insert(idempotencyKeys)
       .values({ ...claim, requestHash, expiresAt: new Date(Date.now() + KEY_TTL_MS) })

@@ -65,6 +65,22 @@ describe('Idempotency-Key', () => {
     expect(new Set(created.map((answer) => answer.body.data.id)).size).toBe(1);
   });
 
+  it('a claim whose request never finished (its node died) does not hold the key for a day', async () => {
+    const customer = await server.createUser();
+    const first = await checkout(customer, 'panier-orphelin');
+    expect(first.status).toBe(201);
+    // As a node killed mid-request leaves it: claimed ten minutes ago, never answered.
+    await server.app.ctx.db
+      .update(idempotencyKeys)
+      .set({ responseStatus: null, responseBody: null, createdAt: new Date(Date.now() - 600_000) })
+      .where(eq(idempotencyKeys.key, 'panier-orphelin'));
+
+    const retry = await checkout(customer, 'panier-orphelin');
+
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('replays the answer of a finished request, refuses the key with another body', async () => {
     const customer = await server.createUser();
     const first = await checkout(customer, 'cle-unique');
