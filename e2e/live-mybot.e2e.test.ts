@@ -163,6 +163,10 @@ describe('/account/mybot live', () => {
 
     // Staff reset the PC: its history stays on the user page, the reset in it, named for staff…
     await admin.page.getByRole('button', { name: 'Réinitialiser le HWID' }).click();
+    // Asked first, saying what happens.
+    const confirm = admin.page.getByRole('dialog', { name: 'Réinitialiser le HWID ?' });
+    expect(await confirm.textContent()).toContain('sera délié');
+    await confirm.getByRole('button', { name: 'Réinitialiser' }).click();
     await staffView.getByText(`HWID réinitialisé — par ${staff.user.username}`).waitFor();
     await staffView.getByText(`Ancien PC ${bot.hwid}`).waitFor();
     await staffView.locator('li[data-kind="error"]').first().waitFor();

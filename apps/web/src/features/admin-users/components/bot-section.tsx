@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { resetUserHwid, userBotQuery } from '../api/admin-users.ts';
 import { Section } from './section.tsx';
@@ -25,6 +26,7 @@ export function BotSection({
 }) {
   const bot = useQuery(userBotQuery(user.id));
   const [isBusy, setBusy] = useState(false);
+  const [isConfirming, setConfirming] = useState(false);
   const state = bot.data?.state ?? null;
   const totals = (bot.data?.history ?? []).reduce(
     (sum, point) => ({
@@ -37,6 +39,7 @@ export function BotSection({
   );
 
   const reset = async () => {
+    setConfirming(false);
     setBusy(true);
     try {
       const updated = await resetUserHwid(user.id);
@@ -70,10 +73,21 @@ export function BotSection({
           color="warning"
           variant="outlined"
           disabled={!user.hwid || isBusy}
-          onClick={reset}
+          onClick={() => setConfirming(true)}
         >
           Réinitialiser le HWID
         </Button>
+        <ConfirmDialog
+          open={isConfirming}
+          title="Réinitialiser le HWID ?"
+          confirmLabel="Réinitialiser"
+          isBusy={isBusy}
+          onConfirm={reset}
+          onCancel={() => setConfirming(false)}
+        >
+          Le PC de {user.username} sera délié sans délai d’attente : son bot est déconnecté et ne pourra se
+          reconnecter que depuis le prochain PC qu’il lie. L’historique de l’ancien PC reste consultable.
+        </ConfirmDialog>
         {user.hwidResetAt ? (
           <Typography variant="body2" color="text.secondary">
             Dernière réinitialisation par l'utilisateur : {formatDateTime(user.hwidResetAt)}
