@@ -82,7 +82,7 @@ describe('logs', () => {
       (await call('POST', '/auth/reset-password', { token: resetToken, password: newPassword })).status,
     ).toBe(200);
 
-    const requests = lines.filter((line) => line.includes('"msg":"request completed"'));
+    const requests = lines.filter((line) => line.includes('"msg":"requête terminée"'));
     expect(requests.some((line) => line.includes('token=[Redacted]'))).toBe(true);
     expect(requests.length).toBeGreaterThan(8);
     for (const line of requests)
@@ -93,7 +93,7 @@ describe('logs', () => {
         statusCode: expect.any(Number),
       });
     // A request's arrival is only logged at debug level (this test reads every level).
-    const arrivals = lines.filter((line) => line.includes('"msg":"incoming request"'));
+    const arrivals = lines.filter((line) => line.includes('"msg":"requête reçue"'));
     expect(arrivals.length).toBeGreaterThanOrEqual(requests.length);
     for (const line of arrivals)
       expect(JSON.parse(line)).toMatchObject({ level: 20, reqId: expect.any(String) });

@@ -137,7 +137,7 @@ describe('npm start', () => {
 
     // A login in flight when SIGTERM arrives is answered before the process exits.
     const login = startSlowLogin(port, JSON.stringify({ username: 'admin', password }));
-    await waitForOutput(first, '"url":"/api/auth/login","msg":"incoming request"');
+    await waitForOutput(first, '"url":"/api/auth/login","msg":"requête reçue"');
     first.child.kill('SIGTERM');
     await waitForOutput(first, 'arrêt en cours');
     login.finish();
@@ -257,7 +257,7 @@ describe('Ctrl-C in a terminal: the whole process group is signalled, npm relays
       // Settled as they come: a reset request is a failed expectation below, not an unhandled error.
       const answers = Promise.allSettled([...logins.map((login) => login.response), download.body]);
       const arrivals = () =>
-        started.output().split('"url":"/api/auth/login","msg":"incoming request"').length - 1;
+        started.output().split('"url":"/api/auth/login","msg":"requête reçue"').length - 1;
       await vi.waitFor(() => expect(arrivals()).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 20 });
 
       const signalsReceived = () => started.output().split('"msg":"signal reçu').length - 1;

@@ -101,7 +101,7 @@ function answerFor(
       retryAfter: DATABASE_RETRY_AFTER_SECONDS,
     };
   }
-  request.log.error({ err: error }, 'unhandled error');
+  request.log.error({ err: error }, 'erreur non gérée');
   return { status: 500, body: { error: ERRORS.INTERNAL.message, code: 'INTERNAL' } };
 }
 

@@ -85,7 +85,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       for (const [index, [name]] of entries.entries()) {
         const outcome = outcomes[index];
         if (outcome?.status === 'rejected')
-          app.log.warn({ err: outcome.reason, check: name }, 'readiness check failed');
+          app.log.warn({ err: outcome.reason, check: name }, 'vérification de disponibilité en échec');
       }
       return reply
         .status(503)

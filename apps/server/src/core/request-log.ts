@@ -23,7 +23,7 @@ function maskSecrets(url: string): string {
 export function logRequests(app: FastifyInstance, log: FastifyBaseLogger): void {
   const answeredLog = log.child({}, { redact: [] });
   app.addHook('onRequest', (request, _reply, done) => {
-    request.log.debug({ method: request.method, url: maskSecrets(request.url) }, 'incoming request');
+    request.log.debug({ method: request.method, url: maskSecrets(request.url) }, 'requête reçue');
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -35,7 +35,7 @@ export function logRequests(app: FastifyInstance, log: FastifyBaseLogger): void 
         statusCode: reply.statusCode,
         responseTime: Math.round(reply.elapsedTime * 10) / 10,
       },
-      'request completed',
+      'requête terminée',
     );
     done();
   });

@@ -28,7 +28,7 @@ export async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set
     const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
     return new Set(states.flatMap((state) => (state?.online ? [state.hwid] : [])));
   } catch (error) {
-    ctx.log.warn({ err: error }, 'bot presence lookup failed');
+    ctx.log.warn({ err: error }, 'lecture de la présence des bots en échec');
     return new Set();
   }
 }

@@ -48,7 +48,7 @@ async function fleetErrors(ctx: AppContext): Promise<FleetState['errors']> {
     const inError = online.filter((bot) => bot.accounts.some((account) => account.status === 'error'));
     return { online: online.length, inError: inError.length };
   } catch (error) {
-    ctx.log.warn({ err: error }, 'fleet alert: online bots unreadable, its incidents left as they are');
+    ctx.log.warn({ err: error }, 'alerte de flotte : bots en ligne illisibles, incidents laissés en l’état');
     return undefined;
   }
 }

@@ -227,7 +227,7 @@ export async function writeSessionTouches(ctx: AppContext): Promise<void> {
     .update(sessions)
     .set({ lastSeenAt: new Date() })
     .where(inArray(sessions.id, sessionIds))
-    .catch((error: unknown) => ctx.log.warn({ err: error }, 'session touch failed'));
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'mise à jour de l’activité de session en échec'));
 }
 
 /** The session passed the second factor (a TOTP or recovery code): it becomes a full one. */

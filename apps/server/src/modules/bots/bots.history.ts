@@ -126,7 +126,9 @@ export class ActivityRecorder {
       await this.ctx.db
         .delete(botActivityMinutes)
         .where(lt(botActivityMinutes.minute, new Date(Date.now() - HISTORY_RETENTION_MS)))
-        .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'bot history pruning failed'));
+        .catch((error: unknown) =>
+          this.ctx.log.warn({ err: error }, 'purge de l’historique des bots en échec'),
+        );
     }
     const rows = this.takeRows(all);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -136,7 +138,10 @@ export class ActivityRecorder {
       try {
         await upsertActivity(this.ctx.db, chunk);
       } catch (error) {
-        this.ctx.log.warn({ err: error, rows: chunk.length }, 'bot history flush failed; kept for retry');
+        this.ctx.log.warn(
+          { err: error, rows: chunk.length },
+          'écriture de l’historique des bots en échec : gardé pour un nouvel essai',
+        );
         for (const row of chunk) this.record({ ...row, at: row.minute, delta: row });
       }
     }

@@ -203,7 +203,7 @@ export async function createOrder(
       .returning();
     return toOrder(started ?? created);
   } catch (error) {
-    ctx.log.error({ err: error, orderId: created.id }, 'checkout creation failed');
+    ctx.log.error({ err: error, orderId: created.id }, 'ouverture du paiement en échec');
     await ctx.db.transaction((tx) => closeOrder(tx, { orderId: created.id, status: 'failed' }));
     throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
   }

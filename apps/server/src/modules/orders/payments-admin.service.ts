@@ -150,7 +150,7 @@ export async function refundOrder(
     try {
       await ctx.payments.refund(order);
     } catch (error) {
-      ctx.log.error({ err: error, orderId: order.id }, 'refund at the provider failed');
+      ctx.log.error({ err: error, orderId: order.id }, 'remboursement refusé par le prestataire');
       throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
     }
   }

@@ -16,7 +16,7 @@ export async function recordWebhookCall(
   await ctx.db
     .insert(paymentWebhookCalls)
     .values({ id: newId(), provider: call.provider, status: call.status, accepted: call.status < 400 })
-    .catch((error: unknown) => ctx.log.warn({ err: error }, 'webhook call not recorded'));
+    .catch((error: unknown) => ctx.log.warn({ err: error }, 'appel de webhook non enregistré'));
 }
 
 export interface WebhookHealth {

@@ -79,7 +79,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
     return result.outcome;
   });
   if (paidUserId) invalidateUserPermissions(ctx, paidUserId);
-  ctx.log.info({ eventId: event.id, type: event.type, outcome }, 'stripe event');
+  ctx.log.info({ eventId: event.id, type: event.type, outcome }, 'événement Stripe');
   return { outcome };
 }
 

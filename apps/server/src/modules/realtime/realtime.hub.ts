@@ -265,7 +265,7 @@ export class RealtimeHub {
           }
         })
         .catch((error: unknown) => {
-          this.ctx.log.error({ err: error }, 'socket authentication failed');
+          this.ctx.log.error({ err: error }, 'authentification d’un socket en échec');
           // An outage is temporary: the peer reconnects later (SERVICE_UNAVAILABLE is not final).
           this.refuse(socket, isDatabaseUnavailable(error) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL');
         });

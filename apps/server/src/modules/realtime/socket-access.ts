@@ -50,7 +50,9 @@ export class SocketAccess {
       // After the other listeners (caches) have dropped their stale entries.
       setImmediate(() => {
         if (this.isClosed) return;
-        task().catch((error: unknown) => ctx.log.error({ err: error }, 'realtime event handling failed'));
+        task().catch((error: unknown) =>
+          ctx.log.error({ err: error }, 'traitement d’un événement du temps réel en échec'),
+        );
       });
     };
     this.unsubscribers.push(

@@ -250,7 +250,7 @@ export async function passSecondFactor(
       return used;
     });
     ctx.events.emit('sessions.changed', { userId: session.userId });
-    if (kind === 'recovery') ctx.log.info({ userId: session.userId }, 'sign-in with a recovery code');
+    if (kind === 'recovery') ctx.log.info({ userId: session.userId }, 'connexion avec un code de secours');
   } catch (error) {
     await auditFailure(ctx, actor, error);
     throw error;
