@@ -87,7 +87,7 @@ function createPglite(dataDir: string | undefined): PGlite {
   if (!dataDir) return new PGlite({ extensions: PGLITE_EXTENSIONS });
   const dir = pgliteDir(dataDir);
   mkdirSync(dir, { recursive: true });
-  // Durable by default: each commit is written to DATA_DIR before the query answers (README, Durability).
+  // Durable by default: each commit is written to DATA_DIR before the query answers (docs/operations.md, Durability).
   return new PGlite(dir, { relaxedDurability: false, extensions: PGLITE_EXTENSIONS });
 }
 
