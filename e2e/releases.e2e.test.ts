@@ -58,7 +58,7 @@ describe('agent releases in the browser', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(await admin.page.getByTestId('release-sha256').getAttribute('data-sha256')).toBe(sha256(build));
 
-    // SPEC.md opens /account/mybot with both bot permissions.
+    // The specification opens /account/mybot with both bot permissions.
     const customer = await shared.server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
     const client = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(client.page, customer.user.username, customer.password);

@@ -45,7 +45,7 @@ export function renderMapFeed(
       'whole world; one owner watcher for one bot in ten), ' +
       `${timing.durationMs / 1000} s measured after ${timing.warmupMs / 1000} s of warm-up:`,
     '',
-    '- **full feed** (baseline, SPEC.md section 7): one staff map receiving every state (batched every 250 ms);',
+    '- **full feed** (baseline, docs/specification.md §5): one staff map receiving every state (batched every 250 ms);',
     '- **viewport feed** (decision 206): two staff maps, one showing the whole world zoomed out (per-cell ' +
       'counts, cells of 24 map cells, every second) and one zoomed in on a sixty-fourth of the world ' +
       '(the states of the bots there).',

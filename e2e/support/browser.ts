@@ -22,7 +22,7 @@ export const CHROMIUM_PATH =
   ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file)) ??
   '/usr/bin/chromium';
 
-/** One headless Debian Chromium per test file (DESIGN.md section 9 flags). */
+/** One headless Debian Chromium per test file. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
@@ -176,7 +176,7 @@ export async function waitForPath(page: Page, expected: string | RegExp, timeout
   );
 }
 
-/** The persisted auth state (SPEC.md section 3), as the app wrote it in local storage. */
+/** The persisted auth state (docs/specification.md §6), as the app wrote it in local storage. */
 export async function readAuthState(page: Page): Promise<Record<string, unknown> | null> {
   const raw = await page.evaluate(() => localStorage.getItem('auth'));
   if (!raw) return null;

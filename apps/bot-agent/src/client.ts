@@ -87,7 +87,7 @@ export interface BotClient {
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
- * SPEC.md's reconnection delays (Socket.IO's own backoff: doubling from 1 s to 5 s, ±50 %), for the
+ * the specification's reconnection delays (Socket.IO's own backoff: doubling from 1 s to 5 s, ±50 %), for the
  * reconnections the Socket.IO manager does not do itself: after the server closed the socket.
  */
 export function reconnectionDelay(attempt: number): number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
-  it('applies the defaults of DESIGN.md section 3', () => {
+  it('applies the defaults of docs/operations.md (Configuration)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,

@@ -42,7 +42,7 @@ function isAddressOrCidr(entry: string): boolean {
   return /^\d+$/.test(bits) && Number(bits) <= max;
 }
 
-/** DESIGN.md section 3: the environment, parsed once. Nothing else reads process.env. */
+/** docs/operations.md (Configuration): the environment, parsed once. Nothing else reads process.env. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from './harness.ts';
 
 /**
- * The README's demo steps, typed as written with a port and a data folder of their own: with only
+ * The demo steps of docs/operations.md, typed as written with a port and a data folder of their own: with only
  * PORT and DATA_DIR set, the seed, the server and the simulator must find each other (issue 29).
  */
 const rootDir = fileURLToPath(new URL('../../..', import.meta.url));

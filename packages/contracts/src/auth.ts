@@ -61,7 +61,7 @@ export const checkPermissionInput = z.union([
 
 export const roleRef = z.object({ id: z.string(), name: z.string() });
 
-/** The user object of DESIGN.md section 4. Never a secret. */
+/** The user object of docs/specification.md §4. Never a secret. */
 export const userSchema = z.object({
   id: z.string(),
   username: z.string(),

@@ -164,7 +164,7 @@ export interface MapCells {
   cells: number[];
 }
 
-/** Socket.IO event names of SPEC.md section 7 and DESIGN.md section 6. */
+/** Socket.IO event names of docs/specification.md §5. */
 export const SOCKET_EVENTS = {
   authenticate: 'authenticate',
   authError: 'auth_error',
@@ -194,7 +194,7 @@ export const socketAuthenticateInput = z.discriminatedUnion('type', [
 ]);
 export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;
 
-/** `full`: snapshot and every change (SPEC.md section 7); `viewport`: only what the map shows. */
+/** `full`: snapshot and every change (docs/specification.md §5); `viewport`: only what the map shows. */
 export type AdminFeed = 'full' | 'viewport';
 
 /** Answer to an `authenticate` sent with an acknowledgement callback. */

@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md section 9, named after the spec's wording. */
+/** Business constants of docs/specification.md §7, named after the spec's wording. */
 
 /** The product's name, as people see it (page titles, mails, authenticator apps). */
 export const APP_NAME = 'BotForge';
@@ -40,7 +40,7 @@ export const USERNAME_MAX_LENGTH = 32;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-/** Socket.IO client settings of SPEC.md sections 7 and 9, shared by the web app and the bot agent. */
+/** Socket.IO client settings of docs/specification.md §5 and §7, shared by the web app and the bot agent. */
 export const SOCKET_CLIENT_OPTIONS = {
   path: SOCKET_PATH,
   transports: ['websocket'] as ['websocket'],

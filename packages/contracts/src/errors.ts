@@ -206,7 +206,7 @@ export interface ErrorBody {
   code: ErrorCode | string;
 }
 
-/** SPEC.md section 8: fallback messages the web app shows when the server gave none. */
+/** docs/specification.md §7: fallback messages the web app shows when the server gave none. */
 export const FALLBACK_MESSAGES = {
   login: 'Une erreur inconnue est survenue.',
   register: 'Un problème est survenu durant votre inscription.',

@@ -1,4 +1,4 @@
-/** The 13 permission names of SPEC.md section 6, spelt exactly. */
+/** The 13 permission names of docs/specification.md §3, spelt exactly. */
 export const PERMISSIONS = [
   'can_manageAudit',
   'can_manageMap',

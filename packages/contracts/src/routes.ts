@@ -12,7 +12,7 @@ export interface WebRoute {
   permissions: Permission[];
 }
 
-/** SPEC.md section 2, exactly (spelling `/account/whitlist` included), and `/admin/releases` (decision 900). */
+/** docs/specification.md §2, exactly (spelling `/account/whitlist` included), and `/admin/releases` (decision 900). */
 export const WEB_ROUTES: WebRoute[] = [
   { path: '/', name: 'Accueil', layout: 'landing', guard: null, permissions: [] },
   { path: '/login', name: 'Connexion', layout: 'landing', guard: null, permissions: [] },

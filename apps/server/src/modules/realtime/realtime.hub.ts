@@ -45,7 +45,7 @@ const AUDIENCE_REFRESH_MS = 1_000;
 const parseBotReport = compileSafeParse(botReportSchema);
 
 /**
- * The Socket.IO hub of DESIGN.md section 6, wired from focused parts: connection authentication
+ * The Socket.IO hub of docs/specification.md §5, wired from focused parts: connection authentication
  * (`socket-auth`), per-socket guards (`socket-guards`), presence and the shared state store
  * (`bot-presence`, `bot-state-store*`), fan-out and batching (`bot-fan-out`, `audience`), access
  * re-checks on domain events and expiries (`socket-access`) and the history writer

@@ -14,7 +14,7 @@ export interface StaffFeedDeps {
 }
 
 /**
- * Admits a staff map: the whole fleet (SPEC.md section 7), or, when the map offered a viewport and
+ * Admits a staff map: the whole fleet (docs/specification.md §5), or, when the map offered a viewport and
  * the fleet is larger than the full feed carries well, only what its viewport shows (decision 206).
  */
 export async function admitStaffMap(

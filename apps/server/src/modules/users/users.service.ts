@@ -10,7 +10,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers } from '../access/access.service.ts';
 import { type UserRow, users } from './users.table.ts';
 
-/** The user object of DESIGN.md section 4: never a hash, a token or a key. */
+/** The user object of docs/specification.md §4: never a hash, a token or a key. */
 function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User {
   return {
     id: row.id,

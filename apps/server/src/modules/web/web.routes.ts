@@ -44,7 +44,7 @@ function isReservedPath(pathname: string): boolean {
 /**
  * Hosts the built React app on the API's origin: `/config.json` (public runtime config), the static
  * files of `dist/`, the app shell (200) for every path of the route table, and the same shell with
- * HTTP 404 for any other path so the app's 404 page renders with a true status (SPEC.md section 8).
+ * HTTP 404 for any other path so the app's 404 page renders with a true status (docs/specification.md §7).
  */
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const distDir = path.resolve(options.distDir);
