@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type { MapViewport } from '@bot/contracts';
 import { compared, type Figure } from '../shared.ts';
-import type { Measurement } from './run.ts';
+import type { Measurement } from './measurement.ts';
 
 export const MAP_FEED_HEADING = '## Staff map feed';
 export const MAP_FEED_RECORD_KEY = 'mapFeed';

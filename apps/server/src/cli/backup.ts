@@ -11,7 +11,9 @@ import { runCli } from './run-cli.ts';
 await runCli(async () => {
   const config = loadConfig();
   if (config.databaseUrl)
-    throw new Error('DATABASE_URL est défini : sauvegardez PostgreSQL avec pg_dump (voir docs/operations.md).');
+    throw new Error(
+      'DATABASE_URL est défini : sauvegardez PostgreSQL avec pg_dump (voir docs/operations.md).',
+    );
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const stamp = new Date().toISOString().replaceAll(':', '-').replace(/\..*/, '');
   const file = path.resolve(

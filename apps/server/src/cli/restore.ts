@@ -11,7 +11,9 @@ import { runCli } from './run-cli.ts';
 await runCli(async () => {
   const config = loadConfig();
   if (config.databaseUrl)
-    throw new Error('DATABASE_URL est défini : restaurez PostgreSQL avec pg_restore (voir docs/operations.md).');
+    throw new Error(
+      'DATABASE_URL est défini : restaurez PostgreSQL avec pg_restore (voir docs/operations.md).',
+    );
   const { positionals } = parseArgs({ allowPositionals: true });
   const file = positionals[0];
   if (!file)

@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { forbiddenImports, type Layout, programOf, writesOutsideOwner } from './code-rules.ts';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SOURCE = join(ROOT, 'apps/server/src');
+const layout: Layout = { source: SOURCE };
+
+function files(directory: string, accept: (name: string) => boolean): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'dist' ? [] : files(path, accept);
+    return accept(entry.name) ? [path] : [];
+  });
+}
+
+const isTypeScript = (name: string) => /\.tsx?$/.test(name);
+const server = programOf(files(SOURCE, isTypeScript));
+const inside = (folder: string) => (file: string) => relative(SOURCE, file).split(sep)[0] === folder;
+const lowerLayers = (file: string) => inside('core')(file) || inside('db')(file);
+const domainOrTop = (target: string) =>
+  target.startsWith(join(SOURCE, 'modules')) || /[/\\](context|app)\.ts$/.test(target);
+
+/** A virtual server for the cases that prove each rule: the files below, under a fake `src`. */
+function virtualServer(sources: Record<string, string>) {
+  const source = join(ROOT, 'virtual-server/src');
+  const files = Object.fromEntries(Object.entries(sources).map(([name, text]) => [join(source, name), text]));
+  return { program: programOf(Object.keys(files), files), layout: { source } };
+}
+
+const TABLE_FILES = {
+  'modules/users/users.table.ts': `
+    declare function pgTable(name: string, columns: object): { id: string };
+    export const users = pgTable('users', {});`,
+  'core/outbox.ts': `
+    declare const sql: (parts: TemplateStringsArray, ...values: unknown[]) => unknown;
+    export function claim(table: unknown) { return sql\`update \${table} set locked = true\`; }`,
+};
+const DB = `declare const db: { insert(t: unknown): unknown; update(t: unknown): unknown; delete(t: unknown): unknown; execute(q: unknown): unknown };
+declare const sql: (parts: TemplateStringsArray, ...values: unknown[]) => unknown;`;
+
+describe('server architecture', () => {
+  it('core/ and db/ import nothing from the domain modules, the context or the app (the wiring is app.ts)', () => {
+    expect(forbiddenImports(server, layout, { from: lowerLayers, to: domainOrTop })).toEqual([]);
+  });
+
+  it('each table is written only by the module that declares it; the others call its operations', () => {
+    expect(writesOutsideOwner(server, layout)).toEqual([]);
+  });
+
+  it('the import rule sees aliased, namespace, re-exported, dynamic and type imports', () => {
+    const { program, layout: virtual } = virtualServer({
+      ...TABLE_FILES,
+      'modules/users/users.service.ts': 'export const findUser = () => undefined;',
+      'core/aliased.ts':
+        "import { findUser as lookUp } from '../modules/users/users.service.ts';\nexport const a = lookUp;",
+      'core/namespace.ts':
+        "import * as users from '../modules/users/users.service.ts';\nexport const b = users;",
+      'core/reexport.ts': "export { findUser } from '../modules/users/users.service.ts';",
+      'core/dynamic.ts': "export const c = () => import('../modules/users/users.service.ts');",
+      'core/typed.ts': "export type D = typeof import('../modules/users/users.service.ts');",
+      'core/fine.ts': "import { claim } from './outbox.ts';\nexport const e = claim;",
+    });
+    const isLower = (file: string) => relative(virtual.source, file).startsWith('core');
+    const isDomain = (target: string) => target.startsWith(join(virtual.source, 'modules'));
+    expect(forbiddenImports(program, virtual, { from: isLower, to: isDomain }).sort()).toEqual([
+      'core/aliased.ts -> modules/users/users.service.ts',
+      'core/dynamic.ts -> modules/users/users.service.ts',
+      'core/namespace.ts -> modules/users/users.service.ts',
+      'core/reexport.ts -> modules/users/users.service.ts',
+      'core/typed.ts -> modules/users/users.service.ts',
+    ]);
+  });
+
+  it('the ownership rule sees every way of writing another module’s table', () => {
+    const { program, layout: virtual } = virtualServer({
+      ...TABLE_FILES,
+      'modules/auth/auth.service.ts': `${DB}
+        import { users as accounts } from '../users/users.table.ts';
+        import * as t from '../users/users.table.ts';
+        import { claim } from '../../core/outbox.ts';
+        export async function evasions() {
+          await db.update(accounts);
+          await db
+            .delete(
+              t.users,
+            );
+          await db.execute(sql\`insert into
+            \${accounts} (id) values (1)\`);
+          await claim(accounts);
+        }`,
+      'modules/users/users.service.ts': `${DB}
+        import { users } from './users.table.ts';
+        import { claim } from '../../core/outbox.ts';
+        export async function own() { await db.insert(users); await claim(users); }`,
+    });
+    expect(writesOutsideOwner(program, virtual).map((line) => line.replace(/:\d+:/, ':'))).toEqual([
+      'modules/auth/auth.service.ts: update accounts (owned by modules/users)',
+      'modules/auth/auth.service.ts: delete t.users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of accounts (owned by modules/users)',
+      'modules/auth/auth.service.ts: hands accounts (owned by modules/users)',
+    ]);
+  });
+});
+
+/** Every source file of every package: the apps, the contracts, the benchmarks, the journeys, the scripts. */
+const everySourceFile = ['apps', 'packages', 'bench', 'e2e', 'scripts', 'deploy'].flatMap((folder) =>
+  files(join(ROOT, folder), (name) => /\.(tsx?|mjs)$/.test(name)),
+);
+const linesOf = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+describe('file sizes', () => {
+  it('no file in any package is longer than 400 lines (tests included)', () => {
+    const long = everySourceFile
+      .map((path) => ({ path: relative(ROOT, path), lines: linesOf(readFileSync(path, 'utf8')) }))
+      .filter(({ lines }) => lines > 400);
+    expect(everySourceFile.length).toBeGreaterThan(300);
+    expect(long).toEqual([]);
+  });
+
+  it('counts lines as an editor does: a final newline adds none', () => {
+    expect(linesOf('a\nb\n')).toBe(2);
+    expect(linesOf('a\nb')).toBe(2);
+    expect(linesOf(`${'x\n'.repeat(400)}`)).toBe(400);
+  });
+});
