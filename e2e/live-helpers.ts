@@ -1,7 +1,7 @@
 import { type BotClient, createBotClient, SimulatedBot } from '@bot/bot-agent';
 import type { Browser, Page } from 'playwright-core';
-import { newHwid, whitelist } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
 import { apiClient, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
+import { newHwid, whitelist } from '../apps/server/test/helpers/realtime.ts';
 import { openPage, signInThroughForm, type WatchedPage } from './support/browser.ts';
 
 /** A customer with both bot permissions and a bot agent (the SDK) driving simulated game accounts. */

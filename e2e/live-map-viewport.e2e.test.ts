@@ -1,8 +1,8 @@
 import type { BotStatus } from '@bot/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { account } from '../apps/server/src/modules/realtime/realtime.test-helpers.ts';
 import type { TestServer } from '../apps/server/test/harness.ts';
+import { account } from '../apps/server/test/helpers/realtime.ts';
 import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 

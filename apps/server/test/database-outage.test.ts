@@ -1,7 +1,7 @@
 import { createBotClient } from '@bot/bot-agent';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { whitelist } from '../src/modules/realtime/realtime.test-helpers.ts';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from './harness.ts';
+import { whitelist } from './helpers/realtime.ts';
 import { type PostgresServer, startPostgresServer } from './postgres-server.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/core/ids.ts';
 import { grantPermission } from '../src/modules/access/access.service.ts';
-import { connectAndAuthenticate, newHwid, whitelist } from '../src/modules/realtime/realtime.test-helpers.ts';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from './harness.ts';
+import { connectAndAuthenticate, newHwid, whitelist } from './helpers/realtime.ts';
 import { MailReceiver } from './mail-receiver.ts';
 
 /**

@@ -1,13 +1,13 @@
 import type { BotState } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer } from './harness.ts';
 import {
   account,
   connectAndAuthenticate,
   connectOwnerBot,
   createBotOwner,
   waitFor,
-} from '../src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, startTestServer, type TestServer } from './harness.ts';
+} from './helpers/realtime.ts';
 
 const METRICS_TOKEN = 'jeton-de-supervision-0123456789';
 let server: TestServer;

@@ -47,6 +47,14 @@ describe('server architecture', () => {
     expect(forbiddenImports(server, layout, { from: lowerLayers, to: domainOrTop })).toEqual([]);
   });
 
+  it('production code holds no test code: no helpers for tests under src/, nothing imported from test/', () => {
+    expect(files(SOURCE, (name) => /\.test-helpers\.ts$/.test(name))).toEqual([]);
+    const testFolder = join(ROOT, 'apps/server/test');
+    expect(
+      forbiddenImports(server, layout, { from: () => true, to: (target) => target.startsWith(testFolder) }),
+    ).toEqual([]);
+  });
+
   it('each table is written only by the module that declares it; the others call its operations', () => {
     expect(writesOutsideOwner(server, layout)).toEqual([]);
   });

@@ -21,7 +21,7 @@ function moduleOf(layout: Layout, file: string): Module {
     : dirname(relative(layout.source, file));
 }
 
-const isProduction = (file: string) => !/\.test\.tsx?$|\.test-helpers\.ts$|\.d\.ts$/.test(file);
+const isProduction = (file: string) => !/\.test\.tsx?$|\.d\.ts$/.test(file);
 
 /** Every import of a file, resolved to the file it names (undefined: a package). */
 function importsOf(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { evaluateAlerts } from '../../src/modules/alerts/alert-evaluator.ts';
 import { alertIncidents } from '../../src/modules/alerts/alerts.table.ts';
 import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,
   collect,
@@ -11,8 +12,7 @@ import {
   connectOwnerBot,
   createBotOwner,
   type TestSocket,
-} from '../../src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, type TestServer } from '../harness.ts';
+} from '../helpers/realtime.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
 
 let cluster: InProcessCluster;

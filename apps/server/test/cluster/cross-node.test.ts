@@ -1,6 +1,7 @@
 import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findBotState, flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
+import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,
   collect,
@@ -10,8 +11,7 @@ import {
   type TestSocket,
   waitFor,
   waitForClose,
-} from '../../src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, type TestServer } from '../harness.ts';
+} from '../helpers/realtime.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
 
 let cluster: InProcessCluster;

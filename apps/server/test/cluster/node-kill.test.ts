@@ -7,14 +7,14 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../../../deploy/local-cluster.ts';
 import { countOnline, findBotState } from '../../src/modules/realtime/realtime.service.ts';
+import { apiClient, freePort, startTestServer, type TestServer } from '../harness.ts';
 import {
   account,
   collect,
   connectAndAuthenticate,
   createBotOwner,
   type TestSocket,
-} from '../../src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, freePort, startTestServer, type TestServer } from '../harness.ts';
+} from '../helpers/realtime.ts';
 
 /** Bots connected through nginx (they reconnect), and bots held by the doomed node only. */
 const ROAMING_BOTS = 24;

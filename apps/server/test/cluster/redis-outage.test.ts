@@ -1,13 +1,13 @@
 import type { BotState } from '@bot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { apiClient, TEST_PASSWORD, type TestServer } from '../harness.ts';
 import {
   account,
   collect,
   connectAndAuthenticate,
   createBotOwner,
   type TestSocket,
-} from '../../src/modules/realtime/realtime.test-helpers.ts';
-import { apiClient, TEST_PASSWORD, type TestServer } from '../harness.ts';
+} from '../helpers/realtime.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
 
 let cluster: InProcessCluster;

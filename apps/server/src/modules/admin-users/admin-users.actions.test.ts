@@ -7,10 +7,10 @@ import {
   type TestServer,
   type TestUser,
 } from '../../../test/harness.ts';
+import type { TestSocket } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { sessions } from '../auth/sessions.table.ts';
-import type { TestSocket } from '../realtime/realtime.test-helpers.ts';
 import { users } from '../users/users.table.ts';
 
 let server: TestServer;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { connectAndAuthenticate, type TestSocket } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { connectAndAuthenticate, type TestSocket } from '../realtime/realtime.test-helpers.ts';
 import { users } from '../users/users.table.ts';
 
 let server: TestServer;

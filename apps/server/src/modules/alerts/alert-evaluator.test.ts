@@ -5,7 +5,6 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DiscordReceiver } from '../../../test/discord-receiver.ts';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { botEvents } from '../bots/bots.table.ts';
 import {
   account,
   connectAndAuthenticate,
@@ -14,7 +13,8 @@ import {
   statusReported,
   type TestSocket,
   waitForClose,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { botEvents } from '../bots/bots.table.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { alertIncidents, discordOutbox } from './alerts.table.ts';
 

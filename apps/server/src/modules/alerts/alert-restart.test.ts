@@ -2,13 +2,13 @@ import type { NotificationsAnswer } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { botEvents } from '../bots/bots.table.ts';
 import {
   connectOwnerBot,
   createBotOwner,
   type TestSocket,
   waitForClose,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { botEvents } from '../bots/bots.table.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 
 const MINUTE = 60_000;

@@ -6,12 +6,7 @@ import {
 } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import {
-  account,
-  connectOwnerBot,
-  createBotOwner,
-  type TestSocket,
-} from '../realtime/realtime.test-helpers.ts';
+import { account, connectOwnerBot, createBotOwner, type TestSocket } from '../../../test/helpers/realtime.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

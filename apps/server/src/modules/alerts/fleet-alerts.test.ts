@@ -8,12 +8,6 @@ import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { newId } from '../../core/ids.ts';
-import { invalidateUserPermissions } from '../access/access.service.ts';
-import { userGrants } from '../access/access.table.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
-import { listOnlineBots } from '../realtime/realtime.service.ts';
 import {
   account,
   collect,
@@ -22,7 +16,13 @@ import {
   createBotOwner,
   type TestSocket,
   waitFor,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { newId } from '../../core/ids.ts';
+import { invalidateUserPermissions } from '../access/access.service.ts';
+import { userGrants } from '../access/access.table.ts';
+import { auditLog } from '../audit/audit.table.ts';
+import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { listOnlineBots } from '../realtime/realtime.service.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { alertIncidents } from './alerts.table.ts';
 

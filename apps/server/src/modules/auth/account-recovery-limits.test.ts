@@ -1,8 +1,8 @@
 import { and, count, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
+import { authSuite, freshAccount, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { mailOutbox } from '../mail/mail-outbox.table.ts';
-import { authSuite, freshAccount, registerAndActivate } from './auth.test-helpers.ts';
 
 /**
  * Issue 30: three anonymous requests from three addresses made the owner's own `forgot-password`

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
+import { authSuite, freshAccount, queuedMails, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
-import { authSuite, freshAccount, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;

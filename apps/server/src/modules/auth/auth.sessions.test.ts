@@ -2,7 +2,7 @@ import { PERMISSIONS } from '@bot/contracts';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
-import { authSuite } from './auth.test-helpers.ts';
+import { authSuite } from '../../../test/helpers/auth.ts';
 import { sessions } from './sessions.table.ts';
 
 /** What a session holds and does once signed in: permissions, logout, recorded activity. */

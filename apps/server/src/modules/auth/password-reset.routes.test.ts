@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
+import { authSuite, queuedMails, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
-import { authSuite, queuedMails, registerAndActivate } from './auth.test-helpers.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;

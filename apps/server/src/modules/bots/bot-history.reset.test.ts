@@ -9,7 +9,7 @@ import {
   statusReported,
   type TestSocket,
   waitForClose,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
 
 /**
  * A PC reset by staff does not erase the past: staff keep the history of every PC a user has had,

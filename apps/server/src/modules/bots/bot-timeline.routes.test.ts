@@ -1,7 +1,6 @@
 import type { BotTimeline, BotTimelineKind } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import {
   account,
   connectAndAuthenticate,
@@ -10,7 +9,8 @@ import {
   statusReported,
   type TestSocket,
   waitForClose,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -2,14 +2,14 @@ import type { BotHistoryPoint, BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { flushBotHistory } from '../realtime/realtime.service.ts';
 import {
   account,
   connectOwnerBot,
   createBotOwner,
   newHwid,
   type TestSocket,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { flushBotHistory } from '../realtime/realtime.service.ts';
 import { writeSettings } from '../settings/settings.service.ts';
 import { rotateBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';

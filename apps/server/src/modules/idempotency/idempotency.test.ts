@@ -7,8 +7,8 @@ import {
   type TestServer,
   type TestUser,
 } from '../../../test/harness.ts';
+import { authenticatorCode } from '../../../test/helpers/two-factor.ts';
 import { orders } from '../orders/orders.table.ts';
-import { authenticatorCode } from '../two-factor/two-factor.test-helpers.ts';
 import { idempotencyKeys } from './idempotency.table.ts';
 
 /**

@@ -3,15 +3,15 @@ import { type BotApiError, createBotClient, SimulatedBot } from '@bot/bot-agent'
 import type { AgentUpdate, BotState } from '@bot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
-import { countOnline, kickBot } from './realtime.service.ts';
 import {
   connectAndAuthenticate,
   newHwid,
   type TestSocket,
   waitFor,
   whitelist,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
+import { countOnline, kickBot } from './realtime.service.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];

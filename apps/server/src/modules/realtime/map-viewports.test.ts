@@ -16,7 +16,7 @@ import {
   openSocket,
   type TestSocket,
   waitFor,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];

@@ -2,14 +2,14 @@ import type { BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { userGrants } from '../access/access.table.ts';
 import {
   account,
   connectAndAuthenticate,
   createBotOwner,
   realtimeSuite,
   waitFor,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { userGrants } from '../access/access.table.ts';
 
 /**
  * Every right a running bot holds is enforced on its live socket, not only when its session opens:

@@ -1,11 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import {
+  connectAndAuthenticate,
+  type TestSocket,
+  waitFor,
+  waitForClose,
+} from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
 import { grantPermission } from '../access/access.service.ts';
 import { createSession } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
-import { connectAndAuthenticate, type TestSocket, waitFor, waitForClose } from './realtime.test-helpers.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];

@@ -2,9 +2,6 @@ import type { BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
-import { users } from '../users/users.table.ts';
-import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
-import { listOnlineBots } from './realtime.service.ts';
 import {
   account,
   collect,
@@ -12,7 +9,10 @@ import {
   createBotOwner,
   realtimeSuite,
   waitFor,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { users } from '../users/users.table.ts';
+import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
+import { listOnlineBots } from './realtime.service.ts';
 
 let server: TestServer;
 const { track, connectBot } = realtimeSuite((started) => {

@@ -2,13 +2,6 @@ import type { BotState } from '@bot/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
 import {
-  countOnline,
-  findBotState,
-  kickBot,
-  listConnectedViewers,
-  listOnlineBots,
-} from './realtime.service.ts';
-import {
   account,
   collect,
   connectAndAuthenticate,
@@ -18,7 +11,14 @@ import {
   realtimeSuite,
   waitFor,
   waitForClose,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import {
+  countOnline,
+  findBotState,
+  kickBot,
+  listConnectedViewers,
+  listOnlineBots,
+} from './realtime.service.ts';
 
 let server: TestServer;
 const { sockets, track, connectBot } = realtimeSuite((started) => {

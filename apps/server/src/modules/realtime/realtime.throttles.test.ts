@@ -7,7 +7,7 @@ import {
   openSocket,
   type TestSocket,
   waitFor,
-} from './realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
 
 /**
  * Security issue: 1,000 handshakes from one address were all accepted (and slowed everyone), and a

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
+import { connectAndAuthenticate, type TestSocket, waitFor } from '../../../test/helpers/realtime.ts';
+import { authenticatorCode, enrolWith } from '../../../test/helpers/two-factor.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { connectAndAuthenticate, type TestSocket, waitFor } from '../realtime/realtime.test-helpers.ts';
 import { writeSettings } from '../settings/settings.service.ts';
-import { authenticatorCode, enrolWith } from './two-factor.test-helpers.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

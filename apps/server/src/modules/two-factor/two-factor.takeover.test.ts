@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
-import { authenticatorCode, enrolWith } from './two-factor.test-helpers.ts';
+import { authenticatorCode, enrolWith } from '../../../test/helpers/two-factor.ts';
 
 /**
  * Issue 30: a stolen session put the thief's authenticator on the account (no password asked), and

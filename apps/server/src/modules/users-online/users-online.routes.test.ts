@@ -2,7 +2,6 @@ import type { OnlineBot, OnlineSession } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { auditLog } from '../audit/audit.table.ts';
 import {
   account,
   connectAndAuthenticate,
@@ -11,7 +10,8 @@ import {
   type TestSocket,
   waitFor,
   waitForClose,
-} from '../realtime/realtime.test-helpers.ts';
+} from '../../../test/helpers/realtime.ts';
+import { auditLog } from '../audit/audit.table.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -2,7 +2,7 @@ import type { User } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { newHwid } from '../realtime/realtime.test-helpers.ts';
+import { newHwid } from '../../../test/helpers/realtime.ts';
 import { users } from './users.table.ts';
 
 let server: TestServer;

@@ -1,8 +1,8 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
-import { MailReceiver } from '../../../test/mail-receiver.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../harness.ts';
+import { MailReceiver } from '../mail-receiver.ts';
 
 /** Mails ever queued in the outbox (sent or not). */
 export async function queuedMails(server: TestServer): Promise<number> {

@@ -8,9 +8,9 @@ import {
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
-import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { newId } from '../../core/ids.ts';
-import { whitelistEntries } from '../whitelist/whitelist.table.ts';
+import { newId } from '../../src/core/ids.ts';
+import { whitelistEntries } from '../../src/modules/whitelist/whitelist.table.ts';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../harness.ts';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

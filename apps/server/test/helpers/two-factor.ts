@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
-import { type apiClient, TEST_PASSWORD } from '../../../test/harness.ts';
+import { type apiClient, TEST_PASSWORD } from '../harness.ts';
 
 /**
  * What the user's authenticator app shows, `stepsAhead` 30-second steps from now. The server takes
