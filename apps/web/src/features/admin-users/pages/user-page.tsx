@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { timelineKeys } from '../../bot-timeline/index.ts';
 import { adminUserKeys, adminUserQuery } from '../api/admin-users.ts';
 import { BotSection } from '../components/bot-section.tsx';
 import { BotTimelineSection } from '../components/bot-timeline-section.tsx';
@@ -34,7 +35,7 @@ export default function UserPage() {
     void queryClient.invalidateQueries({ queryKey: adminUserKeys.sessions(id) });
     // A PC reset: the PC list marks it former, its timeline gains the reset.
     void queryClient.invalidateQueries({ queryKey: adminUserKeys.pcs(id) });
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'bots'] });
+    void queryClient.invalidateQueries({ queryKey: timelineKeys.staffViews });
     void queryClient.invalidateQueries({ queryKey: adminTableKey(`/admin/users/${id}/audit`) });
     void queryClient.invalidateQueries({ queryKey: adminTableKey('/admin/users') });
   };

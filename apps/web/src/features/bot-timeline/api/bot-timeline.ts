@@ -5,8 +5,10 @@ import { api } from '../../../lib/api.ts';
 const fallback = 'Impossible de charger l’historique du bot.';
 
 /** The signed-in customer's bot (their PC, or the last one they had). */
-const timelineKeys = {
+export const timelineKeys = {
   mine: ['me', 'bot', 'timeline'] as const,
+  /** Every PC's timeline staff have open (refreshed after an action on a user). */
+  staffViews: ['admin', 'bots'] as const,
   ofBot: (hwid: string) => ['admin', 'bots', hwid, 'timeline'] as const,
 };
 
