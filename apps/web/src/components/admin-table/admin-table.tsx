@@ -72,6 +72,8 @@ export interface AdminTableProps<Row extends GridValidRowModel> {
   label?: string;
   /** Fields hidden at first on screens narrower than 1,600 px; staff may show them ("Colonnes"). */
   secondaryColumns?: readonly string[];
+  /** Fields also hidden at first on phones (under 600 px): the row's key figure and actions fit. */
+  phoneHiddenColumns?: readonly string[];
 }
 
 const PAGE_SIZES = [10, 25, 50, 100];
@@ -127,7 +129,11 @@ function useDebounced<T>(value: T, delayMs: number): T {
 
 export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps<Row>) {
   const apiRef = useGridApiRef();
-  const [columnVisibility, chooseColumns] = useColumnChoice(props.endpoint, props.secondaryColumns);
+  const [columnVisibility, chooseColumns] = useColumnChoice(
+    props.endpoint,
+    props.secondaryColumns,
+    props.phoneHiddenColumns,
+  );
   const [searchParams, setSearchParams] = useSearchParams();
   const fromUrl = (key: string) => (props.syncUrl ? (searchParams.get(key) ?? undefined) : undefined);
   const [pagination, setPagination] = useState<GridPaginationModel>(() => ({
