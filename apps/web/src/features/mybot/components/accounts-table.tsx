@@ -104,8 +104,8 @@ function AccountCards({ accounts }: { accounts: readonly BotAccount[] }) {
           ) : null}
           <Typography variant="body2" color="text.secondary">
             {numberFormat.format(account.stats.gathered)} récoltes ·{' '}
-            {numberFormat.format(account.stats.treasures)} trésors · {numberFormat.format(account.stats.kamas)}{' '}
-            kamas · {numberFormat.format(account.stats.xp)} XP
+            {numberFormat.format(account.stats.treasures)} trésors ·{' '}
+            {numberFormat.format(account.stats.kamas)} kamas · {numberFormat.format(account.stats.xp)} XP
           </Typography>
         </Paper>
       ))}
