@@ -115,7 +115,9 @@ describe('lists on a phone (390 px) become cards, wide tables say they scroll', 
       true,
     );
     const sessions = page.getByRole('grid', { name: 'Sessions web' });
-    const revoke = sessions.getByRole('button', { name: `Fermer la session de ${admin.user.username}` }).first();
+    const revoke = sessions
+      .getByRole('button', { name: `Fermer la session de ${admin.user.username}` })
+      .first();
     expect(await isWithinWidth(revoke, page)).toBe(true);
     expect(await overflowPx(page)).toBe(0);
     await close();

@@ -52,7 +52,9 @@ export function OrderCards({
       {orders.map((order) => (
         <Paper component="li" variant="outlined" key={order.id} data-testid="order-row" sx={{ p: 1.5 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Typography sx={{ fontWeight: 600, whiteSpace: 'nowrap', flexGrow: 1 }}>{order.number}</Typography>
+            <Typography sx={{ fontWeight: 600, whiteSpace: 'nowrap', flexGrow: 1 }}>
+              {order.number}
+            </Typography>
             <OrderStatusChip status={order.status} />
           </Box>
           <Typography variant="body2" color="text.secondary">

@@ -70,7 +70,9 @@ export default function PaymentsPage() {
                       </TableCell>
                       <TableCell align="right">{formatPrice(order.priceCents, order.currency)}</TableCell>
                       <TableCell align="right">
-                        {order.discountCents > 0 ? `− ${formatPrice(order.discountCents, order.currency)}` : '—'}
+                        {order.discountCents > 0
+                          ? `− ${formatPrice(order.discountCents, order.currency)}`
+                          : '—'}
                         {order.voucherCode ? (
                           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                             {order.voucherCode}

@@ -44,7 +44,8 @@ export function SiteBanner({ settings }: { settings: PublicSettings | undefined 
     <div role="status" className={classes.banner} ref={element} data-testid="site-banner">
       {isMaintenanceShown ? (
         <p className={classes.maintenance}>
-          {settings.maintenanceMessage || 'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
+          {settings.maintenanceMessage ||
+            'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
         </p>
       ) : null}
       {announcement ? <p className={classes.announcement}>{announcement}</p> : null}
