@@ -42,7 +42,8 @@ export function RootLayout() {
         <MaintenancePage message={settings?.maintenanceMessage ?? ''} />
       ) : (
         <>
-          <SiteBanner settings={settings} />
+          {/* In the admin area staff get their own "Maintenance active" status instead. */}
+          <SiteBanner settings={settings} showMaintenance={!pathname.startsWith('/admin')} />
           <Outlet />
         </>
       )}

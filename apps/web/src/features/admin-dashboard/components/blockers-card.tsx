@@ -88,19 +88,25 @@ export function BlockersCard({ has }: { has: (permission: Permission) => boolean
         ) : (
           <Stack spacing={1}>
             {blockers.map((blocker) => (
-              <Alert
-                key={blocker.id}
-                severity="warning"
-                data-testid={`blocker-${blocker.id}`}
-                action={
-                  blocker.fix ? (
-                    <Button component={RouterLink} to={blocker.fix.to} color="inherit" size="small">
-                      {blocker.fix.label}
-                    </Button>
-                  ) : undefined
-                }
-              >
+              <Alert key={blocker.id} severity="warning" data-testid={`blocker-${blocker.id}`}>
                 {blocker.text}
+                {blocker.fix ? (
+                  <Button
+                    component={RouterLink}
+                    to={blocker.fix.to}
+                    color="inherit"
+                    size="small"
+                    variant="outlined"
+                    sx={{
+                      ml: { md: 1 },
+                      mt: { xs: 1, md: 0 },
+                      display: { xs: 'flex', md: 'inline-flex' },
+                      width: 'fit-content',
+                    }}
+                  >
+                    {blocker.fix.label}
+                  </Button>
+                ) : null}
               </Alert>
             ))}
           </Stack>

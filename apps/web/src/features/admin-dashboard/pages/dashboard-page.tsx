@@ -13,6 +13,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentProps, type ReactNode, useEffect, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canSeeRoute } from '../../../app/guards/guard-decisions.ts';
+import { auditTargetText } from '../../../components/audit-diff/index.ts';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
@@ -318,7 +319,7 @@ function AuditCard() {
                   secondary={[
                     dateTime.format(new Date(entry.at)),
                     entry.actorUsername ?? 'Système',
-                    entry.targetLabel,
+                    auditTargetText(entry),
                   ]
                     .filter(Boolean)
                     .join(' · ')}

@@ -33,9 +33,16 @@ function useBannerHeight(element: RefObject<HTMLDivElement | null>, isShown: boo
  * Maintenance notice and announcement from the public settings: plain paragraphs and static CSS
  * (no MUI Alert, Box or Typography in the first load, docs/decisions/103).
  */
-export function SiteBanner({ settings }: { settings: PublicSettings | undefined }) {
+export function SiteBanner({
+  settings,
+  showMaintenance = true,
+}: {
+  settings: PublicSettings | undefined;
+  /** False where staff get their own maintenance status (the admin area). */
+  showMaintenance?: boolean;
+}) {
   const element = useRef<HTMLDivElement>(null);
-  const isMaintenanceShown = settings?.maintenanceMode === true;
+  const isMaintenanceShown = showMaintenance && settings?.maintenanceMode === true;
   const announcement = settings?.announcement ?? '';
   const isShown = isMaintenanceShown || announcement !== '';
   useBannerHeight(element, isShown);
