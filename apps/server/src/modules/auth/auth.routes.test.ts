@@ -149,7 +149,10 @@ describe('POST /auth/register', () => {
       body: { code: 'REFERRAL_UNKNOWN', details: { field: 'referral' } },
     });
     const taken = await call('POST', '/auth/register', { ...freshAccount(), username: 'parrain' });
-    expect(taken).toMatchObject({ status: 409, body: { code: 'USERNAME_TAKEN', details: { field: 'username' } } });
+    expect(taken).toMatchObject({
+      status: 409,
+      body: { code: 'USERNAME_TAKEN', details: { field: 'username' } },
+    });
   });
 
   it('is refused while registration is closed', async () => {
