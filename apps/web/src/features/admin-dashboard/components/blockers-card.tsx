@@ -1,4 +1,4 @@
-import { type Permission, packagesAnswer, releasesAnswer } from '@bot/contracts';
+import type { Permission } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -7,33 +7,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { api } from '../../../lib/api.ts';
 import { usePublicSettings } from '../../settings/index.ts';
-
-const REFRESH_MS = 60_000;
-
-/** Packages on sale: the shop's own list (public). */
-const onSaleQuery = {
-  queryKey: ['admin', 'dashboard', 'packages-on-sale'] as const,
-  refetchInterval: REFRESH_MS,
-  queryFn: async () =>
-    (await api.get('/packages', { schema: packagesAnswer, silent: true, fallback: 'Offres indisponibles.' }))
-      .data.length,
-};
-
-/** Published builds (can_manageSettings, like the releases page). */
-const publishedQuery = {
-  queryKey: ['admin', 'dashboard', 'published-releases'] as const,
-  refetchInterval: REFRESH_MS,
-  queryFn: async () =>
-    (
-      await api.get('/admin/releases', {
-        schema: releasesAnswer,
-        silent: true,
-        fallback: 'Versions indisponibles.',
-      })
-    ).data.filter((release) => release.publishedAt !== null).length,
-};
+import { onSaleQuery, publishedReleasesQuery as publishedQuery } from '../api/dashboard.ts';
 
 interface Blocker {
   id: string;
