@@ -201,6 +201,8 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
     setExporting(true);
     try {
       const exportParams = listSearchParams({ sort, q, filters });
+      // Dates in the file follow the viewer's clock, like the table's.
+      exportParams.set('tz', Intl.DateTimeFormat().resolvedOptions().timeZone);
       await downloadCsv(props.endpoint, exportParams, props.csvFilename);
     } finally {
       setExporting(false);

@@ -16,6 +16,7 @@ import { useIsPhone } from '../../../components/scroll-table.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { describeUserAgent } from '../../../lib/user-agent.ts';
 import {
   kickBot,
   revokeSession,
@@ -121,11 +122,11 @@ export default function UsersOnlinePage() {
       { field: 'ip', headerName: 'Adresse IP', width: 140 },
       {
         field: 'userAgent',
-        headerName: 'Navigateur',
+        headerName: 'Appareil',
         flex: 1.5,
         minWidth: 180,
         sortable: false,
-        renderCell: ({ value }) => <span title={value ?? ''}>{value ?? '—'}</span>,
+        renderCell: ({ value }) => <span title={value ?? ''}>{describeUserAgent(value)}</span>,
       },
       {
         field: 'createdAt',

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
+import { describeUserAgent } from '../../../lib/user-agent.ts';
 import {
   resetUserTwoFactor,
   revokeAllUserSessions,
@@ -120,7 +121,7 @@ export function SessionsSection({
                 <TableCell>Ouverte le</TableCell>
                 <TableCell>Vue le</TableCell>
                 <TableCell>IP</TableCell>
-                <TableCell>Navigateur</TableCell>
+                <TableCell>Appareil</TableCell>
                 <TableCell>État</TableCell>
                 <TableCell>Actions</TableCell>
               </TableRow>
@@ -131,10 +132,9 @@ export function SessionsSection({
                   <TableCell>{formatDateTime(session.createdAt)}</TableCell>
                   <TableCell>{formatDateTime(session.lastSeenAt)}</TableCell>
                   <TableCell>{session.ip ?? '—'}</TableCell>
-                  <TableCell
-                    sx={{ maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                  >
-                    {session.userAgent ?? '—'}
+                  {/* The device in words; the raw user agent on hover for who needs it. */}
+                  <TableCell title={session.userAgent ?? undefined} data-testid="session-device">
+                    {describeUserAgent(session.userAgent)}
                   </TableCell>
                   <TableCell>
                     <Chip
