@@ -24,6 +24,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import {
   DataGrid,
   type GridColDef,
@@ -74,9 +75,46 @@ export interface AdminTableProps<Row extends GridValidRowModel> {
   secondaryColumns?: readonly string[];
   /** Fields also hidden at first on phones (under 600 px): the row's key figure and actions fit. */
   phoneHiddenColumns?: readonly string[];
+  /**
+   * What an empty list says and offers when no search or filter narrows it (e.g. "Aucune offre pour
+   * le moment." and a "Créer une offre" button); a narrowed list says nothing matched.
+   */
+  empty?: { text: string; action?: ReactNode };
 }
 
 const PAGE_SIZES = [10, 25, 50, 100];
+
+interface EmptyOverlayProps {
+  text?: string;
+  action?: ReactNode;
+}
+
+declare module '@mui/x-data-grid' {
+  interface NoRowsOverlayPropsOverrides extends EmptyOverlayProps {}
+  interface NoResultsOverlayPropsOverrides extends EmptyOverlayProps {}
+}
+
+/** An empty list says why and offers the next step, instead of "Pas de résultats". */
+function EmptyOverlay({ text, action }: EmptyOverlayProps) {
+  return (
+    <Box
+      data-testid="admin-table-empty"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 1.5,
+        height: '100%',
+        p: 3,
+        textAlign: 'center',
+      }}
+    >
+      <Typography color="text.secondary">{text}</Typography>
+      {action}
+    </Box>
+  );
+}
 const SEARCH_DEBOUNCE_MS = 300;
 
 /** Query key prefix of every page of one endpoint (for invalidation after a change). */
@@ -209,9 +247,27 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
     }
   };
 
+  const isNarrowed =
+    Boolean(q) ||
+    Object.values(props.filters ?? {}).some(
+      (value) => value !== undefined && value !== '' && value !== 'all',
+    );
+  const emptyOverlay: EmptyOverlayProps = isNarrowed
+    ? { text: 'Aucun résultat pour cette recherche ou ces filtres.' }
+    : (props.empty ?? { text: 'Rien pour le moment.' });
+
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
+      {/* Button labels never wrap inside their button ("Nouvelle / offre"). */}
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1.5,
+          alignItems: 'center',
+          '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+        }}
+      >
         {props.hideSearch ? null : (
           <TextField
             fullWidth={false}
@@ -231,23 +287,31 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
                 ),
               },
             }}
-            sx={{ minWidth: 260, flexGrow: { xs: 1, sm: 0 } }}
+            // As wide as its placeholder says (it was cut off: "Nom, e-mail, Discord, H…").
+            sx={{
+              minWidth: 260,
+              width: { sm: `calc(${(props.searchPlaceholder ?? 'Rechercher…').length}ch + 72px)` },
+              maxWidth: '100%',
+              flexGrow: { xs: 1, sm: 0 },
+            }}
           />
         )}
         {props.toolbar}
-        <Box sx={{ flexGrow: 1 }} />
-        <Button
-          variant="outlined"
-          startIcon={<ViewColumnIcon />}
-          onClick={() => apiRef.current?.showPreferences(GridPreferencePanelsValue.columns)}
-        >
-          Colonnes
-        </Button>
-        {props.csvFilename ? (
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} loading={isExporting}>
-            Exporter en CSV
+        {/* The table's own buttons stay together, on the right (of the next row when the filters fill this one). */}
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'nowrap', ml: 'auto' }}>
+          <Button
+            variant="outlined"
+            startIcon={<ViewColumnIcon />}
+            onClick={() => apiRef.current?.showPreferences(GridPreferencePanelsValue.columns)}
+          >
+            Colonnes
           </Button>
-        ) : null}
+          {props.csvFilename ? (
+            <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} loading={isExporting}>
+              Exporter en CSV
+            </Button>
+          ) : null}
+        </Box>
       </Box>
       <Box sx={props.height ? { height: props.height } : undefined}>
         <DataGrid<Row>
@@ -274,6 +338,10 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
           onRowClick={props.onRowClick ? (params) => props.onRowClick?.(params.row) : undefined}
           localeText={frFR.components.MuiDataGrid.defaultProps.localeText}
           autoHeight={!props.height}
+          slots={{ noRowsOverlay: EmptyOverlay, noResultsOverlay: EmptyOverlay }}
+          slotProps={{ noRowsOverlay: emptyOverlay, noResultsOverlay: emptyOverlay }}
+          // "0–0 sur 0" says nothing more than the empty list does.
+          hideFooter={query.data?.total === 0 && pagination.page === 0}
           sx={props.onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
         />
       </Box>

@@ -167,6 +167,14 @@ export default function PackagesPage() {
       </ConfirmDialog>
       <AdminTable<Package>
         endpoint={PACKAGES_ENDPOINT}
+        empty={{
+          text: 'Aucune offre pour le moment : la boutique des clients est vide.',
+          action: (
+            <Button variant="contained" onClick={() => setEditing('new')}>
+              Créer une offre
+            </Button>
+          ),
+        }}
         columns={columns}
         filters={{ status }}
         initialSort="sortOrder"

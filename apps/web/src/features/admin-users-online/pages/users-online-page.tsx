@@ -72,7 +72,7 @@ export default function UsersOnlinePage() {
         minWidth: 180,
         renderCell: ({ value }) => <span style={{ fontFamily: 'monospace' }}>{value}</span>,
       },
-      { field: 'version', headerName: 'Version', width: 100 },
+      { field: 'version', headerName: 'Version', width: 120 },
       {
         field: 'connectedAt',
         headerName: 'Connecté depuis',

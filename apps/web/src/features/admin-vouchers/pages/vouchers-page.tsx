@@ -186,6 +186,14 @@ export default function VouchersPage() {
       <PageHeader title="Bons" subtitle="Les bons de réduction." />
       <AdminTable<Voucher>
         endpoint={VOUCHERS_ENDPOINT}
+        empty={{
+          text: 'Aucun bon pour le moment : créez-en un pour offrir une réduction ou une offre.',
+          action: (
+            <Button variant="contained" onClick={() => setCreating(true)}>
+              Créer un bon
+            </Button>
+          ),
+        }}
         columns={columns}
         secondaryColumns={['packageName', 'redemptionsCount']}
         filters={{ kind, active }}
