@@ -20,11 +20,23 @@ function start() {
 
   const container = document.getElementById('root');
   if (!container) throw new Error('#root manquant dans index.html');
-  createRoot(container).render(
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  );
+  const render = () =>
+    createRoot(container).render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    );
+  // A prerendered page (docs/decisions/106) stays on screen until its chunk is loaded: rendering at
+  // once would swap it for the loading bar, then back.
+  if (container.firstElementChild && !router.state.initialized) {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      render();
+    });
+  } else {
+    render();
+  }
 }
 
 start();
