@@ -47,6 +47,11 @@ describe('the public pages are prerendered: they paint without any script', () =
           .evaluate((element) => getComputedStyle(element).position);
         expect(header).toBe('sticky');
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+        // Its forms wait for the app: nothing typed into the static copy, no GET submission.
+        for (const input of await page.locator('main input').all())
+          expect(await input.getAttribute('readonly')).not.toBeNull();
+        for (const button of await page.locator('main button[type="submit"]').all())
+          expect(await button.isDisabled()).toBe(true);
         if (screenshotDir) {
           const name = route.path === '/' ? 'home' : route.path.slice(1);
           await page.screenshot({ path: `${screenshotDir}/prerendered-nojs_${name}_${width}.png` });

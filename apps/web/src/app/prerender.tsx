@@ -44,5 +44,19 @@ export async function renderPublicPage(path: string): Promise<string> {
   const context = await handler.query(new Request(`http://localhost${path}`));
   if (context instanceof Response) throw new Error(`prérendu impossible : ${path} répond ${context.status}`);
   const router = createStaticRouter(handler.dataRoutes, context);
-  return renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
+  return inertForms(
+    renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />),
+  );
+}
+
+/**
+ * The prerendered forms wait for the app: their fields are read-only and their submit buttons
+ * disabled until it replaces them. Text typed into the static copy would be lost when the app
+ * renders, and a static form would submit itself as a GET, the password in the address.
+ */
+function inertForms(markup: string): string {
+  return markup
+    .replaceAll('<input ', '<input readonly="" ')
+    .replaceAll('<textarea ', '<textarea readonly="" ')
+    .replace(/<button ([^>]*type="submit")/g, '<button disabled="" $1');
 }
