@@ -252,9 +252,15 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
     Object.values(props.filters ?? {}).some(
       (value) => value !== undefined && value !== '' && value !== 'all',
     );
-  const emptyOverlay: EmptyOverlayProps = isNarrowed
-    ? { text: 'Aucun résultat pour cette recherche ou ces filtres.' }
-    : (props.empty ?? { text: 'Rien pour le moment.' });
+  // Text only inside the grid (a button there breaks the grid's ARIA structure); an empty list with
+  // a next step is shown in place of the grid.
+  const emptyOverlay: EmptyOverlayProps = {
+    text: isNarrowed
+      ? 'Aucun résultat pour cette recherche ou ces filtres.'
+      : (props.empty?.text ?? 'Rien pour le moment.'),
+  };
+  const showsEmptyState =
+    props.empty !== undefined && !isNarrowed && query.data?.total === 0 && !query.isFetching;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
@@ -313,38 +319,44 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
           ) : null}
         </Box>
       </Box>
-      <Box sx={props.height ? { height: props.height } : undefined}>
-        <DataGrid<Row>
-          apiRef={apiRef}
-          aria-label={props.label}
-          columnVisibilityModel={columnVisibility}
-          onColumnVisibilityModelChange={chooseColumns}
-          rows={query.data?.data ?? []}
-          {...gridRowCount(query.data, pagination.pageSize)}
-          columns={props.columns}
-          getRowId={props.getRowId}
-          loading={query.isFetching}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          disableColumnFilter
-          disableRowSelectionOnClick
-          sortingOrder={['asc', 'desc', null]}
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          pageSizeOptions={PAGE_SIZES}
-          sortModel={sortModel}
-          onSortModelChange={(model) => setSortModel(model.slice(0, 1))}
-          onRowClick={props.onRowClick ? (params) => props.onRowClick?.(params.row) : undefined}
-          localeText={frFR.components.MuiDataGrid.defaultProps.localeText}
-          autoHeight={!props.height}
-          slots={{ noRowsOverlay: EmptyOverlay, noResultsOverlay: EmptyOverlay }}
-          slotProps={{ noRowsOverlay: emptyOverlay, noResultsOverlay: emptyOverlay }}
-          // "0–0 sur 0" says nothing more than the empty list does.
-          hideFooter={query.data?.total === 0 && pagination.page === 0}
-          sx={props.onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
-        />
-      </Box>
+      {showsEmptyState ? (
+        <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+          <EmptyOverlay {...props.empty} />
+        </Box>
+      ) : (
+        <Box sx={props.height ? { height: props.height } : undefined}>
+          <DataGrid<Row>
+            apiRef={apiRef}
+            aria-label={props.label}
+            columnVisibilityModel={columnVisibility}
+            onColumnVisibilityModelChange={chooseColumns}
+            rows={query.data?.data ?? []}
+            {...gridRowCount(query.data, pagination.pageSize)}
+            columns={props.columns}
+            getRowId={props.getRowId}
+            loading={query.isFetching}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            disableColumnFilter
+            disableRowSelectionOnClick
+            sortingOrder={['asc', 'desc', null]}
+            paginationModel={pagination}
+            onPaginationModelChange={setPagination}
+            pageSizeOptions={PAGE_SIZES}
+            sortModel={sortModel}
+            onSortModelChange={(model) => setSortModel(model.slice(0, 1))}
+            onRowClick={props.onRowClick ? (params) => props.onRowClick?.(params.row) : undefined}
+            localeText={frFR.components.MuiDataGrid.defaultProps.localeText}
+            autoHeight={!props.height}
+            slots={{ noRowsOverlay: EmptyOverlay, noResultsOverlay: EmptyOverlay }}
+            slotProps={{ noRowsOverlay: emptyOverlay, noResultsOverlay: emptyOverlay }}
+            // "0–0 sur 0" says nothing more than the empty list does.
+            hideFooter={query.data?.total === 0 && pagination.page === 0}
+            sx={props.onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
+          />
+        </Box>
+      )}
     </Box>
   );
 }

@@ -181,7 +181,7 @@ export default function PackagesPage() {
         label="Offres"
         searchPlaceholder="Rechercher une offre"
         toolbar={
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <TextField
               select
               size="small"

@@ -201,7 +201,7 @@ export default function VouchersPage() {
         label="Bons"
         searchPlaceholder="Rechercher un code"
         toolbar={
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <TextField
               select
               size="small"
