@@ -79,6 +79,8 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
       if (path === '/account') await signInThroughForm(page, user.username, password);
       await page.goto(path);
       await page.locator('h1').first().waitFor();
+      // The app has taken over the prerendered copy (public pages).
+      await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Aller au contenu' });
       expect(await skip.evaluate((link) => link === document.activeElement), path).toBe(true);

@@ -33,6 +33,7 @@ describe('the public pages are prerendered: they paint without any script', () =
       for (const route of PUBLIC) {
         const response = await page.goto(route.path);
         expect(response?.status()).toBe(200);
+        expect(await page.locator('#root[data-prerendered]').count()).toBe(1);
         const heading = page.locator('h1').first();
         await heading.waitFor();
         const expected = HEADINGS[route.path]!;
@@ -69,7 +70,8 @@ describe('the public pages are prerendered: they paint without any script', () =
     for (const route of PUBLIC) {
       await page.goto(route.path);
       // The app took over: its effects ran (the document title is set by the page itself).
-      await expect.poll(() => page.evaluate(() => document.querySelectorAll('#root header').length)).toBe(1);
+      await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+      expect(await page.locator('#root header').count()).toBe(1);
       expect(await blockingViolations(page), route.path).toEqual([]);
     }
     await signInThroughForm(page, user.username, password);

@@ -87,7 +87,7 @@ async function prerenderPublicPages(outDir: string): Promise<void> {
       const markup = await renderPublicPage(route.path);
       const title = route.path === '/' ? 'BotForge' : `${route.name} · BotForge`;
       const html = shell
-        .replace('<div id="root"></div>', `<div id="root">${markup}</div>`)
+        .replace('<div id="root"></div>', `<div id="root" data-prerendered="">${markup}</div>`)
         .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
       if (!html.includes(markup)) throw new Error('index.html sans <div id="root"></div>');
       await writeFile(path.join(outDir, 'prerendered', prerenderedFileName(route.path)), html);
