@@ -260,7 +260,7 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
       : (props.empty?.text ?? 'Rien pour le moment.'),
   };
   const showsEmptyState =
-    props.empty !== undefined && !isNarrowed && query.data?.total === 0 && !query.isFetching;
+    props.empty?.action !== undefined && !isNarrowed && query.data?.total === 0 && !query.isFetching;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
