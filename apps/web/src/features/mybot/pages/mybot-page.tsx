@@ -203,8 +203,8 @@ export default function MyBotPage() {
               <EventLog events={events} />
             </SectionCard>
           ) : null}
-          {/* The checklist holds the download while it is shown. */}
-          {isChecklistShown ? null : <DownloadCard />}
+          {/* First in its column: the build's notes and checksum, next to the checklist's button. */}
+          <DownloadCard />
           <BotKeyCard />
           <HwidCard onChanged={onHwidChanged} />
           <AlertsCard />
