@@ -110,7 +110,7 @@ const asText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${valu
  * The separator French spreadsheet software expects: it reads `,` as the decimal comma and would put
  * every line in one column (docs/decisions/106).
  */
-export const CSV_SEPARATOR = ';';
+const CSV_SEPARATOR = ';';
 
 /**
  * CSV lines of rows whose cells are all strings, as csv-stringify writes them with the `;` separator
@@ -134,7 +134,7 @@ export function csvLines(rows: readonly (readonly string[])[]): string {
 /** An instant as the API writes it (`Date.toISOString()`): the cells read as dates by a spreadsheet. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 /** Whose clock the dates of an export follow when the request names no valid zone. */
-export const CSV_DEFAULT_TIME_ZONE = 'Europe/Paris';
+const CSV_DEFAULT_TIME_ZONE = 'Europe/Paris';
 
 /**
  * "2026-11-26 08:30:00" in `timeZone`: the form spreadsheets (LibreOffice, Excel in French) read as a
