@@ -199,6 +199,7 @@ export default function UsersOnlinePage() {
         <SectionCard title="Bots connectés" subheader="Mis à jour toutes les 3 secondes.">
           <AdminTable<OnlineBot>
             endpoint={USERS_ONLINE_BOTS}
+            empty={{ text: 'Aucun bot connecté en ce moment : ils apparaissent ici dès leur connexion.' }}
             columns={botColumns}
             getRowId={(row) => row.hwid}
             // On a phone: who, which game accounts, since when, and the kick button.
@@ -222,6 +223,7 @@ export default function UsersOnlinePage() {
         <SectionCard title="Sessions web" subheader="Sessions actives ces 30 dernières minutes.">
           <AdminTable<OnlineSession>
             endpoint={USERS_ONLINE_SESSIONS}
+            empty={{ text: 'Aucune session active ces 30 dernières minutes.' }}
             columns={sessionColumns}
             secondaryColumns={['userAgent', 'expiresAt']}
             phoneHiddenColumns={['ip', 'createdAt', 'liveSockets']}
