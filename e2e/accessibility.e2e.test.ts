@@ -79,6 +79,8 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
       if (path === '/account') await signInThroughForm(page, user.username, password);
       await page.goto(path);
       await page.locator('h1').first().waitFor();
+      // The app has taken over the prerendered copy (public pages).
+      await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Aller au contenu' });
       expect(await skip.evaluate((link) => link === document.activeElement), path).toBe(true);
@@ -93,11 +95,15 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => {
         const element = document.activeElement as HTMLElement;
-        const style = getComputedStyle(element);
+        // A text field shows its focus with its own border (MUI's notched outline), 2 px when focused.
+        const notch = element
+          .closest('.MuiInputBase-root')
+          ?.querySelector('.MuiOutlinedInput-notchedOutline');
+        const style = notch ? getComputedStyle(notch) : getComputedStyle(element);
         return {
           insideMain: Boolean(element.closest('main')),
-          outline: style.outlineStyle,
-          width: Number.parseFloat(style.outlineWidth),
+          outline: notch ? style.borderStyle : style.outlineStyle,
+          width: Number.parseFloat(notch ? style.borderWidth : style.outlineWidth),
         };
       });
       expect(focused, path).toMatchObject({ insideMain: true, outline: 'solid' });

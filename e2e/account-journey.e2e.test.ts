@@ -22,6 +22,8 @@ describe('account journeys', () => {
 
     const sponsor = await shared.server.createUser();
     await page.goto(`/register?ref=${sponsor.user.username}`);
+    // The prerendered copy knows no query string: the app fills the sponsor in once it runs.
+    await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
     expect(await page.locator('input[name="referral"]').inputValue()).toBe(sponsor.user.username);
     await page.locator('input[name="username"]').fill(username);
     await page.locator('input[name="email"]').fill(email);

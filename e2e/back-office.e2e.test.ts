@@ -38,12 +38,21 @@ async function signInAsAdmin(): Promise<Awaited<ReturnType<typeof openPage>>> {
   return watched;
 }
 
-async function saveSettingsThroughForm(page: Page, change: (page: Page) => Promise<void>) {
+async function saveSettingsThroughForm(
+  page: Page,
+  change: (page: Page) => Promise<void>,
+  options: { turnsMaintenanceOn?: boolean } = {},
+) {
   await page.goto('/admin/settings');
   await expectHeading(page, 'Paramètres');
   await page.locator('input[name="isSnow"]').waitFor({ state: 'attached' });
   await change(page);
   await page.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  if (options.turnsMaintenanceOn) {
+    // Turning maintenance on is confirmed first, saying who is cut off.
+    const confirm = page.getByRole('dialog', { name: 'Activer la maintenance ?' });
+    await confirm.getByRole('button', { name: 'Activer la maintenance' }).click();
+  }
   await page.getByText('Paramètres enregistrés.', { exact: false }).first().waitFor();
 }
 
@@ -223,10 +232,14 @@ describe('back office journeys', () => {
     await signInThroughForm(customer.page, member.user.username, member.password);
 
     const staff = await signInAsAdmin();
-    await saveSettingsThroughForm(staff.page, async (page) => {
-      await page.locator('input[name="maintenanceMode"]').check();
-      await page.locator('textarea[name="maintenanceMessage"]').fill('Retour prévu à 15 h.');
-    });
+    await saveSettingsThroughForm(
+      staff.page,
+      async (page) => {
+        await page.locator('input[name="maintenanceMode"]').check();
+        await page.locator('textarea[name="maintenanceMessage"]').fill('Retour prévu à 15 h.');
+      },
+      { turnsMaintenanceOn: true },
+    );
 
     await customer.page.reload();
     await customer.page.getByText('Maintenance en cours').waitFor();
@@ -274,7 +287,7 @@ describe('back office journeys', () => {
     const text = await readFile((await download.path()) as string, 'utf8');
     const lines = text.trim().split(/\r?\n/);
     expect(lines).toHaveLength(3001);
-    expect(lines.slice(1).every((line) => line.includes(',export_'))).toBe(true);
+    expect(lines.slice(1).every((line) => line.includes(';export_'))).toBe(true);
 
     // page, search and sort live in the URL: a reload keeps them
     await page.getByRole('button', { name: /page suivante/i }).click();

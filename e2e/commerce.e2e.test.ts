@@ -88,6 +88,11 @@ describe('commerce journey (sandbox provider)', () => {
     }
     await expect.poll(() => page.getByTestId('whitelist-slots').textContent()).toContain('2 / 2');
     expect(await page.locator('input[name="name"]').isDisabled()).toBe(true);
+    // The disabled field says why, and links to a larger offer.
+    await page
+      .getByTestId('whitelist-full')
+      .getByRole('link', { name: 'offre avec plus de places' })
+      .waitFor();
     const list = await call<{ data: { name: string }[] }>(
       'GET',
       '/me/whitelist',

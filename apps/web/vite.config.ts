@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 // Relative path: the config is bundled by Vite, and Node 20 cannot load the package's .ts entry itself.
 import { WEB_ROUTES } from '../../packages/contracts/src/routes.ts';
@@ -40,6 +41,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      // The public pages' HTML first: it is compressed with the rest.
+      await prerenderPublicPages(outDir);
       const files = (await readdir(outDir, { recursive: true })).filter((file) =>
         /\.(js|css|html|svg|json|webmanifest)$/.test(file),
       );
@@ -55,6 +58,48 @@ function precompress(): Plugin {
       }
     },
   };
+}
+
+/** The public pages written to static HTML at build time (docs/decisions/106). */
+const PRERENDERED_PATHS = WEB_ROUTES.filter((route) => route.layout === 'landing').map((route) => route.path);
+
+/**
+ * Renders the public pages with the app's own components (a Vite server in middleware mode loads
+ * `src/app/prerender.tsx`) into copies of the built `index.html`: the markup inside `#root`, the
+ * page's title. `dist/prerendered/<name>.html`, `index.html` for `/`; the server sends them for those
+ * paths. `dist/index.html` stays the empty shell the service worker falls back to for every route.
+ */
+async function prerenderPublicPages(outDir: string): Promise<void> {
+  const shell = await readFile(path.join(outDir, 'index.html'), 'utf8');
+  const vite = await createServer({
+    configFile: fileURLToPath(import.meta.url),
+    mode: 'production',
+    logLevel: 'error',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+  });
+  try {
+    const { renderPublicPage } = (await vite.ssrLoadModule('/src/app/prerender.tsx')) as {
+      renderPublicPage: (path: string) => Promise<string>;
+    };
+    await mkdir(path.join(outDir, 'prerendered'), { recursive: true });
+    for (const route of WEB_ROUTES.filter((entry) => PRERENDERED_PATHS.includes(entry.path))) {
+      const markup = await renderPublicPage(route.path);
+      const title = route.path === '/' ? 'BotForge' : `${route.name} · BotForge`;
+      const html = shell
+        .replace('<div id="root"></div>', `<div id="root" data-prerendered="">${markup}</div>`)
+        .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
+      if (!html.includes(markup)) throw new Error('index.html sans <div id="root"></div>');
+      await writeFile(path.join(outDir, 'prerendered', prerenderedFileName(route.path)), html);
+    }
+  } finally {
+    await vite.close();
+  }
+}
+
+/** `/` → `index.html`, `/forgot-password` → `forgot-password.html` (the server reads the same names). */
+function prerenderedFileName(routePath: string): string {
+  return `${routePath === '/' ? 'index' : routePath.slice(1)}.html`;
 }
 
 /**
@@ -90,6 +135,9 @@ const serverUrl = process.env.WEB_DEV_SERVER ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId) },
+  // The same class names in the build and in the prerender's server rendering (a Vite dev server):
+  // the prerendered markup must match the inlined stylesheet.
+  css: { modules: { generateScopedName: '[local]_[hash:base64:6]' } },
   resolve: {
     // The toast styles ship as a CSS file (imported in app/providers.tsx) instead of a JS string
     // injected at run time: about 3 KB gzip less JavaScript on every page, one toast module for all.

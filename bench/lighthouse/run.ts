@@ -1,7 +1,9 @@
 /**
  * Lighthouse (the npm package) driving Debian's Chromium against the built product on the embedded
  * database (`npm run measure:web` builds the web app first):
- *  - the mobile preset on /, /login and /register: performance, accessibility, best practices, SEO;
+ *  - the mobile preset on the five public pages (prerendered at build time): performance,
+ *    accessibility, best practices, SEO, each page measured three times and its best run kept
+ *    (performance varies from run to run on a shared machine; docs/decisions/106);
  *  - accessibility (desktop preset) on every page of the route table, the account and admin pages
  *    signed in as an administrator.
  * Results: the "Lighthouse" section of docs/benchmarks.md and the `lighthouse` key of
@@ -23,12 +25,16 @@ const { values } = parseArgs({
 const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** `--quick` (the smoke run of `npm run bench`): the landing page, and one signed-in page. */
-const PUBLIC_PAGES = values.quick ? ['/'] : ['/', '/login', '/register'];
+const PUBLIC_PAGES = values.quick
+  ? ['/']
+  : WEB_ROUTES.filter((route) => route.layout === 'landing').map((route) => route.path);
+/** Runs per public page; the best one is kept. */
+const RUNS = values.quick ? 1 : 3;
 const ROUTES = values.quick ? WEB_ROUTES.filter((route) => route.path === '/account') : WEB_ROUTES;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const GOALS: Record<(typeof CATEGORIES)[number], number> = {
-  performance: 90,
-  accessibility: 95,
+  performance: 95,
+  accessibility: 100,
   'best-practices': 95,
   seo: 95,
 };
@@ -84,10 +90,13 @@ async function signInBrowser(): Promise<string> {
   return admin.user.id;
 }
 
-const mobile: { path: string; scores: Scores }[] = [];
+const mobile: { path: string; scores: Scores; performanceRuns: number[] }[] = [];
 for (const path of PUBLIC_PAGES) {
   console.log(`mobile ${path}…`);
-  mobile.push({ path, scores: await audit(path, CATEGORIES, false) });
+  const runs: Scores[] = [];
+  for (let run = 0; run < RUNS; run += 1) runs.push(await audit(path, CATEGORIES, false));
+  const best = runs.reduce((kept, next) => ((next.performance ?? 0) > (kept.performance ?? 0) ? next : kept));
+  mobile.push({ path, scores: best, performanceRuns: runs.map((scores) => scores.performance ?? 0) });
 }
 const userId = await signInBrowser();
 const accessibility: { path: string; score: number | undefined }[] = [];
@@ -104,13 +113,15 @@ const lines = [
   '## Lighthouse',
   '',
   `Measured by \`npm run measure:web\` (bench/lighthouse/run.ts), Lighthouse ${lighthouseVersion} in Debian's ` +
-    `Chromium, ${measuredAt.toISOString().slice(0, 10)}. Goals: performance ≥ ${GOALS.performance}, the others ≥ 95.`,
+    `Chromium, ${measuredAt.toISOString().slice(0, 10)}. Goals: performance ≥ ${GOALS.performance} (best of ${RUNS} runs), ` +
+    `accessibility ${GOALS.accessibility}, the others ≥ 95.`,
   '',
-  '| page (mobile preset) | performance | accessibility | best practices | SEO | verdict |',
+  '| page (mobile preset) | performance (runs) | accessibility | best practices | SEO | verdict |',
   '|---|---|---|---|---|---|',
-  ...mobile.map(({ path, scores }) => {
+  ...mobile.map(({ path, scores, performanceRuns }) => {
     const misses = CATEGORIES.filter((category) => (scores[category] ?? 0) < GOALS[category]);
-    return `| \`${path}\` | ${CATEGORIES.map((category) => scores[category] ?? '—').join(' | ')} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goals'} |`;
+    const [performance, ...others] = CATEGORIES.map((category) => scores[category] ?? '—');
+    return `| \`${path}\` | ${performance} (${performanceRuns.join(', ')}) | ${others.join(' | ')} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goals'} |`;
   }),
   '',
   '| page (desktop, signed in as an administrator where needed) | accessibility |',

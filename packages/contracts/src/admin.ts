@@ -9,6 +9,8 @@ export const listQuery = z.object({
     .regex(/^-?[A-Za-z]+$/, 'Tri invalide.')
     .optional(),
   q: z.string().trim().max(200).optional(),
+  /** The viewer's IANA time zone: CSV exports write their dates in it. */
+  tz: z.string().trim().max(64).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 

@@ -60,6 +60,10 @@ export const ERRORS = {
   ACCOUNT_BANNED: { status: 403, message: 'Votre compte est suspendu.' },
   ALREADY_ACTIVATED: { status: 409, message: 'Ce compte est déjà activé.' },
   USERNAME_TAKEN: { status: 409, message: "Ce nom d'utilisateur est déjà pris." },
+  REFERRAL_UNKNOWN: {
+    status: 400,
+    message: "Ce parrain n'existe pas. Vérifiez son nom d'utilisateur ou laissez le champ vide.",
+  },
   EMAIL_TAKEN: { status: 409, message: 'Cette adresse e-mail est déjà utilisée.' },
   REGISTRATION_CLOSED: { status: 403, message: 'Les inscriptions sont actuellement fermées.' },
   WEAK_PASSWORD: {

@@ -140,21 +140,61 @@ const CSV_CHUNK_ROWS = 1000;
 const asText = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /**
- * CSV lines of rows whose cells are all strings, as csv-stringify writes them (RFC 4180: a cell with
- * a comma, a quote or a line break is quoted, its quotes doubled; lines end with \n), formula cells
- * as text. A few times faster than csv-stringify's generic path, which formats every other value.
+ * The separator French spreadsheet software expects: it reads `,` as the decimal comma and would put
+ * every line in one column (docs/decisions/106).
+ */
+const CSV_SEPARATOR = ';';
+
+/**
+ * CSV lines of rows whose cells are all strings, as csv-stringify writes them with the `;` separator
+ * (RFC 4180 otherwise: a cell with the separator, a quote or a line break is quoted, its quotes
+ * doubled; lines end with \n), formula cells as text. A few times faster than csv-stringify's generic
+ * path, which formats every other value.
  */
 export function csvLines(rows: readonly (readonly string[])[]): string {
   let lines = '';
   for (const row of rows) {
     for (let i = 0; i < row.length; i += 1) {
       const cell = asText(row[i]!);
-      const quoted = /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
-      lines += i === 0 ? quoted : `,${quoted}`;
+      const quoted = /[";\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+      lines += i === 0 ? quoted : `${CSV_SEPARATOR}${quoted}`;
     }
     lines += '\n';
   }
   return lines;
+}
+
+/** An instant as the API writes it (`Date.toISOString()`): the cells read as dates by a spreadsheet. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+/** Whose clock the dates of an export follow when the request names no valid zone. */
+const CSV_DEFAULT_TIME_ZONE = 'Europe/Paris';
+
+/**
+ * "2026-11-26 08:30:00" in `timeZone`: the form spreadsheets (LibreOffice, Excel in French) read as a
+ * date and time, in the viewer's zone (the web app sends its own, `tz`), without the ISO `T` and `Z`
+ * they keep as text.
+ */
+export function spreadsheetDates(timeZone: string | undefined): (cell: string) => string {
+  let zone = CSV_DEFAULT_TIME_ZONE;
+  if (timeZone) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone });
+      zone = timeZone;
+    } catch {
+      // an unknown zone: the default one
+    }
+  }
+  const format = new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (cell) => (ISO_INSTANT.test(cell) ? format.format(new Date(cell)) : cell);
 }
 
 const allStrings = (rows: unknown[][]): rows is string[][] =>
@@ -176,7 +216,8 @@ async function* chunksOf<T>(rows: AsyncIterable<T>, size: number): AsyncIterable
 /**
  * Streams a CSV export without a row cap: rows are fetched page by page (keyset or offset, the
  * caller decides) and written a page at a time as they come (`rows` one by one are grouped a
- * thousand at a time), so memory stays flat whatever the table size. UTF-8 with a BOM, a header line.
+ * thousand at a time), so memory stays flat whatever the table size. UTF-8 with a BOM, a header line,
+ * `;` between cells, instants as local dates (`spreadsheetDates`).
  */
 export async function sendCsv(
   reply: FastifyReply,
@@ -185,9 +226,19 @@ export async function sendCsv(
     | { pages: AsyncIterable<unknown[][]> }
   ),
 ): Promise<FastifyReply> {
-  const options = { columns: input.header, cast: { string: asText } };
+  // `tz` (every list query has it): the viewer's time zone, for the dates.
+  const toDate = spreadsheetDates((reply.request.query as { tz?: string } | undefined)?.tz);
+  const asCell = (value: string) => asText(toDate(value));
+  const options = {
+    columns: input.header,
+    delimiter: CSV_SEPARATOR,
+    cast: { string: asCell, date: (value: Date) => toDate(value.toISOString()) },
+  };
   const format = (rows: unknown[][], first: boolean): string => {
-    if (allStrings(rows)) return `${first ? `\ufeff${csvLines([input.header])}` : ''}${csvLines(rows)}`;
+    if (allStrings(rows)) {
+      const cells = rows.map((row) => row.map(toDate));
+      return `${first ? `\ufeff${csvLines([input.header])}` : ''}${csvLines(cells)}`;
+    }
     return stringify(rows, first ? { ...options, header: true, bom: true } : options);
   };
   const pages = ('pages' in input ? input.pages : chunksOf(input.rows, CSV_CHUNK_ROWS))[

@@ -37,8 +37,16 @@ export function RootLayout() {
       {navigation.state === 'loading' ? (
         <div className="nav-progress" role="progressbar" aria-label="Chargement" />
       ) : null}
-      <SiteBanner settings={settings} />
-      {isInMaintenance ? <MaintenancePage message={settings?.maintenanceMessage ?? ''} /> : <Outlet />}
+      {/* The maintenance page says it all: no banner repeating its message or an announcement over it. */}
+      {isInMaintenance ? (
+        <MaintenancePage message={settings?.maintenanceMessage ?? ''} />
+      ) : (
+        <>
+          {/* In the admin area staff get their own "Maintenance active" status instead. */}
+          <SiteBanner settings={settings} showMaintenance={!pathname.startsWith('/admin')} />
+          <Outlet />
+        </>
+      )}
       {/* Decoration for visitors and customers; staff work on the admin area and the map undisturbed. */}
       {isSnow && !pathname.startsWith('/admin') ? (
         <Suspense fallback={null}>

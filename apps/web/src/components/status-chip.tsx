@@ -11,7 +11,10 @@ export const STATUS_COLORS: Record<BotStatus, string> = {
   fighting: '#ef5350',
   banking: '#ba68c8',
   stopped: '#78909c',
-  error: '#ff7043',
+  // White: "Erreur" must not be mistaken for "Combat" (red), also with a colour-vision deficiency
+  // (the orange it replaced was 12-21 ΔE from that red in protan/deutan/tritan simulations;
+  // status-chip.test.ts checks every pair), and stands out on any zone tint.
+  error: '#ffffff',
 };
 
 export function StatusChip({ status }: { status: BotStatus }) {

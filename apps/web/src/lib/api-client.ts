@@ -65,7 +65,12 @@ export function createApiClient(deps: ApiClientDeps) {
 
     const payload = await readJson(response);
     if (!response.ok) {
-      const error = new ApiError(response.status, readCode(payload), readMessage(payload) ?? fallback);
+      const error = new ApiError(
+        response.status,
+        readCode(payload),
+        readMessage(payload) ?? fallback,
+        readField(payload),
+      );
       if (response.status === 401 && token) {
         deps.onUnauthorized(error);
         throw error;
@@ -117,6 +122,15 @@ function readMessage(payload: unknown): string | undefined {
     if (typeof error === 'string' && error.trim()) return error;
   }
   return undefined;
+}
+
+/** `details.field` of an error answer: the form field the server's refusal concerns. */
+function readField(payload: unknown): string | undefined {
+  if (!payload || typeof payload !== 'object' || !('details' in payload)) return undefined;
+  const { details } = payload as { details: unknown };
+  if (!details || typeof details !== 'object' || !('field' in details)) return undefined;
+  const { field } = details as { field: unknown };
+  return typeof field === 'string' ? field : undefined;
 }
 
 function readCode(payload: unknown): string {

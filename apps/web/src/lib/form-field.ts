@@ -13,3 +13,11 @@ export function textFieldProps<T extends FieldValues>(
     helperText: typeof message === 'string' ? message : undefined,
   };
 }
+
+/** The field's error when it has one, else a hint under it. */
+export function withHint<P extends { helperText?: string }>(
+  props: P,
+  hint: string,
+): P & { helperText: string } {
+  return { ...props, helperText: props.helperText ?? hint };
+}

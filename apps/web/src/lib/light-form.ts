@@ -97,7 +97,13 @@ export function useLightForm<T extends Record<string, string>>({ defaultValues }
     setErrors({});
   };
 
-  return { register, handleSubmit, reset, formState: { errors, isSubmitting } };
+  /** Shows a message under a field (a refusal from the server) and focuses it; the next edit clears it. */
+  const setFieldError = (name: keyof T, message: string) => {
+    setErrors((current) => ({ ...current, [name]: message }));
+    inputs.current.get(name)?.focus();
+  };
+
+  return { register, handleSubmit, reset, setFieldError, formState: { errors, isSubmitting } };
 }
 
 export type LightForm<T extends Record<string, string>> = ReturnType<typeof useLightForm<T>>;

@@ -33,8 +33,10 @@ export function mountToaster(): void {
       newestOnTop
       closeOnClick
       pauseOnFocusLoss={false}
-      // Below the app bar (64 px), never over its menu and account buttons; a few at a time.
-      style={{ top: 72 }}
+      // Below the app bar (64 px) and the site banner, never over the menu and account buttons; a few
+      // at a time. Only `top` moves: with a bottom position as well the container (and its toast,
+      // which grows to fill it) would stretch down the whole screen (docs/decisions/106).
+      style={{ top: 'calc(72px + var(--site-banner-height, 0px))' }}
       limit={3}
     />,
   );

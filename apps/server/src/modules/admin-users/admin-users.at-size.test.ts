@@ -163,7 +163,9 @@ describe('CSV export', () => {
       .set({ bannedAt: new Date('2026-02-03T04:05:06.789Z'), banReason: 'Triche, "bot" =modifié' })
       .where(eq(users.id, banned));
 
-    const response = await fetch(`${server.api}/admin/users/export.csv?q=edge_`, {
+    // Dates in the zone the viewer names (here UTC): 'YYYY-MM-DD HH:mm:ss', no milliseconds.
+    const local = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, '');
+    const response = await fetch(`${server.api}/admin/users/export.csv?q=edge_&tz=UTC`, {
       headers: { authorization: `Bearer ${staff.token}` },
     });
     expect(response.status).toBe(200);
@@ -172,12 +174,12 @@ describe('CSV export', () => {
       .trimEnd()
       .split('\n');
     expect(lines[0]).toBe(
-      "id,nom d'utilisateur,e-mail,activé,banni le,raison du bannissement,rôles,abonnements,hwid,discord,bot en ligne,créé le",
+      "id;nom d'utilisateur;e-mail;activé;banni le;raison du bannissement;rôles;abonnements;hwid;discord;bot en ligne;créé le",
     );
     expect(lines).toHaveLength(5051);
-    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(ids);
+    expect(lines.slice(1).map((line) => line.split(';')[0])).toEqual(ids);
 
-    const byId = new Map(lines.slice(1).map((line) => [line.split(',')[0]!, line]));
+    const byId = new Map(lines.slice(1).map((line) => [line.split(';')[0]!, line]));
     const listed = async (id: string) =>
       (await list(`q=${(await db.select().from(users).where(eq(users.id, id)))[0]!.username}`)).body.data[0]!;
     const boundary = await listed(startOfPage);
@@ -187,22 +189,22 @@ describe('CSV export', () => {
       { permission: 'can_useTreasure', expiresAt: null },
     ]);
     expect(byId.get(startOfPage)).toBe(
-      `${startOfPage},edge_5000,edge_5000@example.test,oui,,,Alpha,can_useGathering:${until.toISOString()} can_useTreasure:sans fin,,,non,${boundary.createdAt}`,
+      `${startOfPage};edge_5000;edge_5000@example.test;oui;;;Alpha;can_useGathering:${until.toISOString()} can_useTreasure:sans fin;;;non;${local(boundary.createdAt)}`,
     );
     const before = await listed(endOfPage);
     expect(before.roles.map((role) => role.name)).toEqual(['Alpha', 'Zeta']);
     expect(before.subscriptions).toEqual([]);
     expect(byId.get(endOfPage)).toBe(
-      `${endOfPage},edge_4999,edge_4999@example.test,oui,,,Alpha Zeta,,,,non,${before.createdAt}`,
+      `${endOfPage};edge_4999;edge_4999@example.test;oui;;;Alpha Zeta;;;;non;${local(before.createdAt)}`,
     );
     expect(byId.get(banned)).toBe(
-      `${banned},edge_0007,edge_7@example.test,oui,2026-02-03T04:05:06.789Z,"Triche, ""bot"" =modifié",,,,,non,${(await listed(banned)).createdAt}`,
+      `${banned};edge_0007;edge_7@example.test;oui;2026-02-03 04:05:06;"Triche, ""bot"" =modifié";;;;;non;${local((await listed(banned)).createdAt)}`,
     );
 
     const filtered = await fetch(`${server.api}/admin/users/export.csv?q=edge_&permission=can_useTreasure`, {
       headers: { authorization: `Bearer ${staff.token}` },
     });
     const filteredLines = (await filtered.text()).trimEnd().split('\n');
-    expect(filteredLines.slice(1).map((line) => line.split(',')[0])).toEqual([startOfPage]);
+    expect(filteredLines.slice(1).map((line) => line.split(';')[0])).toEqual([startOfPage]);
   });
 });

@@ -184,7 +184,7 @@ describe('CSV export', () => {
     const lines = (await response.text()).trim().split(/\r?\n/);
     expect(lines).toHaveLength(3001);
     expect(lines[0]).toContain("nom d'utilisateur");
-    const names = new Set(lines.slice(1).map((line) => line.split(',')[1]));
+    const names = new Set(lines.slice(1).map((line) => line.split(';')[1]));
     expect(names.size).toBe(3000);
     expect(names.has('bulk_2999')).toBe(true);
 

@@ -112,5 +112,5 @@ it('exports the filtered trail as CSV, every row, with before/after as JSON', as
   const text = await response.text();
   const lines = text.trim().split(/\r?\n/);
   expect(lines).toHaveLength(2501);
-  expect(text).toContain('"{""n"":2499}","{""n"":2500}"');
+  expect(text).toContain('"{""n"":2499}";"{""n"":2500}"');
 });

@@ -131,7 +131,7 @@ describe('POST /auth/register', () => {
     expect(tooLong).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
   });
 
-  it('records the referrer when the referral names an existing user, and ignores an unknown one', async () => {
+  it('records the referrer when the referral names an existing user, and refuses an unknown one', async () => {
     const referrer = await server.createUser({ username: 'parrain' });
     const withReferral = await call<{ user: { referral: string | null; id: string } }>(
       'POST',
@@ -141,11 +141,16 @@ describe('POST /auth/register', () => {
     expect(withReferral.body.user.referral).toBe('parrain');
     const [row] = await server.app.ctx.db.select().from(users).where(eq(users.id, withReferral.body.user.id));
     expect(row?.referredById).toBe(referrer.user.id);
-    const unknown = await call<{ user: { referral: string | null } }>('POST', '/auth/register', {
-      ...freshAccount(),
-      referral: 'personne',
+    const unknown = await call('POST', '/auth/register', { ...freshAccount(), referral: 'personne' });
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: { code: 'REFERRAL_UNKNOWN', details: { field: 'referral' } },
     });
-    expect(unknown).toMatchObject({ status: 201, body: { user: { referral: null } } });
+    const taken = await call('POST', '/auth/register', { ...freshAccount(), username: 'parrain' });
+    expect(taken).toMatchObject({
+      status: 409,
+      body: { code: 'USERNAME_TAKEN', details: { field: 'username' } },
+    });
   });
 
   it('is refused while registration is closed', async () => {

@@ -31,6 +31,9 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
+/** `details.field` names the form field the refusal concerns: the web form shows it there. */
+const usernameTaken = () => new AppError('USERNAME_TAKEN', { details: { field: 'username' } });
+
 /**
  * Creates an unactivated account and mails its activation link. An e-mail that already has an
  * account gets the same answer as a fresh registration (nothing tells a stranger which addresses
@@ -44,10 +47,14 @@ export async function registerUser(
 ): Promise<User> {
   const settings = await getSettings(ctx);
   if (!settings.registrationOpen) throw new AppError('REGISTRATION_CLOSED');
-  if (await findUserByUsername(ctx.db, input.username)) throw new AppError('USERNAME_TAKEN');
+  if (await findUserByUsername(ctx.db, input.username)) throw usernameTaken();
   await assertStrongPassword(input.password, [input.username, input.email, input.email.split('@')[0] ?? '']);
 
   const referrer = input.referral ? await findUserByUsername(ctx.db, input.referral) : undefined;
+  // A mistyped sponsor would silently lose its credit: refused, next to its field.
+  if (input.referral && !referrer) {
+    throw new AppError('REFERRAL_UNKNOWN', { details: { field: 'referral' } });
+  }
   const passwordHash = await hashPassword(input.password);
   const owner = await findUserByEmail(ctx.db, input.email);
   if (owner) return answerAsIfRegistered(ctx, input, owner, referrer?.username ?? null);
@@ -62,7 +69,7 @@ export async function registerUser(
     });
   } catch (error) {
     // Two registrations raced past the checks above: the unique indexes decide.
-    if (isUniqueViolation(error, 'users_username_lower_idx')) throw new AppError('USERNAME_TAKEN');
+    if (isUniqueViolation(error, 'users_username_lower_idx')) throw usernameTaken();
     if (isUniqueViolation(error, 'users_email_lower_idx')) {
       const raced = await findUserByEmail(ctx.db, input.email);
       if (raced) return answerAsIfRegistered(ctx, input, raced, referrer?.username ?? null);

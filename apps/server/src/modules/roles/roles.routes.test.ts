@@ -1,3 +1,4 @@
+import { PERMISSION_DESCRIPTIONS } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
@@ -95,6 +96,11 @@ describe('roles', () => {
     const lines = (await csv.text()).trim().split(/\r?\n/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('Support N2');
+    // Permissions as staff read them, not their `can_` names; `;` between cells.
+    expect(lines[1]).toContain(
+      `${PERMISSION_DESCRIPTIONS.can_manageAudit}, ${PERMISSION_DESCRIPTIONS.can_manageUsers}`,
+    );
+    expect(lines[1]).not.toContain('can_');
 
     expect((await call('DELETE', `/admin/roles/${id}`, undefined, staff.token)).status).toBe(204);
     expect((await call('GET', `/admin/roles/${id}`, undefined, staff.token)).status).toBe(404);

@@ -2,6 +2,7 @@ import {
   dataAnswer,
   idParams,
   listAnswer,
+  permissionLabel,
   roleDetailSchema,
   roleInput,
   roleSchema,
@@ -49,7 +50,8 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
               role.id,
               role.name,
               role.description,
-              role.permissions.join(' '),
+              // What each permission allows, as staff read it in the app (not its `can_` name).
+              role.permissions.map((name) => permissionLabel(name)).join(', '),
               role.memberCount,
               role.createdAt,
             ];

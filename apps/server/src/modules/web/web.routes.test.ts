@@ -18,6 +18,11 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1);');
   writeFileSync(path.join(dist, '.vite', 'manifest.json'), '{}');
+  mkdirSync(path.join(dist, 'prerendered'));
+  writeFileSync(
+    path.join(dist, 'prerendered', 'login.html'),
+    '<!doctype html><div id="root"><h1>Connexion</h1></div>',
+  );
   app = Fastify();
   await app.register(
     async (api) => {
@@ -50,6 +55,18 @@ describe('web hosting', () => {
     writeFileSync(path.join(dist, 'build.json'), JSON.stringify({ buildId: 'build-2' }));
     expect((await get('/config.json')).json()).toMatchObject({ buildId: 'build-2' });
     expect(await readBuildId(path.join(dist, 'missing'))).toBe('dev');
+  });
+
+  it('sends a public page as the build prerendered it, the shell when it did not', async () => {
+    for (const url of ['/login', '/login?username=x']) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<h1>Connexion</h1>');
+    }
+    expect((await get('/register')).body).toBe('<!doctype html><div id="root"></div>');
+    expect((await get('/account')).body).toBe('<!doctype html><div id="root"></div>');
   });
 
   it('answers the app shell with 200 for every path of the route table', async () => {

@@ -43,8 +43,9 @@ function isReservedPath(pathname: string): boolean {
 
 /**
  * Hosts the built React app on the API's origin: `/config.json` (public runtime config), the static
- * files of `dist/`, the app shell (200) for every path of the route table, and the same shell with
- * HTTP 404 for any other path so the app's 404 page renders with a true status (docs/specification.md §7).
+ * files of `dist/`, the app shell (200) for every path of the route table — the public pages as the
+ * build prerendered them (`dist/prerendered/`, docs/decisions/106) — and the same shell with HTTP 404
+ * for any other path so the app's 404 page renders with a true status.
  */
 export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, options) => {
   const distDir = path.resolve(options.distDir);
@@ -108,6 +109,15 @@ export const webRoutes: FastifyPluginAsync<WebRoutesOptions> = async (app, optio
       }
     }
 
-    return sendShell(reply, matchWebRoute(pathname) ? 200 : 404);
+    const route = matchWebRoute(pathname);
+    // A public page prerendered by the build: its HTML paints before any script runs.
+    if (route?.layout === 'landing') {
+      const prerendered = `prerendered/${route.path === '/' ? 'index' : route.path.slice(1)}.html`;
+      if ((await stat(path.join(distDir, prerendered)).catch(() => undefined))?.isFile()) {
+        reply.header('cache-control', NO_CACHE);
+        return reply.type('text/html; charset=utf-8').sendFile(prerendered, distDir, { cacheControl: false });
+      }
+    }
+    return sendShell(reply, route ? 200 : 404);
   });
 };

@@ -22,6 +22,7 @@ import { frFR as dataGridFrFR } from '@mui/x-data-grid/locales';
 import type { ReactNode } from 'react';
 import { Outlet, Link as RouterLink } from 'react-router';
 import { AppShell, type NavItem } from '../../components/shell/app-shell.tsx';
+import { MaintenanceStatus } from '../../features/admin-settings/index.ts';
 import { NotificationBell } from '../../features/notifications/index.ts';
 import { useAuthStore, useIsConnected } from '../../lib/auth-store.ts';
 import { frenchTheme } from '../../lib/french-theme.ts';
@@ -93,6 +94,7 @@ function AdminArea() {
           </>
         }
       >
+        <MaintenanceStatus />
         <Outlet />
       </AppShell>
     </ThemeProvider>

@@ -24,6 +24,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import {
   DataGrid,
   type GridColDef,
@@ -72,9 +73,48 @@ export interface AdminTableProps<Row extends GridValidRowModel> {
   label?: string;
   /** Fields hidden at first on screens narrower than 1,600 px; staff may show them ("Colonnes"). */
   secondaryColumns?: readonly string[];
+  /** Fields also hidden at first on phones (under 600 px): the row's key figure and actions fit. */
+  phoneHiddenColumns?: readonly string[];
+  /**
+   * What an empty list says and offers when no search or filter narrows it (e.g. "Aucune offre pour
+   * le moment." and a "Créer une offre" button); a narrowed list says nothing matched.
+   */
+  empty?: { text: string; action?: ReactNode };
 }
 
 const PAGE_SIZES = [10, 25, 50, 100];
+
+interface EmptyOverlayProps {
+  text?: string;
+  action?: ReactNode;
+}
+
+declare module '@mui/x-data-grid' {
+  interface NoRowsOverlayPropsOverrides extends EmptyOverlayProps {}
+  interface NoResultsOverlayPropsOverrides extends EmptyOverlayProps {}
+}
+
+/** An empty list says why and offers the next step, instead of "Pas de résultats". */
+function EmptyOverlay({ text, action }: EmptyOverlayProps) {
+  return (
+    <Box
+      data-testid="admin-table-empty"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 1.5,
+        height: '100%',
+        p: 3,
+        textAlign: 'center',
+      }}
+    >
+      <Typography color="text.secondary">{text}</Typography>
+      {action}
+    </Box>
+  );
+}
 const SEARCH_DEBOUNCE_MS = 300;
 
 /** Query key prefix of every page of one endpoint (for invalidation after a change). */
@@ -127,7 +167,11 @@ function useDebounced<T>(value: T, delayMs: number): T {
 
 export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps<Row>) {
   const apiRef = useGridApiRef();
-  const [columnVisibility, chooseColumns] = useColumnChoice(props.endpoint, props.secondaryColumns);
+  const [columnVisibility, chooseColumns] = useColumnChoice(
+    props.endpoint,
+    props.secondaryColumns,
+    props.phoneHiddenColumns,
+  );
   const [searchParams, setSearchParams] = useSearchParams();
   const fromUrl = (key: string) => (props.syncUrl ? (searchParams.get(key) ?? undefined) : undefined);
   const [pagination, setPagination] = useState<GridPaginationModel>(() => ({
@@ -195,15 +239,41 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
     setExporting(true);
     try {
       const exportParams = listSearchParams({ sort, q, filters });
+      // Dates in the file follow the viewer's clock, like the table's.
+      exportParams.set('tz', Intl.DateTimeFormat().resolvedOptions().timeZone);
       await downloadCsv(props.endpoint, exportParams, props.csvFilename);
     } finally {
       setExporting(false);
     }
   };
 
+  const isNarrowed =
+    Boolean(q) ||
+    Object.values(props.filters ?? {}).some(
+      (value) => value !== undefined && value !== '' && value !== 'all',
+    );
+  // Text only inside the grid (a button there breaks the grid's ARIA structure); an empty list with
+  // a next step is shown in place of the grid.
+  const emptyOverlay: EmptyOverlayProps = {
+    text: isNarrowed
+      ? 'Aucun résultat pour cette recherche ou ces filtres.'
+      : (props.empty?.text ?? 'Rien pour le moment.'),
+  };
+  const showsEmptyState =
+    props.empty?.action !== undefined && !isNarrowed && query.data?.total === 0 && !query.isFetching;
+
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}>
+      {/* Button labels never wrap inside their button ("Nouvelle / offre"). */}
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1.5,
+          alignItems: 'center',
+          '& .MuiButton-root': { whiteSpace: 'nowrap', flexShrink: 0 },
+        }}
+      >
         {props.hideSearch ? null : (
           <TextField
             fullWidth={false}
@@ -223,52 +293,70 @@ export function AdminTable<Row extends GridValidRowModel>(props: AdminTableProps
                 ),
               },
             }}
-            sx={{ minWidth: 260, flexGrow: { xs: 1, sm: 0 } }}
+            // As wide as its placeholder says (it was cut off: "Nom, e-mail, Discord, H…").
+            sx={{
+              minWidth: 260,
+              width: { sm: `calc(${(props.searchPlaceholder ?? 'Rechercher…').length}ch + 72px)` },
+              maxWidth: '100%',
+              flexGrow: { xs: 1, sm: 0 },
+            }}
           />
         )}
         {props.toolbar}
-        <Box sx={{ flexGrow: 1 }} />
-        <Button
-          variant="outlined"
-          startIcon={<ViewColumnIcon />}
-          onClick={() => apiRef.current?.showPreferences(GridPreferencePanelsValue.columns)}
-        >
-          Colonnes
-        </Button>
-        {props.csvFilename ? (
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} loading={isExporting}>
-            Exporter en CSV
+        {/* The table's own buttons stay together, on the right (of the next row when the filters fill this one). */}
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'nowrap', ml: 'auto' }}>
+          <Button
+            variant="outlined"
+            startIcon={<ViewColumnIcon />}
+            onClick={() => apiRef.current?.showPreferences(GridPreferencePanelsValue.columns)}
+          >
+            Colonnes
           </Button>
-        ) : null}
+          {props.csvFilename ? (
+            <Button variant="outlined" startIcon={<DownloadIcon />} onClick={exportCsv} loading={isExporting}>
+              Exporter en CSV
+            </Button>
+          ) : null}
+        </Box>
       </Box>
-      <Box sx={props.height ? { height: props.height } : undefined}>
-        <DataGrid<Row>
-          apiRef={apiRef}
-          aria-label={props.label}
-          columnVisibilityModel={columnVisibility}
-          onColumnVisibilityModelChange={chooseColumns}
-          rows={query.data?.data ?? []}
-          {...gridRowCount(query.data, pagination.pageSize)}
-          columns={props.columns}
-          getRowId={props.getRowId}
-          loading={query.isFetching}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          disableColumnFilter
-          disableRowSelectionOnClick
-          sortingOrder={['asc', 'desc', null]}
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          pageSizeOptions={PAGE_SIZES}
-          sortModel={sortModel}
-          onSortModelChange={(model) => setSortModel(model.slice(0, 1))}
-          onRowClick={props.onRowClick ? (params) => props.onRowClick?.(params.row) : undefined}
-          localeText={frFR.components.MuiDataGrid.defaultProps.localeText}
-          autoHeight={!props.height}
-          sx={props.onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
-        />
-      </Box>
+      {showsEmptyState ? (
+        <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+          <EmptyOverlay {...props.empty} />
+        </Box>
+      ) : (
+        <Box sx={props.height ? { height: props.height } : undefined}>
+          <DataGrid<Row>
+            apiRef={apiRef}
+            aria-label={props.label}
+            columnVisibilityModel={columnVisibility}
+            onColumnVisibilityModelChange={chooseColumns}
+            rows={query.data?.data ?? []}
+            {...gridRowCount(query.data, pagination.pageSize)}
+            columns={props.columns}
+            getRowId={props.getRowId}
+            loading={query.isFetching}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            disableColumnFilter
+            disableRowSelectionOnClick
+            sortingOrder={['asc', 'desc', null]}
+            paginationModel={pagination}
+            onPaginationModelChange={setPagination}
+            pageSizeOptions={PAGE_SIZES}
+            sortModel={sortModel}
+            onSortModelChange={(model) => setSortModel(model.slice(0, 1))}
+            onRowClick={props.onRowClick ? (params) => props.onRowClick?.(params.row) : undefined}
+            localeText={frFR.components.MuiDataGrid.defaultProps.localeText}
+            autoHeight={!props.height}
+            slots={{ noRowsOverlay: EmptyOverlay, noResultsOverlay: EmptyOverlay }}
+            slotProps={{ noRowsOverlay: emptyOverlay, noResultsOverlay: emptyOverlay }}
+            // "0–0 sur 0" says nothing more than the empty list does.
+            hideFooter={query.data?.total === 0 && pagination.page === 0}
+            sx={props.onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : undefined}
+          />
+        </Box>
+      )}
     </Box>
   );
 }

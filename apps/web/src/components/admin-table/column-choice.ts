@@ -3,12 +3,19 @@ import { useState } from 'react';
 
 /** Below this width, a table's secondary columns start hidden: its row actions stay on screen. */
 const WIDE_SCREEN_PX = 1600;
+/** MUI's `sm` breakpoint: under it, a phone (docs/decisions/106). */
+const PHONE_PX = 600;
 const STORAGE_PREFIX = 'admin-table-columns:';
 
 /** The columns a table starts with: all of them on a wide screen, its main ones otherwise. */
-function defaultVisibility(secondary: readonly string[], screenWidth: number): GridColumnVisibilityModel {
+function defaultVisibility(
+  secondary: readonly string[],
+  phoneHidden: readonly string[],
+  screenWidth: number,
+): GridColumnVisibilityModel {
   if (screenWidth >= WIDE_SCREEN_PX) return {};
-  return Object.fromEntries(secondary.map((field) => [field, false]));
+  const hidden = screenWidth < PHONE_PX ? [...secondary, ...phoneHidden] : secondary;
+  return Object.fromEntries(hidden.map((field) => [field, false]));
 }
 
 function readStored(key: string): GridColumnVisibilityModel | null {
@@ -28,9 +35,13 @@ function readStored(key: string): GridColumnVisibilityModel | null {
  * The columns staff chose to see in one table, remembered in this browser; until they choose, the
  * defaults for the screen's width.
  */
-export function useColumnChoice(key: string, secondary: readonly string[] = []) {
+export function useColumnChoice(
+  key: string,
+  secondary: readonly string[] = [],
+  phoneHidden: readonly string[] = [],
+) {
   const [visibility, setVisibility] = useState<GridColumnVisibilityModel>(
-    () => readStored(key) ?? defaultVisibility(secondary, window.innerWidth),
+    () => readStored(key) ?? defaultVisibility(secondary, phoneHidden, window.innerWidth),
   );
   const choose = (next: GridColumnVisibilityModel) => {
     setVisibility(next);

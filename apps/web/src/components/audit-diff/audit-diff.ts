@@ -116,3 +116,18 @@ export function summarizeDiff(before: unknown, after: unknown, max = 3): string 
   });
   return lines.length > max ? `${shown.join(' · ')} · …` : shown.join(' · ');
 }
+
+/**
+ * The target of an audit entry as people read it. A settings change is stored with the keys it
+ * changed ("maintenanceMode, announcement"): they read as their labels ("Mode maintenance, Bannière
+ * d'annonce"), on the dashboard as in the audit list.
+ */
+export function auditTargetText(entry: { targetType: string | null; targetLabel: string | null }) {
+  if (entry.targetType === 'settings' && entry.targetLabel) {
+    return entry.targetLabel
+      .split(',')
+      .map((key) => auditFieldLabel(key.trim()))
+      .join(', ');
+  }
+  return entry.targetLabel;
+}

@@ -1,3 +1,3 @@
 export { auditChangeColumns } from './audit-columns.ts';
-export { summarizeDiff } from './audit-diff.ts';
+export { auditTargetText, summarizeDiff } from './audit-diff.ts';
 export { AuditDiffView } from './audit-diff-view.tsx';

@@ -28,6 +28,9 @@ export interface NavItem {
 }
 
 const DRAWER_WIDTH = 264;
+/** The site banner's height (0 without one): the fixed bar and side menu start below it. */
+const BANNER_OFFSET = 'var(--site-banner-height, 0px)';
+const BELOW_BANNER = { top: BANNER_OFFSET, height: `calc(100% - ${BANNER_OFFSET})` };
 
 /**
  * The frame of the account and admin areas: a permanent side menu from `lg` up, a drawer opened from
@@ -101,13 +104,14 @@ export function AppShell({
   );
 
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+    <Box sx={{ display: 'flex', minHeight: `calc(100vh - ${BANNER_OFFSET})` }}>
       <SkipLink />
       <AppBar
         position="fixed"
         color="default"
         elevation={0}
         sx={{
+          top: BANNER_OFFSET,
           borderBottom: 1,
           borderColor: 'divider',
           width: { [MOBILE_BREAKPOINT]: `calc(100% - ${DRAWER_WIDTH}px)` },
@@ -133,7 +137,11 @@ export function AppShell({
       </AppBar>
       <Box component="aside" sx={{ width: { [MOBILE_BREAKPOINT]: DRAWER_WIDTH }, flexShrink: 0 }}>
         {isDesktop ? (
-          <Drawer variant="permanent" open sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
+          <Drawer
+            variant="permanent"
+            open
+            sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH, ...BELOW_BANNER } }}
+          >
             {menu}
           </Drawer>
         ) : (

@@ -39,14 +39,9 @@ function watchBuilds(intervalMs: number, announcedBuildId: string): void {
   registerSW({
     immediate: true,
     onNeedReload: () => reloadPageOnce('service worker mis à jour'),
-    // Good news nobody asked for: small, short, out of the way.
-    onOfflineReady: () =>
-      notifyInfo('L’application est prête à fonctionner hors ligne.', {
-        position: 'bottom-left',
-        autoClose: 2500,
-        hideProgressBar: true,
-        closeButton: false,
-      }),
+    // First install only; the toast keeps every toast's settings (position, theme, duration):
+    // overriding its position stretched it into a screen-high panel (docs/decisions/106).
+    onOfflineReady: () => notifyInfo('L’application est prête à fonctionner hors ligne.'),
     onRegisteredSW: (_url, found) => {
       registration = found;
     },

@@ -36,7 +36,11 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
 
   return (
     <SectionCard title="PC lié (HWID)" subheader="Le bot ne fonctionne que sur le PC lié à votre compte.">
-      <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="hwid">
+      {/* Monospace for the identifier only, not for the sentence saying there is none. */}
+      <Typography
+        sx={{ fontFamily: hwid ? 'monospace' : undefined, wordBreak: 'break-all' }}
+        data-testid="hwid"
+      >
         {hwid ?? 'Aucun PC lié pour le moment.'}
       </Typography>
       {nextResetAt ? (

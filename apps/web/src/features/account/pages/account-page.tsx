@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -10,7 +9,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateLong as dateFormat } from '../../../lib/dates.ts';
-import { meKeys, signOut } from '../../auth/index.ts';
+import { meKeys } from '../../auth/index.ts';
 import { BotKeyCard } from '../components/bot-key-card.tsx';
 import { DiscordCard } from '../components/discord-card.tsx';
 import { HwidCard } from '../components/hwid-card.tsx';
@@ -31,11 +30,8 @@ export default function AccountPage() {
 
   return (
     <>
-      <PageHeader title="Mon compte" subtitle={user ? `Bonjour ${user.username} !` : undefined}>
-        <Button variant="outlined" color="inherit" onClick={() => void signOut()}>
-          Se déconnecter
-        </Button>
-      </PageHeader>
+      {/* Signing out is the menu's last item: one "Se déconnecter" in the tab order, not two. */}
+      <PageHeader title="Mon compte" subtitle={user ? `Bonjour ${user.username} !` : undefined} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
         <SectionCard title="Profil">
           <Stack spacing={1}>

@@ -10,7 +10,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminTable, formatDateTime, fromLocalInput } from '../../../components/admin-table/index.ts';
-import { auditChangeColumns } from '../../../components/audit-diff/index.ts';
+import { auditChangeColumns, auditTargetText } from '../../../components/audit-diff/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { viewerTimeZone } from '../../../lib/dates.ts';
 import { auditActionsQuery } from '../api/audit.ts';
@@ -41,7 +41,7 @@ const columns: GridColDef<AuditEntry>[] = [
     field: 'target',
     headerName: 'Cible',
     width: 170,
-    renderCell: ({ row }) => row.targetLabel ?? targetTypeLabel(row.targetType),
+    renderCell: ({ row }) => auditTargetText(row) ?? targetTypeLabel(row.targetType),
   },
   ...auditChangeColumns,
 ];

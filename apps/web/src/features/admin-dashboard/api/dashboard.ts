@@ -1,4 +1,11 @@
-import { adminUserSchema, auditEntrySchema, hourlySeriesAnswer, listAnswer } from '@bot/contracts';
+import {
+  adminUserSchema,
+  auditEntrySchema,
+  hourlySeriesAnswer,
+  listAnswer,
+  packagesAnswer,
+  releasesAnswer,
+} from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { fetchPaymentTotals } from '../../admin-payments/index.ts';
@@ -12,6 +19,8 @@ const dashboardKeys = {
   users: () => [...dashboardKeys.all, 'users'] as const,
   series: (path: string, days: number) => [...dashboardKeys.all, path, days] as const,
   audit: () => [...dashboardKeys.all, 'audit'] as const,
+  onSale: () => [...dashboardKeys.all, 'packages-on-sale'] as const,
+  published: () => [...dashboardKeys.all, 'published-releases'] as const,
 };
 /** The figures refresh on their own while the dashboard stays open. */
 const REFRESH_MS = 60_000;
@@ -83,4 +92,27 @@ export const latestAuditQuery = queryOptions({
         fallback: "Impossible de lire le journal d'audit.",
       })
     ).data,
+});
+
+/** How many packages are on sale: the shop's own list (public). */
+export const onSaleQuery = queryOptions({
+  queryKey: dashboardKeys.onSale(),
+  refetchInterval: REFRESH_MS,
+  queryFn: async () =>
+    (await api.get('/packages', { schema: packagesAnswer, silent: true, fallback: 'Offres indisponibles.' }))
+      .data.length,
+});
+
+/** How many builds are published (can_manageSettings, like the releases page). */
+export const publishedReleasesQuery = queryOptions({
+  queryKey: dashboardKeys.published(),
+  refetchInterval: REFRESH_MS,
+  queryFn: async () =>
+    (
+      await api.get('/admin/releases', {
+        schema: releasesAnswer,
+        silent: true,
+        fallback: 'Versions indisponibles.',
+      })
+    ).data.filter((release) => release.publishedAt !== null).length,
 });

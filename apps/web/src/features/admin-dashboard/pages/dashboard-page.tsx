@@ -1,4 +1,4 @@
-import { auditActionLabel, formatPrice, type HourlyPoint, type Permission, WEB_ROUTES } from '@bot/contracts';
+import { auditActionLabel, formatPrice, type HourlyPoint, WEB_ROUTES } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -13,9 +13,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentProps, type ReactNode, useEffect, useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { canSeeRoute } from '../../../app/guards/guard-decisions.ts';
+import { auditTargetText } from '../../../components/audit-diff/index.ts';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateTimeShort as dateTime } from '../../../lib/dates.ts';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
 import {
@@ -38,6 +38,8 @@ import {
   salesQuery,
   usersQuery,
 } from '../api/dashboard.ts';
+import { BlockersCard } from '../components/blockers-card.tsx';
+import { usePermissionCheck } from '../hooks/use-permission-check.ts';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
@@ -59,20 +61,6 @@ const CONNECTION_LABELS: Record<
   disconnected: { label: 'Déconnecté', color: 'warning' },
   refused: { label: 'Refusé', color: 'error' },
 };
-
-/** The permissions the signed-in user holds (an administrator holds them all). */
-function usePermissionCheck() {
-  const permissions = useAuthStore((state) => state.permissions);
-  const isAdministrator = useAuthStore((state) => state.user?.Policy.IsAdministrator === true);
-  return useMemo(
-    () => ({
-      has: (permission: Permission) => isAdministrator || permissions.includes(permission),
-      permissions,
-      isAdministrator,
-    }),
-    [permissions, isAdministrator],
-  );
-}
 
 function DashboardCard({
   title,
@@ -331,7 +319,7 @@ function AuditCard() {
                   secondary={[
                     dateTime.format(new Date(entry.at)),
                     entry.actorUsername ?? 'Système',
-                    entry.targetLabel,
+                    auditTargetText(entry),
                   ]
                     .filter(Boolean)
                     .join(' · ')}
@@ -388,6 +376,7 @@ export default function DashboardPage() {
           },
         }}
       >
+        <BlockersCard has={has} />
         <OnlineCard />
         {has('can_manageSettings') ? <RevenueCard /> : null}
         {has('can_manageUsers') ? <UsersCard /> : null}

@@ -389,7 +389,8 @@ export class MapRenderer {
     const pixels = this.pixels;
     const { width, height } = this;
     const scale = this.view.scale;
-    const size = Math.max(2, Math.min(5, Math.round(scale * 0.3)));
+    // Big enough to find and hover at the default zoom (they were 2 px), growing with the zoom.
+    const size = Math.max(5, Math.min(11, Math.round(4 + scale * 0.3)));
     const half = size >> 1;
     const halfW = width / 2 - half;
     const halfH = height / 2 - half;

@@ -127,7 +127,8 @@ export default function MapPage() {
           placeholder="ex. 1.4"
           value={versionSearch}
           onChange={(event) => setVersionSearch(event.target.value)}
-          sx={{ width: { md: 150 } }}
+          // Never squeezed by the status chips beside it (it read "Versi…").
+          sx={{ width: { md: 150 }, flexShrink: 0 }}
         />
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }} role="group" aria-label="Filtrer par statut">
           {BOT_STATUSES.map((status) => {

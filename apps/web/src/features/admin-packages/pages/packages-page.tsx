@@ -167,13 +167,21 @@ export default function PackagesPage() {
       </ConfirmDialog>
       <AdminTable<Package>
         endpoint={PACKAGES_ENDPOINT}
+        empty={{
+          text: 'Aucune offre pour le moment : la boutique des clients est vide.',
+          action: (
+            <Button variant="contained" onClick={() => setEditing('new')}>
+              Créer une offre
+            </Button>
+          ),
+        }}
         columns={columns}
         filters={{ status }}
         initialSort="sortOrder"
         label="Offres"
         searchPlaceholder="Rechercher une offre"
         toolbar={
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <TextField
               select
               size="small"

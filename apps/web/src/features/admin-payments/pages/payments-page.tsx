@@ -234,6 +234,7 @@ export default function AdminPaymentsPage() {
       </Stack>
       <AdminTable<AdminPayment>
         endpoint={PAYMENTS_ENDPOINT}
+        empty={{ text: 'Aucun paiement pour le moment : les commandes des clients apparaîtront ici.' }}
         columns={columns}
         secondaryColumns={['provider', 'voucherCode']}
         filters={filters}

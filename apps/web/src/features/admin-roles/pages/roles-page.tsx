@@ -129,6 +129,14 @@ export default function RolesPage() {
       </PageHeader>
       <AdminTable<Role>
         endpoint="/admin/roles"
+        empty={{
+          text: 'Aucun rôle pour le moment : un rôle donne un ensemble de permissions à des membres du staff.',
+          action: (
+            <Button variant="contained" onClick={dialogs.createNew}>
+              Créer un rôle
+            </Button>
+          ),
+        }}
         label="Rôles"
         columns={columns}
         secondaryColumns={['description', 'createdAt']}

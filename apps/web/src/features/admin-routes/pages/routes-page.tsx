@@ -129,6 +129,14 @@ export default function RoutesPage() {
       </PageHeader>
       <AdminTable<Route>
         endpoint={ROUTES_ENDPOINT}
+        empty={{
+          text: 'Aucun itinéraire pour le moment : les bots suivent les itinéraires créés ici.',
+          action: (
+            <Button variant="contained" onClick={dialogs.createNew}>
+              Créer un itinéraire
+            </Button>
+          ),
+        }}
         label="Itinéraires"
         columns={columns}
         secondaryColumns={['updatedBy']}

@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { AdminTable, adminTableKey, formatDateTime } from '../../../components/admin-table/index.ts';
 import { AuditDiffView, summarizeDiff } from '../../../components/audit-diff/index.ts';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { FormSwitch } from '../../../components/form-switch.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { LIVE_EVENTS } from '../../../lib/live-events.ts';
@@ -45,7 +46,13 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
   const { errors, isDirty, isSubmitting } = form.formState;
   const error = (name: keyof SiteSettings) => errors[name]?.message;
 
-  const submit = form.handleSubmit(async (values) => {
+  // Turning maintenance on cuts people off: asked first (docs/decisions/106).
+  const [pending, setPending] = useState<SiteSettings | null>(null);
+  const submit = form.handleSubmit((values) =>
+    values.maintenanceMode && !settings.maintenanceMode ? setPending(values) : save(values),
+  );
+  const save = async (values: SiteSettings) => {
+    setPending(null);
     try {
       const saved = await saveSettings(values);
       queryClient.setQueryData(settingsKeys.all, saved);
@@ -57,7 +64,7 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
     } catch {
       // shown by the API client
     }
-  });
+  };
 
   return (
     <Card variant="outlined" component="form" onSubmit={submit} noValidate aria-label="Paramètres du site">
@@ -124,6 +131,18 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
           </Button>
         </Box>
       </CardContent>
+      <ConfirmDialog
+        open={pending !== null}
+        title="Activer la maintenance ?"
+        confirmLabel="Activer la maintenance"
+        onConfirm={() => pending && void save(pending)}
+        onCancel={() => setPending(null)}
+      >
+        Tous les visiteurs et clients seront coupés dès maintenant : ils verront la page de maintenance au
+        lieu du site, ne pourront plus se connecter, acheter ni gérer leur compte, et les appels de leurs bots
+        au site seront refusés. Seul le staff garde l’accès. Vous pourrez en sortir d’un clic depuis n’importe
+        quelle page de l’administration.
+      </ConfirmDialog>
     </Card>
   );
 }

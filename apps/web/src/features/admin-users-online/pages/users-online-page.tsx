@@ -12,6 +12,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { AdminTable, adminTableKey } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { useIsPhone } from '../../../components/scroll-table.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
@@ -49,6 +50,8 @@ export default function UsersOnlinePage() {
   const [isWorking, setIsWorking] = useState(false);
   const [versionSearch, setVersionSearch] = useState('');
   const versionFilter = useDeferredValue(versionSearch.trim());
+  // Narrower minimum widths on a phone: the kick and revoke buttons stay on screen.
+  const isPhone = useIsPhone();
 
   useEffect(() => {
     const timer = window.setInterval(() => {
@@ -60,7 +63,7 @@ export default function UsersOnlinePage() {
 
   const botColumns = useMemo<GridColDef<OnlineBot>[]>(
     () => [
-      { field: 'ownerUsername', headerName: 'Propriétaire', flex: 1, minWidth: 140 },
+      { field: 'ownerUsername', headerName: 'Propriétaire', flex: 1, minWidth: isPhone ? 100 : 140 },
       {
         field: 'hwid',
         headerName: 'HWID',
@@ -68,7 +71,7 @@ export default function UsersOnlinePage() {
         minWidth: 180,
         renderCell: ({ value }) => <span style={{ fontFamily: 'monospace' }}>{value}</span>,
       },
-      { field: 'version', headerName: 'Version', width: 100 },
+      { field: 'version', headerName: 'Version', width: 120 },
       {
         field: 'connectedAt',
         headerName: 'Connecté depuis',
@@ -79,7 +82,7 @@ export default function UsersOnlinePage() {
         field: 'accounts',
         headerName: 'Comptes de jeu',
         flex: 1.2,
-        minWidth: 160,
+        minWidth: isPhone ? 120 : 160,
         renderCell: ({ row }) => `${row.accounts} · ${row.accountNames.join(', ')}`,
       },
       {
@@ -109,12 +112,12 @@ export default function UsersOnlinePage() {
         ),
       },
     ],
-    [],
+    [isPhone],
   );
 
   const sessionColumns = useMemo<GridColDef<OnlineSession>[]>(
     () => [
-      { field: 'username', headerName: 'Utilisateur', flex: 1, minWidth: 140 },
+      { field: 'username', headerName: 'Utilisateur', flex: 1, minWidth: isPhone ? 100 : 140 },
       { field: 'ip', headerName: 'Adresse IP', width: 140 },
       {
         field: 'userAgent',
@@ -133,7 +136,7 @@ export default function UsersOnlinePage() {
       {
         field: 'lastSeenAt',
         headerName: 'Dernière activité',
-        width: 160,
+        width: isPhone ? 120 : 160,
         renderCell: ({ value }) => <span title={formatDate(value)}>{since(value)}</span>,
       },
       {
@@ -164,7 +167,7 @@ export default function UsersOnlinePage() {
         ),
       },
     ],
-    [],
+    [isPhone],
   );
 
   const onConfirm = async () => {
@@ -195,8 +198,11 @@ export default function UsersOnlinePage() {
         <SectionCard title="Bots connectés" subheader="Mis à jour toutes les 3 secondes.">
           <AdminTable<OnlineBot>
             endpoint={USERS_ONLINE_BOTS}
+            empty={{ text: 'Aucun bot connecté en ce moment : ils apparaissent ici dès leur connexion.' }}
             columns={botColumns}
             getRowId={(row) => row.hwid}
+            // On a phone: who, which game accounts, since when, and the kick button.
+            phoneHiddenColumns={['hwid', 'version', 'connectedAt', 'lastSeenAt']}
             initialSort="-connectedAt"
             searchPlaceholder="Propriétaire, HWID, compte…"
             label="Bots connectés"
@@ -216,8 +222,10 @@ export default function UsersOnlinePage() {
         <SectionCard title="Sessions web" subheader="Sessions actives ces 30 dernières minutes.">
           <AdminTable<OnlineSession>
             endpoint={USERS_ONLINE_SESSIONS}
+            empty={{ text: 'Aucune session active ces 30 dernières minutes.' }}
             columns={sessionColumns}
             secondaryColumns={['userAgent', 'expiresAt']}
+            phoneHiddenColumns={['ip', 'createdAt', 'liveSockets']}
             initialSort="-lastSeenAt"
             searchPlaceholder="Utilisateur ou adresse IP…"
             label="Sessions web"

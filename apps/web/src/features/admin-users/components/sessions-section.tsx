@@ -131,7 +131,8 @@ export function SessionsSection({
                   <TableCell>{formatDateTime(session.createdAt)}</TableCell>
                   <TableCell>{formatDateTime(session.lastSeenAt)}</TableCell>
                   <TableCell>{session.ip ?? '—'}</TableCell>
-                  <TableCell title={session.userAgent ?? undefined}>
+                  {/* The device in words; the raw user agent on hover for who needs it. */}
+                  <TableCell title={session.userAgent ?? undefined} data-testid="session-device">
                     {describeUserAgent(session.userAgent)}
                   </TableCell>
                   <TableCell>

@@ -18,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormSwitch } from '../../../components/form-switch.tsx';
-import { textFieldProps } from '../../../lib/form-field.ts';
+import { textFieldProps, withHint } from '../../../lib/form-field.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -184,15 +184,16 @@ export function VoucherDialog({
             )}
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            {/* Short labels (the long ones were cut off); "empty means no limit" as the hint below. */}
             <TextField
-              {...textFieldProps(form, 'maxRedemptions')}
-              label="Utilisations max (vide : illimité)"
+              {...withHint(textFieldProps(form, 'maxRedemptions'), 'Vide : illimité')}
+              label="Utilisations max"
               type="number"
               fullWidth
             />
             <TextField
-              {...textFieldProps(form, 'perCustomerLimit')}
-              label="Par client (vide : illimité)"
+              {...withHint(textFieldProps(form, 'perCustomerLimit'), 'Vide : illimité')}
+              label="Utilisations par client"
               type="number"
               fullWidth
             />

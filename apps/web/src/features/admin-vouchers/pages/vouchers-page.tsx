@@ -186,6 +186,14 @@ export default function VouchersPage() {
       <PageHeader title="Bons" subtitle="Les bons de réduction." />
       <AdminTable<Voucher>
         endpoint={VOUCHERS_ENDPOINT}
+        empty={{
+          text: 'Aucun bon pour le moment : créez-en un pour offrir une réduction ou une offre.',
+          action: (
+            <Button variant="contained" onClick={() => setCreating(true)}>
+              Créer un bon
+            </Button>
+          ),
+        }}
         columns={columns}
         secondaryColumns={['packageName', 'redemptionsCount']}
         filters={{ kind, active }}
@@ -193,7 +201,7 @@ export default function VouchersPage() {
         label="Bons"
         searchPlaceholder="Rechercher un code"
         toolbar={
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             <TextField
               select
               size="small"

@@ -90,6 +90,9 @@ export default function AdminWhitelistPage() {
       <PageHeader title="Liste blanche" subtitle="Les comptes de jeu autorisés de tous les clients." />
       <AdminTable<AdminWhitelistEntry>
         endpoint={WHITELIST_ENDPOINT}
+        empty={{
+          text: 'Aucun compte de jeu en liste blanche : les clients les ajoutent depuis leur espace.',
+        }}
         columns={columns}
         initialSort="-createdAt"
         label="Liste blanche"

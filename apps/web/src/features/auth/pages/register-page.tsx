@@ -1,3 +1,4 @@
+import { FALLBACK_MESSAGES } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -6,9 +7,10 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { AuthCard } from '../../../components/auth-card.tsx';
 import { LightTextField } from '../../../components/light-text-field.tsx';
 import { Notice } from '../../../components/notice.tsx';
+import { isApiError } from '../../../lib/api-error.ts';
 import { TOAST_AUTO_CLOSE_MS, TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS } from '../../../lib/constants.ts';
 import { useLightForm } from '../../../lib/light-form.ts';
-import { notifySuccess } from '../../../lib/notify.ts';
+import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/index.ts';
 import { emailRules, passwordRules, usernameRules } from '../form-rules.ts';
 
@@ -16,6 +18,20 @@ const authCalls = () => import('../auth-calls.ts');
 
 /** The registration payload with the referral as a plain text field (empty means none). */
 type RegisterForm = { username: string; email: string; password: string; referral: string };
+
+/** Refusals that concern one field, when the server does not name it itself. */
+const FIELD_OF_CODE: Record<string, keyof RegisterForm> = {
+  USERNAME_TAKEN: 'username',
+  WEAK_PASSWORD: 'password',
+  REFERRAL_UNKNOWN: 'referral',
+};
+
+function fieldOf(error: unknown): keyof RegisterForm | undefined {
+  if (!isApiError(error)) return undefined;
+  const named = error.field;
+  if (named === 'username' || named === 'email' || named === 'password' || named === 'referral') return named;
+  return FIELD_OF_CODE[error.code];
+}
 
 export default function RegisterPage() {
   const [params] = useSearchParams();
@@ -32,14 +48,19 @@ export default function RegisterPage() {
     try {
       const { register } = await authCalls();
       await register({ ...values, referral: values.referral.trim() || null });
-    } catch {
-      return; // The API client has shown the server's message.
+    } catch (error) {
+      // A refusal about one field goes under it; anything else in a toast.
+      const field = fieldOf(error);
+      if (field) form.setFieldError(field, (error as Error).message);
+      else notifyError(error instanceof Error ? error.message : FALLBACK_MESSAGES.register);
+      return;
     }
     // SPEC.md section 9: a second registration in the same visit closes its toast after 1000 ms.
     const autoClose =
       registrations.current > 0 ? TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS : TOAST_AUTO_CLOSE_MS;
     registrations.current += 1;
-    notifySuccess('Inscription réussie ! Consultez vos e-mails pour activer votre compte.', { autoClose });
+    // The toast says it worked; the box below says what to do next (not the same words twice).
+    notifySuccess('Inscription réussie !', { autoClose });
     setRegisteredEmail(values.email);
     form.reset({ username: '', email: '', password: '', referral: values.referral });
   });
@@ -56,7 +77,7 @@ export default function RegisterPage() {
       ) : null}
       {registeredEmail ? (
         <Notice severity="success" sx={{ mb: 2 }} data-testid="register-success">
-          Compte créé. Un e-mail d’activation a été envoyé à {registeredEmail}.
+          Dernière étape : ouvrez le lien de l’e-mail envoyé à {registeredEmail} pour activer votre compte.
         </Notice>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Inscription">

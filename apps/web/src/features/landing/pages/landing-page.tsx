@@ -79,7 +79,8 @@ export default function LandingPage() {
                   <path key={path} d={path} />
                 ))}
               </svg>
-              <h3>{feature.title}</h3>
+              {/* h2: the level after the page title (h1 → h3 broke the heading order). */}
+              <h2>{feature.title}</h2>
               <p>{feature.text}</p>
             </div>
           ))}

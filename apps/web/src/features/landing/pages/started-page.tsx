@@ -80,7 +80,8 @@ export default function StartedPage() {
               {index + 1}
             </Typography>
             <Box>
-              <Typography variant="h3" sx={{ fontSize: '1.2rem' }}>
+              {/* h2 under the page's h1 (h3 broke the heading order); the look stays an h3's. */}
+              <Typography variant="h3" component="h2" sx={{ fontSize: '1.2rem' }}>
                 {step.title}
               </Typography>
               <Typography color="text.secondary" sx={{ mt: 1 }}>
@@ -102,7 +103,7 @@ export default function StartedPage() {
         aria-label="Qu’est-ce que le HWID ?"
         sx={{ mt: 4, p: 3, borderColor: 'info.main', bgcolor: 'rgba(41, 182, 246, 0.08)' }}
       >
-        <Typography variant="h3" sx={{ fontSize: '1.1rem', mb: 1 }}>
+        <Typography variant="h3" component="h2" sx={{ fontSize: '1.1rem', mb: 1 }}>
           Qu’est-ce que le HWID ?
         </Typography>
         <Typography color="text.secondary">

@@ -1,18 +1,10 @@
-import {
-  countOf,
-  formatPrice,
-  type Package,
-  permissionLabel,
-  type VoucherPreview,
-  voucherPreviewInput,
-} from '@bot/contracts';
+import { countOf, formatPrice, type Package, type VoucherPreview, voucherPreviewInput } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -35,6 +27,7 @@ import {
   reloadPermissions,
   subscriptionsQuery,
 } from '../api/marketplace.ts';
+import { OfferFeatures } from '../components/offer-features.tsx';
 import { PendingOrders } from '../components/pending-orders.tsx';
 import { SandboxCheckout } from '../components/sandbox-checkout.tsx';
 import { useCancelledCheckout } from '../hooks/use-cancelled-checkout.ts';
@@ -207,16 +200,7 @@ export default function MarketplacePage() {
                 {pkg.description ? (
                   <Typography sx={{ mb: 1, whiteSpace: 'pre-line' }}>{pkg.description}</Typography>
                 ) : null}
-                <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-                  {pkg.grants.map((grant) => (
-                    <Chip key={grant} size="small" color="primary" label={permissionLabel(grant)} />
-                  ))}
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label={countOf(pkg.whitelistSlots, 'compte de jeu', 'comptes de jeu')}
-                  />
-                </Stack>
+                <OfferFeatures grants={pkg.grants} whitelistSlots={pkg.whitelistSlots} />
                 {excluded ? (
                   <Typography variant="body2" color="warning.main" sx={{ mt: 1 }}>
                     Le code promo ne s’applique pas à cette offre.

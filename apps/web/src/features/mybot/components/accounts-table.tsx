@@ -1,21 +1,28 @@
 import type { BotAccount } from '@bot/contracts';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { ScrollTable, useIsPhone } from '../../../components/scroll-table.tsx';
 import { StatusChip } from '../../../components/status-chip.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
+const position = (account: BotAccount) => `[${account.position.x}, ${account.position.y}]`;
 
+/** The game accounts the bot reports, live: a table, or one card per account on a phone. */
 export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] }) {
+  const isPhone = useIsPhone();
   if (accounts.length === 0) {
     return <Typography color="text.secondary">Aucun compte de jeu signalé par le bot.</Typography>;
   }
+  if (isPhone) return <AccountCards accounts={accounts} />;
   return (
-    <TableContainer>
+    <ScrollTable label="Comptes de jeu en direct">
       <Table size="small" aria-label="Comptes de jeu">
         <TableHead>
           <TableRow>
@@ -51,8 +58,8 @@ export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] })
               <TableCell>
                 <StatusChip status={account.status} />
               </TableCell>
-              <TableCell data-testid="mybot-position">
-                [{account.position.x}, {account.position.y}]
+              <TableCell data-testid="mybot-position" sx={{ whiteSpace: 'nowrap' }}>
+                {position(account)}
               </TableCell>
               <TableCell>{account.routeId ?? '—'}</TableCell>
               <TableCell align="right">{numberFormat.format(account.stats.gathered)}</TableCell>
@@ -63,6 +70,45 @@ export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] })
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
+  );
+}
+
+/** On a phone: the status and the position first, the figures below, nothing off screen. */
+function AccountCards({ accounts }: { accounts: readonly BotAccount[] }) {
+  return (
+    <Stack component="ul" spacing={1} aria-label="Comptes de jeu" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {accounts.map((account) => (
+        <Paper
+          component="li"
+          variant="outlined"
+          key={account.name}
+          data-testid={`mybot-account-${account.name}`}
+          data-status={account.status}
+          sx={{ p: 1.5 }}
+        >
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+            <Typography sx={{ fontWeight: 600, flexGrow: 1 }}>
+              {account.name} · {account.character} (niv. {account.level})
+            </Typography>
+            <StatusChip status={account.status} />
+          </Box>
+          <Typography variant="body2">
+            Position <span data-testid="mybot-position">{position(account)}</span>
+            {account.routeId ? ` · itinéraire ${account.routeId}` : ''}
+          </Typography>
+          {account.message ? (
+            <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+              {account.message}
+            </Typography>
+          ) : null}
+          <Typography variant="body2" color="text.secondary">
+            {numberFormat.format(account.stats.gathered)} récoltes ·{' '}
+            {numberFormat.format(account.stats.treasures)} trésors ·{' '}
+            {numberFormat.format(account.stats.kamas)} kamas · {numberFormat.format(account.stats.xp)} XP
+          </Typography>
+        </Paper>
+      ))}
+    </Stack>
   );
 }

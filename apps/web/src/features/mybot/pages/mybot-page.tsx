@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -90,6 +90,11 @@ export default function MyBotPage() {
   const history = bot.data?.history;
   const series = useMemo(() => hourlySeries(history ?? []), [history]);
   const isFirstRun = bot.data !== undefined && !hwid && (history?.length ?? 0) === 0;
+  // The checklist stays once shown: its last step turns green when the bot connects, until put away.
+  const [isChecklistShown, setIsChecklistShown] = useState(false);
+  useEffect(() => {
+    if (isFirstRun) setIsChecklistShown(true);
+  }, [isFirstRun]);
 
   const onHwidChanged = () => void queryClient.invalidateQueries({ queryKey: myBotKeys.bot });
 
@@ -124,7 +129,9 @@ export default function MyBotPage() {
 
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '2fr 1fr' } }}>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
-          {isFirstRun ? <FirstRunGuide /> : null}
+          {isChecklistShown ? (
+            <FirstRunGuide isConnected={hwid !== null} onHide={() => setIsChecklistShown(false)} />
+          ) : null}
           {hwid ? (
             <SectionCard
               title="État du bot"
@@ -196,10 +203,11 @@ export default function MyBotPage() {
               <EventLog events={events} />
             </SectionCard>
           ) : null}
-          <AlertsCard />
+          {/* First in its column: the build's notes and checksum, next to the checklist's button. */}
           <DownloadCard />
           <BotKeyCard />
           <HwidCard onChanged={onHwidChanged} />
+          <AlertsCard />
           {!hwid && !isFirstRun ? (
             <Typography color="text.secondary">
               Aucun PC lié : le bot se liera au prochain PC qui se connecte.

@@ -1,19 +1,58 @@
 import type { PublicSettings } from '@bot/contracts';
+import { type RefObject, useLayoutEffect, useRef } from 'react';
 import classes from './site-banner.module.css';
+
+/** The banner's height, read by the fixed frames that sit under it (app bar, side menu, toasts). */
+const BANNER_HEIGHT_VARIABLE = '--site-banner-height';
+
+/**
+ * Keeps `--site-banner-height` on the root element equal to the banner's height (0 without it): the
+ * account and admin shells' fixed app bar and side menu start below it, so a banner takes its own
+ * space above the header instead of covering its menu button and logo (docs/decisions/106).
+ */
+function useBannerHeight(element: RefObject<HTMLDivElement | null>, isShown: boolean) {
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const banner = element.current;
+    if (!isShown || !banner) {
+      root.style.removeProperty(BANNER_HEIGHT_VARIABLE);
+      return;
+    }
+    const publish = () => root.style.setProperty(BANNER_HEIGHT_VARIABLE, `${banner.offsetHeight}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(banner);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty(BANNER_HEIGHT_VARIABLE);
+    };
+  }, [element, isShown]);
+}
 
 /**
  * Maintenance notice and announcement from the public settings: plain paragraphs and static CSS
  * (no MUI Alert, Box or Typography in the first load, docs/decisions/103).
  */
-export function SiteBanner({ settings }: { settings: PublicSettings | undefined }) {
-  if (!settings) return null;
-  const { maintenanceMode, maintenanceMessage, announcement } = settings;
-  if (!maintenanceMode && !announcement) return null;
+export function SiteBanner({
+  settings,
+  showMaintenance = true,
+}: {
+  settings: PublicSettings | undefined;
+  /** False where staff get their own maintenance status (the admin area). */
+  showMaintenance?: boolean;
+}) {
+  const element = useRef<HTMLDivElement>(null);
+  const isMaintenanceShown = showMaintenance && settings?.maintenanceMode === true;
+  const announcement = settings?.announcement ?? '';
+  const isShown = isMaintenanceShown || announcement !== '';
+  useBannerHeight(element, isShown);
+  if (!settings || !isShown) return null;
   return (
-    <div role="status" className={classes.banner}>
-      {maintenanceMode ? (
+    <div role="status" className={classes.banner} ref={element} data-testid="site-banner">
+      {isMaintenanceShown ? (
         <p className={classes.maintenance}>
-          {maintenanceMessage || 'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
+          {settings.maintenanceMessage ||
+            'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
         </p>
       ) : null}
       {announcement ? <p className={classes.announcement}>{announcement}</p> : null}

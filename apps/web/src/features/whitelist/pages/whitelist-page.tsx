@@ -97,6 +97,17 @@ export default function WhitelistPage() {
           Ajouter
         </Button>
       </Stack>
+      {/* A disabled field says why, and where to get more places. */}
+      {isFull && slots?.total ? (
+        <Alert severity="info" sx={{ mb: 3, maxWidth: 560 }} data-testid="whitelist-full">
+          Votre liste est pleine ({countOf(slots.total, 'place', 'places')}) : retirez un compte pour en
+          ajouter un autre, ou passez à une{' '}
+          <RouterLink to="/account/marketplace" style={{ color: 'inherit' }}>
+            offre avec plus de places
+          </RouterLink>
+          .
+        </Alert>
+      ) : null}
 
       {whitelist.data && whitelist.data.data.length === 0 ? (
         <Typography color="text.secondary">Aucun compte dans votre liste blanche.</Typography>
