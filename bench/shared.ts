@@ -169,4 +169,57 @@ export function recordBenchmark(input: {
     details: input.details,
   };
   writeFileSync(jsonFile, `${JSON.stringify(all, null, 2)}\n`);
+  writeSummary(file, all as Record<string, RecordedBenchmark>);
+}
+
+interface RecordedBenchmark {
+  measuredAt: string;
+  figures: Figure[];
+}
+
+const SUMMARY_START = '<!-- summary: written by bench/shared.ts from docs/benchmarks.json -->';
+const SUMMARY_END = '<!-- /summary -->';
+
+const shortNumber = (value: number) =>
+  Math.abs(value) >= 100
+    ? Math.round(value).toLocaleString('en-US')
+    : Number(value.toPrecision(3)).toString();
+
+/** A goal stated as a ratio is read against the ratio, any other against the value. */
+const measuredAgainstGoal = (figure: Figure) =>
+  figure.goal?.startsWith('ratio') && figure.ratio !== undefined
+    ? `${shortNumber(figure.ratio)}×`
+    : `${shortNumber(figure.value)} ${figure.unit}`;
+
+/** The one-screen table at the top of docs/benchmarks.md: per benchmark, its goals met and the misses. */
+function summaryOf(all: Record<string, RecordedBenchmark>): string {
+  const rows = Object.entries(all)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, entry]) => {
+      const goals = entry.figures.filter((figure) => figure.met !== undefined);
+      const missed = goals.filter((figure) => !figure.met);
+      const misses = missed
+        .map((figure) => `${figure.name}: ${measuredAgainstGoal(figure)} (goal ${figure.goal})`)
+        .join('; ');
+      return `| ${key} | ${entry.measuredAt.slice(0, 10)} | ${goals.length - missed.length} / ${goals.length} | ${misses || '—'} |`;
+    });
+  return [
+    SUMMARY_START,
+    '| benchmark (`docs/benchmarks.json` key) | measured | goals met | missed: figure, measured (goal) |',
+    '|---|---|---|---|',
+    ...rows,
+    SUMMARY_END,
+  ].join('\n');
+}
+
+function writeSummary(file: string, all: Record<string, RecordedBenchmark>): void {
+  const text = readFileSync(file, 'utf8');
+  const summary = summaryOf(all);
+  const start = text.indexOf(SUMMARY_START);
+  const end = text.indexOf(SUMMARY_END);
+  const next =
+    start !== -1 && end !== -1
+      ? `${text.slice(0, start)}${summary}${text.slice(end + SUMMARY_END.length)}`
+      : text.replace(/^(# Benchmarks\n)/, `$1\n${summary}\n`);
+  writeFileSync(file, next);
 }
