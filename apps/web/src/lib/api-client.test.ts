@@ -108,7 +108,7 @@ describe('api client', () => {
     expect(toasts).toEqual(["Ce nom d'utilisateur est déjà pris."]);
   });
 
-  it('falls back to the French message of SPEC.md section 8 when the server gives none', async () => {
+  it('falls back to the French message of docs/specification.md §7 when the server gives none', async () => {
     handler = (_request, _body, response) => response.writeHead(502).end('<html>Bad gateway</html>');
     const { client, toasts } = setup();
     await expect(

@@ -6,7 +6,7 @@ export interface RequestOptions<T> {
   body?: unknown;
   /** Validates the answer; a mismatch is reported with the fallback message. */
   schema?: z.ZodType<T>;
-  /** French message shown when the server gives none (SPEC.md section 8). */
+  /** French message shown when the server gives none (docs/specification.md §7). */
   fallback?: string;
   /** The caller shows the error itself: no toast (the 401 logout still happens). */
   silent?: boolean;

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { AUTH_STORAGE_KEY } from './constants.ts';
 
-/** SPEC.md section 3: the persisted auth state, exactly these keys (spelling `accesToken` included). */
+/** docs/specification.md §6: the persisted auth state, exactly these keys (spelling `accesToken` included). */
 export interface AuthState {
   token: string | null;
   /** Kept for the spec's shape; the app never stores a second secret here (docs/decisions/102). */
@@ -57,7 +57,7 @@ export const useAuthStore = create<AuthState & AuthActions>()(
   ),
 );
 
-/** Connected means a user and a token both exist (SPEC.md section 4). */
+/** Connected means a user and a token both exist (docs/specification.md §6). */
 export function isConnected(state: Pick<AuthState, 'user' | 'token'>): boolean {
   return Boolean(state.user && state.token);
 }

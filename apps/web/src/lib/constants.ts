@@ -1,4 +1,4 @@
-/** Web-only constants; the spec's numbers come from @bot/contracts (SPEC.md section 9). */
+/** Web-only constants; the spec's numbers come from @bot/contracts (docs/specification.md §7). */
 export {
   APP_NAME,
   AUTH_STORAGE_KEY,

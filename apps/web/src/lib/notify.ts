@@ -21,7 +21,7 @@ function withToast(show: (toast: Toaster['toast']) => void): void {
 
 const lastShown = new Map<string, number>();
 
-/** Same text within TOAST_DEBOUNCE_MS is shown once (SPEC.md section 9 debounce). */
+/** Same text within TOAST_DEBOUNCE_MS is shown once (docs/specification.md §7 debounce). */
 function debounced(message: string): boolean {
   const now = Date.now();
   const previous = lastShown.get(message);

@@ -8,7 +8,7 @@ export interface ReloadGuardDeps {
 }
 
 /**
- * Reloads at most once per guard window (SPEC.md section 4: 10 s), remembered in sessionStorage so a
+ * Reloads at most once per guard window (docs/specification.md §7: 10 s), remembered in sessionStorage so a
  * build or chunk that keeps failing cannot put the tab in a reload loop.
  */
 export function createReloadGuard(deps: ReloadGuardDeps) {

@@ -15,7 +15,7 @@ const toastTransition = cssTransition({
 });
 
 /**
- * Mounts the toast container (SPEC.md section 9 settings) in its own root, once. lib/notify.ts loads
+ * Mounts the toast container (docs/specification.md §7 settings) in its own root, once. lib/notify.ts loads
  * this module on the first notification, so react-toastify is not part of the first paint
  * (docs/decisions/103); toasts sent before the container is up are queued by react-toastify.
  */

@@ -25,7 +25,7 @@ export function safeRedirectTarget(raw: string | null | undefined, fallback = HO
 }
 
 /**
- * Where a sign-in lands without an explicit target: staff who may enter the admin area (SPEC.md
+ * Where a sign-in lands without an explicit target: staff who may enter the admin area (docs/specification.md
  * guards /admin with can_manageMap) land there, customers in their account.
  */
 export function homeAfterLogin(session: {

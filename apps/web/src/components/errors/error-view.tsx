@@ -11,7 +11,7 @@ export interface ErrorViewProps {
 }
 
 /**
- * SPEC.md section 8: every error status but 404 shows "Internal Server Error" (default 500). Plain
+ * docs/specification.md §2: every error status but 404 shows "Internal Server Error" (default 500). Plain
  * elements and static CSS with the look of MUI's Box, Typography and Button: the view is in every first
  * load, as the root error boundary and the 404 page (docs/decisions/103).
  */

@@ -1,6 +1,6 @@
 import { ErrorView } from './error-view.tsx';
 
-/** SPEC.md section 2: unmatched paths show 404 with the title "Page Not Found" (the server also answers 404). */
+/** docs/specification.md §2: unmatched paths show 404 with the title "Page Not Found" (the server also answers 404). */
 export default function NotFoundPage() {
   return (
     <ErrorView

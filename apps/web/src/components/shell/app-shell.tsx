@@ -34,7 +34,7 @@ const BELOW_BANNER = { top: BANNER_OFFSET, height: `calc(100% - ${BANNER_OFFSET}
 
 /**
  * The frame of the account and admin areas: a permanent side menu from `lg` up, a drawer opened from
- * the top bar below it (SPEC.md section 9: the mobile breakpoint is lg).
+ * the top bar below it (docs/specification.md §7: the mobile breakpoint is lg).
  */
 export function AppShell({
   title,

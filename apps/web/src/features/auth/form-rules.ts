@@ -8,7 +8,7 @@ import type { FieldRules } from '../../lib/light-form.ts';
 
 /**
  * Client rules of the public forms: presence and length, with the contracts' bounds and messages.
- * SPEC.md section 5: the server decides (the contracts' zod schemas) and its error text is displayed,
+ * docs/specification.md §4: the server decides (the contracts' zod schemas) and its error text is displayed,
  * so these pages ship neither zod nor react-hook-form (lib/light-form.ts, docs/decisions/103).
  */
 export const required = (message: string): FieldRules<unknown> => ({ required: message });

@@ -11,7 +11,7 @@ import { fetchMyPermissions } from './api/me-permissions.ts';
 export type PendingSignIn = Pick<LoginAnswer, 'user' | 'token'>;
 
 /**
- * SPEC.md section 4: login sets user and token, then loads permissions, then user info. With
+ * docs/specification.md §6: login sets user and token, then loads permissions, then user info. With
  * two-factor on, the answer is a pending sign-in the page completes with `completeSecondFactor`.
  */
 export async function signIn(input: LoginInput): Promise<PendingSignIn | null> {

@@ -13,7 +13,7 @@ const pageLoaded = () =>
     : new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
 
 /**
- * SPEC.md section 4: reload on a newer build (polled at the configured interval) and on a lazy chunk
+ * docs/specification.md §7: reload on a newer build (polled at the configured interval) and on a lazy chunk
  * that fails to load, both behind the 10 s reload guard; the service worker reloads on update or
  * external activation and says "offline ready" only on its first install.
  *

@@ -65,7 +65,7 @@ function botState(hwid: string, overrides: Partial<BotState> = {}): BotState {
 }
 
 describe('socket options', () => {
-  it('uses SPEC.md section 9 values, websocket only, no upgrade, path /socket.io', () => {
+  it('uses docs/specification.md §7 values, websocket only, no upgrade, path /socket.io', () => {
     const options = socketOptions({ hwid: 'HWID-0001' });
     expect(options).toMatchObject({
       path: '/socket.io',

@@ -23,7 +23,7 @@ export interface SocketClientDeps {
   /** Socket URL from the runtime config; '' means the page's own origin. */
   getUrl: () => string;
   getToken: () => string | null | undefined;
-  /** Socket problems are only logged (SPEC.md section 8). */
+  /** Socket problems are only logged (docs/specification.md §5). */
   log?: (message: string) => void;
   /** socket.io-client's `io` (tests may wrap it). */
   connect?: typeof io;
@@ -57,7 +57,7 @@ export interface AdminHandlers {
 export const HWID_REQUIRED = 'HWID requis';
 export const TOKEN_MISSING = 'Token manquant';
 
-/** SPEC.md sections 7 and 9: websocket only, no upgrade, path /socket.io, reconnection 1-5 s, x0.5, 20 s. */
+/** docs/specification.md §5 and §7: websocket only, no upgrade, path /socket.io, reconnection 1-5 s, x0.5, 20 s. */
 export function socketOptions(query?: Record<string, string>): Partial<ManagerOptions & SocketOptions> {
   return {
     ...SOCKET_CLIENT_OPTIONS,
@@ -70,7 +70,7 @@ export function socketOptions(query?: Record<string, string>): Partial<ManagerOp
 export type SocketClient = ReturnType<typeof createSocketClient>;
 
 /**
- * The socket client of SPEC.md section 7: one socket per watched hwid, at most one admin socket.
+ * The socket client of docs/specification.md §5: one socket per watched hwid, at most one admin socket.
  * Each socket (re)sends `authenticate` on every connect, so a reconnection is authenticated again.
  */
 export function createSocketClient(deps: SocketClientDeps) {

@@ -17,7 +17,7 @@ import { PasswordCard } from '../components/password-card.tsx';
 import { SessionsCard } from '../components/sessions-card.tsx';
 import { TwoFactorCard } from '../components/two-factor-card.tsx';
 
-/** /account: the account menu (SPEC.md section 4: Discord id, hwid, password, logout). */
+/** /account: the account menu (docs/specification.md §6: Discord id, hwid, password, logout). */
 export default function AccountPage() {
   const user = useAuthStore((state) => state.user);
   const queryClient = useQueryClient();

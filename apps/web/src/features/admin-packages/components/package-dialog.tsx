@@ -62,7 +62,7 @@ function fieldsOf(initial: Package | undefined): PackageFields {
     description: initial?.description ?? '',
     price: initial ? (initial.priceCents / 100).toFixed(2).replace('.', ',') : '9,99',
     durationDays: initial?.durationDays ?? 30,
-    // Both by default: SPEC.md opens « Mon bot » only with both permissions (docs/decisions/201).
+    // Both by default: the specification opens « Mon bot » only with both permissions (docs/decisions/201).
     grants: initial?.grants ?? ['can_useGathering', 'can_useTreasure'],
     whitelistSlots: initial?.whitelistSlots ?? 1,
     active: initial?.active ?? true,

@@ -45,7 +45,7 @@ export default function LoginPage() {
   const [pendingSignIn, setPendingSignIn] = useState<PendingSignIn | null>(null);
   const activationStarted = useRef(false);
 
-  // The activation mail links here with ?username=&token= (DESIGN.md section 4).
+  // The activation mail links here with ?username=&token= (docs/specification.md §4).
   useEffect(() => {
     if (!activationUsername || !activationToken || activationStarted.current) return;
     activationStarted.current = true;

@@ -55,7 +55,7 @@ export default function RegisterPage() {
       else notifyError(error instanceof Error ? error.message : FALLBACK_MESSAGES.register);
       return;
     }
-    // SPEC.md section 9: a second registration in the same visit closes its toast after 1000 ms.
+    // docs/specification.md §7: a second registration in the same visit closes its toast after 1000 ms.
     const autoClose =
       registrations.current > 0 ? TOAST_AUTO_CLOSE_SECOND_REGISTRATION_MS : TOAST_AUTO_CLOSE_MS;
     registrations.current += 1;

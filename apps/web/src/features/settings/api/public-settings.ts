@@ -27,7 +27,7 @@ export const usePublicSettings = create<{ settings: PublicSettings | undefined }
   settings: undefined,
 }));
 
-/** Loads the public settings once at start; `isSnow` also goes to the persisted auth state (SPEC.md section 3). */
+/** Loads the public settings once at start; `isSnow` also goes to the persisted auth state (docs/specification.md §6). */
 async function loadPublicSettings(): Promise<void> {
   try {
     const settings = await fetchPublicSettings();
