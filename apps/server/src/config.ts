@@ -241,10 +241,11 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   register: { max: 10, windowMs: HOUR },
   resend: { max: 5, windowMs: 15 * MINUTE },
   resendPerAccountAndIp: { max: 3, windowMs: HOUR },
-  resendPerAccount: { max: 20, windowMs: HOUR },
+  // Account-wide: 34 addresses at 3 each before an owner's own request is skipped (7 reached 20).
+  resendPerAccount: { max: 100, windowMs: HOUR },
   forgot: { max: 5, windowMs: 15 * MINUTE },
   forgotPerAccountAndIp: { max: 3, windowMs: HOUR },
-  forgotPerAccount: { max: 20, windowMs: HOUR },
+  forgotPerAccount: { max: 100, windowMs: HOUR },
   reset: { max: 10, windowMs: 15 * MINUTE },
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },

@@ -1,6 +1,7 @@
 import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { runInBackground } from '../../core/background.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
@@ -261,7 +262,10 @@ export async function loginUser(
   return { user, token, secondFactorRequired };
 }
 
-/** Mails a reset link when the e-mail belongs to an account; the answer is the same either way. */
+/**
+ * Mails a reset link when the e-mail belongs to an account; the answer is the same either way, and
+ * as fast: the link is issued and mailed after the answer, so timing tells no more than the body.
+ */
 export async function requestPasswordReset(
   ctx: AppContext,
   email: string,
@@ -270,6 +274,10 @@ export async function requestPasswordReset(
   if (!(await withinMailLimits(ctx, 'forgot', email, origin))) return;
   const user = await findUserByEmail(ctx.db, email.trim());
   if (!user || user.bannedAt) return;
+  runInBackground(ctx.log, 'lien de réinitialisation', () => mailResetLink(ctx, user, origin));
+}
+
+async function mailResetLink(ctx: AppContext, user: UserRow, origin: RequestOrigin): Promise<void> {
   const token = await issueToken(ctx, user, 'reset');
   const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
   await queueMail(
