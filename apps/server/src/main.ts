@@ -26,7 +26,11 @@ async function main(config: AppConfig): Promise<void> {
     );
   }
   await releasePort(placeholder);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    listenTextResolver: (address) => `serveur à l’écoute sur ${address}`,
+  });
   console.log(
     `  Plateforme prête : http://${config.host}:${config.port}/  (API : /api, documentation : /api/docs)`,
   );
@@ -62,6 +66,7 @@ closeGracefully({
     // Fastify stops accepting, lets in-flight requests finish, then the hub tells sockets to
     // reconnect elsewhere, flushes bot history, and the database closes.
     await app?.close();
+    app?.log.info('arrêt terminé : requêtes servies, sockets fermés, base fermée');
   },
 });
 

@@ -42,7 +42,7 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   maintenanceMode: 'Mode maintenance',
   maintenanceMessage: 'Message de maintenance',
   hwidResetCooldownHours: 'Délai entre deux réinitialisations du HWID (heures)',
-  botOfflineTimeoutSeconds: 'Délai avant de considérer un bot hors ligne (secondes)',
+  botOfflineTimeoutSeconds: 'Bot hors ligne après (secondes sans nouvelles)',
   minBotVersion: 'Version minimale du bot',
   announcement: "Bannière d'annonce",
   staffTwoFactorRequired: 'Double authentification obligatoire pour le personnel',

@@ -83,7 +83,10 @@ export function closeGracefully(options: {
       log().info({ signal }, 'signal reçu : arrêt en cours (les requêtes en cours se terminent)');
       closer.close();
     } else if (verdict === 'relayed') {
-      log().info({ signal }, 'signal reçu de nouveau, le même (relayé par npm) : l’arrêt continue');
+      log().info(
+        { signal },
+        'signal reçu de nouveau dans la seconde, compté comme le même appui (npm relaie le Ctrl-C) : l’arrêt continue',
+      );
     } else if (verdict === 'force') {
       log().error({ signal }, 'signal reçu une troisième fois : arrêt abandonné, sortie immédiate (code 1)');
       process.exit(1);

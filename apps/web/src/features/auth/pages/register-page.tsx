@@ -62,7 +62,8 @@ export default function RegisterPage() {
     // The toast says it worked; the box below says what to do next (not the same words twice).
     notifySuccess('Inscription réussie !', { autoClose });
     setRegisteredEmail(values.email);
-    form.reset({ username: '', email: '', password: '', referral: values.referral });
+    // A sponsor's link (?ref=) stays for the next registration; a typed sponsor does not.
+    form.reset({ username: '', email: '', password: '', referral: params.get('ref') ?? '' });
   });
 
   return (

@@ -7,7 +7,6 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notifyInfo, notifySuccess } from '../../../lib/notify.ts';
 import { meKeys } from '../../auth/index.ts';
 import { actOnSandboxCheckout, commerceKeys, orderQuery, reloadPermissions } from '../api/marketplace.ts';
 
@@ -32,10 +31,8 @@ export function SandboxCheckout({ orderId, onClose }: { orderId: string; onClose
     onSuccess: async (updated) => {
       queryClient.setQueryData(commerceKeys.order(orderId), updated);
       await queryClient.invalidateQueries({ queryKey: meKeys.all });
-      if (updated.status === 'paid') {
-        await reloadPermissions();
-        notifySuccess('Paiement accepté : votre offre est active.');
-      } else notifyInfo(OUTCOME_TEXT[updated.status]);
+      // The panel says the outcome (sandbox-outcome): no toast says it again.
+      if (updated.status === 'paid') await reloadPermissions();
     },
   });
   const data = order.data;

@@ -143,6 +143,7 @@ export default function MarketplacePage() {
           {...voucherForm.register('voucherCode', { onChange: () => setPreview(null) })}
           label="Code promo"
           size="small"
+          // Filled by the app (the code of a pending checkout): the label must move up as when typed.
           error={voucherError !== undefined}
           helperText={
             voucherError ??
@@ -150,7 +151,11 @@ export default function MarketplacePage() {
               ? `Code ${preview.code} appliqué${preview.kind === 'gift' ? ' : offre offerte' : ''}.`
               : ' ')
           }
-          slotProps={{ htmlInput: { maxLength: 64, autoComplete: 'off' } }}
+          slotProps={{
+            htmlInput: { maxLength: 64, autoComplete: 'off' },
+            // Filled by the app (a pending checkout's code): the label moves up as when typed.
+            inputLabel: { shrink: typedCode ? true : undefined },
+          }}
         />
         <Button type="submit" variant="outlined" disabled={!typedCode.trim() || check.isPending}>
           Appliquer

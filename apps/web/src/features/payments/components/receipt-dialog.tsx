@@ -13,11 +13,22 @@ import { receiptQuery } from '../api/receipts.ts';
 
 const percent = new Intl.NumberFormat('fr-FR', { style: 'percent', maximumFractionDigits: 2 });
 
-function Line({ label, value }: { label: string; value: string }) {
+/** A label and its value; amounts never wrap, words (an e-mail address) may. */
+function Line({ label, value, isAmount = false }: { label: string; value: string; isAmount?: boolean }) {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.25 }}>
-      <Typography color="text.secondary">{label}</Typography>
-      <Typography sx={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{value}</Typography>
+      <Typography color="text.secondary" sx={{ flexShrink: 0 }}>
+        {label}
+      </Typography>
+      <Typography
+        sx={{
+          textAlign: 'right',
+          minWidth: 0,
+          ...(isAmount ? { whiteSpace: 'nowrap' } : { overflowWrap: 'anywhere' }),
+        }}
+      >
+        {value}
+      </Typography>
     </Box>
   );
 }
@@ -75,20 +86,23 @@ export function ReceiptDialog({
             <Line
               label={`${data.order.packageName} — ${data.order.durationDays} jours`}
               value={formatPrice(data.order.priceCents, data.order.currency)}
+              isAmount
             />
             {data.order.discountCents > 0 ? (
               <Line
                 label={`Réduction${data.order.voucherCode ? ` (code ${data.order.voucherCode})` : ''}`}
                 value={`− ${formatPrice(data.order.discountCents, data.order.currency)}`}
+                isAmount
               />
             ) : null}
             <Divider sx={{ my: 1.5 }} />
             {data.tax ? (
               <>
-                <Line label="Total HT" value={formatPrice(data.tax.netCents, data.order.currency)} />
+                <Line label="Total HT" value={formatPrice(data.tax.netCents, data.order.currency)} isAmount />
                 <Line
                   label={`TVA (${percent.format(data.tax.ratePercent / 100)})`}
                   value={formatPrice(data.tax.vatCents, data.order.currency)}
+                  isAmount
                 />
               </>
             ) : null}
