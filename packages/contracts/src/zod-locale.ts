@@ -5,4 +5,27 @@ import { z } from 'zod';
  * by the server and by the web forms that validate with zod, and kept out of `index.ts` so that
  * importing a constant from the contracts does not pull zod into the public pages (docs/decisions/103).
  */
-z.config(z.locales.fr());
+const french = z.locales.fr().localeError;
+
+/** What a field should hold, with its article: zod's locale reads "chaîne de caractères attendu". */
+const EXPECTED: Record<string, string> = {
+  string: 'du texte',
+  number: 'un nombre',
+  int: 'un nombre entier',
+  bigint: 'un nombre entier',
+  boolean: 'vrai ou faux',
+  array: 'une liste',
+  object: 'un objet',
+  date: 'une date',
+};
+
+z.config({
+  localeError: (issue) => {
+    if (issue.code === 'invalid_type' && typeof issue.expected === 'string' && issue.expected in EXPECTED) {
+      return issue.input === undefined
+        ? `Valeur manquante : il faut ${EXPECTED[issue.expected]}.`
+        : `Valeur invalide : il faut ${EXPECTED[issue.expected]}.`;
+    }
+    return french(issue);
+  },
+});
