@@ -8,6 +8,7 @@ import {
   signInThroughForm,
   visitInApp,
   type WatchedPage,
+  waitForApp,
 } from './support/browser.ts';
 
 const shared = serverAndBrowser();
@@ -80,7 +81,7 @@ describe('accessibility (axe-core, WCAG 2.2 AA): no serious or critical violatio
       await page.goto(path);
       await page.locator('h1').first().waitFor();
       // The app has taken over the prerendered copy (public pages).
-      await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+      await waitForApp(page);
       await page.keyboard.press('Tab');
       const skip = page.getByRole('link', { name: 'Aller au contenu' });
       expect(await skip.evaluate((link) => link === document.activeElement), path).toBe(true);

@@ -7,6 +7,7 @@ import {
   serverAndBrowser,
   signInThroughForm,
   unexpectedErrors,
+  waitForApp,
   waitForPath,
 } from './support/browser.ts';
 
@@ -23,7 +24,7 @@ describe('account journeys', () => {
     const sponsor = await shared.server.createUser();
     await page.goto(`/register?ref=${sponsor.user.username}`);
     // The prerendered copy knows no query string: the app fills the sponsor in once it runs.
-    await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+    await waitForApp(page);
     expect(await page.locator('input[name="referral"]').inputValue()).toBe(sponsor.user.username);
     await page.locator('input[name="username"]').fill(username);
     await page.locator('input[name="email"]').fill(email);

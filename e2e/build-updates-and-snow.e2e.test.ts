@@ -11,6 +11,7 @@ import {
   readAuthState,
   signInThroughForm,
   WEB_DIST,
+  waitForApp,
 } from './support/browser.ts';
 
 let server: TestServer;
@@ -76,6 +77,7 @@ describe('build updates', () => {
     const { page, errors, close } = await openPage(browser, server.url);
     await page.goto('/started');
     await expectHeading(page, 'Bien démarrer');
+    await waitForApp(page); // the prerendered copy checks no build
     await markDocument(page);
 
     const buildFile = path.join(dist, 'build.json');

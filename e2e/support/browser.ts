@@ -209,3 +209,11 @@ export async function headingText(page: Page): Promise<string> {
 export async function expectHeading(page: Page, expected: string, label?: string): Promise<void> {
   await expect.poll(() => headingText(page), { timeout: 10_000, message: label }).toBe(expected);
 }
+
+/**
+ * Resolves once the app has taken over a prerendered public page (its listeners installed): what
+ * shows before that is the static copy (docs/decisions/106).
+ */
+export async function waitForApp(page: Page): Promise<void> {
+  await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+}
