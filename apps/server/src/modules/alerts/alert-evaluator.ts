@@ -84,6 +84,7 @@ interface Evaluation {
 /** The alert workers: the evaluation every `evaluateEveryMs`, then the Discord outbox sends what it queued. */
 export function startAlerts(ctx: AppContext): void {
   const discord = startDiscordOutbox(ctx);
+  ctx.onClose(ctx.events.on('discord.queued', discord.drain));
   startAlertEvaluator(ctx, () => {
     ctx.events.emit('mail.queued', {});
     discord.drain();
