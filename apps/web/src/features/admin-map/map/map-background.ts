@@ -1,5 +1,14 @@
 import type { World } from '@bot/contracts';
 
+/** The world's rectangle, under the zone tints. */
+export const WORLD_FILL = '#161b22';
+/**
+ * Opacity of a zone's colour over WORLD_FILL: faint enough that every status marker stays more than
+ * 20 ΔE from any tint under colour-vision-deficiency simulations (at 0.22 "Combat" came to 19 ΔE
+ * of a green zone in protanopia; components/status-chip.test.ts checks it).
+ */
+export const ZONE_TINT_ALPHA = 0.18;
+
 /** What painting the background needs of the renderer (its size, view and projection). */
 export interface Projection {
   readonly width: number;
@@ -25,11 +34,11 @@ export function paintBackground(ctx: CanvasRenderingContext2D, frame: Projection
   const top = frame.toScreenY(minY - 0.5);
   const right = frame.toScreenX(maxX + 0.5);
   const bottom = frame.toScreenY(maxY + 0.5);
-  ctx.fillStyle = '#161b22';
+  ctx.fillStyle = WORLD_FILL;
   ctx.fillRect(left, top, right - left, bottom - top);
   if (frame.world) {
     const colors = new Map(frame.world.areas.map((area) => [area.id, area.color]));
-    ctx.globalAlpha = 0.22;
+    ctx.globalAlpha = ZONE_TINT_ALPHA;
     for (const cell of frame.world.maps) {
       const sx = frame.toScreenX(cell.x - 0.5);
       const sy = frame.toScreenY(cell.y - 0.5);
