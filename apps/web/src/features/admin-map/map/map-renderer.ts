@@ -1,6 +1,6 @@
 import { type MapCells, mapCellOf, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
-import { paintBackground } from './map-background.ts';
+import { type AreaLabel, paintBackground } from './map-background.ts';
 import {
   CLUSTER_PIXELS,
   type ClusterGrid,
@@ -49,6 +49,8 @@ export class MapRenderer {
    */
   private serverCells: readonly MapCells[] | null = null;
   readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
+  /** The zones' names painted with the background, where (for the journeys). */
+  areaLabels: readonly AreaLabel[] = [];
 
   private readonly context: CanvasRenderingContext2D;
   private readonly background: HTMLCanvasElement;
@@ -248,7 +250,7 @@ export class MapRenderer {
 
   private renderBackground(): void {
     const ctx = this.background.getContext('2d') as CanvasRenderingContext2D;
-    paintBackground(ctx, this);
+    this.areaLabels = paintBackground(ctx, this);
     this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, this.width, this.height).data.buffer);
     this.isBackgroundStale = false;
     this.needsFullUpload = true;
