@@ -70,6 +70,11 @@ export interface AdminMapHandle {
     toScreenX(x: number): number;
     toScreenY(y: number): number;
     stats: { frames: number; drawn: number; drawMs: number[] };
+    width: number;
+    height: number;
+    world: { areas: { id: number; name: string }[] } | null;
+    /** The zones' names painted with the background, where. */
+    areaLabels: readonly { name: string; x: number; y: number }[];
   };
   buffers: {
     size: number;

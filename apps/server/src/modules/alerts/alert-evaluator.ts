@@ -163,6 +163,7 @@ function isRuleOn(user: WatchedUser, rule: AlertRule): boolean {
   if (rule === 'account_error') return user.accountError;
   if (rule === 'package_expiring') return user.packageExpiring;
   if (rule === 'payment_succeeded' || rule === 'payment_failed') return user.payments;
+  if (rule === 'channel_test') return false; // a test is sent on request, never an incident
   return user.fleetRules.has(rule);
 }
 
