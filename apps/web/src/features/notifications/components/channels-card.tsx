@@ -104,7 +104,14 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
           {CHANNELS.map((channel) => (
             <Box
               key={channel.name}
-              sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1 }}
+              // The test button in a column of its own: aligned on every row, the label wrapping beside it.
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: { xs: '1fr auto', sm: '18rem auto' },
+                justifyContent: 'start',
+                alignItems: 'center',
+                columnGap: 1,
+              }}
             >
               <RuleCheckbox control={form.control} name={channel.name} label={channel.label} />
               <Button
