@@ -1,15 +1,23 @@
 import { and, eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
 import { evaluateAlerts } from '../apps/server/src/modules/alerts/alert-evaluator.ts';
 import { botEvents } from '../apps/server/src/modules/bots/bots.table.ts';
 import { mailOutbox } from '../apps/server/src/modules/mail/mail-outbox.table.ts';
+import { createBotOwner } from '../apps/server/test/helpers/realtime.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 // The periodic evaluation stays out of the way: the test runs it "two minutes later" itself.
 const shared = serverAndBrowser({ alerts: { evaluateEveryMs: 3_600_000 } });
 const bots: LiveBot[] = [];
+
+/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e alerts` keeps what the tests saw. */
+const screenshotDir = process.env.SCREENSHOT_DIR;
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
+  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage });
+}
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
 });
@@ -70,7 +78,7 @@ describe('alerts in the browser', () => {
     await page.getByText('Alertes de la flotte enregistrées.').waitFor();
     // Staff without a bot choose their channels on this same page.
     const channels = page.getByRole('region', { name: 'Canaux des alertes' });
-    await channels.getByLabel('Par e-mail').check();
+    await channels.getByLabel('Par e-mail', { exact: true }).check();
     await channels.getByRole('button', { name: 'Enregistrer les canaux' }).click();
     await page.getByText('Canaux enregistrés.').waitFor();
     await card.getByText('Envoyées dans l’application, par e-mail').waitFor();
@@ -102,5 +110,54 @@ describe('alerts in the browser', () => {
     await shared.server.mail.waitFor({ to: staff.user.email, subject: 'File des e-mails en retard' });
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it('"Envoyer un test" reaches the mail box and the bell; the alerts card explains the quiet period', async () => {
+    // A customer with a bot: the alerts card of "Mon bot" is theirs.
+    const customer = await createBotOwner(shared.server);
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      const { page, errors, close } = await openPage(shared.browser, shared.server.url, {
+        viewport,
+        blockServiceWorkers: true,
+      });
+      await signInThroughForm(page, customer.user.username, customer.password);
+      await page.goto('/account/notifications');
+      const channels = page.getByRole('region', { name: 'Canaux des alertes' });
+      // No webhook saved yet: nothing to test on Discord.
+      expect(await channels.getByRole('button', { name: 'Envoyer un test sur Discord' }).isDisabled()).toBe(
+        true,
+      );
+      const mailsBefore = shared.server.mail.messages.length;
+      await channels.getByRole('button', { name: 'Envoyer un test par e-mail' }).click();
+      await page.getByText('Message de test envoyé à votre adresse e-mail.').waitFor();
+      const mail = await shared.server.mail.waitFor({
+        to: customer.user.email,
+        subject: 'Test des alertes',
+        after: mailsBefore,
+      });
+      expect(mail.text).toContain('(heure de Paris)');
+      await channels.getByRole('button', { name: 'Envoyer un test dans l’application' }).click();
+      await page
+        .locator('[data-testid="notification"]')
+        .filter({ hasText: 'Test des alertes' })
+        .first()
+        .waitFor();
+      await page.locator('[data-testid="notification-bell"]:not([data-unread="0"])').waitFor();
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      expect(wide).toBe(false);
+      await shoot(page, `alerts-notifications-${viewport.width}`);
+
+      await page.goto('/account/mybot');
+      const quiet = page.getByTestId('alerts-quiet-period');
+      await quiet.waitFor();
+      expect(await quiet.textContent()).toContain('quart d’heure');
+      await quiet.scrollIntoViewIfNeeded();
+      await shoot(page, `alerts-mybot-${viewport.width}`, false);
+      expect(errors).toEqual([]);
+      await close();
+    }
   });
 });

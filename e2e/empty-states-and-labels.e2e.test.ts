@@ -58,7 +58,26 @@ describe('empty lists offer the next step; labels are not cut off (1440 px)', ()
     const csv = await page.getByRole('button', { name: 'Exporter en CSV' }).boundingBox();
     expect(csv && columns && Math.abs(csv.y - columns.y) < 2).toBe(true); // same row
     expect(csv && csv.height < 44).toBe(true); // one line
+    // …and on the search field's row: the three filters do not push them onto a second one.
+    const searchBox = await search.boundingBox();
+    const widths = await page.evaluate(() => {
+      const row = document.querySelector('input[name="q"]')?.closest('.MuiTextField-root')?.parentElement;
+      return [row, ...(row?.children ?? [])].map((element) =>
+        Math.round(element?.getBoundingClientRect().width ?? 0),
+      );
+    });
+    expect(
+      csv && searchBox && Math.abs(csv.y + csv.height / 2 - (searchBox.y + searchBox.height / 2)) < 4,
+      widths.join(' | '),
+    ).toBe(true);
     await shoot(page, 'users-toolbar_1440');
+    // On a phone the toolbar wraps, and nothing is wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
+      .toBe(true);
+    await shoot(page, 'users-toolbar_390');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/admin/audit');
     await expectHeading(page, 'Audit');

@@ -70,6 +70,11 @@ export interface AdminMapHandle {
     toScreenX(x: number): number;
     toScreenY(y: number): number;
     stats: { frames: number; drawn: number; drawMs: number[] };
+    width: number;
+    height: number;
+    world: { areas: { id: number; name: string }[] } | null;
+    /** The zones' names painted with the background, where. */
+    areaLabels: readonly { name: string; x: number; y: number }[];
   };
   buffers: {
     size: number;
@@ -91,9 +96,12 @@ declare global {
  * A staff member with `can_manageMap` on /admin/map, its test hooks loaded (`window.__adminMap`)
  * and its admin socket connected.
  */
-export async function openAdminMap(shared: { server: TestServer; browser: Browser }): Promise<WatchedPage> {
+export async function openAdminMap(
+  shared: { server: TestServer; browser: Browser },
+  viewport?: { width: number; height: number },
+): Promise<WatchedPage> {
   const admin = await shared.server.createUser({ permissions: ['can_manageMap'] });
-  const watched = await openPage(shared.browser, shared.server.url);
+  const watched = await openPage(shared.browser, shared.server.url, viewport ? { viewport } : {});
   const { page } = watched;
   await signInThroughForm(page, admin.user.username, admin.password);
   // The map's insides (window.__adminMap) load only with this flag: users never get them.

@@ -5,6 +5,12 @@ import { openPage, serverAndBrowser, signInThroughForm } from './support/browser
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
 const bots: LiveBot[] = [];
+
+/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e live-map` keeps what the tests saw. */
+const screenshotDir = process.env.SCREENSHOT_DIR;
+async function shoot(page: Page, name: string): Promise<void> {
+  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+}
 // Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
@@ -121,6 +127,46 @@ describe('/admin/map live', () => {
     await page.screenshot({ path: '/tmp/live-map.png' });
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it('names the zones on the map and keeps the legend off it, at 390 and 1440 px', async () => {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      const { page, errors, close } = await openAdminMap(shared, viewport);
+      const labels = await page.waitForFunction(() => {
+        const { renderer } = window.__adminMap!;
+        return renderer.world && renderer.areaLabels.length > 0
+          ? { labels: renderer.areaLabels, width: renderer.width, height: renderer.height }
+          : null;
+      });
+      const painted = (await labels.jsonValue())!;
+      const zones = await page.evaluate(() =>
+        window.__adminMap!.renderer.world!.areas.map((area) => area.name),
+      );
+      // Wide enough, every zone carries its name; on a phone, those whose zone holds it.
+      expect(painted.labels.length).toBeGreaterThanOrEqual(viewport.width > 1000 ? zones.length : 1);
+      for (const label of painted.labels) {
+        expect(zones).toContain(label.name);
+        expect(label.x).toBeGreaterThanOrEqual(0);
+        expect(label.x).toBeLessThanOrEqual(painted.width);
+        expect(label.y).toBeGreaterThanOrEqual(0);
+        expect(label.y).toBeLessThanOrEqual(painted.height);
+      }
+      // The legend is beside the drawing, not over it (it hid the bots of its corner).
+      const map = (await page.getByTestId('map-region').boundingBox())!;
+      const legend = (await page.getByTestId('map-legend').boundingBox())!;
+      expect(legend.y).toBeGreaterThanOrEqual(map.y + map.height);
+      expect(await page.getByTestId('map-legend').getAttribute('open')).toBe(
+        viewport.width > 1000 ? '' : null,
+      );
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      expect(wide).toBe(false);
+      await shoot(page, `live-map-${viewport.width}`);
+      expect(errors).toEqual([]);
+      await close();
+    }
   });
 
   it('refuses the live feed to a staff member without can_manageMap (page kept out)', async () => {

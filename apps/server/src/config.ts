@@ -167,6 +167,8 @@ export interface AppConfig {
     secondFactorPerAccount: RateLimitRule;
     /** Lockouts of one (account, address) pair, counted to double each wait (see `secondFactor`). */
     secondFactorLockouts: RateLimitRule;
+    /** Test messages a user sends to their alert channels (`POST /me/alerts/test`), all channels together. */
+    alertTest: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -255,6 +257,7 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   secondFactor: { max: 10, windowMs: 15 * MINUTE },
   secondFactorPerAccount: { max: 100, windowMs: HOUR },
   secondFactorLockouts: { max: 1_000_000, windowMs: 24 * HOUR },
+  alertTest: { max: 5, windowMs: 15 * MINUTE },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */

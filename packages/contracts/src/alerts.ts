@@ -17,6 +17,8 @@ export const ALERT_RULES = [
   'payment_succeeded',
   'payment_failed',
   ...FLEET_ALERT_RULES,
+  /** A test the user asked for from the channels card (`POST /me/alerts/test`). */
+  'channel_test',
 ] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
 
@@ -63,6 +65,14 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
 };
 
 export const alertPreferencesAnswer = z.object({ data: alertPreferencesSchema });
+
+/** The channels an alert goes through, as named in `channels`. */
+export const ALERT_CHANNELS = ['inApp', 'email', 'discord'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+
+/** A test message through one channel (the saved address or webhook), asked from the channels card. */
+export const alertTestSchema = z.object({ channel: z.enum(ALERT_CHANNELS) });
+export type AlertTest = z.infer<typeof alertTestSchema>;
 
 export const NOTIFICATION_KINDS = ['alert', 'recovery', 'info'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -19,6 +19,8 @@ export interface DomainEvents {
   'settings.changed': { keys: string[] };
   /** A mail was queued in the outbox (its worker sends it at once). */
   'mail.queued': Record<string, never>;
+  /** A Discord message was queued in its outbox outside an evaluation (sent at once). */
+  'discord.queued': Record<string, never>;
   /** A customer's whitelisted game accounts changed (the hub re-reads them). */
   'whitelist.changed': { userId: string };
   /** In-app notifications were written for these users (their open browsers refresh the bell). */
@@ -27,8 +29,8 @@ export interface DomainEvents {
 
 export type DomainEventName = keyof DomainEvents;
 
-/** Every node already polls its mail outbox: waking the others would only make them race for rows. */
-const NODE_LOCAL_EVENTS: ReadonlySet<DomainEventName> = new Set(['mail.queued']);
+/** Every node already polls its mail and Discord outboxes: waking the others would only make them race for rows. */
+const NODE_LOCAL_EVENTS: ReadonlySet<DomainEventName> = new Set(['mail.queued', 'discord.queued']);
 
 /** Sends an event to the other nodes (they hand it to `receiveFromPeer`). */
 export type EventRelay = (name: DomainEventName, payload: unknown) => void;
@@ -79,6 +81,7 @@ const DOMAIN_EVENT_NAMES = {
   'hwid.reset': true,
   'settings.changed': true,
   'mail.queued': true,
+  'discord.queued': true,
   'whitelist.changed': true,
   'notifications.created': true,
 } satisfies Record<DomainEventName, true>;

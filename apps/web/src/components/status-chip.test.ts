@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORLD_FILL, ZONE_TINT_ALPHA } from '../features/admin-map/map/map-background.ts';
 import { STATUS_COLORS } from './status-chip.tsx';
 
 /** Machado et al. (2009) simulation matrices, severity 1, on linear RGB. */
@@ -64,6 +65,33 @@ describe('status colours', () => {
       for (const [status, colour] of Object.entries(STATUS_COLORS)) {
         if (status === 'error') continue;
         expect(distance(STATUS_COLORS.error, colour, deficiency), `${name}: ${status}`).toBeGreaterThan(20);
+      }
+    }
+  });
+});
+
+/** A zone's colour as the map paints it: `ZONE_TINT_ALPHA` over the world's fill (sRGB blending). */
+function zoneTint(levels: number[]): string {
+  const base = [1, 3, 5].map((i) => Number.parseInt(WORLD_FILL.slice(i, i + 2), 16));
+  const mixed = levels.map((level, i) =>
+    Math.round(base[i]! * (1 - ZONE_TINT_ALPHA) + level * ZONE_TINT_ALPHA),
+  );
+  return `#${mixed.map((value) => value.toString(16).padStart(2, '0')).join('')}`;
+}
+
+describe('status colours on the live map’s zone tints', () => {
+  // Zones' colours are data (the world's areas): every colour of a 6-level RGB grid stands for them.
+  const steps = [0, 51, 102, 153, 204, 255];
+  const tints = steps.flatMap((r) => steps.flatMap((g) => steps.map((b) => zoneTint([r, g, b]))));
+
+  it('every marker, "Combat" and "Erreur" first, stands out from any zone, whatever the colour vision', () => {
+    for (const [name, deficiency] of Object.entries(DEFICIENCIES)) {
+      for (const tint of tints) {
+        expect(distance(STATUS_COLORS.error, tint, deficiency), `${name}: error on ${tint}`).toBeGreaterThan(
+          40,
+        );
+        for (const [status, colour] of Object.entries(STATUS_COLORS))
+          expect(distance(colour, tint, deficiency), `${name}: ${status} on ${tint}`).toBeGreaterThan(20);
       }
     }
   });

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@bot/contracts';
+import { type AdminUser, permissionLabel } from '@bot/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
@@ -189,7 +189,7 @@ describe('CSV export', () => {
       { permission: 'can_useTreasure', expiresAt: null },
     ]);
     expect(byId.get(startOfPage)).toBe(
-      `${startOfPage};edge_5000;edge_5000@example.test;oui;;;Alpha;can_useGathering:${until.toISOString()} can_useTreasure:sans fin;;;non;${local(boundary.createdAt)}`,
+      `${startOfPage};edge_5000;edge_5000@example.test;oui;;;Alpha;${permissionLabel('can_useGathering')} (jusqu’au ${local(until.toISOString())}), ${permissionLabel('can_useTreasure')} (sans fin);;;non;${local(boundary.createdAt)}`,
     );
     const before = await listed(endOfPage);
     expect(before.roles.map((role) => role.name)).toEqual(['Alpha', 'Zeta']);

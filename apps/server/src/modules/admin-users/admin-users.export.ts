@@ -1,8 +1,8 @@
-import type { AdminUsersQuery } from '@bot/contracts';
+import { type AdminUsersQuery, permissionLabel } from '@bot/contracts';
 import { and, gt, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
-import { keysetPages } from '../../core/admin-list.ts';
+import { keysetPages, spreadsheetDates } from '../../core/admin-list.ts';
 import { users } from '../users/users.table.ts';
 import { onlineHwids, rolesOfUsers, subscriptionsOfUsers, userFilterOf } from './admin-users.service.ts';
 
@@ -37,7 +37,8 @@ interface ExportRow {
   banned_at: string | null;
   ban_reason: string | null;
   roles: string | null;
-  subscriptions: string | null;
+  /** The user's grants, by permission name: `[permission, end (ISO) or null]`. */
+  subscriptions: [string, string | null][] | null;
   hwid: string | null;
   discord_id: string | null;
   created_at: string;
@@ -51,6 +52,12 @@ interface ExportRow {
  */
 export function userExportPages(ctx: AppContext, query: Partial<AdminUsersQuery>): AsyncIterable<string[][]> {
   const where = userFilterOf(query);
+  const toDate = spreadsheetDates(query.tz);
+  // As the roles export: the permissions' labels, not their `can_` names (decision 107).
+  const subscriptionsCell = (grants: ExportRow['subscriptions']) =>
+    (grants ?? [])
+      .map(([name, ends]) => `${permissionLabel(name)} (${ends ? `jusqu’au ${toDate(ends)}` : 'sans fin'})`)
+      .join(', ');
   return keysetPages(
     async (after: string | undefined, limit) => {
       // The page's users have ids in (after, last]: so do their roles and grants.
@@ -69,8 +76,8 @@ export function userExportPages(ctx: AppContext, query: Partial<AdminUsersQuery>
         last as (select id from page order by id desc limit 1),
         r as (select user_id, string_agg(name, ' ' order by name) as roles
               from (${rolesOfUsers(covered)}) as r group by user_id),
-        s as (select user_id, string_agg(permission || ':' || coalesce(${iso(sql`expires_at`)}, 'sans fin'), ' '
-                                         order by permission) as subscriptions
+        s as (select user_id, json_agg(json_build_array(permission, ${iso(sql`expires_at`)})
+                                       order by permission) as subscriptions
               from (${subscriptionsOfUsers(covered)}) as s group by user_id)
         select page.*, r.roles, s.subscriptions from page
         left join r on r.user_id = page.id left join s on s.user_id = page.id
@@ -88,7 +95,7 @@ export function userExportPages(ctx: AppContext, query: Partial<AdminUsersQuery>
         row.banned_at ?? '',
         row.ban_reason ?? '',
         row.roles ?? '',
-        row.subscriptions ?? '',
+        subscriptionsCell(row.subscriptions),
         row.hwid ?? '',
         row.discord_id ?? '',
         row.hwid && online.has(row.hwid) ? 'oui' : 'non',

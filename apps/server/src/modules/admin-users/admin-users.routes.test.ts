@@ -1,3 +1,4 @@
+import { permissionLabel } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
@@ -208,5 +209,32 @@ describe('CSV export', () => {
     ).text();
     expect(exported).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
     expect(page.body.total).toBe(3000);
+  });
+});
+
+describe('export', () => {
+  it('lists subscriptions by their labels, not their can_ names, with their end in the viewer’s zone', async () => {
+    const subscriber = await server.createUser({ username: 'csv_labels', permissions: ['can_useGathering'] });
+    const ends = new Date('2031-03-04T12:00:00.000Z');
+    await call(
+      'POST',
+      `/admin/users/${subscriber.user.id}/grants`,
+      { permission: 'can_useTreasure', expiresAt: ends.toISOString() },
+      staff.token,
+    );
+    const text = await (
+      await fetch(`${server.api}/admin/users/export.csv?q=csv_labels&tz=Europe/Paris`, {
+        headers: { authorization: `Bearer ${staff.token}` },
+      })
+    ).text();
+    const [header, line] = text
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split(/\r?\n/);
+    const column = header?.split(';').indexOf('abonnements') ?? -1;
+    const cell = line?.split(';')[column]?.replace(/^"|"$/g, '');
+    expect(cell).toBe(
+      `${permissionLabel('can_useGathering')} (sans fin), ${permissionLabel('can_useTreasure')} (jusqu’au 2031-03-04 13:00:00)`,
+    );
   });
 });

@@ -11,7 +11,7 @@ const PAYMENT_WINDOW_MS = 3_600_000;
 
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 const frenchDate = (date: Date) =>
-  date.toLocaleString('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+  `${date.toLocaleString('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' })} (heure de Paris)`;
 
 /**
  * Each package whose last paid period ends within 3 days: one condition per order (a renewal moves

@@ -22,7 +22,7 @@ export interface Recipient {
 export async function deliver(
   ctx: AppContext,
   tx: DbOrTx,
-  input: { recipient: Recipient; incidentId: string; message: AlertMessage; at: Date },
+  input: { recipient: Recipient; incidentId: string | null; message: AlertMessage; at: Date },
 ): Promise<void> {
   const { recipient, message, at } = input;
   if (recipient.channelInApp) {

@@ -84,6 +84,7 @@ interface Evaluation {
 /** The alert workers: the evaluation every `evaluateEveryMs`, then the Discord outbox sends what it queued. */
 export function startAlerts(ctx: AppContext): void {
   const discord = startDiscordOutbox(ctx);
+  ctx.onClose(ctx.events.on('discord.queued', discord.drain));
   startAlertEvaluator(ctx, () => {
     ctx.events.emit('mail.queued', {});
     discord.drain();
@@ -162,6 +163,7 @@ function isRuleOn(user: WatchedUser, rule: AlertRule): boolean {
   if (rule === 'account_error') return user.accountError;
   if (rule === 'package_expiring') return user.packageExpiring;
   if (rule === 'payment_succeeded' || rule === 'payment_failed') return user.payments;
+  if (rule === 'channel_test') return false; // a test is sent on request, never an incident
   return user.fleetRules.has(rule);
 }
 

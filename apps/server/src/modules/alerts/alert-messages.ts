@@ -118,8 +118,9 @@ function durationText(ms: number): string {
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
-function frenchDate(date: Date): string {
-  return date.toLocaleString('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'short' });
+/** A time as mails and Discord print it, naming its zone (readers may live elsewhere). */
+export function frenchDate(date: Date): string {
+  return `${date.toLocaleString('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'short' })} (heure de Paris)`;
 }
 
 function escapeHtml(text: string): string {

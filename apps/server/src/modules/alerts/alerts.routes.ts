@@ -1,6 +1,7 @@
 import {
   alertPreferencesAnswer,
   alertPreferencesSchema,
+  alertTestSchema,
   FLEET_ALERT_PERMISSIONS,
   fleetAlertPreferencesAnswer,
   fleetAlertPreferencesSchema,
@@ -12,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { sendChannelTest } from './alert-test.ts';
 import {
   getAlertPreferences,
   getFleetAlertPreferences,
@@ -43,6 +45,22 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       data: await saveAlertPreferences(ctx.db, sessionOf(request).userId, request.body),
     }),
+  );
+
+  app.post(
+    '/me/alerts/test',
+    {
+      config: { errors: [400, 429] },
+      schema: {
+        tags,
+        body: alertTestSchema,
+        response: { 200: successAnswer },
+      },
+    },
+    async (request) => {
+      await sendChannelTest(ctx, sessionOf(request).userId, request.body.channel);
+      return { success: true as const };
+    },
   );
 
   app.get(

@@ -333,59 +333,62 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
     current.renderer.fit();
   }, [world.data]);
 
+  // The legend sits under the map, not over it: it hid the bots and zones in its corner.
   return (
-    <Box
-      ref={container}
-      role="group"
-      tabIndex={0}
-      aria-label="Carte : flèches pour se déplacer, + et − pour zoomer, 0 pour tout voir"
-      aria-describedby={legendId}
-      onKeyDown={onKeyDown}
-      data-testid="map-region"
-      sx={{
-        position: 'relative',
-        flexGrow: 1,
-        minWidth: 0,
-        height: { xs: 420, lg: 'calc(100vh - 260px)' },
-        minHeight: 420,
-        borderRadius: 1,
-        overflow: 'hidden',
-        border: 1,
-        borderColor: 'divider',
-      }}
-    >
-      <canvas
-        ref={canvas}
-        data-testid="map-canvas"
-        role="img"
-        aria-label="Carte en direct des comptes de jeu en ligne"
-        style={{ display: 'block', cursor: 'crosshair', touchAction: 'none' }}
-      />
+    <Box sx={{ flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1 }}>
       <Box
-        ref={tooltip}
-        role="tooltip"
-        data-testid="map-tooltip"
+        ref={container}
+        role="group"
+        tabIndex={0}
+        aria-label="Carte : flèches pour se déplacer, + et − pour zoomer, 0 pour tout voir"
+        aria-describedby={legendId}
+        onKeyDown={onKeyDown}
+        data-testid="map-region"
         sx={{
-          position: 'absolute',
-          left: 0,
-          top: 0,
-          display: 'none',
-          pointerEvents: 'none',
-          whiteSpace: 'pre',
-          bgcolor: 'rgba(20,20,20,0.92)',
-          color: '#fff',
-          fontSize: 12,
-          p: 1,
+          position: 'relative',
+          flexGrow: 1,
+          minWidth: 0,
+          height: { xs: 420, lg: 'calc(100vh - 260px)' },
+          minHeight: 420,
           borderRadius: 1,
-          maxWidth: 320,
           overflow: 'hidden',
+          border: 1,
+          borderColor: 'divider',
         }}
-      />
-      <MapControls
-        onZoomIn={() => zoomCentre(BUTTON_ZOOM)}
-        onZoomOut={() => zoomCentre(1 / BUTTON_ZOOM)}
-        onFit={() => engine.current?.renderer.fit()}
-      />
+      >
+        <canvas
+          ref={canvas}
+          data-testid="map-canvas"
+          role="img"
+          aria-label="Carte en direct des comptes de jeu en ligne"
+          style={{ display: 'block', cursor: 'crosshair', touchAction: 'none' }}
+        />
+        <Box
+          ref={tooltip}
+          role="tooltip"
+          data-testid="map-tooltip"
+          sx={{
+            position: 'absolute',
+            left: 0,
+            top: 0,
+            display: 'none',
+            pointerEvents: 'none',
+            whiteSpace: 'pre',
+            bgcolor: 'rgba(20,20,20,0.92)',
+            color: '#fff',
+            fontSize: 12,
+            p: 1,
+            borderRadius: 1,
+            maxWidth: 320,
+            overflow: 'hidden',
+          }}
+        />
+        <MapControls
+          onZoomIn={() => zoomCentre(BUTTON_ZOOM)}
+          onZoomOut={() => zoomCentre(1 / BUTTON_ZOOM)}
+          onFit={() => engine.current?.renderer.fit()}
+        />
+      </Box>
       <MapLegend id={legendId} />
     </Box>
   );

@@ -46,8 +46,9 @@ export function MapControls({
 }
 
 /**
- * What each colour means; a cluster takes the most urgent status inside it. Folded on phones, where it
- * would hide half the map (a native `<details>`: keyboard and screen readers know it).
+ * What each colour means; a cluster takes the most urgent status inside it. Under the map, never over
+ * it; folded on phones, where it would push the map's caption far down (a native `<details>`:
+ * keyboard and screen readers know it).
  */
 export function MapLegend({ id }: { id: string }) {
   const isWide = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'));
@@ -56,10 +57,12 @@ export function MapLegend({ id }: { id: string }) {
       component="details"
       id={id}
       open={isWide}
+      data-testid="map-legend"
       sx={{
-        ...overlay,
-        left: 8,
-        bottom: 8,
+        bgcolor: 'rgba(15, 20, 25, 0.88)',
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
         px: 1.5,
         py: 1,
         fontSize: 12,
@@ -69,7 +72,19 @@ export function MapLegend({ id }: { id: string }) {
       <Box component="summary" sx={{ fontWeight: 600 }}>
         Légende
       </Box>
-      <Box component="ul" sx={{ m: 0, mt: 0.5, p: 0, listStyle: 'none', columns: 2, columnGap: 2 }}>
+      <Box
+        component="ul"
+        sx={{
+          m: 0,
+          mt: 0.5,
+          p: 0,
+          listStyle: 'none',
+          display: 'flex',
+          flexWrap: 'wrap',
+          columnGap: 2,
+          rowGap: 0.5,
+        }}
+      >
         {BOT_STATUSES.map((status) => (
           <Box component="li" key={status} sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
             <Box

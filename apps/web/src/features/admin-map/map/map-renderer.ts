@@ -1,20 +1,18 @@
-import {
-  BOT_STATUSES,
-  MAP_CELL_STRIDE,
-  type MapCells,
-  mapCellOf,
-  WORLD_MAX_COORD,
-  WORLD_MIN_COORD,
-  type World,
-} from '@bot/contracts';
-import { STATUS_COLORS } from '../../../components/status-chip.tsx';
-import { clusterStatus } from './cluster-status.ts';
+import { type MapCells, mapCellOf, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
-import { paintBackground } from './map-background.ts';
+import { type AreaLabel, paintBackground } from './map-background.ts';
+import {
+  CLUSTER_PIXELS,
+  type ClusterGrid,
+  clusterGrid,
+  drawClusters,
+  drawHighlights,
+  drawPoints,
+  jitter,
+} from './map-marks.ts';
 
 /** Below this many pixels per map cell, accounts are grouped into clusters. */
 const CLUSTER_BELOW_SCALE = 5;
-const CLUSTER_PIXELS = 36;
 const MIN_SCALE = 1.5;
 const MAX_SCALE = 80;
 
@@ -26,38 +24,11 @@ export interface View {
   scale: number;
 }
 
-/** Accounts per cell and status over the world's bounds, as clusters are drawn. */
-interface ClusterGrid {
-  cellSize: number;
-  originX: number;
-  originY: number;
-  columns: number;
-  rows: number;
-  /** `STATUS_COUNT` counts per cell, row by row. */
-  counts: Uint32Array;
-}
-
 export interface FrameStats {
   frames: number;
   drawn: number;
   /** Milliseconds spent drawing, last frames (ring buffer). */
   drawMs: number[];
-}
-
-function rgba(hex: string): number {
-  const value = Number.parseInt(hex.slice(1), 16);
-  const r = (value >> 16) & 255;
-  const g = (value >> 8) & 255;
-  const b = value & 255;
-  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0; // little-endian ABGR
-}
-const STATUS_PIXELS = Uint32Array.from(BOT_STATUSES.map((status) => rgba(STATUS_COLORS[status])));
-const STATUS_FILLS = BOT_STATUSES.map((status) => STATUS_COLORS[status]);
-
-/** Stable sub-cell offset of a slot, so accounts on one map do not hide each other. */
-function jitter(slot: number, axis: number): number {
-  const h = Math.imul(slot ^ (axis * 0x9e3779b1), 0x85ebca6b) >>> 0;
-  return ((h % 1000) / 1000 - 0.5) * 0.7;
 }
 
 /**
@@ -78,6 +49,8 @@ export class MapRenderer {
    */
   private serverCells: readonly MapCells[] | null = null;
   readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
+  /** The zones' names painted with the background, where (for the journeys). */
+  areaLabels: readonly AreaLabel[] = [];
 
   private readonly context: CanvasRenderingContext2D;
   private readonly background: HTMLCanvasElement;
@@ -272,43 +245,12 @@ export class MapRenderer {
 
   /** Cluster counts: the nodes' own on the viewport feed, else counted from the accounts held here. */
   private clusterGrid(): ClusterGrid {
-    const latest = this.serverCells?.at(-1);
-    const cellSize = latest?.cellSize ?? this.clusterCellSize();
-    const { minX, maxX, minY, maxY } = this.bounds();
-    const originX = mapCellOf(minX, cellSize);
-    const originY = mapCellOf(minY, cellSize);
-    const columns = mapCellOf(maxX, cellSize) - originX + 1;
-    const rows = mapCellOf(maxY, cellSize) - originY + 1;
-    const counts = new Uint32Array(columns * rows * STATUS_COUNT);
-    const add = (column: number, row: number, status: number, count: number) => {
-      if (column < 0 || row < 0 || column >= columns || row >= rows) return;
-      (counts[(row * columns + column) * STATUS_COUNT + status] as number) += count;
-    };
-    if (this.serverCells) {
-      for (const message of this.serverCells) {
-        if (message.cellSize !== cellSize) continue; // a node still answering the previous zoom
-        const { cells } = message;
-        for (let at = 0; at < cells.length; at += MAP_CELL_STRIDE) {
-          const column = (cells[at] as number) - originX;
-          const row = (cells[at + 1] as number) - originY;
-          for (let status = 0; status < STATUS_COUNT; status++)
-            add(column, row, status, cells[at + 2 + status] as number);
-        }
-      }
-    } else {
-      const b = this.buffers;
-      for (let slot = 0; slot < b.highWater; slot++) {
-        if (b.visible[slot] !== 1) continue;
-        const column = mapCellOf(b.x[slot] as number, cellSize) - originX;
-        add(column, mapCellOf(b.y[slot] as number, cellSize) - originY, b.status[slot] as number, 1);
-      }
-    }
-    return { cellSize, originX, originY, columns, rows, counts };
+    return clusterGrid(this.serverCells, this.clusterCellSize(), this.bounds(), this.buffers);
   }
 
   private renderBackground(): void {
     const ctx = this.background.getContext('2d') as CanvasRenderingContext2D;
-    paintBackground(ctx, this);
+    this.areaLabels = paintBackground(ctx, this);
     this.backgroundPixels = new Uint32Array(ctx.getImageData(0, 0, this.width, this.height).data.buffer);
     this.isBackgroundStale = false;
     this.needsFullUpload = true;
@@ -334,13 +276,13 @@ export class MapRenderer {
     }
     if (this.isClustered()) {
       this.putImage(rect);
-      this.drawClusters();
+      drawClusters(this.context, this.clusterGrid(), this);
     } else {
-      this.drawPoints();
+      drawPoints(this.pixels, this.buffers, this);
       this.putImage(rect);
-      this.drawHighlights();
+      drawHighlights(this.context, this.buffers, this);
       // Zoomed in where a node holds too many bots to send each: its counts, over the others' bots.
-      if (this.drawsClusters()) this.drawClusters();
+      if (this.drawsClusters()) drawClusters(this.context, this.clusterGrid(), this);
     }
     this.stats.drawn++;
     const ms = performance.now() - started;
@@ -381,78 +323,6 @@ export class MapRenderer {
         rect.right - rect.left,
         rect.bottom - rect.top,
       );
-    }
-  }
-
-  private drawPoints(): void {
-    const b = this.buffers;
-    const pixels = this.pixels;
-    const { width, height } = this;
-    const scale = this.view.scale;
-    // Big enough to find and hover at the default zoom (they were 2 px), growing with the zoom.
-    const size = Math.max(5, Math.min(11, Math.round(4 + scale * 0.3)));
-    const half = size >> 1;
-    const halfW = width / 2 - half;
-    const halfH = height / 2 - half;
-    const { cx, cy } = this.view;
-    for (let slot = 0; slot < b.highWater; slot++) {
-      if (b.visible[slot] !== 1) continue;
-      const px = Math.round(((b.x[slot] as number) + jitter(slot, 1) - cx) * scale + halfW);
-      const py = Math.round(((b.y[slot] as number) + jitter(slot, 2) - cy) * scale + halfH);
-      if (px < 0 || py < 0 || px + size > width || py + size > height) continue;
-      const color = STATUS_PIXELS[b.status[slot] as number] as number;
-      let row = py * width + px;
-      for (let j = 0; j < size; j++, row += width) pixels.fill(color, row, row + size);
-    }
-  }
-
-  private drawHighlights(): void {
-    const ctx = this.context;
-    ctx.lineWidth = 2;
-    if (this.selectedHwid) {
-      ctx.strokeStyle = '#ffffff';
-      for (const slot of this.buffers.slotsOf(this.selectedHwid)) {
-        const [sx, sy] = this.slotScreen(slot);
-        ctx.beginPath();
-        ctx.arc(sx, sy, 7, 0, Math.PI * 2);
-        ctx.stroke();
-      }
-    }
-    if (this.hoveredSlot >= 0 && this.buffers.alive[this.hoveredSlot] === 1) {
-      const [sx, sy] = this.slotScreen(this.hoveredSlot);
-      ctx.strokeStyle = '#ffeb3b';
-      ctx.beginPath();
-      ctx.arc(sx, sy, 5, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-  }
-
-  private drawClusters(): void {
-    const { cellSize: cells, originX, originY, columns, rows, counts } = this.clusterGrid();
-    const ctx = this.context;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = '600 11px system-ui, sans-serif';
-    for (let row = 0; row < rows; row++) {
-      for (let column = 0; column < columns; column++) {
-        const base = (row * columns + column) * STATUS_COUNT;
-        let total = 0;
-        for (let status = 0; status < STATUS_COUNT; status++) total += counts[base + status] as number;
-        if (total === 0) continue;
-        const worldX = (column + originX) * cells + (cells - 1) / 2;
-        const worldY = (row + originY) * cells + (cells - 1) / 2;
-        const sx = this.toScreenX(worldX);
-        const sy = this.toScreenY(worldY);
-        const radius = Math.min(CLUSTER_PIXELS / 2 - 1, 5 + Math.sqrt(total) * 1.2);
-        ctx.globalAlpha = 0.85;
-        ctx.fillStyle = STATUS_FILLS[clusterStatus(counts, base)] as string;
-        ctx.beginPath();
-        ctx.arc(sx, sy, radius, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.globalAlpha = 1;
-        ctx.fillStyle = '#111';
-        ctx.fillText(String(total), sx, sy);
-      }
     }
   }
 }

@@ -107,6 +107,8 @@ export default function UsersPage() {
         searchPlaceholder="Nom, e-mail, Discord, HWID…"
         syncUrl
         onRowClick={(row) => navigate(`/admin/users/${row.id}`)}
+        // Narrow filters (they widen with a long choice): with the search and the table's two buttons
+        // they fit one row at 1440 px (decision 107).
         toolbar={
           <>
             <TextField
@@ -117,7 +119,7 @@ export default function UsersPage() {
               label="Statut"
               value={status}
               onChange={(event) => setStatus(event.target.value)}
-              sx={{ minWidth: 170 }}
+              sx={{ minWidth: 130 }}
             >
               <MenuItem value="">Tous</MenuItem>
               {USER_STATUSES.map((value) => (
@@ -134,7 +136,7 @@ export default function UsersPage() {
               label="Rôle"
               value={roleId}
               onChange={(event) => setRoleId(event.target.value)}
-              sx={{ minWidth: 150 }}
+              sx={{ minWidth: 120 }}
             >
               <MenuItem value="">Tous</MenuItem>
               {(roles.data ?? []).map((role) => (
@@ -152,7 +154,7 @@ export default function UsersPage() {
                 label="Permission"
                 value={permission}
                 onChange={(event) => setPermission(event.target.value)}
-                sx={{ minWidth: 190 }}
+                sx={{ minWidth: 150 }}
               >
                 <MenuItem value="">Toutes</MenuItem>
                 {PERMISSIONS.map((name) => (

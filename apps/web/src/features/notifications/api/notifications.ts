@@ -1,4 +1,5 @@
 import {
+  type AlertChannel,
   type AlertPreferences,
   alertPreferencesAnswer,
   type FleetAlertPreferences,
@@ -77,6 +78,15 @@ export async function saveAlertPreferences(preferences: AlertPreferences): Promi
       fallback: 'Impossible d’enregistrer vos alertes.',
     })
   ).data;
+}
+
+/** A test message through one channel, by the alerts' own path (rate-limited by the server). */
+export async function sendAlertTest(channel: AlertChannel): Promise<void> {
+  await api.post(
+    '/me/alerts/test',
+    { channel },
+    { schema: successAnswer, fallback: 'Impossible d’envoyer le message de test.' },
+  );
 }
 
 /** Staff's fleet alerts and those their permissions open (decision 903). */

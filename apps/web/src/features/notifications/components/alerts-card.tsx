@@ -8,6 +8,7 @@ import Button from '@mui/material/Button';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { SectionCard } from '../../../components/section-card.tsx';
@@ -67,6 +68,13 @@ function AlertsForm({ preferences }: { preferences: AlertPreferences }) {
           />
           <RuleCheckbox control={form.control} name="payments" label="un paiement réussit ou échoue" />
         </FormGroup>
+        <Typography variant="body2" color="text.secondary" data-testid="alerts-quiet-period">
+          Une alerte par incident, puis un message quand tout repart. Si le même problème revient dans le
+          quart d’heure qui suit le précédent, l’alerte attend la fin de ce quart d’heure et n’est pas envoyée
+          s’il s’est réglé entre-temps : un bot qui se coupe et revient sans cesse vous prévient au plus une
+          fois par quart d’heure. Les durées indiquées sont mesurées depuis l’événement lui-même (la
+          déconnexion, le passage en erreur), pas depuis l’envoi du message.
+        </Typography>
         <ChannelsLine channels={preferences.channels} />
         <div>
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>

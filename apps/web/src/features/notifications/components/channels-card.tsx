@@ -1,22 +1,45 @@
-import { type AlertPreferences, alertPreferencesSchema, isDiscordWebhookUrl } from '@bot/contracts';
+import {
+  type AlertChannel,
+  type AlertPreferences,
+  alertPreferencesSchema,
+  isDiscordWebhookUrl,
+} from '@bot/contracts';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
-import { alertPreferencesQuery, notificationKeys, saveAlertPreferences } from '../api/notifications.ts';
+import {
+  alertPreferencesQuery,
+  notificationKeys,
+  saveAlertPreferences,
+  sendAlertTest,
+} from '../api/notifications.ts';
 import { RuleCheckbox } from './alert-fields.tsx';
 
 const CHANNELS = [
-  { name: 'channels.inApp', label: 'Dans l’application (cloche)' },
-  { name: 'channels.email', label: 'Par e-mail' },
-  { name: 'channels.discord', label: 'Sur Discord (webhook)' },
+  {
+    channel: 'inApp',
+    name: 'channels.inApp',
+    label: 'Dans l’application (cloche)',
+    where: 'dans l’application',
+  },
+  { channel: 'email', name: 'channels.email', label: 'Par e-mail', where: 'par e-mail' },
+  { channel: 'discord', name: 'channels.discord', label: 'Sur Discord (webhook)', where: 'sur Discord' },
 ] as const;
+
+const SENT: Record<AlertChannel, string> = {
+  inApp: 'Message de test ajouté à vos notifications.',
+  email: 'Message de test envoyé à votre adresse e-mail.',
+  discord: 'Message de test envoyé sur votre salon Discord.',
+};
 
 /**
  * The contracts' schema, plus what the server answers with its own codes (DISCORD_WEBHOOK_INVALID,
@@ -49,6 +72,13 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
     values: preferences,
   });
   const webhookError = form.formState.errors.discordWebhookUrl?.message;
+  const test = useMutation({
+    mutationFn: sendAlertTest,
+    onSuccess: (_, channel) => {
+      notifySuccess(SENT[channel]);
+      if (channel === 'inApp') void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+    },
+  });
   const submit = form.handleSubmit(async (values) => {
     try {
       const next = await saveAlertPreferences({
@@ -72,14 +102,33 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
         <FormGroup>
           <FormLabel component="legend">Par</FormLabel>
           {CHANNELS.map((channel) => (
-            <RuleCheckbox
+            <Box
               key={channel.name}
-              control={form.control}
-              name={channel.name}
-              label={channel.label}
-            />
+              // The test button in a column of its own: aligned on every row, the label wrapping beside it.
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: { xs: '1fr auto', sm: '18rem auto' },
+                justifyContent: 'start',
+                alignItems: 'center',
+                columnGap: 1,
+              }}
+            >
+              <RuleCheckbox control={form.control} name={channel.name} label={channel.label} />
+              <Button
+                size="small"
+                aria-label={`Envoyer un test ${channel.where}`}
+                disabled={test.isPending || (channel.channel === 'discord' && !preferences.discordWebhookUrl)}
+                onClick={() => test.mutate(channel.channel)}
+              >
+                Envoyer un test
+              </Button>
+            </Box>
           ))}
         </FormGroup>
+        <Typography variant="body2" color="text.secondary">
+          Le test part vers ce qui est enregistré (votre adresse e-mail, le webhook enregistré), même si le
+          canal n’est pas coché.
+        </Typography>
         <TextField
           {...form.register('discordWebhookUrl')}
           label="Adresse du webhook Discord"
