@@ -22,7 +22,9 @@ export function OfferFeatures({
 }) {
   const features = [
     ...grants.map((grant) => WHAT_YOU_GET[grant] ?? permissionLabel(grant)),
-    `Jusqu’à ${countOf(whitelistSlots, 'compte de jeu', 'comptes de jeu')} pilotés par votre bot`,
+    whitelistSlots === 1
+      ? 'Un compte de jeu piloté par votre bot'
+      : `Jusqu’à ${countOf(whitelistSlots, 'compte de jeu', 'comptes de jeu')} pilotés par votre bot`,
   ];
   return (
     <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="offer-features">
