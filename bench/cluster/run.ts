@@ -16,8 +16,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { type LocalCluster, startLocalCluster } from '../../deploy/local-cluster.ts';
 import {
   type BenchFixture,
@@ -25,7 +23,6 @@ import {
   type WorkerCommand,
   type WorkerMessage,
 } from '../realtime/protocol.ts';
-import { seedBenchFixture } from '../realtime/server-target.ts';
 import {
   collectResults,
   compared,
@@ -36,6 +33,7 @@ import {
   recordBenchmark,
   sleep,
 } from '../shared.ts';
+import { seedClusterFixture } from './seed.ts';
 
 const { values } = parseArgs({
   options: {
@@ -120,22 +118,6 @@ async function startTopology(topology: Topology): Promise<{ cluster: LocalCluste
   return { cluster, workDir };
 }
 
-/** Bot owners, sessions and an administrator, written straight to the cluster's PostgreSQL. */
-async function seed(cluster: LocalCluster, workDir: string, n: number): Promise<BenchFixture> {
-  const app = await buildApp({
-    config: loadConfig({
-      DATABASE_URL: cluster.databaseUrl,
-      DATA_DIR: path.join(workDir, 'seed'),
-      LOG_LEVEL: 'warn',
-    }),
-  });
-  try {
-    return await seedBenchFixture(app.ctx.db, n);
-  } finally {
-    await app.close();
-  }
-}
-
 function startWorkers(url: string, fixture: BenchFixture, options: { admins: number; reconnect: boolean }) {
   const botWorkerCount = fixture.bots.length <= 1000 ? 1 : 2;
   const shares: BenchFixture['bots'][] = Array.from({ length: botWorkerCount }, () => []);
@@ -171,7 +153,7 @@ async function measure(topology: Topology, n: number): Promise<Measurement> {
   const { cluster, workDir } = await startTopology(topology);
   const workers: ReturnType<typeof startWorkers> = [];
   try {
-    const fixture = await seed(cluster, workDir, n);
+    const fixture = await seedClusterFixture(cluster, workDir, n);
     // Bots retry a connection that failed or was closed, as agents do: with one chance each, a
     // connection timed out on a saturated machine counted as a bot lost (839 of 11,003 at 10,000).
     workers.push(...startWorkers(cluster.url, fixture, { admins: 2, reconnect: true }));
@@ -220,7 +202,7 @@ async function reconnectStorm(n: number): Promise<{ n: number; moved: number; se
   const { cluster, workDir } = await startTopology('three nodes');
   const workers: ReturnType<typeof startWorkers> = [];
   try {
-    const fixture = await seed(cluster, workDir, n);
+    const fixture = await seedClusterFixture(cluster, workDir, n);
     workers.push(...startWorkers(cluster.url, fixture, { admins: 0, reconnect: true }));
     await Promise.all(workers.map((entry) => entry.connected));
     const authenticated = async () => {

@@ -14,11 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { io, type Socket } from 'socket.io-client';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { type LocalCluster, startLocalCluster } from '../../deploy/local-cluster.ts';
-import type { BenchFixture } from '../realtime/protocol.ts';
-import { seedBenchFixture } from '../realtime/server-target.ts';
+import { startLocalCluster } from '../../deploy/local-cluster.ts';
+import { seedClusterFixture } from '../cluster/seed.ts';
 import { compared, freePort, percentile, recordBenchmark } from '../shared.ts';
 
 const { values } = parseArgs({
@@ -54,21 +51,6 @@ const arrival = <T>(socket: Socket, event: string, accept: (payload: T) => boole
     });
   });
 
-async function seed(cluster: LocalCluster, workDir: string): Promise<BenchFixture> {
-  const app = await buildApp({
-    config: loadConfig({
-      DATABASE_URL: cluster.databaseUrl,
-      DATA_DIR: path.join(workDir, 'seed'),
-      LOG_LEVEL: 'warn',
-    }),
-  });
-  try {
-    return await seedBenchFixture(app.ctx.db, botCount);
-  } finally {
-    await app.close();
-  }
-}
-
 async function main(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'bench-revocation-'));
   const [nginx, postgres, redis, ...nodes] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
@@ -83,7 +65,7 @@ async function main(): Promise<void> {
   });
   const sockets: Socket[] = [];
   try {
-    const fixture = await seed(cluster, workDir);
+    const fixture = await seedClusterFixture(cluster, workDir, botCount);
     // The agents through nginx (spread over the nodes as in production), a staff page on each node.
     // In groups, each agent reporting every 10 s as the SDK's keep-alive does (a silent one is closed).
     for (let start = 0; start < fixture.bots.length; start += 50) {
