@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AlertPreferences, NotificationsAnswer } from '@bot/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DiscordReceiver } from '../../../test/discord-receiver.ts';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
@@ -227,6 +227,23 @@ describe('the account error alert', () => {
 });
 
 describe('the Discord channel', () => {
+  /**
+   * Waits until every message queued before is sent or given up: the receiver's scripted answers
+   * (`nextAnswers`) then go to this test's message, not to a late retry of an earlier one.
+   */
+  async function outboxSettled(): Promise<void> {
+    await vi.waitFor(
+      async () => {
+        const pending = await server.app.ctx.db
+          .select({ id: discordOutbox.id })
+          .from(discordOutbox)
+          .where(and(isNull(discordOutbox.sentAt), isNull(discordOutbox.failedAt)));
+        expect(pending).toEqual([]);
+      },
+      { timeout: 10_000 },
+    );
+  }
+
   it('waits for Discord’s retry_after on a 429, retries failures and gives up on a deleted webhook', async () => {
     const owner = await createBotOwner(server);
     await call(
@@ -235,6 +252,7 @@ describe('the Discord channel', () => {
       allChannels({ channels: { inApp: false, email: false, discord: true } }),
       owner.token,
     );
+    await outboxSettled();
     const before = discord.received.length;
     const requestsBefore = discord.requests;
     discord.nextAnswers.push({ status: 429, retryAfter: 0.2 }, { status: 502 });
@@ -247,6 +265,7 @@ describe('the Discord channel', () => {
     const [row] = await server.app.ctx.db.select().from(discordOutbox).where(eq(discordOutbox.attempts, 2));
     expect(row?.sentAt).not.toBeNull();
 
+    await outboxSettled();
     discord.nextAnswers.push({ status: 404 });
     const gone = await createBotOwner(server);
     await call(
@@ -258,14 +277,17 @@ describe('the Discord channel', () => {
     await stop(await connectBot(gone));
     await eventWritten(gone.user.id, 'disconnected');
     await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
-    await vi.waitFor(async () => {
-      const failed = await server.app.ctx.db
-        .select()
-        .from(discordOutbox)
-        .where(eq(discordOutbox.lastError, 'HTTP 404'));
-      expect(failed[0]?.failedAt).not.toBeNull();
-      expect(failed[0]?.attempts).toBe(1);
-    });
+    await vi.waitFor(
+      async () => {
+        const failed = await server.app.ctx.db
+          .select()
+          .from(discordOutbox)
+          .where(eq(discordOutbox.lastError, 'HTTP 404'));
+        expect(failed[0]?.failedAt).not.toBeNull();
+        expect(failed[0]?.attempts).toBe(1);
+      },
+      { timeout: 5_000 },
+    );
   });
 
   it('refuses a redirect from the webhook address: nothing reaches where it points (issue 30)', async () => {
@@ -276,6 +298,7 @@ describe('the Discord channel', () => {
     });
     await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
     const { port } = internal.address() as AddressInfo;
+    await outboxSettled();
     discord.nextAnswers.push({ status: 307, location: `http://127.0.0.1:${port}/interne` });
     const owner = await createBotOwner(server);
     await call(
@@ -287,13 +310,16 @@ describe('the Discord channel', () => {
     await stop(await connectBot(owner));
     await eventWritten(owner.user.id, 'disconnected');
     await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
-    await vi.waitFor(async () => {
-      const [refused] = await server.app.ctx.db
-        .select()
-        .from(discordOutbox)
-        .where(eq(discordOutbox.lastError, 'redirection refusée'));
-      expect(refused?.failedAt).toBeInstanceOf(Date);
-    });
+    await vi.waitFor(
+      async () => {
+        const [refused] = await server.app.ctx.db
+          .select()
+          .from(discordOutbox)
+          .where(eq(discordOutbox.lastError, 'redirection refusée'));
+        expect(refused?.failedAt).toBeInstanceOf(Date);
+      },
+      { timeout: 5_000 },
+    );
     expect(internalHits).toBe(0);
     internal.close();
   });
