@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.ts';
+import { rawGet } from './raw-http.ts';
 
 /**
  * Performance issue: the server compressed nothing (503 KB of JavaScript on the landing page). Built
@@ -34,28 +34,11 @@ afterAll(async () => {
 });
 
 /** The raw answer: encoding, cache header and the bytes as they crossed the wire. */
-function fetchRaw(pathname: string, acceptEncoding?: string) {
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: Buffer;
-  }>((resolve, reject) => {
-    const url = new URL(pathname, server.url);
-    const req = request(
-      url,
-      { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+const fetchRaw = (pathname: string, acceptEncoding?: string) =>
+  rawGet(
+    new URL(pathname, server.url).toString(),
+    acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+  );
 
 describe('compression and caching', () => {
   it('sends the precompressed build file the browser accepts, cached for a year', async () => {

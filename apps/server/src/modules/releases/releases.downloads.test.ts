@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { RELEASE_DRAFTS_PER_STAFF, RELEASE_PART_BYTES, type Release } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { apiClient, TestServer, TestUser } from '../../../test/harness.ts';
+import { rawGet } from '../../../test/raw-http.ts';
 import { releasesSuite } from '../../../test/releases-suite.ts';
 import { downloadLink } from './release-downloads.ts';
 import { expireStaleDrafts } from './releases.service.ts';
@@ -18,22 +18,7 @@ beforeAll(() => {
   ({ server, call, staff } = suite);
 });
 
-/** The answer as it crossed the wire: headers as sent, the body not decoded. */
-function rawGet(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
-    (resolve, reject) => {
-      const req = httpRequest(`${server.api}${url}`, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      });
-      req.on('error', reject);
-      req.end();
-    },
-  );
-}
+const get = (url: string, headers: Record<string, string>) => rawGet(`${server.api}${url}`, headers);
 
 describe('a build is sent as its stored bytes', () => {
   // Very compressible, so that compressing it on the fly would show.
@@ -48,7 +33,7 @@ describe('a build is sent as its stored bytes', () => {
   });
 
   it('with Content-Length, its SHA-256 as ETag and Accept-Ranges, never compressed on the fly', async () => {
-    const whole = await rawGet(url, browser);
+    const whole = await get(url, browser);
     expect(whole.status).toBe(200);
     expect(whole.headers['content-encoding']).toBeUndefined();
     expect(whole.headers['transfer-encoding']).toBeUndefined();
@@ -57,7 +42,7 @@ describe('a build is sent as its stored bytes', () => {
     expect(whole.headers['accept-ranges']).toBe('bytes');
     expect(whole.body.equals(file)).toBe(true);
 
-    const range = await rawGet(url, { ...browser, range: 'bytes=100-299' });
+    const range = await get(url, { ...browser, range: 'bytes=100-299' });
     expect(range.status).toBe(206);
     expect(range.headers['content-encoding']).toBeUndefined();
     expect(range.headers['content-length']).toBe('200');
@@ -73,23 +58,23 @@ describe('a build is sent as its stored bytes', () => {
     const etag = `"${sha256(file)}"`;
 
     for (const validator of [etag, `W/${etag}`, `"autre", ${etag}`, '*']) {
-      const notModified = await rawGet(url, { ...browser, 'if-none-match': validator });
+      const notModified = await get(url, { ...browser, 'if-none-match': validator });
       expect(notModified.status, validator).toBe(304);
       expect(notModified.headers.etag).toBe(etag);
       expect(notModified.headers['content-length']).toBeUndefined();
       expect(notModified.body.length).toBe(0);
     }
     expect(await downloadsOf()).toBe(before); // nothing was sent
-    const changed = await rawGet(url, { ...browser, 'if-none-match': `"${'0'.repeat(64)}"` });
+    const changed = await get(url, { ...browser, 'if-none-match': `"${'0'.repeat(64)}"` });
     expect(changed.status).toBe(200);
     expect(changed.body.equals(file)).toBe(true);
 
-    const resumed = await rawGet(url, { ...browser, range: 'bytes=1000-', 'if-range': etag });
+    const resumed = await get(url, { ...browser, range: 'bytes=1000-', 'if-range': etag });
     expect(resumed.status).toBe(206);
     expect(resumed.body.equals(file.subarray(1000))).toBe(true);
     // Another validator (another build, a weak tag, a date): the range is ignored, the whole file sent.
     for (const validator of [`"${'0'.repeat(64)}"`, `W/${etag}`, new Date().toUTCString()]) {
-      const restarted = await rawGet(url, { ...browser, range: 'bytes=1000-', 'if-range': validator });
+      const restarted = await get(url, { ...browser, range: 'bytes=1000-', 'if-range': validator });
       expect(restarted.status, validator).toBe(200);
       expect(restarted.headers['content-range']).toBeUndefined();
       expect(restarted.headers['content-length']).toBe(String(file.length));
