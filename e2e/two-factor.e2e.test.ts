@@ -91,12 +91,7 @@ describe('two-factor authentication in the browser', () => {
   });
 
   it('sends staff to enrolment before the admin area when it is mandatory', async () => {
-    await writeSettings(
-      shared.server.app.ctx,
-      shared.server.app.ctx.db,
-      { staffTwoFactorRequired: true },
-      null,
-    );
+    await writeSettings(shared.server.app.ctx, { staffTwoFactorRequired: true }, null);
     try {
       const { user, password } = await shared.server.createUser({ permissions: ['can_manageMap'] });
       const { page, errors, close } = await openPage(shared.browser, shared.server.url);
@@ -119,12 +114,7 @@ describe('two-factor authentication in the browser', () => {
       expect(errors).toEqual([]);
       await close();
     } finally {
-      await writeSettings(
-        shared.server.app.ctx,
-        shared.server.app.ctx.db,
-        { staffTwoFactorRequired: false },
-        null,
-      );
+      await writeSettings(shared.server.app.ctx, { staffTwoFactorRequired: false }, null);
     }
   });
 });

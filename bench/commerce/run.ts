@@ -15,6 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
+import { inTransaction } from '../../apps/server/src/context.ts';
 import { newId } from '../../apps/server/src/core/ids.ts';
 import { packages } from '../../apps/server/src/modules/catalog/catalog.table.ts';
 import { createOrder, fulfilOrder } from '../../apps/server/src/modules/orders/orders.service.ts';
@@ -129,7 +130,7 @@ async function purchases(inFlight: number): Promise<{ ms: number; perSecond: num
         while (next < ids.length) {
           const userId = ids[next++] as string;
           const order = await createOrder(ctx, { userId, packageId, ip: '10.0.0.2' });
-          await ctx.db.transaction((tx) => fulfilOrder(tx, { orderId: order.id, from: ['pending'] }));
+          await inTransaction(ctx, (tx) => fulfilOrder(tx, { orderId: order.id, from: ['pending'] }));
         }
       }),
     ),

@@ -47,7 +47,7 @@ async function startProduct(): Promise<TargetReady> {
   if (!config.databaseUrl) await writeTemplateDataDir(config.dataDir);
   const app = await buildApp({ config });
   await app.listen({ port, host: '127.0.0.1' });
-  const user = await createUser(app.ctx.db, {
+  const user = await createUser(app.ctx, {
     username: 'bench_http',
     email: 'bench_http@example.test',
     passwordHash: await hashPassword('Velours-Horloge-Cactus-93'),

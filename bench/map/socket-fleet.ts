@@ -45,7 +45,7 @@ export async function prepareSocketFleet(
       activatedAt: new Date(),
     });
     for (const permission of ['can_useGathering', 'can_useTreasure'] as const) {
-      await grantPermission(ctx.db, {
+      await grantPermission(ctx, {
         id: newId(),
         userId: id,
         permission,

@@ -98,7 +98,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
     });
   if (!options.skipMigrations) await database.migrate();
-  await seedPermissions(database.db);
 
   // Several nodes share Redis; a node that cannot reach it yet starts anyway and serves alone.
   const redis = config.redisUrl ? openRedis(config.redisUrl, log) : undefined;
@@ -119,7 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     metrics: createMetrics(),
     // Stripe when its keys are configured, the embedded sandbox otherwise.
     payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),
-    sealingKey: Buffer.from(await getOrCreateServerSecret(database.db, 'bot-key-sealing'), 'base64url'),
+    sealingKey: Buffer.from(await getOrCreateServerSecret(database, 'bot-key-sealing'), 'base64url'),
     sessionCache: createSessionCache(events),
     permissionCache: createPermissionCache(events),
     userCache: createUserCache(events),
@@ -128,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   // The real-time hub is built from the context it completes, once the HTTP server exists (below).
   const ctx = parts as AppContext;
+  await seedPermissions(ctx);
   ctx.onClose(() => writeSessionTouches(ctx));
 
   const app = Fastify({

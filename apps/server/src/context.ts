@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
-import type { EventBus } from './core/events.ts';
+import { type EventBus, HeldEvents } from './core/events.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { Metrics } from './core/metrics.ts';
 import type { RateLimiter } from './core/rate-limiter.ts';
 import type { RedisConnection } from './core/redis.ts';
-import type { Db } from './db/client.ts';
+import type { DbOrTx } from './db/client.ts';
 import type { PermissionCache } from './modules/access/access.service.ts';
 import type { SessionCache } from './modules/auth/sessions.service.ts';
 import type { PaymentProvider } from './modules/payments/payment-provider.ts';
@@ -14,13 +14,17 @@ import type { SettingsCache } from './modules/settings/settings.service.ts';
 import type { UserCache } from './modules/users/users.service.ts';
 
 /**
- * What every service function receives first: the app's config, shared parts and the domain's
- * long-lived collaborators, all built in `app.ts`. One per app instance, so tests can run several
- * apps side by side. `core/` never sees it: its parts take only what they use.
+ * What every service function receives first, and the only way it reaches the database: the app's
+ * config, shared parts and the domain's long-lived collaborators, all built in `app.ts`. One per
+ * app instance, so tests can run several apps side by side. Inside `inTransaction` the same shape
+ * carries the transaction (`db`) and holds the events until the commit (`events`), so a function
+ * called there joins the use case's transaction without knowing it. `core/` never sees it: its
+ * parts take only what they use.
  */
 export interface AppContext {
   config: AppConfig;
-  db: Db;
+  /** The database, or the transaction of the use case in progress (`inTransaction`). */
+  db: DbOrTx;
   engine: 'pglite' | 'postgres';
   events: EventBus;
   limiter: RateLimiter;
@@ -42,4 +46,23 @@ export interface AppContext {
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
+}
+
+/**
+ * Runs one state-changing use case in one transaction: its reads, its writes and its audit entry
+ * commit together or not at all, and the domain events it emits on `tx.events` are published only
+ * after the commit (dropped on a rollback). Called inside another use case, it joins that one's
+ * transaction and events. See docs/architecture.md, "A use case owns its effects".
+ */
+export async function inTransaction<T>(ctx: AppContext, work: (tx: AppContext) => Promise<T>): Promise<T> {
+  if (isInTransaction(ctx)) return work(ctx);
+  const events = ctx.events.heldUntilCommit();
+  const result = await ctx.db.transaction((db) => work({ ...ctx, db, events }));
+  events.publish();
+  return result;
+}
+
+/** True inside `inTransaction` (the audit trail insists on it). */
+export function isInTransaction(ctx: AppContext): boolean {
+  return ctx.events instanceof HeldEvents;
 }

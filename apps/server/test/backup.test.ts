@@ -55,9 +55,9 @@ describe('npm run backup / restore (embedded database)', () => {
       expect(restore.output).toContain('Base restaurée');
       expect(restore.code).toBe(0);
     });
-    const { db } = server.app.ctx;
-    expect(await findUserByUsername(db, 'avant_sauvegarde')).toBeDefined();
-    expect(await findUserByUsername(db, 'apres_sauvegarde')).toBeUndefined();
+    const { ctx } = server.app;
+    expect(await findUserByUsername(ctx, 'avant_sauvegarde')).toBeDefined();
+    expect(await findUserByUsername(ctx, 'apres_sauvegarde')).toBeUndefined();
     // The replaced database is kept aside, not deleted.
     expect(readdirSync(dataDir).some((name) => name.startsWith('pglite.before-restore-'))).toBe(true);
     expect(existsSync(file)).toBe(true);

@@ -166,7 +166,7 @@ describe('fuzzing the OpenAPI document', () => {
         )
         .catch(() => undefined); // every operation is fuzzed; failures are listed together below
       // Fuzzed settings may have closed the site (maintenance) or registrations: reopen for the next.
-      await writeSettings(server.app.ctx, server.app.ctx.db, DEFAULT_SETTINGS, null);
+      await writeSettings(server.app.ctx, DEFAULT_SETTINGS, null);
     }
     expect(failures).toEqual([]);
     // Valid-shaped requests get through: the handlers themselves were fuzzed, not only the guards.

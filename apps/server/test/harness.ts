@@ -158,7 +158,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
         activatedAt: isActivated ? new Date() : null,
       });
       for (const permission of input.permissions ?? []) {
-        await grantPermission(app.ctx.db, {
+        await grantPermission(app.ctx, {
           id: newId(),
           userId: id,
           permission,
@@ -169,7 +169,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       const token = isActivated
         ? (await createSession(app.ctx, { userId: id, ip: '127.0.0.1', userAgent: 'test' })).token
         : '';
-      return { user: await getPublicUser(app.ctx.db, id), password, token };
+      return { user: await getPublicUser(app.ctx, id), password, token };
     },
     async restart(whileDown) {
       if (database)

@@ -51,13 +51,13 @@ describe('health probes', () => {
 
   it('maintenance mode affects neither probe', async () => {
     const call = apiClient(server);
-    await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: true }, null);
+    await writeSettings(server.app.ctx, { maintenanceMode: true }, null);
     try {
       expect((await call('GET', '/packages')).status).toBe(503);
       expect((await call('GET', '/healthz')).status).toBe(200);
       expect((await call('GET', '/readyz')).status).toBe(200);
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: false }, null);
+      await writeSettings(server.app.ctx, { maintenanceMode: false }, null);
     }
   });
 });

@@ -89,9 +89,9 @@ async function seedDemoUser(
   ctx: Awaited<ReturnType<typeof buildApp>>['ctx'],
   input: { username: string; passwordHash: string; index: number },
 ): Promise<DemoBot> {
-  let user = await findUserByUsername(ctx.db, input.username);
+  let user = await findUserByUsername(ctx, input.username);
   if (!user) {
-    user = await createUser(ctx.db, {
+    user = await createUser(ctx, {
       username: input.username,
       email: `${input.username}@demo.localhost`,
       passwordHash: input.passwordHash,
@@ -101,8 +101,8 @@ async function seedDemoUser(
   const held = await getUserPermissions(ctx, user.id);
   const missing = (['can_useGathering', 'can_useTreasure'] as const).filter((name) => !held.includes(name));
   for (const permission of missing) {
-    await removeGrants(ctx.db, { userId: user.id, permission });
-    await grantPermission(ctx.db, {
+    await removeGrants(ctx, { userId: user.id, permission });
+    await grantPermission(ctx, {
       id: newId(),
       userId: user.id,
       permission,
@@ -112,7 +112,7 @@ async function seedDemoUser(
   }
   if (missing.length > 0) invalidateUserPermissions(ctx, user.id);
 
-  let accounts = await listWhitelistedAccountNames(ctx.db, user.id);
+  let accounts = await listWhitelistedAccountNames(ctx, user.id);
   if (accounts.length === 0) {
     const wanted = 1 + (input.index % 3);
     for (let n = 1; n <= wanted; n += 1) {
@@ -122,7 +122,7 @@ async function seedDemoUser(
         actor: SEED_ACTOR,
       });
     }
-    accounts = await listWhitelistedAccountNames(ctx.db, user.id);
+    accounts = await listWhitelistedAccountNames(ctx, user.id);
   }
   const accessKey = await getOrCreateBotKey(ctx, user.id);
   const hwid = user.hwid ?? `DEMO-${input.username.toUpperCase()}-${newId().slice(-12)}`;

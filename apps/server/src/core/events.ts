@@ -41,6 +41,11 @@ export class EventBus {
 
   constructor(private readonly log: Logger) {}
 
+  /** A bus for one transaction: what is emitted on it reaches this one only when `publish` is called. */
+  heldUntilCommit(): HeldEvents {
+    return new HeldEvents(this, this.log);
+  }
+
   /** Emits here and, unless `localOnly` (each node reaches the same conclusion itself), on every node. */
   emit<K extends DomainEventName>(
     name: K,
@@ -68,6 +73,42 @@ export class EventBus {
       runInBackground(this.log, `event ${name}`, () => listener(payload));
     this.emitter.on(name, guarded);
     return () => this.emitter.off(name, guarded);
+  }
+}
+
+/**
+ * The events of a use case's transaction (`inTransaction` in context.ts): held while it runs,
+ * published once it commits, dropped if it rolls back, so caches and sockets never react to a
+ * change that did not happen. Listening goes to the real bus.
+ */
+export class HeldEvents extends EventBus {
+  private readonly held: Parameters<EventBus['emit']>[] = [];
+
+  constructor(
+    private readonly target: EventBus,
+    log: Logger,
+  ) {
+    super(log);
+  }
+
+  override emit<K extends DomainEventName>(
+    name: K,
+    payload: DomainEvents[K],
+    options: { localOnly?: boolean } = {},
+  ): void {
+    this.held.push([name, payload, options]);
+  }
+
+  override on<K extends keyof DomainEvents>(
+    name: K,
+    listener: (payload: DomainEvents[K]) => unknown,
+  ): () => void {
+    return this.target.on(name, listener);
+  }
+
+  /** Called once the transaction committed. */
+  publish(): void {
+    for (const [name, payload, options] of this.held.splice(0)) this.target.emit(name, payload, options);
   }
 }
 

@@ -1,9 +1,8 @@
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, isInTransaction } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { users } from '../users/users.table.ts';
 import { type GrantRow, permissions, userGrants } from './access.table.ts';
@@ -24,8 +23,8 @@ export function createPermissionCache(events: EventBus): PermissionCache {
 }
 
 /** Inserts the 13 permission names with their French descriptions (idempotent). */
-export async function seedPermissions(db: DbOrTx): Promise<void> {
-  await db
+export async function seedPermissions(ctx: AppContext): Promise<void> {
+  await ctx.db
     .insert(permissions)
     .values(PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })))
     .onConflictDoNothing();
@@ -35,16 +34,13 @@ export async function seedPermissions(db: DbOrTx): Promise<void> {
  * A user's permissions: their roles' ∪ their unexpired grants; every permission for administrators.
  * Inside a transaction, pass it as `db` (PGlite has one connection: a query beside it would wait).
  */
-export async function getUserPermissions(
-  ctx: AppContext,
-  userId: string,
-  db: DbOrTx = ctx.db,
-): Promise<Permission[]> {
+export async function getUserPermissions(ctx: AppContext, userId: string): Promise<Permission[]> {
   const cache = ctx.permissionCache;
   const cached = cache.get(userId);
   if (cached) return cached;
-  const computed = (await computePermissionsOfUsers(db, [userId])).get(userId) ?? [];
-  cache.set(userId, computed);
+  const computed = (await computePermissionsOfUsers(ctx, [userId])).get(userId) ?? [];
+  // What a transaction reads may still roll back: only committed state is cached.
+  if (!isInTransaction(ctx)) cache.set(userId, computed);
   return computed;
 }
 
@@ -63,7 +59,7 @@ export async function getPermissionsOfUsers(
     if (cached) result.set(userId, cached);
     else missing.push(userId);
   }
-  for (const [userId, held] of await computePermissionsOfUsers(ctx.db, missing)) {
+  for (const [userId, held] of await computePermissionsOfUsers(ctx, missing)) {
     ctx.permissionCache.set(userId, held);
     result.set(userId, held);
   }
@@ -72,22 +68,22 @@ export async function getPermissionsOfUsers(
 
 /** Roles' permissions ∪ unexpired grants of each user (every permission for administrators). */
 async function computePermissionsOfUsers(
-  db: DbOrTx,
+  ctx: AppContext,
   userIds: readonly string[],
 ): Promise<Map<string, Permission[]>> {
   const result = new Map<string, Permission[]>();
   if (userIds.length === 0) return result;
   const ids = [...new Set(userIds)];
-  const found = await db
+  const found = await ctx.db
     .select({ id: users.id, isAdministrator: users.isAdministrator })
     .from(users)
     .where(inArray(users.id, ids));
-  const fromRoles = await db
+  const fromRoles = await ctx.db
     .select({ userId: userRoles.userId, permission: rolePermissions.permission })
     .from(userRoles)
     .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
     .where(inArray(userRoles.userId, ids));
-  const fromGrants = await db
+  const fromGrants = await ctx.db
     .select({ userId: userGrants.userId, permission: userGrants.permission })
     .from(userGrants)
     .where(
@@ -128,12 +124,12 @@ export function invalidateUserPermissions(ctx: AppContext, userId: string): void
 
 /** The roles of each given user, for the user object. */
 export async function findRolesOfUsers(
-  db: DbOrTx,
+  ctx: AppContext,
   userIds: string[],
 ): Promise<Map<string, { id: string; name: string }[]>> {
   const result = new Map<string, { id: string; name: string }[]>();
   if (userIds.length === 0) return result;
-  const rows = await db
+  const rows = await ctx.db
     .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
@@ -148,7 +144,7 @@ export async function findRolesOfUsers(
 
 /** Grants a permission directly, optionally until a date (packages and staff use this). */
 export async function grantPermission(
-  db: DbOrTx,
+  ctx: AppContext,
   input: {
     id: string;
     userId: string;
@@ -159,7 +155,7 @@ export async function grantPermission(
     createdById?: string | null;
   },
 ): Promise<void> {
-  await db.insert(userGrants).values({
+  await ctx.db.insert(userGrants).values({
     id: input.id,
     userId: input.userId,
     permission: input.permission,
@@ -172,10 +168,10 @@ export async function grantPermission(
 
 /** Removes the grants a source gave (a refunded order); returns how many were removed. */
 export async function revokeGrantsOfSource(
-  db: DbOrTx,
+  ctx: AppContext,
   input: { source: 'manual' | 'order'; sourceId: string },
 ): Promise<number> {
-  const removed = await db
+  const removed = await ctx.db
     .delete(userGrants)
     .where(and(eq(userGrants.source, input.source), eq(userGrants.sourceId, input.sourceId)))
     .returning({ id: userGrants.id });
@@ -183,17 +179,25 @@ export async function revokeGrantsOfSource(
 }
 
 /** Moves the end date of an existing grant (`null`: no end); answers the grant as stored. */
-export async function setGrantExpiry(db: DbOrTx, grantId: string, expiresAt: Date | null): Promise<GrantRow> {
-  const [row] = await db.update(userGrants).set({ expiresAt }).where(eq(userGrants.id, grantId)).returning();
+export async function setGrantExpiry(
+  ctx: AppContext,
+  grantId: string,
+  expiresAt: Date | null,
+): Promise<GrantRow> {
+  const [row] = await ctx.db
+    .update(userGrants)
+    .set({ expiresAt })
+    .where(eq(userGrants.id, grantId))
+    .returning();
   return row!;
 }
 
 /** Removes grants: one by id, or every grant of a user for one permission. */
 export async function removeGrants(
-  db: DbOrTx,
+  ctx: AppContext,
   which: { grantId: string } | { userId: string; permission: Permission },
 ): Promise<void> {
-  await db
+  await ctx.db
     .delete(userGrants)
     .where(
       'grantId' in which
@@ -203,8 +207,12 @@ export async function removeGrants(
 }
 
 /** Users holding a grant that expired in (from, to]: their permissions shrank with no event to say so. */
-export async function findUsersWithGrantsExpiredBetween(db: DbOrTx, from: Date, to: Date): Promise<string[]> {
-  const rows = await db
+export async function findUsersWithGrantsExpiredBetween(
+  ctx: AppContext,
+  from: Date,
+  to: Date,
+): Promise<string[]> {
+  const rows = await ctx.db
     .selectDistinct({ userId: userGrants.userId })
     .from(userGrants)
     .where(and(gt(userGrants.expiresAt, from), lte(userGrants.expiresAt, to)));

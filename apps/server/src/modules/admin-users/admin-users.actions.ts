@@ -1,8 +1,7 @@
 import type { AdminSession } from '@bot/contracts';
 import { desc, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { resendConfirmation } from '../auth/auth.service.ts';
@@ -26,11 +25,11 @@ import type { UserRow } from '../users/users.table.ts';
 function onManagedUser<T>(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
-  action: (tx: DbOrTx, user: UserRow) => Promise<T>,
+  action: (tx: AppContext, user: UserRow) => Promise<T>,
 ): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const user = await getUserById(tx, input.userId);
-    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     return action(tx, user);
   });
 }
@@ -57,12 +56,12 @@ export async function resendActivationByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
-  const user = await getUserById(ctx.db, input.userId);
-  await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: user });
+  const user = await getUserById(ctx, input.userId);
+  await assertMayManageUser(ctx, { actorId: input.actor.id, target: user });
   if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
   await resendConfirmation(ctx, user.username, input.actor);
-  await writeAudit(ctx.db, {
+  await writeAudit(ctx, {
     actor: input.actor,
     action: 'user.resend_activation',
     target: { type: 'user', id: user.id, label: user.username },
@@ -78,16 +77,16 @@ export async function banUser(
   ctx: AppContext,
   input: { userId: string; reason: string; actor: AuditActor & { id: string } },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const user = await getUserById(tx, input.userId);
     if (user.id === input.actor.id)
       throw new AppError('BAN_FORBIDDEN', { message: 'Vous ne pouvez pas vous bannir vous-même.' });
     if (user.isAdministrator)
       throw new AppError('BAN_FORBIDDEN', { message: 'Un administrateur ne peut pas être banni.' });
-    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     if (user.bannedAt) throw new AppError('ALREADY_BANNED');
     await setBan(tx, user.id, { reason: input.reason });
-    const revoked = await revokeSessions(ctx, tx, { userId: user.id, banned: true });
+    const revoked = await revokeSessions(tx, { userId: user.id, banned: true });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.ban',
@@ -126,23 +125,23 @@ export async function setUserRoles(
   const roleIds = [...new Set(input.roleIds)];
   // Roles added or removed may carry staff permissions: the actor must hold them (checked before
   // the transaction: PGlite runs one session, no `ctx.db` call may wait inside one).
-  const current = (await findRolesOfUsers(ctx.db, [input.userId])).get(input.userId) ?? [];
+  const current = (await findRolesOfUsers(ctx, [input.userId])).get(input.userId) ?? [];
   const changedRoleIds = [
     ...roleIds.filter((id) => !current.some((role) => role.id === id)),
     ...current.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
   ];
   if (changedRoleIds.length) {
-    const carried = await permissionsOfRoles(ctx.db, changedRoleIds);
+    const carried = await permissionsOfRoles(ctx, changedRoleIds);
     await assertMayGivePermissions(ctx, input.actor.id, [...carried.values()].flat());
   }
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const user = await getUserById(tx, input.userId);
     const chosen = roleIds.length
-      ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds))
+      ? await tx.db.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds))
       : [];
     if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
     const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
-    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: user });
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     await replaceUserRoles(tx, user.id, roleIds);
     await writeAudit(tx, {
       actor: input.actor,
@@ -177,9 +176,9 @@ export async function resetUserHwidByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor & { id: string; username: string } },
 ): Promise<void> {
-  await assertMayManageUser(ctx, ctx.db, {
+  await assertMayManageUser(ctx, {
     actorId: input.actor.id,
-    target: await getUserById(ctx.db, input.userId),
+    target: await getUserById(ctx, input.userId),
   });
   await resetHwid(ctx, {
     userId: input.userId,
@@ -199,8 +198,8 @@ export async function resetTwoFactorByStaff(
 ): Promise<void> {
   await onManagedUser(ctx, input, async (tx, user) => {
     if (!(await removeTwoFactor(tx, user.id))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
-    await revokeSessions(ctx, tx, { userId: user.id });
-    await mailSecurityNotice(ctx, user, { kind: 'two_factor_reset' }, tx);
+    await revokeSessions(tx, { userId: user.id });
+    await mailSecurityNotice(tx, user, { kind: 'two_factor_reset' });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'two_factor.reset',
@@ -213,7 +212,7 @@ export async function resetTwoFactorByStaff(
 }
 
 export async function listUserSessions(ctx: AppContext, userId: string): Promise<AdminSession[]> {
-  await getUserById(ctx.db, userId);
+  await getUserById(ctx, userId);
   const rows = await ctx.db
     .select()
     .from(sessions)
@@ -239,7 +238,7 @@ export async function revokeUserSessions(
   input: { userId: string; sessionId?: string; actor: AuditActor },
 ): Promise<number> {
   return onManagedUser(ctx, input, async (tx, user) => {
-    const revoked = await revokeSessions(ctx, tx, {
+    const revoked = await revokeSessions(tx, {
       userId: user.id,
       ...(input.sessionId ? { sessionIds: [input.sessionId] } : {}),
     });

@@ -80,13 +80,13 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users/registrations',
     { schema: { tags, querystring: hourlySeriesQuery, response: { 200: hourlySeriesAnswer } } },
-    async (request) => ({ data: await registrationsPerHour(ctx.db, request.query.days) }),
+    async (request) => ({ data: await registrationsPerHour(ctx, request.query.days) }),
   );
 
   app.get(
     '/admin/users/role-options',
     { schema: { tags, response: { 200: dataAnswer(z.array(roleRef)) } } },
-    async () => ({ data: await listAllRoles(ctx.db) }),
+    async () => ({ data: await listAllRoles(ctx) }),
   );
 
   app.get(
@@ -285,7 +285,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await getUserById(ctx.db, request.params.id);
+      await getUserById(ctx, request.params.id);
       return listAudit(ctx, { ...request.query, involvingUserId: request.params.id });
     },
   );
@@ -294,8 +294,8 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/users/:id/whitelist',
     { schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(z.string()) } } },
     async (request) => {
-      await getUserById(ctx.db, request.params.id);
-      return pageOfItems(await listWhitelistedAccountNames(ctx.db, request.params.id), request.query, {
+      await getUserById(ctx, request.params.id);
+      return pageOfItems(await listWhitelistedAccountNames(ctx, request.params.id), request.query, {
         text: (name) => name,
         sortKeys: { name: (name) => name },
       });
@@ -332,7 +332,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(orderSchema) } },
     },
     async (request) => {
-      await getUserById(ctx.db, request.params.id);
+      await getUserById(ctx, request.params.id);
       return pageOfItems(await listMyOrders(ctx, request.params.id), request.query, {
         text: (order) => `${order.number} ${order.packageName} ${order.voucherCode ?? ''}`,
         sortKeys: { createdAt: (order) => order.createdAt, amountCents: (order) => order.amountCents },

@@ -11,7 +11,6 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, type PageTotal, pageOf, pageTotal } from '../../core/admin-list.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
@@ -115,9 +114,9 @@ export const subscriptionsOfUsers = (covered: UsersCovered): SQL =>
       group by ${userGrants.userId}, ${userGrants.permission}`;
 
 /** Roles and subscriptions of the given users, in one query whatever their number. */
-async function extrasOf(db: DbOrTx, ids: string[]): Promise<Map<string, UserExtras>> {
+async function extrasOf(ctx: AppContext, ids: string[]): Promise<Map<string, UserExtras>> {
   if (ids.length === 0) return new Map();
-  const result = await db.execute(sql`
+  const result = await ctx.db.execute(sql`
     select ids.id,
       coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
                 from (${rolesOfUsers((userId) => sql`${userId} = ids.id`)}) as r), '[]') as roles,
@@ -143,9 +142,9 @@ async function extrasOf(db: DbOrTx, ids: string[]): Promise<Map<string, UserExtr
 }
 
 /** Rows of the user list with roles, subscriptions (active bot permissions) and bot presence. */
-async function toAdminUsers(ctx: AppContext, db: DbOrTx, rows: UserRow[]): Promise<AdminUser[]> {
+async function toAdminUsers(ctx: AppContext, rows: UserRow[]): Promise<AdminUser[]> {
   const extras = await extrasOf(
-    db,
+    ctx,
     rows.map((row) => row.id),
   );
   const online = await onlineHwids(
@@ -194,29 +193,29 @@ export async function listAdminUsers(
     rows: rows.length,
     exactUpTo: query.q ? SEARCH_EXACT_TOTAL_UP_TO : undefined,
   });
-  return { data: await toAdminUsers(ctx, ctx.db, rows), ...total };
+  return { data: await toAdminUsers(ctx, rows), ...total };
 }
 
 export async function getAdminUserDetail(ctx: AppContext, userId: string): Promise<AdminUserDetail> {
-  const row = await getUserById(ctx.db, userId);
-  const [base] = await toAdminUsers(ctx, ctx.db, [row]);
-  const grants = (await findGrantsOfUsers(ctx.db, [userId])).get(userId) ?? [];
+  const row = await getUserById(ctx, userId);
+  const [base] = await toAdminUsers(ctx, [row]);
+  const grants = (await findGrantsOfUsers(ctx, [userId])).get(userId) ?? [];
   return {
     ...base!,
     referral: row.referral,
     hwidResetAt: row.hwidResetAt?.toISOString() ?? null,
     grants,
     permissions: await getUserPermissions(ctx, userId),
-    twoFactorEnabled: await hasTwoFactorEnabled(ctx.db, userId),
+    twoFactorEnabled: await hasTwoFactorEnabled(ctx, userId),
   };
 }
 
 /** Activates an account by hand (the user never got or used the mail). */
 
 /** Accounts created in each hour of the last `days` days: the dashboard's chart. */
-export async function registrationsPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+export async function registrationsPerHour(ctx: AppContext, days: number): Promise<HourlyPoint[]> {
   const hour = hourOf(users.createdAt);
-  const rows = await db
+  const rows = await ctx.db
     .select({ hour, value: count() })
     .from(users)
     .where(gte(users.createdAt, windowStart(days)))

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, gte, ne, or } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { AppContext } from '../../context.ts';
 import { orders } from '../orders/orders.table.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
@@ -17,8 +17,12 @@ const frenchDate = (date: Date) =>
  * Each package whose last paid period ends within 3 days: one condition per order (a renewal moves
  * the end further, the condition stops, its incident ends without a message).
  */
-export async function expiringPackages(db: DbOrTx, userId: string, now: Date): Promise<HoldingCondition[]> {
-  const latest = await db
+export async function expiringPackages(
+  ctx: AppContext,
+  userId: string,
+  now: Date,
+): Promise<HoldingCondition[]> {
+  const latest = await ctx.db
     .selectDistinctOn([orders.packageId], { id: orders.id, name: orders.packageName, endsAt: orders.endsAt })
     .from(orders)
     .where(and(eq(orders.userId, userId), eq(orders.status, 'paid'), gt(orders.endsAt, now)))
@@ -43,9 +47,13 @@ export async function expiringPackages(db: DbOrTx, userId: string, now: Date): P
 }
 
 /** Payments (not vouchers) that succeeded or failed in the last hour: one condition per order. */
-export async function recentPayments(db: DbOrTx, userId: string, now: Date): Promise<HoldingCondition[]> {
+export async function recentPayments(
+  ctx: AppContext,
+  userId: string,
+  now: Date,
+): Promise<HoldingCondition[]> {
   const since = new Date(now.getTime() - PAYMENT_WINDOW_MS);
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(orders)
     .where(

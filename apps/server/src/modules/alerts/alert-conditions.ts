@@ -1,6 +1,6 @@
 import type { AlertRule, NotificationKind } from '@bot/contracts';
 import { and, eq, gte, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import type { AppContext } from '../../context.ts';
 import { lastConnectionEvent } from '../bots/bot-events.ts';
 import { botEvents } from '../bots/bots.table.ts';
 
@@ -31,11 +31,11 @@ export interface WatchedBot {
  * their incidents are left as they are (`accountsKnown: false`), not closed.
  */
 export async function holdingConditions(
-  db: DbOrTx,
+  ctx: AppContext,
   bot: WatchedBot,
   now: Date,
 ): Promise<{ holding: HoldingCondition[]; accountsKnown: boolean }> {
-  const last = await lastConnectionEvent(db, { hwid: bot.hwid, userId: bot.userId });
+  const last = await lastConnectionEvent(ctx, { hwid: bot.hwid, userId: bot.userId });
   if (!last) return { holding: [], accountsKnown: false };
   if (last.kind === 'disconnected') {
     const offlineForMs = now.getTime() - last.at.getTime();
@@ -46,11 +46,15 @@ export async function holdingConditions(
     };
   }
   if (!bot.accountError) return { holding: [], accountsKnown: true };
-  return { holding: await accountsInError(db, bot, last.at), accountsKnown: true };
+  return { holding: await accountsInError(ctx, bot, last.at), accountsKnown: true };
 }
 
-async function accountsInError(db: DbOrTx, bot: WatchedBot, connectedAt: Date): Promise<HoldingCondition[]> {
-  const changes = await db
+async function accountsInError(
+  ctx: AppContext,
+  bot: WatchedBot,
+  connectedAt: Date,
+): Promise<HoldingCondition[]> {
+  const changes = await ctx.db
     .select({ kind: botEvents.kind, at: botEvents.at, detail: botEvents.detail })
     .from(botEvents)
     .where(

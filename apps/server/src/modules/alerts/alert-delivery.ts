@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
 import { type AlertMessage, alertMail, discordPayload } from './alert-messages.ts';
 import { discordOutbox, notifications } from './alerts.table.ts';
@@ -21,12 +20,11 @@ export interface Recipient {
  */
 export async function deliver(
   ctx: AppContext,
-  tx: DbOrTx,
   input: { recipient: Recipient; incidentId: string | null; message: AlertMessage; at: Date },
 ): Promise<void> {
   const { recipient, message, at } = input;
   if (recipient.channelInApp) {
-    await tx.insert(notifications).values({
+    await ctx.db.insert(notifications).values({
       id: newId(),
       userId: recipient.userId,
       incidentId: input.incidentId,
@@ -38,10 +36,10 @@ export async function deliver(
     });
   }
   if (recipient.channelEmail) {
-    await queueMail(ctx, { to: recipient.email, ...alertMail(message, ctx.config.publicUrl) }, tx);
+    await queueMail(ctx, { to: recipient.email, ...alertMail(message, ctx.config.publicUrl) });
   }
   if (recipient.channelDiscord && recipient.discordWebhookUrl) {
-    await tx
+    await ctx.db
       .insert(discordOutbox)
       .values({ id: newId(), url: recipient.discordWebhookUrl, payload: discordPayload(message, at) });
   }

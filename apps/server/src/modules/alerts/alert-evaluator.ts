@@ -7,10 +7,9 @@ import {
   isFleetAlertRule,
 } from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { repeatInBackground } from '../../core/background.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { users } from '../users/users.table.ts';
 import { expiringPackages, recentPayments } from './account-conditions.ts';
@@ -51,30 +50,30 @@ const RECOVERING_RULES = new Set<AlertRule>([...BOT_RULES, ...FLEET_ALERT_RULES]
  */
 export async function evaluateAlerts(ctx: AppContext, now = new Date()): Promise<boolean> {
   const notified = new Set<string>();
-  const evaluated = await ctx.db.transaction(async (tx) => {
-    const locked = await tx.execute(sql`select pg_try_advisory_xact_lock(${EVALUATION_LOCK}) as locked`);
+  const evaluated = await inTransaction(ctx, async (tx) => {
+    const locked = await tx.db.execute(sql`select pg_try_advisory_xact_lock(${EVALUATION_LOCK}) as locked`);
     if (!(locked as unknown as { rows: { locked: boolean }[] }).rows[0]?.locked) return false;
-    const watched = await watchedUsers(ctx, tx);
+    const watched = await watchedUsers(tx);
     const wanted = new Set(watched.flatMap((user) => [...user.fleetRules]));
-    const fleet = await readFleetState(ctx, tx, { wanted, now });
-    const run: Evaluation = { ctx, tx, now, fleet, notified };
+    const fleet = await readFleetState(tx, { wanted, now });
+    const run: Evaluation = { tx, now, fleet, notified };
     for (const user of watched) await evaluateUser(run, user);
     await closeUnwatched(
       tx,
       watched.map((user) => user.userId),
       now,
     );
+    // Published after the commit: the bells of the users just notified update at once, on whatever node.
+    if (notified.size > 0) tx.events.emit('notifications.created', { userIds: [...notified] });
     return true;
   });
-  // After the commit: the bells of the users just notified update at once, on whatever node.
-  if (notified.size > 0) ctx.events.emit('notifications.created', { userIds: [...notified] });
   return evaluated;
 }
 
 /** What one evaluation shares between its users. */
 interface Evaluation {
-  ctx: AppContext;
-  tx: DbOrTx;
+  /** The evaluation's transaction. */
+  tx: AppContext;
   now: Date;
   fleet: FleetState;
   /** Users who got an in-app notification. */
@@ -103,8 +102,8 @@ function startAlertEvaluator(ctx: AppContext, afterEvaluation: () => void): void
   ctx.onClose(() => clearInterval(timer));
 }
 
-async function watchedUsers(ctx: AppContext, db: DbOrTx): Promise<WatchedUser[]> {
-  const rows = await db
+async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
+  const rows = await ctx.db
     .select({ preferences: alertPreferences, email: users.email, hwid: users.hwid })
     .from(alertPreferences)
     .innerJoin(users, eq(users.id, alertPreferences.userId))
@@ -127,7 +126,7 @@ async function watchedUsers(ctx: AppContext, db: DbOrTx): Promise<WatchedUser[]>
       ...preferences,
       email,
       hwid,
-      fleetRules: await allowedFleetRules(ctx, db, preferences),
+      fleetRules: await allowedFleetRules(ctx, preferences),
     })),
   );
 }
@@ -135,12 +134,11 @@ async function watchedUsers(ctx: AppContext, db: DbOrTx): Promise<WatchedUser[]>
 /** The fleet alerts chosen, less those the staff member's permissions no longer open. */
 async function allowedFleetRules(
   ctx: AppContext,
-  db: DbOrTx,
   chosen: { userId: string; fleetErrors: boolean; paymentWebhooks: boolean; mailBacklog: boolean },
 ): Promise<Set<FleetAlertRule>> {
   const rules = new Set(FLEET_ALERT_RULES.filter((rule) => chosen[FLEET_ALERT_FIELDS[rule]]));
   if (rules.size === 0) return rules;
-  const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, chosen.userId, db));
+  const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, chosen.userId));
   return new Set(allowed.filter((rule) => rules.has(rule)));
 }
 
@@ -175,9 +173,9 @@ function isUnknown(run: Evaluation, incident: Incident, accountsKnown: boolean):
 }
 
 async function evaluateUser(run: Evaluation, user: WatchedUser): Promise<void> {
-  const { ctx, tx, now } = run;
+  const { tx, now } = run;
   const { holding, accountsKnown } = await conditionsOf(run, user);
-  const open = await tx
+  const open = await tx.db
     .select()
     .from(alertIncidents)
     .where(and(eq(alertIncidents.userId, user.userId), isNull(alertIncidents.closedAt)));
@@ -194,19 +192,19 @@ async function evaluateUser(run: Evaluation, user: WatchedUser): Promise<void> {
     holdingByKey.delete(key(incident.rule, incident.subject));
   }
   for (const condition of holdingByKey.values()) {
-    const incident = await openIncident(tx, user, condition, { now, quietMs: ctx.config.alerts.quietMs });
+    const incident = await openIncident(tx, user, condition, { now, quietMs: tx.config.alerts.quietMs });
     if (incident) await notifyIfDue(run, user, incident, condition);
   }
 }
 
 /** Opens an incident; its alert waits for the quiet period after the last one on the same subject. */
 async function openIncident(
-  tx: DbOrTx,
+  ctx: AppContext,
   user: WatchedUser,
   condition: HoldingCondition,
   { now, quietMs }: { now: Date; quietMs: number },
 ): Promise<Incident | undefined> {
-  const [previous] = await tx
+  const [previous] = await ctx.db
     .select({ closedAt: max(alertIncidents.closedAt) })
     .from(alertIncidents)
     .where(
@@ -217,7 +215,7 @@ async function openIncident(
       ),
     );
   const quietEnd = previous?.closedAt ? previous.closedAt.getTime() + quietMs : 0;
-  const [incident] = await tx
+  const [incident] = await ctx.db
     .insert(alertIncidents)
     .values({
       id: newId(),
@@ -243,7 +241,7 @@ async function notifyIfDue(
   const { tx, now } = run;
   if (incident.notifiedAt || incident.notifyAfter > now) return;
   // Claim first: the message goes out only with the update that marked it sent.
-  const claimed = await tx
+  const claimed = await tx.db
     .update(alertIncidents)
     .set({ notifiedAt: now })
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.notifiedAt)))
@@ -253,7 +251,7 @@ async function notifyIfDue(
 }
 
 async function deliverTo(run: Evaluation, user: WatchedUser, incidentId: string, message: AlertMessage) {
-  await deliver(run.ctx, run.tx, { recipient: user, incidentId, message, at: run.now });
+  await deliver(run.tx, { recipient: user, incidentId, message, at: run.now });
   if (user.channelInApp) run.notified.add(user.userId);
 }
 
@@ -263,7 +261,7 @@ async function closeWithRecovery(run: Evaluation, user: WatchedUser, incident: I
   // The account's own rules have nothing to recover from: they end without a message.
   if (!incident.notifiedAt || !RECOVERING_RULES.has(incident.rule))
     return closeSilently(tx, [incident.id], now);
-  const claimed = await tx
+  const claimed = await tx.db
     .update(alertIncidents)
     .set({ closedAt: now, recoveryNotifiedAt: now })
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.closedAt)))
@@ -272,18 +270,18 @@ async function closeWithRecovery(run: Evaluation, user: WatchedUser, incident: I
   await deliverTo(run, user, incident.id, recoveryMessage(incident, now));
 }
 
-async function closeSilently(tx: DbOrTx, ids: string[], now: Date): Promise<void> {
+async function closeSilently(ctx: AppContext, ids: string[], now: Date): Promise<void> {
   if (ids.length === 0) return;
-  await tx
+  await ctx.db
     .update(alertIncidents)
     .set({ closedAt: now })
     .where(and(inArray(alertIncidents.id, ids), isNull(alertIncidents.closedAt)));
 }
 
 /** A user who turned every alert off, lost their bot or was banned: their incidents end without a word. */
-async function closeUnwatched(tx: DbOrTx, watchedIds: string[], now: Date): Promise<void> {
+async function closeUnwatched(ctx: AppContext, watchedIds: string[], now: Date): Promise<void> {
   const watched = watchedIds.length > 0 ? notInArray(alertIncidents.userId, watchedIds) : undefined;
-  await tx
+  await ctx.db
     .update(alertIncidents)
     .set({ closedAt: now })
     .where(and(isNull(alertIncidents.closedAt), watched));

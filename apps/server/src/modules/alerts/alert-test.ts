@@ -1,6 +1,6 @@
 import type { AlertChannel } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { users } from '../users/users.table.ts';
 import { deliver } from './alert-delivery.ts';
@@ -19,7 +19,7 @@ const WHERE: Record<AlertChannel, string> = {
  * once. Mail goes to the account's address, Discord to the saved webhook. Rate-limited per user.
  */
 export async function sendChannelTest(ctx: AppContext, userId: string, channel: AlertChannel): Promise<void> {
-  const preferences = await getAlertPreferences(ctx.db, userId);
+  const preferences = await getAlertPreferences(ctx, userId);
   if (channel === 'discord' && !preferences.discordWebhookUrl) throw new AppError('DISCORD_WEBHOOK_REQUIRED');
   await ctx.limiter.hit('alertTest', userId); // throws RATE_LIMITED with Retry-After
   const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
@@ -39,7 +39,7 @@ export async function sendChannelTest(ctx: AppContext, userId: string, channel: 
     channelDiscord: channel === 'discord',
     discordWebhookUrl: preferences.discordWebhookUrl,
   };
-  await ctx.db.transaction((tx) => deliver(ctx, tx, { recipient, incidentId: null, message, at }));
+  await inTransaction(ctx, (tx) => deliver(tx, { recipient, incidentId: null, message, at }));
   if (channel === 'discord') ctx.events.emit('discord.queued', {});
   if (channel === 'inApp') ctx.events.emit('notifications.created', { userIds: [userId] });
 }

@@ -33,7 +33,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   guardRoutes(app, requireSession);
 
   app.get('/me/alerts', { schema: { tags, response: { 200: alertPreferencesAnswer } } }, async (request) => ({
-    data: await getAlertPreferences(ctx.db, sessionOf(request).userId),
+    data: await getAlertPreferences(ctx, sessionOf(request).userId),
   }));
 
   app.put(
@@ -43,7 +43,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, body: alertPreferencesSchema, response: { 200: alertPreferencesAnswer } },
     },
     async (request) => ({
-      data: await saveAlertPreferences(ctx.db, sessionOf(request).userId, request.body),
+      data: await saveAlertPreferences(ctx, sessionOf(request).userId, request.body),
     }),
   );
 
@@ -66,13 +66,13 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/me/notifications',
     { schema: { tags, response: { 200: notificationsAnswer } } },
-    async (request) => listNotifications(ctx.db, sessionOf(request).userId),
+    async (request) => listNotifications(ctx, sessionOf(request).userId),
   );
 
   app.get(
     '/me/notifications/unread',
     { schema: { tags, response: { 200: unreadCountAnswer } } },
-    async (request) => ({ data: { unread: await unreadCount(ctx.db, sessionOf(request).userId) } }),
+    async (request) => ({ data: { unread: await unreadCount(ctx, sessionOf(request).userId) } }),
   );
 
   app.post(
@@ -82,7 +82,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: z.object({ id: z.string().uuid() }), response: { 200: successAnswer } },
     },
     async (request) => {
-      await markNotificationRead(ctx.db, sessionOf(request).userId, request.params.id);
+      await markNotificationRead(ctx, sessionOf(request).userId, request.params.id);
       return { success: true as const };
     },
   );
@@ -91,7 +91,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/notifications/read-all',
     { schema: { tags, response: { 200: successAnswer } } },
     async (request) => {
-      await markAllNotificationsRead(ctx.db, sessionOf(request).userId);
+      await markAllNotificationsRead(ctx, sessionOf(request).userId);
       return { success: true as const };
     },
   );

@@ -11,9 +11,8 @@ import {
   isDiscordWebhookUrl,
 } from '@bot/contracts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
@@ -21,8 +20,8 @@ import { alertPreferences, notifications } from './alerts.table.ts';
 /** Notifications one list shows (the newest). */
 const LIST_SIZE = 50;
 
-export async function getAlertPreferences(db: DbOrTx, userId: string): Promise<AlertPreferences> {
-  const [row] = await db.select().from(alertPreferences).where(eq(alertPreferences.userId, userId));
+export async function getAlertPreferences(ctx: AppContext, userId: string): Promise<AlertPreferences> {
+  const [row] = await ctx.db.select().from(alertPreferences).where(eq(alertPreferences.userId, userId));
   if (!row) return DEFAULT_ALERT_PREFERENCES;
   return {
     botOffline: row.botOffline,
@@ -36,7 +35,7 @@ export async function getAlertPreferences(db: DbOrTx, userId: string): Promise<A
 }
 
 export async function saveAlertPreferences(
-  db: DbOrTx,
+  ctx: AppContext,
   userId: string,
   input: AlertPreferences,
 ): Promise<AlertPreferences> {
@@ -55,11 +54,11 @@ export async function saveAlertPreferences(
     discordWebhookUrl: webhook,
     updatedAt: new Date(),
   };
-  await db
+  await ctx.db
     .insert(alertPreferences)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
-  return getAlertPreferences(db, userId);
+  return getAlertPreferences(ctx, userId);
 }
 
 /** A staff member's fleet alerts (decision 903) and those their permissions open. */
@@ -68,13 +67,13 @@ export async function getFleetAlertPreferences(
   userId: string,
 ): Promise<{ data: FleetAlertPreferences; allowed: FleetAlertRule[] }> {
   return {
-    data: await readFleetAlertPreferences(ctx.db, userId),
+    data: await readFleetAlertPreferences(ctx, userId),
     allowed: fleetAlertRulesFor(await getUserPermissions(ctx, userId)),
   };
 }
 
-async function readFleetAlertPreferences(db: DbOrTx, userId: string): Promise<FleetAlertPreferences> {
-  const [row] = await db
+async function readFleetAlertPreferences(ctx: AppContext, userId: string): Promise<FleetAlertPreferences> {
+  const [row] = await ctx.db
     .select({
       fleetErrors: alertPreferences.fleetErrors,
       fleetErrorPercent: alertPreferences.fleetErrorPercent,
@@ -98,7 +97,7 @@ export async function saveFleetAlertPreferences(
 ): Promise<{ data: FleetAlertPreferences; allowed: FleetAlertRule[] }> {
   const { actor, preferences } = input;
   const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, actor.id));
-  const data = await ctx.db.transaction(async (tx) => {
+  const data = await inTransaction(ctx, async (tx) => {
     const before = await readFleetAlertPreferences(tx, actor.id);
     const after = { ...preferences };
     for (const rule of FLEET_ALERT_RULES) {
@@ -108,7 +107,7 @@ export async function saveFleetAlertPreferences(
       after[field] = false;
     }
     const values = { ...after, updatedAt: new Date() };
-    await tx
+    await tx.db
       .insert(alertPreferences)
       .values({ userId: actor.id, ...values })
       .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
@@ -130,10 +129,10 @@ export async function saveFleetAlertPreferences(
 }
 
 export async function listNotifications(
-  db: DbOrTx,
+  ctx: AppContext,
   userId: string,
 ): Promise<{ data: AppNotification[]; unread: number }> {
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(notifications)
     .where(eq(notifications.userId, userId))
@@ -149,12 +148,12 @@ export async function listNotifications(
       body: row.body,
       readAt: row.readAt?.toISOString() ?? null,
     })),
-    unread: await unreadCount(db, userId),
+    unread: await unreadCount(ctx, userId),
   };
 }
 
-export async function unreadCount(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await db
+export async function unreadCount(ctx: AppContext, userId: string): Promise<number> {
+  const [row] = await ctx.db
     .select({ unread: count() })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
@@ -162,18 +161,18 @@ export async function unreadCount(db: DbOrTx, userId: string): Promise<number> {
 }
 
 /** Marks one of the user's notifications read (again: no change); someone else's is not found. */
-export async function markNotificationRead(db: DbOrTx, userId: string, id: string): Promise<void> {
-  const [found] = await db
+export async function markNotificationRead(ctx: AppContext, userId: string, id: string): Promise<void> {
+  const [found] = await ctx.db
     .select({ readAt: notifications.readAt })
     .from(notifications)
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)));
   if (!found) throw new AppError('NOT_FOUND');
   if (!found.readAt)
-    await db.update(notifications).set({ readAt: new Date() }).where(eq(notifications.id, id));
+    await ctx.db.update(notifications).set({ readAt: new Date() }).where(eq(notifications.id, id));
 }
 
-export async function markAllNotificationsRead(db: DbOrTx, userId: string): Promise<void> {
-  await db
+export async function markAllNotificationsRead(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db
     .update(notifications)
     .set({ readAt: new Date() })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));

@@ -5,7 +5,6 @@ import {
   WEBHOOK_FAILURES_WINDOW_MINUTES,
 } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
 import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
 import { listOnlineBots } from '../realtime/realtime.service.ts';
@@ -30,15 +29,14 @@ export interface FleetWatcher {
 /** Reads only what at least one watcher asked for. */
 export async function readFleetState(
   ctx: AppContext,
-  tx: DbOrTx,
   input: { wanted: ReadonlySet<FleetAlertRule>; now: Date },
 ): Promise<FleetState> {
   const { wanted, now } = input;
-  await pruneWebhookCalls(tx, now);
+  await pruneWebhookCalls(ctx, now);
   return {
     errors: wanted.has('fleet_errors') ? await fleetErrors(ctx) : undefined,
-    webhooks: wanted.has('payment_webhooks') ? await webhookHealth(tx, 'stripe', now) : undefined,
-    mail: wanted.has('mail_backlog') ? await mailBacklog(tx) : undefined,
+    webhooks: wanted.has('payment_webhooks') ? await webhookHealth(ctx, 'stripe', now) : undefined,
+    mail: wanted.has('mail_backlog') ? await mailBacklog(ctx) : undefined,
   };
 }
 

@@ -10,7 +10,6 @@ import {
   pageTotal,
 } from '../../core/admin-list.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { auditLog } from './audit.table.ts';
 
 export interface AuditActor {
@@ -28,8 +27,8 @@ export interface AuditEntry {
 }
 
 /** Writes one audit entry; pass the transaction of the change so both commit or neither does. */
-export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
+export async function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
+  await ctx.db.insert(auditLog).values({
     id: newId(),
     actorId: entry.actor.id,
     actorUsername: entry.actor.username,
@@ -45,7 +44,7 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
 
 /** A security event with no staff actor (sign-in failed, password reset...). */
 export function writeSecurityEvent(ctx: AppContext, entry: AuditEntry): Promise<void> {
-  return writeAudit(ctx.db, entry);
+  return writeAudit(ctx, entry);
 }
 
 type AuditRow = typeof auditLog.$inferSelect;

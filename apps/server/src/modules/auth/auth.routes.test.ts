@@ -154,14 +154,14 @@ describe('POST /auth/register', () => {
   });
 
   it('is refused while registration is closed', async () => {
-    await writeSettings(server.app.ctx, server.app.ctx.db, { registrationOpen: false }, null);
+    await writeSettings(server.app.ctx, { registrationOpen: false }, null);
     try {
       expect(await call('POST', '/auth/register', freshAccount())).toMatchObject({
         status: 403,
         body: { code: 'REGISTRATION_CLOSED' },
       });
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { registrationOpen: true }, null);
+      await writeSettings(server.app.ctx, { registrationOpen: true }, null);
     }
   });
 });

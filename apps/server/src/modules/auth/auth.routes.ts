@@ -39,7 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { user, token, secondFactorRequired } = await loginUser(ctx, request.body, originOf(request));
-      const [publicUser] = await toPublicUsers(ctx.db, [user]);
+      const [publicUser] = await toPublicUsers(ctx, [user]);
       return { user: publicUser!, token, secondFactorRequired };
     },
   );

@@ -48,20 +48,20 @@ export async function registerUser(
 ): Promise<User> {
   const settings = await getSettings(ctx);
   if (!settings.registrationOpen) throw new AppError('REGISTRATION_CLOSED');
-  if (await findUserByUsername(ctx.db, input.username)) throw usernameTaken();
+  if (await findUserByUsername(ctx, input.username)) throw usernameTaken();
   await assertStrongPassword(input.password, [input.username, input.email, input.email.split('@')[0] ?? '']);
 
-  const referrer = input.referral ? await findUserByUsername(ctx.db, input.referral) : undefined;
+  const referrer = input.referral ? await findUserByUsername(ctx, input.referral) : undefined;
   // A mistyped sponsor would silently lose its credit: refused, next to its field.
   if (input.referral && !referrer) {
     throw new AppError('REFERRAL_UNKNOWN', { details: { field: 'referral' } });
   }
   const passwordHash = await hashPassword(input.password);
-  const owner = await findUserByEmail(ctx.db, input.email);
+  const owner = await findUserByEmail(ctx, input.email);
   if (owner) return answerAsIfRegistered(ctx, input, owner, referrer?.username ?? null);
   let user: UserRow;
   try {
-    user = await createUser(ctx.db, {
+    user = await createUser(ctx, {
       username: input.username,
       email: input.email,
       passwordHash,
@@ -72,7 +72,7 @@ export async function registerUser(
     // Two registrations raced past the checks above: the unique indexes decide.
     if (isUniqueViolation(error, 'users_username_lower_idx')) throw usernameTaken();
     if (isUniqueViolation(error, 'users_email_lower_idx')) {
-      const raced = await findUserByEmail(ctx.db, input.email);
+      const raced = await findUserByEmail(ctx, input.email);
       if (raced) return answerAsIfRegistered(ctx, input, raced, referrer?.username ?? null);
     }
     throw error;
@@ -84,7 +84,7 @@ export async function registerUser(
     after: { username: user.username, email: user.email, referral: user.referral },
   });
   await sendActivationMail(ctx, user);
-  return getPublicUser(ctx.db, user.id);
+  return getPublicUser(ctx, user.id);
 }
 
 /** The answer a fresh registration would give (a user that was not created), and a mail to the owner. */
@@ -187,12 +187,12 @@ export async function activateUser(
   // One answer for every failure (unknown user, already active, wrong, used or expired token):
   // the endpoint must not tell which usernames exist or are activated.
   const refusal = new AppError('INVALID_TOKEN', { message: ACTIVATION_REFUSED });
-  const user = await findUserByUsername(ctx.db, input.username);
+  const user = await findUserByUsername(ctx, input.username);
   if (!user || user.activatedAt) throw refusal;
   await consumeToken(ctx, 'activation', input.token, user.id).catch(() => {
     throw refusal;
   });
-  await markActivated(ctx.db, user.id);
+  await markActivated(ctx, user.id);
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
     action: 'auth.activate',
@@ -210,7 +210,7 @@ export async function resendConfirmation(
   origin: Pick<RequestOrigin, 'ip'>,
 ): Promise<void> {
   if (!(await withinMailLimits(ctx, 'resend', login, origin))) return;
-  const user = await findUserByLogin(ctx.db, login);
+  const user = await findUserByLogin(ctx, login);
   if (!user || user.activatedAt || user.bannedAt) return;
   await sendActivationMail(ctx, user);
 }
@@ -228,7 +228,7 @@ export async function loginUser(
   await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
   await throttle.refuseWhenExhausted();
 
-  const user = await findUserByLogin(ctx.db, input.username);
+  const user = await findUserByLogin(ctx, input.username);
   // Unknown users cost one argon2 verification too, so timing tells nothing.
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
   if (!user || !isPasswordRight) {
@@ -251,7 +251,7 @@ export async function loginUser(
   const { token } = await createSession(ctx, { userId: user.id, ...origin });
   if (isNewDevice) await mailSecurityNotice(ctx, user, { kind: 'new_device', ...origin });
   // With two-factor on, the sign-in ends (and is audited) when the code is given.
-  const secondFactorRequired = await hasTwoFactorEnabled(ctx.db, user.id);
+  const secondFactorRequired = await hasTwoFactorEnabled(ctx, user.id);
   if (!secondFactorRequired) {
     await writeSecurityEvent(ctx, {
       actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -272,7 +272,7 @@ export async function requestPasswordReset(
   origin: RequestOrigin,
 ): Promise<void> {
   if (!(await withinMailLimits(ctx, 'forgot', email, origin))) return;
-  const user = await findUserByEmail(ctx.db, email.trim());
+  const user = await findUserByEmail(ctx, email.trim());
   if (!user || user.bannedAt) return;
   runInBackground(ctx.log, 'lien de réinitialisation', () => mailResetLink(ctx, user, origin));
 }
@@ -318,7 +318,7 @@ export async function resetPassword(
       ),
     );
   if (!pending) throw new AppError('INVALID_TOKEN');
-  const user = await getUserById(ctx.db, pending.userId);
+  const user = await getUserById(ctx, pending.userId);
   await assertStrongPassword(input.password, [user.username, user.email]);
   const userId = await consumeToken(ctx, 'reset', input.token);
   // Every other reset link of the account dies with this one (an older mail must not work later).
@@ -327,10 +327,10 @@ export async function resetPassword(
     .set({ usedAt: new Date() })
     .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
   const passwordHash = await hashPassword(input.password);
-  await updatePasswordHash(ctx.db, userId, passwordHash);
+  await updatePasswordHash(ctx, userId, passwordHash);
   // A reset also proves the e-mail: it activates an account that was waiting for activation.
-  if (!user.activatedAt) await markActivated(ctx.db, userId);
-  await revokeSessions(ctx, ctx.db, { userId });
+  if (!user.activatedAt) await markActivated(ctx, userId);
+  await revokeSessions(ctx, { userId });
   await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -345,7 +345,7 @@ export async function changePassword(
   input: { userId: string; sessionId: string; currentPassword: string; newPassword: string },
   origin: RequestOrigin,
 ): Promise<void> {
-  const user = await getUserById(ctx.db, input.userId);
+  const user = await getUserById(ctx, input.userId);
   const throttle = passwordFailures(ctx, user.username, origin.ip);
   await throttle.refuseWhenExhausted();
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
@@ -354,8 +354,8 @@ export async function changePassword(
   }
   await assertStrongPassword(input.newPassword, [user.username, user.email]);
   const passwordHash = await hashPassword(input.newPassword);
-  await updatePasswordHash(ctx.db, user.id, passwordHash);
-  await revokeSessions(ctx, ctx.db, { userId: user.id, exceptSessionId: input.sessionId });
+  await updatePasswordHash(ctx, user.id, passwordHash);
+  await revokeSessions(ctx, { userId: user.id, exceptSessionId: input.sessionId });
   await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: origin.ip },
@@ -365,5 +365,5 @@ export async function changePassword(
 }
 
 export async function logout(ctx: AppContext, input: { userId: string; sessionId: string }): Promise<void> {
-  await revokeSessions(ctx, ctx.db, { userId: input.userId, sessionIds: [input.sessionId] });
+  await revokeSessions(ctx, { userId: input.userId, sessionIds: [input.sessionId] });
 }

@@ -1,7 +1,6 @@
 import { describeUserAgent } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
 
 /** What a security mail tells its owner; each goes through the mail outbox like every mail. */
@@ -56,7 +55,6 @@ export async function mailSecurityNotice(
   ctx: AppContext,
   user: { email: string; username: string },
   notice: SecurityNotice,
-  db: DbOrTx = ctx.db,
 ): Promise<void> {
   const { subject, body } = describe(notice);
   await queueMail(
@@ -70,6 +68,5 @@ export async function mailSecurityNotice(
       link: `${ctx.config.publicUrl}/forgot-password`,
       footer: 'Si c’était vous, vous n’avez rien à faire.',
     }),
-    db,
   );
 }

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { writeSecurityEvent } from '../audit/audit.service.ts';
 import { twoFactor } from '../two-factor/two-factor.table.ts';
 import { users } from '../users/users.table.ts';
@@ -113,7 +112,7 @@ export async function findSessionByToken(
   const tokenHash = hashSecret(token);
   let found = ctx.sessionCache.byTokenHash.get(tokenHash);
   if (!found) {
-    found = (await readSessions(ctx.db, [tokenHash])).get(tokenHash);
+    found = (await readSessions(ctx, [tokenHash])).get(tokenHash);
     if (found) ctx.sessionCache.byTokenHash.set(tokenHash, found);
   }
   return usableSession(ctx, tokenHash, found, options);
@@ -139,7 +138,7 @@ export async function findSessionsByTokens(
   }
   const missing = hashes.filter((hash) => !known.has(hash));
   if (missing.length > 0) {
-    for (const [hash, session] of await readSessions(ctx.db, missing)) {
+    for (const [hash, session] of await readSessions(ctx, missing)) {
       cache.set(hash, session);
       known.set(hash, session);
     }
@@ -166,10 +165,10 @@ function usableSession(
 
 /** The sessions behind token hashes, by hash; revoked ones and those of banned users left out. */
 async function readSessions(
-  db: DbOrTx,
+  ctx: AppContext,
   tokenHashes: readonly string[],
 ): Promise<Map<string, AuthenticatedSession>> {
-  const rows = await db
+  const rows = await ctx.db
     .select({
       tokenHash: sessions.tokenHash,
       sessionId: sessions.id,
@@ -231,21 +230,24 @@ export async function writeSessionTouches(ctx: AppContext): Promise<void> {
 }
 
 /** The session passed the second factor (a TOTP or recovery code): it becomes a full one. */
-export async function markSecondFactorPassed(db: DbOrTx, sessionId: string, at = new Date()): Promise<void> {
-  await db.update(sessions).set({ secondFactorAt: at }).where(eq(sessions.id, sessionId));
+export async function markSecondFactorPassed(
+  ctx: AppContext,
+  sessionId: string,
+  at = new Date(),
+): Promise<void> {
+  await ctx.db.update(sessions).set({ secondFactorAt: at }).where(eq(sessions.id, sessionId));
 }
 
 /** Revokes sessions of a user: all of them, or all but one, or the listed ones. */
 export async function revokeSessions(
   ctx: AppContext,
-  db: DbOrTx,
   input: { userId: string; exceptSessionId?: string; sessionIds?: string[]; banned?: boolean },
 ): Promise<string[]> {
   const conditions = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];
   if (input.exceptSessionId) conditions.push(ne(sessions.id, input.exceptSessionId));
   if (input.sessionIds)
     conditions.push(inArray(sessions.id, input.sessionIds.length ? input.sessionIds : [newId()]));
-  const revoked = await db
+  const revoked = await ctx.db
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(and(...conditions))
@@ -291,7 +293,7 @@ export async function revokeOwnSessions(
   origin: { ip: string | null },
   sessionId?: string,
 ): Promise<number> {
-  const revoked = await revokeSessions(ctx, ctx.db, {
+  const revoked = await revokeSessions(ctx, {
     userId: session.userId,
     ...(sessionId ? { sessionIds: [sessionId] } : { exceptSessionId: session.sessionId }),
   });

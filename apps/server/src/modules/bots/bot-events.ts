@@ -2,15 +2,14 @@ import type { BotState } from '@bot/contracts';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
 type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
 
 /** Writes one timeline event; pass the transaction of the change it records. */
-export async function writeBotEvent(db: DbOrTx, event: BotEvent): Promise<void> {
-  await db.insert(botEvents).values({ id: newId(), ...event });
+export async function writeBotEvent(ctx: AppContext, event: BotEvent): Promise<void> {
+  await ctx.db.insert(botEvents).values({ id: newId(), ...event });
 }
 
 /**
@@ -18,10 +17,10 @@ export async function writeBotEvent(db: DbOrTx, event: BotEvent): Promise<void> 
  * bot was online then, and since when.
  */
 export async function lastConnectionEvent(
-  db: DbOrTx,
+  ctx: AppContext,
   input: { hwid: string; userId?: string; before?: Date },
 ): Promise<{ kind: 'connected' | 'disconnected'; at: Date } | undefined> {
-  const [last] = await db
+  const [last] = await ctx.db
     .select({ kind: botEvents.kind, at: botEvents.at })
     .from(botEvents)
     .where(

@@ -15,12 +15,12 @@ const HISTORY_WINDOW_MS = 24 * 3_600_000;
  * the PC they last had: their own time with it stays theirs.
  */
 export async function botOverviewOf(ctx: AppContext, userId: string): Promise<MyBot> {
-  const user = await getUserById(ctx.db, userId);
+  const user = await getUserById(ctx, userId);
   const historyHwid = user.hwid ?? (await timelineHwidOf(ctx, userId));
   if (!historyHwid) return { hwid: null, state: null, history: [] };
   const [state, written] = await Promise.all([
     user.hwid ? findBotState(ctx, user.hwid).catch(() => undefined) : undefined,
-    listBotHistory(ctx.db, { userId, hwid: historyHwid, since: new Date(Date.now() - HISTORY_WINDOW_MS) }),
+    listBotHistory(ctx, { userId, hwid: historyHwid, since: new Date(Date.now() - HISTORY_WINDOW_MS) }),
   ]);
   return {
     hwid: user.hwid,
@@ -31,7 +31,7 @@ export async function botOverviewOf(ctx: AppContext, userId: string): Promise<My
 
 /** Every PC a user has had, the one bound now first, then the most recently seen. */
 export async function listPcsOfUser(ctx: AppContext, userId: string): Promise<UserPc[]> {
-  const user = await getUserById(ctx.db, userId);
+  const user = await getUserById(ctx, userId);
   const rows = await ctx.db
     .select({ hwid: botEvents.hwid, firstSeenAt: min(botEvents.at), lastSeenAt: max(botEvents.at) })
     .from(botEvents)

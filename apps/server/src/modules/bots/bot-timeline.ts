@@ -273,7 +273,7 @@ async function uptimeOf(
   ctx: AppContext,
   input: { hwid: string; events: EventRow[]; since: Date; now: number },
 ): Promise<HourlyPoint[]> {
-  const before = await lastConnectionEvent(ctx.db, { hwid: input.hwid, before: input.since });
+  const before = await lastConnectionEvent(ctx, { hwid: input.hwid, before: input.since });
   const seconds = new Map<number, number>();
   let openedAt: number | null = before?.kind === 'connected' ? input.since.getTime() : null;
   const close = (end: number) => {

@@ -2,7 +2,6 @@ import type { BotHistoryPoint, HourlyPoint } from '@bot/contracts';
 import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
@@ -136,7 +135,7 @@ export class ActivityRecorder {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = rows.slice(i, i + INSERT_CHUNK);
       try {
-        await upsertActivity(this.ctx.db, chunk);
+        await upsertActivity(this.ctx, chunk);
       } catch (error) {
         this.ctx.log.warn(
           { err: error, rows: chunk.length },
@@ -162,9 +161,9 @@ export class ActivityRecorder {
   }
 }
 
-async function upsertActivity(db: DbOrTx, rows: BufferedRow[]): Promise<void> {
+async function upsertActivity(ctx: AppContext, rows: BufferedRow[]): Promise<void> {
   const t = botActivityMinutes;
-  await db
+  await ctx.db
     .insert(t)
     .values(rows.map((row) => ({ ...row, minute: new Date(row.minute) })))
     .onConflictDoUpdate({
@@ -192,11 +191,11 @@ function toPoint(row: BufferedRow): BotHistoryPoint {
 
 /** The written per-minute history of one bot since a date, oldest first. */
 export async function listBotHistory(
-  db: DbOrTx,
+  ctx: AppContext,
   input: { userId: string; hwid: string; since: Date },
 ): Promise<BotHistoryPoint[]> {
   const t = botActivityMinutes;
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(t)
     .where(and(eq(t.userId, input.userId), eq(t.hwid, input.hwid), gte(t.minute, input.since)))
@@ -231,9 +230,9 @@ export function mergeHistory(written: BotHistoryPoint[], pending: BotHistoryPoin
 }
 
 /** Bots (distinct PCs) that reported in each hour of the last `days` days: the dashboard's chart. */
-export async function onlineBotsPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+export async function onlineBotsPerHour(ctx: AppContext, days: number): Promise<HourlyPoint[]> {
   const hour = hourOf(botActivityMinutes.minute);
-  const rows = await db
+  const rows = await ctx.db
     .select({ hour, value: countDistinct(botActivityMinutes.hwid) })
     .from(botActivityMinutes)
     .where(gte(botActivityMinutes.minute, windowStart(days)))

@@ -119,7 +119,7 @@ describe('POST /api/bot/sessions', () => {
     expect(bannedAnswer.body).toMatchObject({ code: 'ACCOUNT_BANNED' });
 
     const sleeper = await server.createUser({ activated: false, permissions: ['can_useGathering'] });
-    const sleeperKey = await rotateBotKey(server.app.ctx, server.app.ctx.db, sleeper.user.id);
+    const sleeperKey = await rotateBotKey(server.app.ctx, sleeper.user.id);
     const sleeperAnswer = await call('POST', '/bot/sessions', {
       accessKey: sleeperKey,
       hwid: newHwid(),
@@ -129,7 +129,7 @@ describe('POST /api/bot/sessions', () => {
 
     const owner = await server.createUser({ permissions: ['can_useGathering'] });
     const accessKey = await botKeyOf(owner.token);
-    await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '2.1.0' }, null);
+    await writeSettings(server.app.ctx, { minBotVersion: '2.1.0' }, null);
     try {
       const outdated = await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.0.9' });
       expect(outdated.status).toBe(426);
@@ -138,7 +138,7 @@ describe('POST /api/bot/sessions', () => {
         (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.10.0' })).status,
       ).toBe(201);
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '0.0.0' }, null);
+      await writeSettings(server.app.ctx, { minBotVersion: '0.0.0' }, null);
     }
     const invalid = await call('POST', '/bot/sessions', {
       accessKey,

@@ -74,6 +74,6 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: hourlySeriesAnswer },
       },
     },
-    async (request) => ({ data: await onlineBotsPerHour(ctx.db, request.query.days) }),
+    async (request) => ({ data: await onlineBotsPerHour(ctx, request.query.days) }),
   );
 };

@@ -1,7 +1,7 @@
 import type { BotSessionAnswer, Permission, ReleaseChannel } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -36,7 +36,7 @@ export async function openBotSession(
   ctx: AppContext,
   input: { accessKey: string; hwid: string; version: string; channel?: ReleaseChannel; ip: string | null },
 ): Promise<BotSessionAnswer> {
-  const user = await findUserByBotKey(ctx.db, input.accessKey);
+  const user = await findUserByBotKey(ctx, input.accessKey);
   if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
@@ -64,7 +64,7 @@ export async function openBotSession(
   return {
     token,
     expiresAt: expiresAt.toISOString(),
-    whitelist: await listWhitelistedAccountNames(ctx.db, user.id),
+    whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
   };
 }
@@ -99,7 +99,7 @@ async function updateFor(
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */
 async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
   try {
-    const bound = await ctx.db.transaction(async (tx) => {
+    const bound = await inTransaction(ctx, async (tx) => {
       const claimed = await claimHwid(tx, input.userId, input.hwid);
       if (claimed) {
         await writeBotEvent(tx, { hwid: input.hwid, userId: input.userId, kind: 'bound', at: new Date() });
@@ -213,7 +213,7 @@ export async function findAllowedAccountsOfUsers(
   userIds: readonly string[],
 ): Promise<Map<string, Set<string>>> {
   const allowed = new Map<string, Set<string>>();
-  for (const { userId, name } of await listWhitelistedAccountNamesOfUsers(ctx.db, userIds)) {
+  for (const { userId, name } of await listWhitelistedAccountNamesOfUsers(ctx, userIds)) {
     const names = allowed.get(userId) ?? new Set<string>();
     names.add(name.toLowerCase());
     allowed.set(userId, names);

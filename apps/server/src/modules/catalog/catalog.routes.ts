@@ -26,7 +26,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
 
   app.get('/packages', { schema: { tags: ['catalog'], response: { 200: packagesAnswer } } }, async () => ({
-    data: await listActivePackages(ctx.db),
+    data: await listActivePackages(ctx),
   }));
 
   await app.register(adminPackageRoutes);
@@ -40,13 +40,13 @@ const adminPackageRoutes: FastifyPluginAsyncZod = async (admin) => {
   admin.get(
     '/admin/packages',
     { schema: { tags, querystring: packageListQuery, response: { 200: packageListAnswer } } },
-    async (request) => listPackages(ctx.db, request.query),
+    async (request) => listPackages(ctx, request.query),
   );
 
   admin.get(
     '/admin/packages/:id',
     { schema: { tags, params: idParams, response: { 200: packageAnswer } } },
-    async (request) => ({ data: toPackage(await getPackageById(ctx.db, request.params.id)) }),
+    async (request) => ({ data: toPackage(await getPackageById(ctx, request.params.id)) }),
   );
 
   admin.post(

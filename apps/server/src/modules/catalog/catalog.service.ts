@@ -1,11 +1,10 @@
 import type { Package, PackageListQuery, PackageUpdateInput, packageInput } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, isNotNull, isNull, max, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { type PackageRow, packages } from './catalog.table.ts';
 
@@ -30,8 +29,8 @@ export function toPackage(row: PackageRow): Package {
 const isBuyable = and(eq(packages.active, true), isNull(packages.retiredAt));
 
 /** The packages on sale, in the staff's order. */
-export async function listActivePackages(db: DbOrTx): Promise<Package[]> {
-  const rows = await db
+export async function listActivePackages(ctx: AppContext): Promise<Package[]> {
+  const rows = await ctx.db
     .select()
     .from(packages)
     .where(isBuyable)
@@ -39,27 +38,27 @@ export async function listActivePackages(db: DbOrTx): Promise<Package[]> {
   return rows.map(toPackage);
 }
 
-export async function findPackageById(db: DbOrTx, id: string): Promise<PackageRow | undefined> {
-  const [row] = await db.select().from(packages).where(eq(packages.id, id));
+export async function findPackageById(ctx: AppContext, id: string): Promise<PackageRow | undefined> {
+  const [row] = await ctx.db.select().from(packages).where(eq(packages.id, id));
   return row;
 }
 
-export async function getPackageById(db: DbOrTx, id: string): Promise<PackageRow> {
-  const row = await findPackageById(db, id);
+export async function getPackageById(ctx: AppContext, id: string): Promise<PackageRow> {
+  const row = await findPackageById(ctx, id);
   if (!row) throw new AppError('NOT_FOUND', { message: 'Offre introuvable.' });
   return row;
 }
 
 /** A package a customer may buy now, or PACKAGE_NOT_AVAILABLE. */
-export async function getBuyablePackage(db: DbOrTx, id: string): Promise<PackageRow> {
-  const row = await findPackageById(db, id);
+export async function getBuyablePackage(ctx: AppContext, id: string): Promise<PackageRow> {
+  const row = await findPackageById(ctx, id);
   if (!row?.active || row.retiredAt) throw new AppError('PACKAGE_NOT_AVAILABLE');
   return row;
 }
 
 /** Admin list: every package, filtered by status and name. */
 export async function listPackages(
-  db: DbOrTx,
+  ctx: AppContext,
   query: PackageListQuery,
 ): Promise<{ data: Package[]; total: number }> {
   const filters: SQL[] = [];
@@ -81,14 +80,14 @@ export async function listPackages(
     asc(packages.sortOrder),
   );
   const { limit, offset } = pageOf(query);
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(packages)
     .where(where)
     .orderBy(order, asc(packages.createdAt))
     .limit(limit)
     .offset(offset);
-  const [total] = await db.select({ value: count() }).from(packages).where(where);
+  const [total] = await ctx.db.select({ value: count() }).from(packages).where(where);
   return { data: rows.map(toPackage), total: total?.value ?? 0 };
 }
 
@@ -99,9 +98,9 @@ export async function createPackage(
   ctx: AppContext,
   input: { data: z.output<typeof packageInput>; actor: AuditActor },
 ): Promise<Package> {
-  return ctx.db.transaction(async (tx) => {
-    const [last] = await tx.select({ value: max(packages.sortOrder) }).from(packages);
-    const [row] = await tx
+  return inTransaction(ctx, async (tx) => {
+    const [last] = await tx.db.select({ value: max(packages.sortOrder) }).from(packages);
+    const [row] = await tx.db
       .insert(packages)
       .values({ id: newId(), ...input.data, sortOrder: (last?.value ?? -1) + 1 })
       .returning();
@@ -121,8 +120,8 @@ export async function updatePackage(
   ctx: AppContext,
   input: { id: string; data: PackageUpdateInput; actor: AuditActor },
 ): Promise<Package> {
-  return ctx.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(packages).where(eq(packages.id, input.id)).for('update');
+  return inTransaction(ctx, async (tx) => {
+    const [before] = await tx.db.select().from(packages).where(eq(packages.id, input.id)).for('update');
     if (!before) throw new AppError('NOT_FOUND', { message: 'Offre introuvable.' });
     const { retired, ...fields } = input.data;
     const changes: Partial<typeof packages.$inferInsert> = { ...fields, updatedAt: new Date() };
@@ -139,7 +138,7 @@ export async function updatePackage(
         message: "Une offre retirée ne peut pas être activée. Remettez-la d'abord en vente.",
       });
     }
-    const [row] = await tx.update(packages).set(changes).where(eq(packages.id, input.id)).returning();
+    const [row] = await tx.db.update(packages).set(changes).where(eq(packages.id, input.id)).returning();
     if (!row) throw new AppError('INTERNAL');
     const action = retired === true ? 'package.retire' : 'package.update';
     await writeAudit(tx, {
@@ -159,8 +158,8 @@ export async function reorderPackages(
   input: { ids: string[]; actor: AuditActor },
 ): Promise<Package[]> {
   if (new Set(input.ids).size !== input.ids.length) throw new AppError('PACKAGE_REORDER_MISMATCH');
-  return ctx.db.transaction(async (tx) => {
-    const all = await tx
+  return inTransaction(ctx, async (tx) => {
+    const all = await tx.db
       .select()
       .from(packages)
       .orderBy(asc(packages.sortOrder), asc(packages.createdAt))
@@ -175,7 +174,7 @@ export async function reorderPackages(
         ordered.map((id, index) => sql`when ${id}::uuid then ${index}::int`),
         sql` `,
       );
-      await tx
+      await tx.db
         .update(packages)
         .set({ sortOrder: sql`case ${packages.id} ${cases} end`, updatedAt: new Date() })
         .where(inArray(packages.id, ordered));
@@ -187,7 +186,7 @@ export async function reorderPackages(
       before,
       after: ordered,
     });
-    const rows = await tx.select().from(packages).orderBy(asc(packages.sortOrder));
+    const rows = await tx.db.select().from(packages).orderBy(asc(packages.sortOrder));
     return rows.map(toPackage);
   });
 }

@@ -11,14 +11,13 @@ import {
   type OutboxOptions,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
 const OUTBOX: OutboxOptions = { table: mailOutbox, batchSize: 20, claimSeconds: 120 };
 
 /** Queues a mail (in the caller's transaction when given); the outbox worker sends it. */
-export async function queueMail(ctx: AppContext, message: MailMessage, db: DbOrTx = ctx.db): Promise<void> {
-  await db.insert(mailOutbox).values({
+export async function queueMail(ctx: AppContext, message: MailMessage): Promise<void> {
+  await ctx.db.insert(mailOutbox).values({
     id: newId(),
     to: message.to,
     subject: message.subject,
@@ -43,14 +42,14 @@ export async function countMailOutbox(ctx: AppContext): Promise<{ pending: numbe
 
 /** Mails still waiting to be sent (neither sent nor given up): how many, since when, the last error. */
 export async function mailBacklog(
-  db: DbOrTx,
+  ctx: AppContext,
 ): Promise<{ waiting: number; oldest: Date | null; lastError: string | null }> {
   const waiting = and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt));
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ waiting: count(), oldest: min(mailOutbox.createdAt) })
     .from(mailOutbox)
     .where(waiting);
-  const [errored] = await db
+  const [errored] = await ctx.db
     .select({ lastError: mailOutbox.lastError })
     .from(mailOutbox)
     .where(and(waiting, isNotNull(mailOutbox.lastError)))

@@ -114,7 +114,7 @@ describe('DELETE /me/hwid', () => {
   });
 
   it('follows the cooldown setting', async () => {
-    await writeSettings(server.app.ctx, server.app.ctx.db, { hwidResetCooldownHours: 0 }, null);
+    await writeSettings(server.app.ctx, { hwidResetCooldownHours: 0 }, null);
     try {
       const { user, token } = await server.createUser();
       await bindHwid(user.id, 'HWID-BBBB-0001');
@@ -122,7 +122,7 @@ describe('DELETE /me/hwid', () => {
       await bindHwid(user.id, 'HWID-BBBB-0002');
       expect((await call('DELETE', '/me/hwid', undefined, token)).status).toBe(200);
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { hwidResetCooldownHours: 24 }, null);
+      await writeSettings(server.app.ctx, { hwidResetCooldownHours: 24 }, null);
     }
   });
 });

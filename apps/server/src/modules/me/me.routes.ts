@@ -60,9 +60,9 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, body: discordInput, response: { 200: userInfoAnswer } } },
     async (request) => {
       const { userId } = sessionOf(request);
-      await updateDiscordId(ctx.db, userId, request.body.discordId);
+      await updateDiscordId(ctx, userId, request.body.discordId);
       ctx.events.emit('user.changed', { userId });
-      return { data: await getPublicUser(ctx.db, userId) };
+      return { data: await getPublicUser(ctx, userId) };
     },
   );
 
@@ -72,7 +72,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = sessionOf(request);
       const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
-      return { data: await getPublicUser(ctx.db, userId), nextResetAt: nextResetAt.toISOString() };
+      return { data: await getPublicUser(ctx, userId), nextResetAt: nextResetAt.toISOString() };
     },
   );
 

@@ -22,7 +22,7 @@ export async function resetHwid(
     actor?: { id: string; username: string };
   },
 ): Promise<Date> {
-  const user = await getUserById(ctx.db, input.userId);
+  const user = await getUserById(ctx, input.userId);
   if (!user.hwid) throw new AppError('HWID_NOT_BOUND');
   const nextAllowed = await getNextHwidResetAt(ctx, user.hwidResetAt);
   if (!input.bypassCooldown && nextAllowed.getTime() > Date.now()) {
@@ -38,7 +38,7 @@ export async function resetHwid(
     });
   }
   const now = new Date();
-  await releaseHwid(ctx.db, user.id, input.bypassCooldown ? user.hwidResetAt : now);
+  await releaseHwid(ctx, user.id, input.bypassCooldown ? user.hwidResetAt : now);
   ctx.events.emit('hwid.reset', { userId: user.id, hwid: user.hwid });
   await writeSecurityEvent(ctx, {
     actor: { id: input.actor?.id ?? user.id, username: input.actor?.username ?? user.username, ip: input.ip },
@@ -55,8 +55,8 @@ export async function rotateMyBotKey(
   ctx: AppContext,
   input: { userId: string; ip: string | null },
 ): Promise<string> {
-  const user = await getUserById(ctx.db, input.userId);
-  const accessKey = await rotateBotKey(ctx, ctx.db, user.id);
+  const user = await getUserById(ctx, input.userId);
+  const accessKey = await rotateBotKey(ctx, user.id);
   ctx.events.emit('botKey.rotated', { userId: user.id });
   await writeSecurityEvent(ctx, {
     actor: { id: user.id, username: user.username, ip: input.ip },

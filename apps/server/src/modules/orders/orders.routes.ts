@@ -81,7 +81,7 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: idParams, response: { 200: orderAnswer } } },
     async (request) => ({
       data: toOrder(
-        await getOwnOrder(ctx.db, { userId: sessionOf(request).userId, orderId: request.params.id }),
+        await getOwnOrder(ctx, { userId: sessionOf(request).userId, orderId: request.params.id }),
       ),
     }),
   );
@@ -114,7 +114,7 @@ const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/subscriptions',
     { schema: { tags, response: { 200: subscriptionsAnswer } } },
     async (request) => ({
-      data: await listSubscriptions(ctx.db, sessionOf(request).userId),
+      data: await listSubscriptions(ctx, sessionOf(request).userId),
     }),
   );
 };
@@ -140,14 +140,14 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: hourlySeriesAnswer },
       },
     },
-    async (request) => ({ data: await salesPerHour(ctx.db, request.query.days) }),
+    async (request) => ({ data: await salesPerHour(ctx, request.query.days) }),
   );
 
   app.get(
     '/admin/payments/export.csv',
     { schema: { tags, querystring: adminPaymentsQuery, response: csvAnswer } },
     async (request, reply) => {
-      const fetchPage = paymentPages(ctx.db, request.query);
+      const fetchPage = paymentPages(ctx, request.query);
       async function* rows() {
         for await (const payment of inBatches(fetchPage)) {
           yield [
@@ -194,7 +194,7 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/payments/:id',
     { schema: { tags, params: idParams, response: { 200: adminPaymentAnswer } } },
-    async (request) => ({ data: await getPayment(ctx.db, request.params.id) }),
+    async (request) => ({ data: await getPayment(ctx, request.params.id) }),
   );
 
   app.get(

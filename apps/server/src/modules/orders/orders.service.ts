@@ -6,10 +6,9 @@ import {
   type VoucherPreview,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
 import { getBuyablePackage } from '../catalog/catalog.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -55,8 +54,8 @@ export function toOrder(row: OrderRow): Order {
 }
 
 /** Serialises the fulfilments of one customer: periods chain without overlapping (ADR 301). */
-async function lockCustomer(tx: DbOrTx, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`orders:${userId}`}))`);
+async function lockCustomer(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`orders:${userId}`}))`);
 }
 
 /**
@@ -65,17 +64,17 @@ async function lockCustomer(tx: DbOrTx, userId: string): Promise<void> {
  * the number and order of the calls. Returns the paid order, or undefined when there was nothing to do.
  */
 export async function fulfilOrder(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { orderId: string; from: OrderStatus[]; providerPaymentRef?: string | null },
 ): Promise<OrderRow | undefined> {
-  const [current] = await tx
+  const [current] = await ctx.db
     .select({ userId: orders.userId })
     .from(orders)
     .where(eq(orders.id, input.orderId));
   if (!current) return undefined;
-  await lockCustomer(tx, current.userId);
+  await lockCustomer(ctx, current.userId);
   const now = new Date();
-  const [paid] = await tx
+  const [paid] = await ctx.db
     .update(orders)
     .set({
       status: 'paid',
@@ -88,10 +87,10 @@ export async function fulfilOrder(
   if (!paid) return undefined;
   // An order closed before its payment arrived gave its voucher use back: take it again (no-op otherwise).
   if (paid.voucherId)
-    await restoreVoucherRedemption(tx, { orderId: paid.id, voucherId: paid.voucherId, userId: paid.userId });
+    await restoreVoucherRedemption(ctx, { orderId: paid.id, voucherId: paid.voucherId, userId: paid.userId });
 
   // Buying again extends from the current end date of the same package.
-  const [running] = await tx
+  const [running] = await ctx.db
     .select({ endsAt: sql<Date | string | null>`max(${orders.endsAt})` })
     .from(orders)
     .where(
@@ -105,9 +104,13 @@ export async function fulfilOrder(
   const runningEnd = running?.endsAt ? new Date(running.endsAt) : null;
   const startsAt = runningEnd && runningEnd > now ? runningEnd : now;
   const endsAt = new Date(startsAt.getTime() + paid.durationDays * DAY_MS);
-  const [dated] = await tx.update(orders).set({ startsAt, endsAt }).where(eq(orders.id, paid.id)).returning();
+  const [dated] = await ctx.db
+    .update(orders)
+    .set({ startsAt, endsAt })
+    .where(eq(orders.id, paid.id))
+    .returning();
   for (const permission of paid.grants) {
-    await grantPermission(tx, {
+    await grantPermission(ctx, {
       id: newId(),
       userId: paid.userId,
       permission,
@@ -121,16 +124,16 @@ export async function fulfilOrder(
 
 /** pending -> failed, expired or cancelled, giving the voucher use back. Undefined when not pending any more. */
 export async function closeOrder(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { orderId: string; status: 'failed' | 'expired' | 'cancelled' },
 ): Promise<OrderRow | undefined> {
   const now = new Date();
-  const [closed] = await tx
+  const [closed] = await ctx.db
     .update(orders)
     .set({ status: input.status, updatedAt: now, ...(input.status === 'failed' ? { failedAt: now } : {}) })
     .where(and(eq(orders.id, input.orderId), eq(orders.status, 'pending')))
     .returning();
-  if (closed?.voucherId) await releaseVoucherRedemption(tx, { orderId: closed.id });
+  if (closed?.voucherId) await releaseVoucherRedemption(ctx, { orderId: closed.id });
   return closed;
 }
 
@@ -149,7 +152,7 @@ export async function createOrder(
   const provider = ctx.payments;
   const orderId = newId();
   const replaced: OrderRow[] = [];
-  const created = await ctx.db.transaction(async (tx) => {
+  const created = await inTransaction(ctx, async (tx) => {
     await lockCustomer(tx, input.userId);
     replaced.push(...(await cancelPendingOrdersOf(tx, input.userId)));
     const pkg = await getBuyablePackage(tx, input.packageId);
@@ -164,7 +167,7 @@ export async function createOrder(
     const discountCents = voucher ? discountOf(voucher, pkg.priceCents) : 0;
     const amountCents = pkg.priceCents - discountCents;
     const now = new Date();
-    const [row] = await tx
+    const [row] = await tx.db
       .insert(orders)
       .values({
         id: orderId,
@@ -194,7 +197,7 @@ export async function createOrder(
     return toOrder(created);
   }
   try {
-    const customer = await getUserById(ctx.db, input.userId);
+    const customer = await getUserById(ctx, input.userId);
     const checkout = await provider.createCheckout(created, { email: customer.email });
     const [started] = await ctx.db
       .update(orders)
@@ -204,22 +207,22 @@ export async function createOrder(
     return toOrder(started ?? created);
   } catch (error) {
     ctx.log.error({ err: error, orderId: created.id }, 'ouverture du paiement en échec');
-    await ctx.db.transaction((tx) => closeOrder(tx, { orderId: created.id, status: 'failed' }));
+    await inTransaction(ctx, (tx) => closeOrder(tx, { orderId: created.id, status: 'failed' }));
     throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
   }
 }
 
-async function cancelPendingOrdersOf(tx: DbOrTx, userId: string): Promise<OrderRow[]> {
+async function cancelPendingOrdersOf(ctx: AppContext, userId: string): Promise<OrderRow[]> {
   const cancelled: OrderRow[] = [];
-  for (const id of await pendingOrderIdsOf(tx, userId)) {
-    const closed = await closeOrder(tx, { orderId: id, status: 'cancelled' });
+  for (const id of await pendingOrderIdsOf(ctx, userId)) {
+    const closed = await closeOrder(ctx, { orderId: id, status: 'cancelled' });
     if (closed) cancelled.push(closed);
   }
   return cancelled;
 }
 
-async function pendingOrderIdsOf(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db
+async function pendingOrderIdsOf(ctx: AppContext, userId: string): Promise<string[]> {
+  const rows = await ctx.db
     .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.userId, userId), eq(orders.status, 'pending')));
@@ -231,7 +234,7 @@ export async function previewCheckoutVoucher(
   ctx: AppContext,
   input: { userId: string; ip: string; code: string; packageId?: string },
 ): Promise<VoucherPreview> {
-  return previewVoucher(ctx, { ...input, releasableOrderIds: await pendingOrderIdsOf(ctx.db, input.userId) });
+  return previewVoucher(ctx, { ...input, releasableOrderIds: await pendingOrderIdsOf(ctx, input.userId) });
 }
 
 /**
@@ -253,8 +256,8 @@ export async function cancelMyOrder(
   ctx: AppContext,
   input: { userId: string; orderId: string },
 ): Promise<Order> {
-  const order = await getOwnOrder(ctx.db, input);
-  const cancelled = await ctx.db.transaction((tx) =>
+  const order = await getOwnOrder(ctx, input);
+  const cancelled = await inTransaction(ctx, (tx) =>
     closeOrder(tx, { orderId: order.id, status: 'cancelled' }),
   );
   if (!cancelled) throw new AppError('ORDER_NOT_PENDING');
@@ -277,7 +280,7 @@ export async function expireStaleOrders(ctx: AppContext, userId?: string): Promi
     .limit(500);
   let expired = 0;
   for (const { id } of stale) {
-    const closed = await ctx.db.transaction((tx) => closeOrder(tx, { orderId: id, status: 'expired' }));
+    const closed = await inTransaction(ctx, (tx) => closeOrder(tx, { orderId: id, status: 'expired' }));
     if (closed) expired += 1;
   }
   return expired;
@@ -294,22 +297,25 @@ export async function listMyOrders(ctx: AppContext, userId: string): Promise<Ord
   return rows.map(toOrder);
 }
 
-export async function findOrderById(db: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+export async function findOrderById(ctx: AppContext, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
   return row;
 }
 
 /** The customer's own order; another customer's is a 404, never a 403 (ids are not confirmed). */
-export async function getOwnOrder(db: DbOrTx, input: { userId: string; orderId: string }): Promise<OrderRow> {
-  const row = await findOrderById(db, input.orderId);
+export async function getOwnOrder(
+  ctx: AppContext,
+  input: { userId: string; orderId: string },
+): Promise<OrderRow> {
+  const row = await findOrderById(ctx, input.orderId);
   if (!row || row.userId !== input.userId)
     throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
   return row;
 }
 
 /** Running subscriptions: per package, the end of the last paid period. */
-export async function listSubscriptions(db: DbOrTx, userId: string): Promise<PackageSubscription[]> {
-  const rows = await db
+export async function listSubscriptions(ctx: AppContext, userId: string): Promise<PackageSubscription[]> {
+  const rows = await ctx.db
     .select()
     .from(orders)
     .where(and(eq(orders.userId, userId), eq(orders.status, 'paid'), gt(orders.endsAt, new Date())))
@@ -328,9 +334,9 @@ export async function listSubscriptions(db: DbOrTx, userId: string): Promise<Pac
 }
 
 /** Whitelist slots a customer holds now: the slots of every paid period running at this instant. */
-export async function countWhitelistSlots(db: DbOrTx, userId: string): Promise<number> {
+export async function countWhitelistSlots(ctx: AppContext, userId: string): Promise<number> {
   const now = new Date();
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ value: sum(orders.whitelistSlots) })
     .from(orders)
     .where(
@@ -345,9 +351,9 @@ export async function countWhitelistSlots(db: DbOrTx, userId: string): Promise<n
 }
 
 /** Order states by id (voucher redemption lists). */
-export async function findOrderStatuses(db: DbOrTx, orderIds: string[]): Promise<Map<string, string>> {
+export async function findOrderStatuses(ctx: AppContext, orderIds: string[]): Promise<Map<string, string>> {
   if (orderIds.length === 0) return new Map();
-  const rows = await db
+  const rows = await ctx.db
     .select({ id: orders.id, status: orders.status })
     .from(orders)
     .where(inArray(orders.id, orderIds));

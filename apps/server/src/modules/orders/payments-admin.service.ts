@@ -1,10 +1,9 @@
 import type { AdminPayment, AdminPaymentsQuery, HourlyPoint, PaymentTotals } from '@bot/contracts';
 import { and, count, desc, eq, gte, ilike, lte, or, type SQL, sql, sum } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions, revokeGrantsOfSource } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { users } from '../users/users.table.ts';
@@ -67,7 +66,7 @@ export async function listPayments(
   await expireStaleOrders(ctx);
   const where = paymentFilters(query, true);
   const { limit, offset } = pageOf(query);
-  const rows = await paymentPages(ctx.db, query)(offset, limit);
+  const rows = await paymentPages(ctx, query)(offset, limit);
   const [total] = await ctx.db
     .select({ value: count() })
     .from(orders)
@@ -76,14 +75,14 @@ export async function listPayments(
   return {
     data: rows,
     total: total?.value ?? 0,
-    totals: await paymentTotals(ctx.db, query),
+    totals: await paymentTotals(ctx, query),
   };
 }
 
 /** Money of the period (and other filters but the status): paid, refunded, discounts. */
-async function paymentTotals(db: DbOrTx, query: AdminPaymentsQuery): Promise<PaymentTotals> {
+async function paymentTotals(ctx: AppContext, query: AdminPaymentsQuery): Promise<PaymentTotals> {
   const where = paymentFilters(query, false);
-  const [row] = await db
+  const [row] = await ctx.db
     .select({
       paidCount: sql<number>`count(*) filter (where ${orders.status} = 'paid')`,
       paidCents: sql<string | null>`sum(${orders.amountCents}) filter (where ${orders.status} = 'paid')`,
@@ -109,11 +108,11 @@ async function paymentTotals(db: DbOrTx, query: AdminPaymentsQuery): Promise<Pay
 }
 
 /** Payments matching the filters, one page at a time (the list, and the CSV export page after page). */
-export function paymentPages(db: DbOrTx, query: AdminPaymentsQuery) {
+export function paymentPages(ctx: AppContext, query: AdminPaymentsQuery) {
   const where = paymentFilters(query, true);
   const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
   return async (offset: number, limit: number) => {
-    const rows = await db
+    const rows = await ctx.db
       .select(paymentColumns)
       .from(orders)
       .innerJoin(users, eq(users.id, orders.userId))
@@ -125,8 +124,8 @@ export function paymentPages(db: DbOrTx, query: AdminPaymentsQuery) {
   };
 }
 
-export async function getPayment(db: DbOrTx, orderId: string): Promise<AdminPayment> {
-  const [row] = await db
+export async function getPayment(ctx: AppContext, orderId: string): Promise<AdminPayment> {
+  const [row] = await ctx.db
     .select(paymentColumns)
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
@@ -143,7 +142,7 @@ export async function refundOrder(
   ctx: AppContext,
   input: { orderId: string; reason?: string; actor: AuditActor },
 ): Promise<AdminPayment> {
-  const order = await findOrderById(ctx.db, input.orderId);
+  const order = await findOrderById(ctx, input.orderId);
   if (!order) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
   if (order.status !== 'paid') throw new AppError('ORDER_NOT_REFUNDABLE');
   if (order.provider === 'stripe') {
@@ -154,7 +153,7 @@ export async function refundOrder(
       throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
     }
   }
-  const refunded = await ctx.db.transaction(async (tx) => {
+  const refunded = await inTransaction(ctx, async (tx) => {
     const done = await markOrderRefunded(tx, { orderId: order.id, actor: input.actor, reason: input.reason });
     if (!done) throw new AppError('ORDER_NOT_REFUNDABLE');
     return done;
@@ -168,20 +167,20 @@ export async function refundOrder(
  * entry. Undefined when the order was not paid (already refunded, for instance).
  */
 export async function markOrderRefunded(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { orderId: string; actor: AuditActor; reason?: string },
 ): Promise<AdminPayment | undefined> {
-  const before = await getPayment(tx, input.orderId);
+  const before = await getPayment(ctx, input.orderId);
   const now = new Date();
-  const [row] = await tx
+  const [row] = await ctx.db
     .update(orders)
     .set({ status: 'refunded', refundedAt: now, refundedById: input.actor.id, updatedAt: now })
     .where(and(eq(orders.id, input.orderId), eq(orders.status, 'paid')))
     .returning();
   if (!row) return undefined;
-  const revokedGrants = await revokeGrantsOfSource(tx, { source: 'order', sourceId: row.id });
-  const after = await getPayment(tx, row.id);
-  await writeAudit(tx, {
+  const revokedGrants = await revokeGrantsOfSource(ctx, { source: 'order', sourceId: row.id });
+  const after = await getPayment(ctx, row.id);
+  await writeAudit(ctx, {
     actor: input.actor,
     action: 'payment.refund',
     target: { type: 'order', id: row.id, label: orderNumberOf(row) },
@@ -192,9 +191,9 @@ export async function markOrderRefunded(
 }
 
 /** Money of the orders paid in each hour of the last `days` days (refunded ones left out), in cents. */
-export async function salesPerHour(db: DbOrTx, days: number): Promise<HourlyPoint[]> {
+export async function salesPerHour(ctx: AppContext, days: number): Promise<HourlyPoint[]> {
   const hour = hourOf(orders.paidAt);
-  const rows = await db
+  const rows = await ctx.db
     .select({ hour, value: sum(orders.amountCents) })
     .from(orders)
     .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, windowStart(days))))

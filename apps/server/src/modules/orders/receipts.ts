@@ -10,12 +10,12 @@ export async function getReceipt(
   ctx: AppContext,
   input: { userId: string; orderId: string },
 ): Promise<Receipt> {
-  return receiptOf(ctx, await getOwnOrder(ctx.db, input));
+  return receiptOf(ctx, await getOwnOrder(ctx, input));
 }
 
 /** Staff's copy of any order's receipt: the very one its customer sees. */
 export async function getPaymentReceipt(ctx: AppContext, orderId: string): Promise<Receipt> {
-  const row = await findOrderById(ctx.db, orderId);
+  const row = await findOrderById(ctx, orderId);
   if (!row) throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
   return receiptOf(ctx, row);
 }
@@ -23,7 +23,7 @@ export async function getPaymentReceipt(ctx: AppContext, orderId: string): Promi
 /** Only money that was received has a receipt: paid orders, and refunded ones (showing the refund). */
 async function receiptOf(ctx: AppContext, row: OrderRow): Promise<Receipt> {
   if (row.status !== 'paid' && row.status !== 'refunded') throw new AppError('RECEIPT_UNAVAILABLE');
-  const customer = await getUserById(ctx.db, row.userId);
+  const customer = await getUserById(ctx, row.userId);
   const { seller } = ctx.config;
   return {
     order: toOrder(row),

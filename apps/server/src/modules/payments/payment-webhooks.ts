@@ -2,7 +2,6 @@ import { WEBHOOK_FAILURES_WINDOW_MINUTES } from '@bot/contracts';
 import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { paymentWebhookCalls } from './payment-webhooks.table.ts';
 
 /** Webhook calls are kept this long (the alert reads minutes of them; operators a few days). */
@@ -33,9 +32,9 @@ export interface WebhookHealth {
  * The provider's failures of the last minutes (`WEBHOOK_FAILURES_WINDOW_MINUTES`) and its newest call:
  * a provider that stopped calling after failures has not recovered, whatever the window says.
  */
-export async function webhookHealth(db: DbOrTx, provider: string, now: Date): Promise<WebhookHealth> {
+export async function webhookHealth(ctx: AppContext, provider: string, now: Date): Promise<WebhookHealth> {
   const since = new Date(now.getTime() - WEBHOOK_FAILURES_WINDOW_MINUTES * 60_000);
-  const failures = await db
+  const failures = await ctx.db
     .select({ at: paymentWebhookCalls.at })
     .from(paymentWebhookCalls)
     .where(
@@ -46,7 +45,7 @@ export async function webhookHealth(db: DbOrTx, provider: string, now: Date): Pr
       ),
     )
     .orderBy(asc(paymentWebhookCalls.at));
-  const [last] = await db
+  const [last] = await ctx.db
     .select({
       at: paymentWebhookCalls.at,
       accepted: paymentWebhookCalls.accepted,
@@ -60,8 +59,8 @@ export async function webhookHealth(db: DbOrTx, provider: string, now: Date): Pr
 }
 
 /** Forgets calls older than a week. */
-export async function pruneWebhookCalls(db: DbOrTx, now: Date): Promise<void> {
-  await db
+export async function pruneWebhookCalls(ctx: AppContext, now: Date): Promise<void> {
+  await ctx.db
     .delete(paymentWebhookCalls)
     .where(lt(paymentWebhookCalls.at, new Date(now.getTime() - KEEP_CALLS_MS)));
 }

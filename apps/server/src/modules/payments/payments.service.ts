@@ -1,10 +1,9 @@
 import type { Order } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
 import { type OrderRow, orders } from '../orders/orders.table.ts';
@@ -17,9 +16,9 @@ export async function actOnSandboxCheckout(
   input: { userId: string; orderId: string; action: 'succeed' | 'fail' | 'abandon' },
 ): Promise<Order> {
   if (ctx.config.stripe) throw new AppError('SANDBOX_DISABLED');
-  const order = await getOwnOrder(ctx.db, input);
+  const order = await getOwnOrder(ctx, input);
   if (order.provider !== 'sandbox') throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
-  const changed = await ctx.db.transaction(async (tx) => {
+  const changed = await inTransaction(ctx, async (tx) => {
     if (input.action === 'succeed') {
       if (order.expiresAt <= new Date()) {
         await closeOrder(tx, { orderId: order.id, status: 'expired' });
@@ -36,8 +35,8 @@ export async function actOnSandboxCheckout(
 
 type CheckoutSession = Stripe.Checkout.Session;
 
-async function findStripeOrder(tx: DbOrTx, session: CheckoutSession): Promise<OrderRow | undefined> {
-  const [bySession] = await tx
+async function findStripeOrder(ctx: AppContext, session: CheckoutSession): Promise<OrderRow | undefined> {
+  const [bySession] = await ctx.db
     .select()
     .from(orders)
     .where(and(eq(orders.provider, 'stripe'), eq(orders.providerRef, session.id)));
@@ -45,7 +44,7 @@ async function findStripeOrder(tx: DbOrTx, session: CheckoutSession): Promise<Or
   // The session id is stored just after Stripe answers: a very fast webhook may come before.
   const orderId = session.metadata?.orderId ?? session.client_reference_id;
   if (!orderId || !/^[0-9a-f-]{36}$/i.test(orderId)) return undefined;
-  const [byId] = await tx
+  const [byId] = await ctx.db
     .select()
     .from(orders)
     .where(and(eq(orders.provider, 'stripe'), eq(orders.id, orderId)));
@@ -62,8 +61,8 @@ const paymentIntentOf = (session: CheckoutSession): string | null =>
  */
 export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): Promise<{ outcome: string }> {
   let paidUserId: string | undefined; // whose permissions changed
-  const outcome = await ctx.db.transaction(async (tx) => {
-    const [recorded] = await tx
+  const outcome = await inTransaction(ctx, async (tx) => {
+    const [recorded] = await tx.db
       .insert(paymentEvents)
       .values({ id: newId(), provider: 'stripe', eventId: event.id, type: event.type, outcome: 'processing' })
       .onConflictDoNothing()
@@ -72,7 +71,7 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
     const result = await applyStripeEvent(tx, event);
     if (result.paid) paidUserId = result.paid.userId;
     if (result.refundedUserId) paidUserId = result.refundedUserId;
-    await tx
+    await tx.db
       .update(paymentEvents)
       .set({ outcome: result.outcome, orderId: result.orderId ?? null })
       .where(eq(paymentEvents.id, recorded.id));
@@ -84,19 +83,19 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
 }
 
 async function applyStripeEvent(
-  tx: DbOrTx,
+  ctx: AppContext,
   event: Stripe.Event,
 ): Promise<{ outcome: string; orderId?: string; paid?: OrderRow; refundedUserId?: string }> {
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;
-      const order = await findStripeOrder(tx, session);
+      const order = await findStripeOrder(ctx, session);
       if (!order) return { outcome: 'unknown_order' };
       if (session.payment_status === 'unpaid') return { outcome: 'awaiting_payment', orderId: order.id };
       if (session.amount_total !== order.amountCents || session.currency?.toUpperCase() !== order.currency)
         return { outcome: 'amount_mismatch', orderId: order.id };
-      const paid = await fulfilOrder(tx, {
+      const paid = await fulfilOrder(ctx, {
         orderId: order.id,
         from: ['pending', 'expired', 'failed', 'cancelled'],
         providerPaymentRef: paymentIntentOf(session),
@@ -106,10 +105,10 @@ async function applyStripeEvent(
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired': {
       const session = event.data.object;
-      const order = await findStripeOrder(tx, session);
+      const order = await findStripeOrder(ctx, session);
       if (!order) return { outcome: 'unknown_order' };
       const status = event.type === 'checkout.session.expired' ? 'expired' : 'failed';
-      const closed = await closeOrder(tx, { orderId: order.id, status });
+      const closed = await closeOrder(ctx, { orderId: order.id, status });
       return { outcome: closed ? status : `already_${order.status}`, orderId: order.id };
     }
     case 'charge.refunded': {
@@ -118,13 +117,13 @@ async function applyStripeEvent(
       const paymentIntent =
         typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
       if (!paymentIntent) return { outcome: 'unknown_order' };
-      const [order] = await tx
+      const [order] = await ctx.db
         .select()
         .from(orders)
         .where(and(eq(orders.provider, 'stripe'), eq(orders.providerPaymentRef, paymentIntent)));
       if (!order) return { outcome: 'unknown_order' };
       if (!charge.refunded) return { outcome: 'partial_refund', orderId: order.id };
-      const refunded = await markOrderRefunded(tx, {
+      const refunded = await markOrderRefunded(ctx, {
         orderId: order.id,
         actor: { id: null, username: 'stripe', ip: null },
         reason: 'Remboursement Stripe',

@@ -8,10 +8,9 @@ import {
   type PermissionSummary,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import {
   getUserPermissions,
   grantPermission,
@@ -46,12 +45,12 @@ const activeGrant = () => or(isNull(userGrants.expiresAt), gt(userGrants.expires
 
 /** Grants of some users (all of them, expired ones included), newest first. */
 export async function findGrantsOfUsers(
-  db: DbOrTx,
+  ctx: AppContext,
   userIds: string[],
 ): Promise<Map<string, PermissionGrant[]>> {
   const result = new Map<string, PermissionGrant[]>();
   if (userIds.length === 0) return result;
-  const rows = await db
+  const rows = await ctx.db
     .select({ grant: userGrants, username: users.username })
     .from(userGrants)
     .innerJoin(users, eq(users.id, userGrants.userId))
@@ -136,18 +135,17 @@ export async function assertMayGivePermissions(
  */
 export async function assertMayManageUser(
   ctx: AppContext,
-  db: DbOrTx,
   input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
 ): Promise<void> {
-  const actor = input.actorId ? await findUserById(db, input.actorId) : undefined;
+  const actor = input.actorId ? await findUserById(ctx, input.actorId) : undefined;
   if (actor?.isAdministrator) return;
   if (input.target.isAdministrator)
     throw new AppError('FORBIDDEN', {
       message: 'Seul un administrateur peut modifier un compte administrateur.',
     });
   if (actor?.id === input.target.id) return;
-  const held = actor ? await getUserPermissions(ctx, actor.id, db) : [];
-  const outranking = (await getUserPermissions(ctx, input.target.id, db)).filter(
+  const held = actor ? await getUserPermissions(ctx, actor.id) : [];
+  const outranking = (await getUserPermissions(ctx, input.target.id)).filter(
     (name) => isStaffPermission(name) && !held.includes(name),
   );
   if (outranking.length) {
@@ -170,16 +168,16 @@ export async function createGrant(
   },
 ): Promise<PermissionGrant> {
   const user = input.userId
-    ? await getUserById(ctx.db, input.userId)
-    : await findUserByLogin(ctx.db, input.username ?? '');
+    ? await getUserById(ctx, input.userId)
+    : await findUserByLogin(ctx, input.username ?? '');
   if (!user) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
-  await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: user });
+  await assertMayManageUser(ctx, { actorId: input.actor.id, target: user });
   await assertMayGivePermissions(ctx, input.actor.id, [input.permission]);
   // Bot permissions a staff member gives themselves are legitimate (testing the bot) but told apart.
   const isSelf = user.id === input.actor.id;
   const id = newId();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  const grant = await ctx.db.transaction(async (tx) => {
+  const grant = await inTransaction(ctx, async (tx) => {
     await grantPermission(tx, {
       id,
       userId: user.id,
@@ -188,7 +186,7 @@ export async function createGrant(
       source: 'manual',
       createdById: input.actor.id,
     });
-    const [row] = await tx.select().from(userGrants).where(eq(userGrants.id, id));
+    const [row] = await tx.db.select().from(userGrants).where(eq(userGrants.id, id));
     await writeAudit(tx, {
       actor: input.actor,
       action: isSelf ? 'grant.create_self' : 'grant.create',
@@ -202,11 +200,11 @@ export async function createGrant(
 }
 
 async function getGrant(
-  db: DbOrTx,
+  ctx: AppContext,
   grantId: string,
   userId?: string,
 ): Promise<{ grant: GrantRow; username: string }> {
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ grant: userGrants, username: users.username })
     .from(userGrants)
     .innerJoin(users, eq(users.id, userGrants.userId))
@@ -220,10 +218,10 @@ async function assertMayChangeGrant(
   ctx: AppContext,
   input: { grantId: string; userId?: string; actor: AuditActor },
 ): Promise<void> {
-  const { grant } = await getGrant(ctx.db, input.grantId, input.userId);
-  await assertMayManageUser(ctx, ctx.db, {
+  const { grant } = await getGrant(ctx, input.grantId, input.userId);
+  await assertMayManageUser(ctx, {
     actorId: input.actor.id,
-    target: await getUserById(ctx.db, grant.userId),
+    target: await getUserById(ctx, grant.userId),
   });
   await assertMayGivePermissions(ctx, input.actor.id, [grant.permission]);
 }
@@ -235,7 +233,7 @@ export async function updateGrant(
 ): Promise<PermissionGrant> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   await assertMayChangeGrant(ctx, input);
-  const result = await ctx.db.transaction(async (tx) => {
+  const result = await inTransaction(ctx, async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
     const updated = await setGrantExpiry(tx, grant.id, expiresAt);
     await writeAudit(tx, {
@@ -261,7 +259,7 @@ export async function deleteGrant(
   input: { grantId: string; userId?: string; actor: AuditActor },
 ): Promise<void> {
   await assertMayChangeGrant(ctx, input);
-  const userId = await ctx.db.transaction(async (tx) => {
+  const userId = await inTransaction(ctx, async (tx) => {
     const { grant, username } = await getGrant(tx, input.grantId, input.userId);
     await removeGrants(tx, { grantId: grant.id });
     await writeAudit(tx, {

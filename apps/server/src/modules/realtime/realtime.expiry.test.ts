@@ -25,7 +25,7 @@ afterAll(async () => {
 describe('expiries close open sockets (nothing else announces them)', () => {
   it('an admin socket closes when the can_manageMap grant expires', async () => {
     const { user, token } = await server.createUser();
-    await grantPermission(server.app.ctx.db, {
+    await grantPermission(server.app.ctx, {
       id: newId(),
       userId: user.id,
       permission: 'can_manageMap',

@@ -125,7 +125,7 @@ export class SocketAccess {
     }
     const since = new Date(this.grantsCheckedUntil);
     this.grantsCheckedUntil = now;
-    for (const userId of await findUsersWithGrantsExpiredBetween(ctx.db, since, new Date(now))) {
+    for (const userId of await findUsersWithGrantsExpiredBetween(ctx, since, new Date(now))) {
       // Every node runs this sweep and reaches the same users: no need to tell the others.
       ctx.events.emit('user.changed', { userId }, { localOnly: true });
     }
@@ -157,7 +157,7 @@ export class SocketAccess {
     const agents = localSocketsIn(io, rooms.userAgents(userId));
     if (browsers.length === 0 && agents.length === 0) return;
     const held = await getUserPermissions(ctx, userId);
-    const user = await findUserById(ctx.db, userId);
+    const user = await findUserById(ctx, userId);
     if (!user || user.bannedAt) {
       for (const socket of [...browsers, ...agents]) refuse(socket, 'UNAUTHORIZED');
       return;
@@ -177,7 +177,7 @@ export class SocketAccess {
   /** Why a user may not use staff power on sockets now, or null when they may. */
   private async staffRefusalOf(userId: string, held: readonly string[]): Promise<ErrorCode | null> {
     if (!held.includes('can_manageMap')) return 'FORBIDDEN';
-    const twoFactorEnabled = await hasTwoFactorEnabled(this.deps.ctx.db, userId);
+    const twoFactorEnabled = await hasTwoFactorEnabled(this.deps.ctx, userId);
     return (await lacksRequiredSecondFactor(this.deps.ctx, { twoFactorEnabled }))
       ? 'TWO_FACTOR_ENROLLMENT_REQUIRED'
       : null;

@@ -79,7 +79,7 @@ export class SocketAuthenticator {
     };
     this.webSessions = new DataLoader((tokens) => findSessionsByTokens(ctx, tokens), options);
     this.hwidsOfUsers = new DataLoader(async (userIds) => {
-      const hwids = await findHwidsOfUsers(ctx.db, userIds);
+      const hwids = await findHwidsOfUsers(ctx, userIds);
       return userIds.map((userId) => hwids.get(userId) ?? null);
     }, options);
     this.botSessions = new DataLoader((tokens) => findBotSessionsByTokens(ctx, tokens), options);

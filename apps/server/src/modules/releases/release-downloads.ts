@@ -97,7 +97,7 @@ export async function* releaseBytes(
   const first = Math.floor(range.start / RELEASE_PART_BYTES);
   const last = Math.floor(range.end / RELEASE_PART_BYTES);
   let offset = first * RELEASE_PART_BYTES;
-  for await (const part of readParts(ctx.db, releaseId, first, last)) {
+  for await (const part of readParts(ctx, releaseId, first, last)) {
     yield part.subarray(Math.max(range.start - offset, 0), Math.min(range.end - offset + 1, part.length));
     offset += part.length;
   }

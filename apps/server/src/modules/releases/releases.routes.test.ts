@@ -339,7 +339,7 @@ describe('agents and the minimum version', () => {
   });
 
   it('refuses an agent below the minimum version with a French message and where to download', async () => {
-    await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '1.5.0' }, null);
+    await writeSettings(server.app.ctx, { minBotVersion: '1.5.0' }, null);
     try {
       const old = await openSession('1.4.9');
       expect(old.status).toBe(426);
@@ -350,7 +350,7 @@ describe('agents and the minimum version', () => {
       expect((await openSession('1.5.0-beta.1')).status).toBe(426);
       expect((await openSession('1.5.0')).status).toBe(201);
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { minBotVersion: '0.0.0' }, null);
+      await writeSettings(server.app.ctx, { minBotVersion: '0.0.0' }, null);
     }
   });
 });

@@ -12,10 +12,9 @@ import {
 } from '@bot/contracts';
 import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { findBotState } from '../realtime/realtime.service.ts';
@@ -62,17 +61,17 @@ export async function createRelease(
 ): Promise<Release> {
   await expireStaleDrafts(ctx);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await inTransaction(ctx, async (tx) => {
       const authorId = input.actor.id;
       if (authorId) {
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for('no key update');
-        const [drafts] = await tx
+        await tx.db.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for('no key update');
+        const [drafts] = await tx.db
           .select({ count: count() })
           .from(agentReleases)
           .where(and(eq(agentReleases.createdBy, authorId), isNull(agentReleases.publishedAt)));
         if ((drafts?.count ?? 0) >= RELEASE_DRAFTS_PER_STAFF) throw new AppError('RELEASE_DRAFTS_LIMIT');
       }
-      const [row] = await tx
+      const [row] = await tx.db
         .insert(agentReleases)
         .values({
           id: newId(),
@@ -94,8 +93,8 @@ export async function createRelease(
 }
 
 /** The draft, locked for the transaction: parts and publication of one release never interleave. */
-async function lockDraft(tx: DbOrTx, id: string, mode: 'update' | 'share'): Promise<ReleaseRow> {
-  const [row] = await tx.select().from(agentReleases).where(eq(agentReleases.id, id)).for(mode);
+async function lockDraft(ctx: AppContext, id: string, mode: 'update' | 'share'): Promise<ReleaseRow> {
+  const [row] = await ctx.db.select().from(agentReleases).where(eq(agentReleases.id, id)).for(mode);
   if (!row) throw new AppError('NOT_FOUND');
   if (row.publishedAt) throw new AppError('RELEASE_ALREADY_PUBLISHED');
   return row;
@@ -120,13 +119,13 @@ export async function storeReleasePart(
   if (input.bytes.length === 0 || input.bytes.length > RELEASE_PART_BYTES) {
     throw new AppError('RELEASE_PART_INVALID');
   }
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const draft = await lockDraft(tx, input.id, 'share');
     // Drafts started before sizes were declared have none: the part limit of the route applies.
     if (draft.size !== null && input.index >= releasePartCount(draft.size)) {
       throw partBeyondEnd(releasePartCount(draft.size));
     }
-    await tx
+    await tx.db
       .insert(agentReleaseParts)
       .values({ releaseId: input.id, index: input.index, bytes: input.bytes })
       .onConflictDoUpdate({
@@ -146,12 +145,12 @@ export async function publishRelease(
   ctx: AppContext,
   input: ReleasePublishInput & { id: string; actor: AuditActor },
 ): Promise<Release> {
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const draft = await lockDraft(tx, input.id, 'update');
-    await tx
+    await tx.db
       .delete(agentReleaseParts)
       .where(and(eq(agentReleaseParts.releaseId, draft.id), gte(agentReleaseParts.index, input.parts)));
-    const sizes = await tx
+    const sizes = await tx.db
       .select({ index: agentReleaseParts.index, size: sql<number>`octet_length(${agentReleaseParts.bytes})` })
       .from(agentReleaseParts)
       .where(eq(agentReleaseParts.releaseId, draft.id))
@@ -169,7 +168,7 @@ export async function publishRelease(
     for await (const bytes of readParts(tx, draft.id, 0, input.parts - 1)) hash.update(bytes);
     if (hash.digest('hex') !== input.sha256) throw new AppError('RELEASE_CHECKSUM_MISMATCH');
 
-    const [row] = await tx
+    const [row] = await tx.db
       .update(agentReleases)
       .set({ size, sha256: input.sha256, publishedAt: new Date() })
       .where(eq(agentReleases.id, draft.id))
@@ -189,8 +188,8 @@ export async function deleteRelease(
   ctx: AppContext,
   input: { id: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.delete(agentReleases).where(eq(agentReleases.id, input.id)).returning();
+  await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.delete(agentReleases).where(eq(agentReleases.id, input.id)).returning();
     if (!row) throw new AppError('NOT_FOUND');
     await writeAudit(tx, {
       actor: input.actor,
@@ -219,8 +218,8 @@ export async function expireStaleDrafts(ctx: AppContext): Promise<number> {
     .limit(100);
   let expired = 0;
   for (const { id } of stale) {
-    await ctx.db.transaction(async (tx) => {
-      const [row] = await tx
+    await inTransaction(ctx, async (tx) => {
+      const [row] = await tx.db
         .delete(agentReleases)
         .where(and(eq(agentReleases.id, id), isNull(agentReleases.publishedAt)))
         .returning();
@@ -281,13 +280,13 @@ export async function findPublishedRelease(ctx: AppContext, id: string): Promise
  * missing means the release was withdrawn meanwhile.
  */
 export async function* readParts(
-  db: DbOrTx,
+  ctx: AppContext,
   releaseId: string,
   first: number,
   last: number,
 ): AsyncGenerator<Buffer> {
   for (let index = first; index <= last; index += 1) {
-    const [part] = await db
+    const [part] = await ctx.db
       .select({ base64: sql<string>`encode(${agentReleaseParts.bytes}, 'base64')` })
       .from(agentReleaseParts)
       .where(and(eq(agentReleaseParts.releaseId, releaseId), eq(agentReleaseParts.index, index)));

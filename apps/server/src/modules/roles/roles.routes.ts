@@ -63,7 +63,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/roles/:id',
     { schema: { tags, params: idParams, response: { 200: dataAnswer(roleDetailSchema) } } },
-    async (request) => ({ data: await getRoleDetail(ctx.db, request.params.id) }),
+    async (request) => ({ data: await getRoleDetail(ctx, request.params.id) }),
   );
 
   app.post(

@@ -1,11 +1,10 @@
 import type { Permission, Role, RoleDetail, RoleInput, RolesQuery, RoleUpdateInput } from '@bot/contracts';
 import { countOf } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -20,10 +19,13 @@ type RoleRow = typeof roles.$inferSelect;
 
 const memberCount = sql<number>`(select count(*)::int from ${userRoles} where ${userRoles.roleId} = ${roles.id})`;
 
-export async function permissionsOfRoles(db: DbOrTx, roleIds: string[]): Promise<Map<string, Permission[]>> {
+export async function permissionsOfRoles(
+  ctx: AppContext,
+  roleIds: string[],
+): Promise<Map<string, Permission[]>> {
   const result = new Map<string, Permission[]>();
   if (roleIds.length === 0) return result;
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(rolePermissions)
     .where(inArray(rolePermissions.roleId, roleIds))
@@ -36,9 +38,9 @@ export async function permissionsOfRoles(db: DbOrTx, roleIds: string[]): Promise
   return result;
 }
 
-async function toRoles(db: DbOrTx, rows: (RoleRow & { memberCount: number })[]): Promise<Role[]> {
+async function toRoles(ctx: AppContext, rows: (RoleRow & { memberCount: number })[]): Promise<Role[]> {
   const held = await permissionsOfRoles(
-    db,
+    ctx,
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({
@@ -83,14 +85,14 @@ export async function listRoles(
     .limit(limit)
     .offset(offset);
   const [counted] = await ctx.db.select({ total: count() }).from(roles).where(where);
-  return { data: await toRoles(ctx.db, rows), total: counted?.total ?? 0 };
+  return { data: await toRoles(ctx, rows), total: counted?.total ?? 0 };
 }
 
 export function streamRoles(ctx: AppContext, query: Partial<RolesQuery>): AsyncIterable<Role> {
   const where = roleFilterOf(query);
   return inBatches(async (offset, limit) =>
     toRoles(
-      ctx.db,
+      ctx,
       await ctx.db
         .select({ ...rolesColumns(), memberCount })
         .from(roles)
@@ -107,14 +109,14 @@ function rolesColumns() {
 }
 
 /** A role with its permissions and members; throws NOT_FOUND. */
-export async function getRoleDetail(db: DbOrTx, roleId: string): Promise<RoleDetail> {
-  const [row] = await db
+export async function getRoleDetail(ctx: AppContext, roleId: string): Promise<RoleDetail> {
+  const [row] = await ctx.db
     .select({ ...rolesColumns(), memberCount })
     .from(roles)
     .where(eq(roles.id, roleId));
   if (!row) throw new AppError('NOT_FOUND', { message: 'Rôle introuvable.' });
-  const [role] = await toRoles(db, [row]);
-  const members = await db
+  const [role] = await toRoles(ctx, [row]);
+  const members = await ctx.db
     .select({ id: users.id, username: users.username, email: users.email })
     .from(userRoles)
     .innerJoin(users, eq(users.id, userRoles.userId))
@@ -125,20 +127,20 @@ export async function getRoleDetail(db: DbOrTx, roleId: string): Promise<RoleDet
 }
 
 /** All roles, small: for pickers. */
-export async function listAllRoles(db: DbOrTx): Promise<{ id: string; name: string }[]> {
-  return db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name));
+export async function listAllRoles(ctx: AppContext): Promise<{ id: string; name: string }[]> {
+  return ctx.db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name));
 }
 
-async function assertNameFree(db: DbOrTx, name: string, exceptId?: string): Promise<void> {
-  const [taken] = await db
+async function assertNameFree(ctx: AppContext, name: string, exceptId?: string): Promise<void> {
+  const [taken] = await ctx.db
     .select({ id: roles.id })
     .from(roles)
     .where(sql`lower(${roles.name}) = lower(${name})`);
   if (taken && taken.id !== exceptId) throw new AppError('ROLE_NAME_TAKEN');
 }
 
-async function memberIdsOf(db: DbOrTx, roleId: string): Promise<string[]> {
-  const rows = await db
+async function memberIdsOf(ctx: AppContext, roleId: string): Promise<string[]> {
+  const rows = await ctx.db
     .select({ userId: userRoles.userId })
     .from(userRoles)
     .where(eq(userRoles.roleId, roleId));
@@ -150,9 +152,9 @@ function auditView(role: RoleDetail) {
 }
 
 /** Replaces the roles a user holds (the caller checks the actor may, and audits). */
-export async function replaceUserRoles(db: DbOrTx, userId: string, roleIds: string[]): Promise<void> {
-  await db.delete(userRoles).where(eq(userRoles.userId, userId));
-  if (roleIds.length) await db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
+export async function replaceUserRoles(ctx: AppContext, userId: string, roleIds: string[]): Promise<void> {
+  await ctx.db.delete(userRoles).where(eq(userRoles.userId, userId));
+  if (roleIds.length) await ctx.db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
 
 async function withNameGuard<T>(work: () => Promise<T>): Promise<T> {
@@ -171,13 +173,13 @@ export async function createRole(
   const name = input.role.name.trim();
   await assertMayGivePermissions(ctx, input.actor.id, input.role.permissions ?? []);
   return withNameGuard(() =>
-    ctx.db.transaction(async (tx) => {
+    inTransaction(ctx, async (tx) => {
       await assertNameFree(tx, name);
       const id = newId();
-      await tx.insert(roles).values({ id, name, description: input.role.description ?? '' });
+      await tx.db.insert(roles).values({ id, name, description: input.role.description ?? '' });
       const granted = [...new Set(input.role.permissions ?? [])];
       if (granted.length)
-        await tx.insert(rolePermissions).values(granted.map((permission) => ({ roleId: id, permission })));
+        await tx.db.insert(rolePermissions).values(granted.map((permission) => ({ roleId: id, permission })));
       const role = await getRoleDetail(tx, id);
       await writeAudit(tx, {
         actor: input.actor,
@@ -198,7 +200,7 @@ export async function updateRole(
   if (input.patch.permissions !== undefined) {
     // Adding or removing a staff permission on a role needs that permission (checked before the
     // transaction: PGlite runs one session).
-    const current = await getRoleDetail(ctx.db, input.roleId);
+    const current = await getRoleDetail(ctx, input.roleId);
     const wanted = input.patch.permissions;
     await assertMayGivePermissions(ctx, input.actor.id, [
       ...wanted.filter((p) => !current.permissions.includes(p)),
@@ -206,12 +208,12 @@ export async function updateRole(
     ]);
   }
   const { role, members } = await withNameGuard(() =>
-    ctx.db.transaction(async (tx) => {
+    inTransaction(ctx, async (tx) => {
       const before = await getRoleDetail(tx, input.roleId);
       const { name, description, permissions } = input.patch;
       if (name !== undefined && name !== before.name) await assertNameFree(tx, name, input.roleId);
       if (name !== undefined || description !== undefined) {
-        await tx
+        await tx.db
           .update(roles)
           .set({
             ...(name !== undefined ? { name } : {}),
@@ -220,10 +222,10 @@ export async function updateRole(
           .where(eq(roles.id, input.roleId));
       }
       if (permissions !== undefined) {
-        await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, input.roleId));
+        await tx.db.delete(rolePermissions).where(eq(rolePermissions.roleId, input.roleId));
         const granted = [...new Set(permissions)];
         if (granted.length)
-          await tx
+          await tx.db
             .insert(rolePermissions)
             .values(granted.map((permission) => ({ roleId: input.roleId, permission })));
       }
@@ -249,7 +251,7 @@ export async function deleteRole(
   ctx: AppContext,
   input: { roleId: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const role = await getRoleDetail(tx, input.roleId);
     if (role.memberCount > 0) {
       throw new AppError('ROLE_IN_USE', {
@@ -257,7 +259,7 @@ export async function deleteRole(
         details: { memberCount: role.memberCount },
       });
     }
-    await tx.delete(roles).where(eq(roles.id, input.roleId));
+    await tx.db.delete(roles).where(eq(roles.id, input.roleId));
     await writeAudit(tx, {
       actor: input.actor,
       action: 'role.delete',

@@ -38,7 +38,7 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const actor = auditActorOf(request);
       // Whoever makes two-factor mandatory for staff must have it, or they lock themselves out.
-      if (request.body.staffTwoFactorRequired && !(await hasTwoFactorEnabled(ctx.db, actor.id))) {
+      if (request.body.staffTwoFactorRequired && !(await hasTwoFactorEnabled(ctx, actor.id))) {
         throw new AppError('TWO_FACTOR_NOT_ENABLED', {
           message:
             'Activez d’abord la double authentification sur votre propre compte : sans elle, vous perdriez l’accès à l’administration.',

@@ -12,7 +12,7 @@ afterAll(() => server.close());
 describe('getSettings', () => {
   it('answers callers arriving while the settings are read with that one read', async () => {
     const { ctx } = server.app;
-    await writeSettings(ctx, ctx.db, { isSnow: true }, null);
+    await writeSettings(ctx, { isSnow: true }, null);
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => getSettings(ctx)));
 

@@ -1,10 +1,9 @@
 import { DEFAULT_SETTINGS, type PublicSettings, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
 import { newSecret } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { serverSecrets, settings } from './settings.table.ts';
 
@@ -41,7 +40,7 @@ export function getSettings(ctx: AppContext): Promise<SiteSettings> {
   const cache = ctx.settingsCache;
   if (cache.value && cache.expiresAt > Date.now()) return Promise.resolve(cache.value);
   if (!cache.reading) {
-    const reading = readSettings(ctx.db, ctx.log).then(
+    const reading = readSettings(ctx, ctx.log).then(
       (value) => {
         if (cache.reading === reading) {
           cache.value = value;
@@ -76,8 +75,8 @@ const FAIL_CLOSED_SETTINGS: Partial<SiteSettings> = {
 const settingKeys = Object.keys(DEFAULT_SETTINGS) as (keyof SiteSettings)[];
 
 /** Stored values over the defaults, each validated alone: one bad value falls back by itself, logged. */
-async function readSettings(db: DbOrTx, log: Logger): Promise<SiteSettings> {
-  const rows = await db.select().from(settings);
+async function readSettings(ctx: AppContext, log: Logger): Promise<SiteSettings> {
+  const rows = await ctx.db.select().from(settings);
   const stored = new Map(rows.map((row) => [row.key, row.value]));
   const value: Record<string, unknown> = {};
   for (const key of settingKeys) {
@@ -98,12 +97,11 @@ async function readSettings(db: DbOrTx, log: Logger): Promise<SiteSettings> {
 /** Writes the given settings (in the caller's transaction) and tells every listener. */
 export async function writeSettings(
   ctx: AppContext,
-  db: DbOrTx,
   patch: Partial<SiteSettings>,
   actorId: string | null,
 ): Promise<void> {
   for (const [key, value] of Object.entries(patch)) {
-    await db
+    await ctx.db
       .insert(settings)
       .values({ key, value, updatedById: actorId })
       .onConflictDoUpdate({
@@ -127,12 +125,12 @@ export function toPublicSettings(value: SiteSettings): PublicSettings {
 }
 
 /** A server-generated secret, created once and shared by every node through the database. */
-export async function getOrCreateServerSecret(db: DbOrTx, name: string): Promise<string> {
-  await db
+export async function getOrCreateServerSecret(ctx: Pick<AppContext, 'db'>, name: string): Promise<string> {
+  await ctx.db
     .insert(serverSecrets)
     .values({ name, value: newSecret(32) })
     .onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
+  const [row] = await ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
   if (!row) throw new Error(`server secret ${name} missing`);
   return row.value;
 }
@@ -145,7 +143,7 @@ export async function updateSettings(
   ctx: AppContext,
   input: { patch: Partial<SiteSettings>; actor: AuditActor },
 ): Promise<SiteSettings> {
-  const changed = await ctx.db.transaction(async (tx) => {
+  const changed = await inTransaction(ctx, async (tx) => {
     const current = await readSettings(tx, ctx.log);
     const changes = Object.entries(input.patch).filter(
       ([key, value]) => value !== undefined && current[key as keyof SiteSettings] !== value,
@@ -154,7 +152,7 @@ export async function updateSettings(
     const before = Object.fromEntries(changes.map(([key]) => [key, current[key as keyof SiteSettings]]));
     const after = Object.fromEntries(changes);
     for (const [key, value] of changes) {
-      await tx
+      await tx.db
         .insert(settings)
         .values({ key, value, updatedById: input.actor.id })
         .onConflictDoUpdate({

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
-  await writeSettings(server.app.ctx, server.app.ctx.db, { staffTwoFactorRequired: false }, null);
+  await writeSettings(server.app.ctx, { staffTwoFactorRequired: false }, null);
 });
 afterAll(() => server.close());
 
@@ -198,7 +198,7 @@ describe('signing in with two-factor on', () => {
   it('lets staff finish a two-step sign-in during maintenance (customers stay out)', async () => {
     const admin = await server.createUser({ isAdministrator: true });
     const { secret } = await enrol(admin.token);
-    await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: true }, null);
+    await writeSettings(server.app.ctx, { maintenanceMode: true }, null);
     try {
       const pending = await signIn(admin.user.username);
       const passed = await call(
@@ -212,7 +212,7 @@ describe('signing in with two-factor on', () => {
       const customer = await server.createUser();
       expect((await call('GET', '/me/orders', undefined, customer.token)).status).toBe(503);
     } finally {
-      await writeSettings(server.app.ctx, server.app.ctx.db, { maintenanceMode: false }, null);
+      await writeSettings(server.app.ctx, { maintenanceMode: false }, null);
     }
   });
 

@@ -9,12 +9,11 @@ import {
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { seal, unseal } from '../../core/sealing.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { mailSecurityNotice } from '../auth/security-mails.ts';
@@ -67,10 +66,10 @@ function newRecoveryCode(): string {
 }
 
 /** Replaces the account's recovery codes with ten new ones, answered once in clear. */
-async function replaceRecoveryCodes(tx: DbOrTx, userId: string): Promise<string[]> {
+async function replaceRecoveryCodes(ctx: AppContext, userId: string): Promise<string[]> {
   const codes = Array.from({ length: TWO_FACTOR_RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
-  await tx.insert(twoFactorRecoveryCodes).values(
+  await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  await ctx.db.insert(twoFactorRecoveryCodes).values(
     codes.map((code) => ({
       id: newId(),
       userId,
@@ -81,20 +80,15 @@ async function replaceRecoveryCodes(tx: DbOrTx, userId: string): Promise<string[
 }
 
 /** Checks a code (authenticator or recovery) of an enabled account and uses it up, or throws. */
-async function consumeCode(
-  ctx: AppContext,
-  tx: DbOrTx,
-  userId: string,
-  code: string,
-): Promise<SecondFactorKind> {
-  const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, userId)).for('update');
+async function consumeCode(ctx: AppContext, userId: string, code: string): Promise<SecondFactorKind> {
+  const [row] = await ctx.db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).for('update');
   if (!row?.enabledAt) throw new AppError('TWO_FACTOR_NOT_ENABLED');
   const step = acceptedStep(unseal(row.secretSealed, ctx.sealingKey), row.lastUsedStep, code);
   if (step !== null) {
-    await tx.update(twoFactor).set({ lastUsedStep: step }).where(eq(twoFactor.userId, userId));
+    await ctx.db.update(twoFactor).set({ lastUsedStep: step }).where(eq(twoFactor.userId, userId));
     return 'totp';
   }
-  const [recovery] = await tx
+  const [recovery] = await ctx.db
     .update(twoFactorRecoveryCodes)
     .set({ usedAt: new Date() })
     .where(
@@ -119,7 +113,7 @@ async function countAttempt(ctx: AppContext, userId: string, ip: string | null):
   if (await ctx.limiter.isExhausted('secondFactorPerAccount', userId))
     await ctx.limiter.hit('secondFactorPerAccount', userId); // throws with Retry-After
   await ctx.limiter.hitEscalating('secondFactor', 'secondFactorLockouts', `${userId}|${ip}`, async (wait) => {
-    const user = await getUserById(ctx.db, userId);
+    const user = await getUserById(ctx, userId);
     await mailSecurityNotice(ctx, user, {
       kind: 'second_factor_locked',
       ip,
@@ -131,7 +125,7 @@ async function countAttempt(ctx: AppContext, userId: string, ip: string | null):
 
 async function auditFailure(ctx: AppContext, actor: AuditActor, error: unknown): Promise<void> {
   if (error instanceof AppError && error.code === 'TWO_FACTOR_CODE_INVALID') {
-    await writeAudit(ctx.db, {
+    await writeAudit(ctx, {
       actor,
       action: 'auth.second_factor_failed',
       target: { type: 'user', id: actor.id ?? '', label: actor.username ?? undefined },
@@ -145,8 +139,8 @@ async function isTwoFactorRequiredOf(ctx: AppContext, userId: string): Promise<b
   return (await getUserPermissions(ctx, userId)).some(isStaffPermission);
 }
 
-export async function hasTwoFactorEnabled(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await db
+export async function hasTwoFactorEnabled(ctx: AppContext, userId: string): Promise<boolean> {
+  const [row] = await ctx.db
     .select({ userId: twoFactor.userId })
     .from(twoFactor)
     .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)));
@@ -174,15 +168,15 @@ export async function startEnrollment(
   user: { userId: string; username: string },
 ): Promise<TwoFactorSetup> {
   const secret = new Secret({ size: 20 }).base32;
-  await ctx.db.transaction(async (tx) => {
-    const [existing] = await tx
+  await inTransaction(ctx, async (tx) => {
+    const [existing] = await tx.db
       .select()
       .from(twoFactor)
       .where(eq(twoFactor.userId, user.userId))
       .for('update');
     if (existing?.enabledAt) throw new AppError('TWO_FACTOR_ALREADY_ENABLED');
     const values = { secretSealed: seal(secret, ctx.sealingKey), enabledAt: null, lastUsedStep: 0 };
-    await tx
+    await tx.db
       .insert(twoFactor)
       .values({ userId: user.userId, ...values })
       .onConflictDoUpdate({ target: twoFactor.userId, set: values });
@@ -202,16 +196,20 @@ export async function confirmEnrollment(
   actor: AuditActor,
 ): Promise<string[]> {
   await countAttempt(ctx, input.userId, actor.ip);
-  const user = await getUserById(ctx.db, input.userId);
+  const user = await getUserById(ctx, input.userId);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('WRONG_PASSWORD');
-  const codes = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, input.userId)).for('update');
+  const codes = await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select()
+      .from(twoFactor)
+      .where(eq(twoFactor.userId, input.userId))
+      .for('update');
     if (!row) throw new AppError('TWO_FACTOR_SETUP_MISSING');
     if (row.enabledAt) throw new AppError('TWO_FACTOR_ALREADY_ENABLED');
     const step = acceptedStep(unseal(row.secretSealed, ctx.sealingKey), row.lastUsedStep, input.code);
     if (step === null) throw new AppError('TWO_FACTOR_CODE_INVALID');
     const now = new Date();
-    await tx
+    await tx.db
       .update(twoFactor)
       .set({ enabledAt: now, lastUsedStep: step })
       .where(eq(twoFactor.userId, input.userId));
@@ -238,8 +236,8 @@ export async function passSecondFactor(
 ): Promise<void> {
   await countAttempt(ctx, session.userId, actor.ip);
   try {
-    const kind = await ctx.db.transaction(async (tx) => {
-      const used = await consumeCode(ctx, tx, session.userId, code);
+    const kind = await inTransaction(ctx, async (tx) => {
+      const used = await consumeCode(tx, session.userId, code);
       await markSecondFactorPassed(tx, session.sessionId);
       await writeAudit(tx, {
         actor,
@@ -260,12 +258,11 @@ export async function passSecondFactor(
 /** Password and a code again: what turning two-factor off and renewing recovery codes ask. */
 async function reauthenticate(
   ctx: AppContext,
-  tx: DbOrTx,
   input: { userId: string; password: string; code: string },
 ): Promise<void> {
-  const user = await getUserById(tx, input.userId);
+  const user = await getUserById(ctx, input.userId);
   if (!(await verifyPassword(user.passwordHash, input.password))) throw new AppError('WRONG_PASSWORD');
-  await consumeCode(ctx, tx, input.userId, input.code);
+  await consumeCode(ctx, input.userId, input.code);
 }
 
 /** Turns two-factor off after re-authentication; the account's other sessions are signed out. */
@@ -276,8 +273,8 @@ export async function disableTwoFactor(
 ): Promise<void> {
   await countAttempt(ctx, input.userId, actor.ip);
   try {
-    await ctx.db.transaction(async (tx) => {
-      await reauthenticate(ctx, tx, input);
+    await inTransaction(ctx, async (tx) => {
+      await reauthenticate(tx, input);
       await removeTwoFactor(tx, input.userId);
       await writeAudit(tx, {
         actor,
@@ -292,9 +289,9 @@ export async function disableTwoFactor(
     throw error;
   }
   // A session stopped at the password (someone else's, perhaps) must not become a full one now.
-  await revokeSessions(ctx, ctx.db, { userId: input.userId, exceptSessionId: input.sessionId });
+  await revokeSessions(ctx, { userId: input.userId, exceptSessionId: input.sessionId });
   ctx.events.emit('sessions.changed', { userId: input.userId });
-  await mailSecurityNotice(ctx, await getUserById(ctx.db, input.userId), { kind: 'two_factor_disabled' });
+  await mailSecurityNotice(ctx, await getUserById(ctx, input.userId), { kind: 'two_factor_disabled' });
 }
 
 /** Ten new recovery codes after re-authentication; the old ones stop working. */
@@ -305,8 +302,8 @@ export async function renewRecoveryCodes(
 ): Promise<string[]> {
   await countAttempt(ctx, input.userId, actor.ip);
   try {
-    return await ctx.db.transaction(async (tx) => {
-      await reauthenticate(ctx, tx, input);
+    return await inTransaction(ctx, async (tx) => {
+      await reauthenticate(tx, input);
       await writeAudit(tx, {
         actor,
         action: 'two_factor.recovery_codes_renewed',
@@ -321,13 +318,13 @@ export async function renewRecoveryCodes(
 }
 
 /** Removes an account's authenticator and recovery codes; false when it had none enabled. */
-export async function removeTwoFactor(tx: DbOrTx, userId: string): Promise<boolean> {
-  const removed = await tx
+export async function removeTwoFactor(ctx: AppContext, userId: string): Promise<boolean> {
+  const removed = await ctx.db
     .delete(twoFactor)
     .where(and(eq(twoFactor.userId, userId), isNotNull(twoFactor.enabledAt)))
     .returning({ userId: twoFactor.userId });
-  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-  await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  await ctx.db.delete(twoFactor).where(eq(twoFactor.userId, userId));
+  await ctx.db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
   return removed.length > 0;
 }
 

@@ -9,7 +9,7 @@ import {
   versionMatches,
 } from '@bot/contracts';
 import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -147,13 +147,13 @@ export async function kickOnlineBot(
 ): Promise<void> {
   const state = await findBotState(ctx, input.hwid);
   if (state) {
-    const owner = await getUserById(ctx.db, state.owner.id);
-    await assertMayManageUser(ctx, ctx.db, { actorId: input.actor.id, target: owner });
+    const owner = await getUserById(ctx, state.owner.id);
+    await assertMayManageUser(ctx, { actorId: input.actor.id, target: owner });
   }
   if (!state?.online || !(await kickBot(ctx, input.hwid))) {
     throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
   }
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     await writeAudit(tx, {
       actor: input.actor,
       action: 'bot.kick',
@@ -173,8 +173,8 @@ export async function revokeOnlineSession(
   ctx: AppContext,
   input: { sessionId: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
+  await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
       .select({
         userId: sessions.userId,
         username: users.username,
@@ -187,8 +187,8 @@ export async function revokeOnlineSession(
         and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
       );
     if (!row) throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
-    await assertMayManageUser(ctx, tx, { actorId: input.actor.id, target: { ...row, id: row.userId } });
-    await revokeSessions(ctx, tx, { userId: row.userId, sessionIds: [input.sessionId] });
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: { ...row, id: row.userId } });
+    await revokeSessions(tx, { userId: row.userId, sessionIds: [input.sessionId] });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'session.revoke',

@@ -20,7 +20,7 @@ export async function ensureFirstAdministrator(
   if (existing) return null;
   const { username, email } = ctx.config.admin;
   const password = ctx.config.admin.password ?? newSecret(18);
-  await createUser(ctx.db, {
+  await createUser(ctx, {
     username,
     email,
     passwordHash: await hashPassword(password),

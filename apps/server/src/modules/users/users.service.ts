@@ -6,7 +6,6 @@ import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { seal, unseal } from '../../core/sealing.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { findRolesOfUsers } from '../access/access.service.ts';
 import { type UserRow, users } from './users.table.ts';
 
@@ -26,17 +25,17 @@ function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User
   };
 }
 
-export async function toPublicUsers(db: DbOrTx, rows: UserRow[]): Promise<User[]> {
+export async function toPublicUsers(ctx: AppContext, rows: UserRow[]): Promise<User[]> {
   const roles = await findRolesOfUsers(
-    db,
+    ctx,
     rows.map((row) => row.id),
   );
   return rows.map((row) => toPublicUser(row, roles.get(row.id) ?? []));
 }
 
-export async function getPublicUser(db: DbOrTx, userId: string): Promise<User> {
-  const row = await getUserById(db, userId);
-  const [user] = await toPublicUsers(db, [row]);
+export async function getPublicUser(ctx: AppContext, userId: string): Promise<User> {
+  const row = await getUserById(ctx, userId);
+  const [user] = await toPublicUsers(ctx, [row]);
   return user!;
 }
 
@@ -63,51 +62,51 @@ export function createUserCache(events: EventBus): UserCache {
 export async function getCachedPublicUser(ctx: AppContext, userId: string): Promise<User> {
   const cached = ctx.userCache.get(userId);
   if (cached) return cached;
-  const user = await getPublicUser(ctx.db, userId);
+  const user = await getPublicUser(ctx, userId);
   ctx.userCache.set(userId, user);
   return user;
 }
 
-export async function findUserById(db: DbOrTx, userId: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId));
+export async function findUserById(ctx: AppContext, userId: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
   return row;
 }
 
 /** The PC each user has bound (null when none), in one query; users not found are absent. */
 export async function findHwidsOfUsers(
-  db: DbOrTx,
+  ctx: AppContext,
   userIds: readonly string[],
 ): Promise<Map<string, string | null>> {
-  const rows = await db
+  const rows = await ctx.db
     .select({ id: users.id, hwid: users.hwid })
     .from(users)
     .where(inArray(users.id, [...new Set(userIds)]));
   return new Map(rows.map((row) => [row.id, row.hwid]));
 }
 
-export async function getUserById(db: DbOrTx, userId: string): Promise<UserRow> {
-  const row = await findUserById(db, userId);
+export async function getUserById(ctx: AppContext, userId: string): Promise<UserRow> {
+  const row = await findUserById(ctx, userId);
   if (!row) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
   return row;
 }
 
-export async function findUserByUsername(db: DbOrTx, username: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
+export async function findUserByUsername(ctx: AppContext, username: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
   return row;
 }
 
-export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+export async function findUserByEmail(ctx: AppContext, email: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   return row;
 }
 
 /** A user signs in with their username or their e-mail. */
-export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRow | undefined> {
-  return login.includes('@') ? findUserByEmail(db, login) : findUserByUsername(db, login);
+export async function findUserByLogin(ctx: AppContext, login: string): Promise<UserRow | undefined> {
+  return login.includes('@') ? findUserByEmail(ctx, login) : findUserByUsername(ctx, login);
 }
 
-export async function findUserByBotKey(db: DbOrTx, accessKey: string): Promise<UserRow | undefined> {
-  const [row] = await db
+export async function findUserByBotKey(ctx: AppContext, accessKey: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db
     .select()
     .from(users)
     .where(eq(users.botKeyHash, hashSecret(accessKey)));
@@ -120,29 +119,37 @@ type NewUser = Pick<typeof users.$inferInsert, 'username' | 'email' | 'passwordH
   Partial<Pick<typeof users.$inferInsert, 'referral' | 'referredById' | 'isAdministrator' | 'activatedAt'>>;
 
 /** Inserts an account; the unique indexes on username and e-mail decide races (callers map them). */
-export async function createUser(db: DbOrTx, input: NewUser): Promise<UserRow> {
-  const [row] = await db
+export async function createUser(ctx: AppContext, input: NewUser): Promise<UserRow> {
+  const [row] = await ctx.db
     .insert(users)
     .values({ id: newId(), ...input })
     .returning();
   return row!;
 }
 
-export async function markActivated(db: DbOrTx, userId: string): Promise<void> {
-  await db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, userId));
+export async function markActivated(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.update(users).set({ activatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-export async function updatePasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+export async function updatePasswordHash(
+  ctx: AppContext,
+  userId: string,
+  passwordHash: string,
+): Promise<void> {
+  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
-export async function updateDiscordId(db: DbOrTx, userId: string, discordId: string | null): Promise<void> {
-  await db.update(users).set({ discordId }).where(eq(users.id, userId));
+export async function updateDiscordId(
+  ctx: AppContext,
+  userId: string,
+  discordId: string | null,
+): Promise<void> {
+  await ctx.db.update(users).set({ discordId }).where(eq(users.id, userId));
 }
 
 /** Binds a PC to a user who has none; answers false when the user already has one. */
-export async function claimHwid(db: DbOrTx, userId: string, hwid: string): Promise<boolean> {
-  const rows = await db
+export async function claimHwid(ctx: AppContext, userId: string, hwid: string): Promise<boolean> {
+  const rows = await ctx.db
     .update(users)
     .set({ hwid })
     .where(and(eq(users.id, userId), isNull(users.hwid)))
@@ -151,22 +158,22 @@ export async function claimHwid(db: DbOrTx, userId: string, hwid: string): Promi
 }
 
 /** Unbinds the user's PC; `resetAt` starts the cooldown of the next self-service reset. */
-export async function releaseHwid(db: DbOrTx, userId: string, resetAt: Date | null): Promise<void> {
-  await db.update(users).set({ hwid: null, hwidResetAt: resetAt }).where(eq(users.id, userId));
+export async function releaseHwid(ctx: AppContext, userId: string, resetAt: Date | null): Promise<void> {
+  await ctx.db.update(users).set({ hwid: null, hwidResetAt: resetAt }).where(eq(users.id, userId));
 }
 
 /** Bans (with a reason) or lifts the ban (`null`). */
-export async function setBan(db: DbOrTx, userId: string, ban: { reason: string } | null): Promise<void> {
-  await db
+export async function setBan(ctx: AppContext, userId: string, ban: { reason: string } | null): Promise<void> {
+  await ctx.db
     .update(users)
     .set(ban ? { bannedAt: new Date(), banReason: ban.reason } : { bannedAt: null, banReason: null })
     .where(eq(users.id, userId));
 }
 
 /** Creates a new bot access key, replacing the previous one; answers it in clear once more. */
-export async function rotateBotKey(ctx: AppContext, db: DbOrTx, userId: string): Promise<string> {
+export async function rotateBotKey(ctx: AppContext, userId: string): Promise<string> {
   const accessKey = `bk_${newSecret(32)}`;
-  await db
+  await ctx.db
     .update(users)
     .set({ botKeyHash: hashSecret(accessKey), botKeySealed: seal(accessKey, ctx.sealingKey) })
     .where(eq(users.id, userId));
@@ -175,7 +182,7 @@ export async function rotateBotKey(ctx: AppContext, db: DbOrTx, userId: string):
 
 /** The user's bot access key, created on first ask (two first asks at once get the same key). */
 export async function getOrCreateBotKey(ctx: AppContext, userId: string): Promise<string> {
-  const row = await getUserById(ctx.db, userId);
+  const row = await getUserById(ctx, userId);
   if (row.botKeySealed) return unseal(row.botKeySealed, ctx.sealingKey);
   const accessKey = `bk_${newSecret(32)}`;
   // Only the first writer sets the key; a concurrent loser reads the winner's key back.
@@ -183,6 +190,6 @@ export async function getOrCreateBotKey(ctx: AppContext, userId: string): Promis
     .update(users)
     .set({ botKeyHash: hashSecret(accessKey), botKeySealed: seal(accessKey, ctx.sealingKey) })
     .where(and(eq(users.id, userId), isNull(users.botKeySealed)));
-  const stored = await getUserById(ctx.db, userId);
+  const stored = await getUserById(ctx, userId);
   return unseal(stored.botKeySealed!, ctx.sealingKey);
 }

@@ -8,11 +8,10 @@ import {
 } from '@bot/contracts';
 import { and, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { findPackageById } from '../catalog/catalog.service.ts';
@@ -64,7 +63,7 @@ function toVoucher(row: Omit<VoucherListRow, 'createdById' | 'updatedAt'>): Vouc
 }
 
 export async function listVouchers(
-  db: DbOrTx,
+  ctx: AppContext,
   query: VoucherListQuery,
 ): Promise<{ data: Voucher[]; total: number }> {
   const filters: SQL[] = [];
@@ -84,7 +83,7 @@ export async function listVouchers(
     desc(vouchers.createdAt),
   );
   const { limit, offset } = pageOf(query);
-  const rows = await db
+  const rows = await ctx.db
     .select(voucherColumns)
     .from(vouchers)
     .leftJoin(packages, eq(packages.id, vouchers.packageId))
@@ -92,12 +91,12 @@ export async function listVouchers(
     .orderBy(order, desc(vouchers.id))
     .limit(limit)
     .offset(offset);
-  const [total] = await db.select({ value: count() }).from(vouchers).where(where);
+  const [total] = await ctx.db.select({ value: count() }).from(vouchers).where(where);
   return { data: rows.map(toVoucher), total: total?.value ?? 0 };
 }
 
-export async function getVoucher(db: DbOrTx, id: string): Promise<Voucher> {
-  const [row] = await db
+export async function getVoucher(ctx: AppContext, id: string): Promise<Voucher> {
+  const [row] = await ctx.db
     .select(voucherColumns)
     .from(vouchers)
     .leftJoin(packages, eq(packages.id, vouchers.packageId))
@@ -106,8 +105,8 @@ export async function getVoucher(db: DbOrTx, id: string): Promise<Voucher> {
   return toVoucher(row);
 }
 
-async function assertPackageExists(db: DbOrTx, packageId: string | null | undefined): Promise<void> {
-  if (packageId && !(await findPackageById(db, packageId)))
+async function assertPackageExists(ctx: AppContext, packageId: string | null | undefined): Promise<void> {
+  if (packageId && !(await findPackageById(ctx, packageId)))
     throw new AppError('VALIDATION_ERROR', { message: "L'offre choisie n'existe pas." });
 }
 
@@ -126,11 +125,11 @@ export async function createVoucher(
   input: { data: z.output<typeof voucherInput>; actor: AuditActor },
 ): Promise<Voucher> {
   const { data } = input;
-  await assertPackageExists(ctx.db, data.packageId);
+  await assertPackageExists(ctx, data.packageId);
   const id = newId();
   try {
-    await ctx.db.transaction(async (tx) => {
-      await tx.insert(vouchers).values({
+    await inTransaction(ctx, async (tx) => {
+      await tx.db.insert(vouchers).values({
         id,
         code: data.code ?? generateVoucherCode(),
         kind: data.kind,
@@ -157,7 +156,7 @@ export async function createVoucher(
     if (isUniqueViolation(error, 'vouchers_code_upper_idx')) throw new AppError('VOUCHER_CODE_TAKEN');
     throw error;
   }
-  return getVoucher(ctx.db, id);
+  return getVoucher(ctx, id);
 }
 
 /** Edits a voucher's terms; its code and kind stay (they are what customers were given). */
@@ -166,9 +165,9 @@ export async function updateVoucher(
   input: { id: string; data: VoucherUpdateInput; actor: AuditActor },
 ): Promise<Voucher> {
   const { data } = input;
-  await assertPackageExists(ctx.db, data.packageId);
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
+  await assertPackageExists(ctx, data.packageId);
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
     if (!row) throw new AppError('NOT_FOUND', { message: 'Bon introuvable.' });
     const before = await getVoucher(tx, input.id);
     const merged = {
@@ -182,7 +181,7 @@ export async function updateVoucher(
     const problems = voucherProblems(merged);
     if (problems.length > 0)
       throw new AppError('VALIDATION_ERROR', { message: problems[0]?.message, details: problems });
-    await tx
+    await tx.db
       .update(vouchers)
       .set({
         percentOff: data.percentOff,
@@ -214,10 +213,10 @@ export async function deleteVoucher(
   ctx: AppContext,
   input: { id: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
+  await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
     if (!row) throw new AppError('NOT_FOUND', { message: 'Bon introuvable.' });
-    const [used] = await tx
+    const [used] = await tx.db
       .select({ value: count() })
       .from(voucherRedemptions)
       .where(eq(voucherRedemptions.voucherId, row.id));
@@ -226,24 +225,24 @@ export async function deleteVoucher(
         message: 'Ce bon a déjà été utilisé : désactivez-le plutôt que de le supprimer.',
       });
     const before = await getVoucher(tx, row.id);
-    await tx.delete(vouchers).where(eq(vouchers.id, row.id));
+    await tx.db.delete(vouchers).where(eq(vouchers.id, row.id));
     await writeAudit(tx, { actor: input.actor, action: 'voucher.delete', target: auditTarget(row), before });
   });
 }
 
 /** Who used a voucher, newest first, with the state of the order it priced. */
 export async function listVoucherRedemptions(
-  db: DbOrTx,
+  ctx: AppContext,
   input: ListQuery & { voucherId: string },
   orderStatusOf: (orderIds: string[]) => Promise<Map<string, string>>,
 ) {
-  await getVoucher(db, input.voucherId);
+  await getVoucher(ctx, input.voucherId);
   const where = and(
     eq(voucherRedemptions.voucherId, input.voucherId),
     input.q ? ilike(users.username, likePattern(input.q)) : undefined,
   );
   const { limit, offset } = pageOf(input);
-  const rows = await db
+  const rows = await ctx.db
     .select({
       id: voucherRedemptions.id,
       userId: users.id,
@@ -264,7 +263,7 @@ export async function listVoucherRedemptions(
     )
     .limit(limit)
     .offset(offset);
-  const [total] = await db
+  const [total] = await ctx.db
     .select({ value: count() })
     .from(voucherRedemptions)
     .innerJoin(users, eq(users.id, voucherRedemptions.userId))

@@ -56,13 +56,13 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/vouchers',
     { schema: { tags, querystring: voucherListQuery, response: { 200: voucherListAnswer } } },
-    async (request) => listVouchers(ctx.db, request.query),
+    async (request) => listVouchers(ctx, request.query),
   );
 
   app.get(
     '/admin/vouchers/:id',
     { schema: { tags, params: idParams, response: { 200: voucherAnswer } } },
-    async (request) => ({ data: await getVoucher(ctx.db, request.params.id) }),
+    async (request) => ({ data: await getVoucher(ctx, request.params.id) }),
   );
 
   app.get(
@@ -71,8 +71,8 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: idParams, querystring: listQuery, response: { 200: voucherRedemptionsAnswer } },
     },
     async (request) =>
-      listVoucherRedemptions(ctx.db, { ...request.query, voucherId: request.params.id }, (ids) =>
-        findOrderStatuses(ctx.db, ids),
+      listVoucherRedemptions(ctx, { ...request.query, voucherId: request.params.id }, (ids) =>
+        findOrderStatuses(ctx, ids),
       ),
   );
 

@@ -4,7 +4,6 @@ import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { listActivePackages } from '../catalog/catalog.service.ts';
 import { type VoucherRow, voucherRedemptions, vouchers } from './vouchers.table.ts';
 
@@ -21,8 +20,8 @@ export function generateVoucherCode(): string {
 
 const normalizeVoucherCode = (code: string): string => code.trim().toUpperCase();
 
-async function findVoucherByCode(db: DbOrTx, code: string): Promise<VoucherRow | undefined> {
-  const [row] = await db
+async function findVoucherByCode(ctx: AppContext, code: string): Promise<VoucherRow | undefined> {
+  const [row] = await ctx.db
     .select()
     .from(vouchers)
     .where(sql`upper(${vouchers.code}) = ${normalizeVoucherCode(code)}`);
@@ -55,8 +54,8 @@ function assertVoucherApplies(
   return voucher;
 }
 
-async function countCustomerRedemptions(db: DbOrTx, voucherId: string, userId: string): Promise<number> {
-  const [row] = await db
+async function countCustomerRedemptions(ctx: AppContext, voucherId: string, userId: string): Promise<number> {
+  const [row] = await ctx.db
     .select({ value: count() })
     .from(voucherRedemptions)
     .where(and(eq(voucherRedemptions.voucherId, voucherId), eq(voucherRedemptions.userId, userId)));
@@ -64,9 +63,13 @@ async function countCustomerRedemptions(db: DbOrTx, voucherId: string, userId: s
 }
 
 /** Uses of a voucher held by the given orders (a customer's pending checkout). */
-async function countUsesHeldBy(db: DbOrTx, voucherId: string, orderIds: readonly string[]): Promise<number> {
+async function countUsesHeldBy(
+  ctx: AppContext,
+  voucherId: string,
+  orderIds: readonly string[],
+): Promise<number> {
   if (orderIds.length === 0) return 0;
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ value: count() })
     .from(voucherRedemptions)
     .where(
@@ -92,19 +95,19 @@ export async function previewVoucher(
 ): Promise<VoucherPreview> {
   await limitVoucherGuesses(ctx, input);
   const voucher = assertVoucherApplies(
-    await findVoucherByCode(ctx.db, input.code),
+    await findVoucherByCode(ctx, input.code),
     input.packageId ?? null,
     new Date(),
   );
-  const held = await countUsesHeldBy(ctx.db, voucher.id, input.releasableOrderIds);
+  const held = await countUsesHeldBy(ctx, voucher.id, input.releasableOrderIds);
   if (voucher.maxRedemptions !== null && voucher.redemptionsCount - held >= voucher.maxRedemptions)
     throw new AppError('VOUCHER_EXHAUSTED');
   if (
     voucher.perCustomerLimit !== null &&
-    (await countCustomerRedemptions(ctx.db, voucher.id, input.userId)) - held >= voucher.perCustomerLimit
+    (await countCustomerRedemptions(ctx, voucher.id, input.userId)) - held >= voucher.perCustomerLimit
   )
     throw new AppError('VOUCHER_CUSTOMER_LIMIT');
-  const onSale = await listActivePackages(ctx.db);
+  const onSale = await listActivePackages(ctx);
   const targets = onSale.filter(
     (pkg) =>
       (!input.packageId || pkg.id === input.packageId) &&
@@ -134,12 +137,12 @@ export async function previewVoucher(
  * limit holds, and the per-customer count read after it sees every committed use (ADR 302).
  */
 export async function reserveVoucher(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { code: string; userId: string; packageId: string; orderId: string },
 ): Promise<VoucherRow> {
   const now = new Date();
-  const found = assertVoucherApplies(await findVoucherByCode(tx, input.code), input.packageId, now);
-  const [voucher] = await tx
+  const found = assertVoucherApplies(await findVoucherByCode(ctx, input.code), input.packageId, now);
+  const [voucher] = await ctx.db
     .update(vouchers)
     .set({ redemptionsCount: sql`${vouchers.redemptionsCount} + 1` })
     .where(
@@ -152,23 +155,23 @@ export async function reserveVoucher(
     .returning();
   if (!voucher) throw new AppError('VOUCHER_EXHAUSTED');
   if (voucher.perCustomerLimit !== null) {
-    const used = await countCustomerRedemptions(tx, voucher.id, input.userId);
+    const used = await countCustomerRedemptions(ctx, voucher.id, input.userId);
     if (used >= voucher.perCustomerLimit) throw new AppError('VOUCHER_CUSTOMER_LIMIT');
   }
-  await tx
+  await ctx.db
     .insert(voucherRedemptions)
     .values({ id: newId(), voucherId: voucher.id, userId: input.userId, orderId: input.orderId });
   return voucher;
 }
 
 /** Gives back the use an unpaid order took (failed or expired checkout). */
-export async function releaseVoucherRedemption(tx: DbOrTx, input: { orderId: string }): Promise<void> {
-  const removed = await tx
+export async function releaseVoucherRedemption(ctx: AppContext, input: { orderId: string }): Promise<void> {
+  const removed = await ctx.db
     .delete(voucherRedemptions)
     .where(eq(voucherRedemptions.orderId, input.orderId))
     .returning({ voucherId: voucherRedemptions.voucherId });
   for (const { voucherId } of removed) {
-    await tx
+    await ctx.db
       .update(vouchers)
       .set({ redemptionsCount: sql`greatest(${vouchers.redemptionsCount} - 1, 0)` })
       .where(eq(vouchers.id, voucherId));
@@ -180,16 +183,16 @@ export async function releaseVoucherRedemption(tx: DbOrTx, input: { orderId: str
  * counted even past the limit, since the customer has paid the discounted price.
  */
 export async function restoreVoucherRedemption(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { orderId: string; voucherId: string; userId: string },
 ): Promise<void> {
-  const inserted = await tx
+  const inserted = await ctx.db
     .insert(voucherRedemptions)
     .values({ id: newId(), voucherId: input.voucherId, userId: input.userId, orderId: input.orderId })
     .onConflictDoNothing()
     .returning({ id: voucherRedemptions.id });
   if (inserted.length > 0) {
-    await tx
+    await ctx.db
       .update(vouchers)
       .set({ redemptionsCount: sql`${vouchers.redemptionsCount} + 1` })
       .where(eq(vouchers.id, input.voucherId));

@@ -99,7 +99,7 @@ describe('customer whitelist', () => {
     const list = await mine(customer);
     expect(list.slots).toEqual({ used: 3, total: 3 });
     expect(list.data.map((entry) => entry.name)).toEqual(['Iop-Feu', 'Cra-Eau', 'Eni-Air']);
-    expect(await listWhitelistedAccountNames(server.app.ctx.db, customer.user.id)).toEqual([
+    expect(await listWhitelistedAccountNames(server.app.ctx, customer.user.id)).toEqual([
       'Iop-Feu',
       'Cra-Eau',
       'Eni-Air',

@@ -32,7 +32,7 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
   guardRoutes(app, requireSession);
 
   app.get('/me/whitelist', { schema: { tags, response: { 200: myWhitelistAnswer } } }, async (request) =>
-    getMyWhitelist(ctx.db, sessionOf(request).userId),
+    getMyWhitelist(ctx, sessionOf(request).userId),
   );
 
   app.post(
@@ -65,7 +65,7 @@ const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/whitelist',
     { schema: { tags, querystring: adminWhitelistQuery, response: { 200: adminWhitelistListAnswer } } },
-    async (request) => listWhitelist(ctx.db, request.query),
+    async (request) => listWhitelist(ctx, request.query),
   );
 
   app.post(

@@ -6,11 +6,10 @@ import type {
 } from '@bot/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { countWhitelistSlots } from '../orders/orders.service.ts';
@@ -19,8 +18,8 @@ import { users } from '../users/users.table.ts';
 import { type WhitelistEntryRow, whitelistEntries } from './whitelist.table.ts';
 
 /** The game account names a user's bot may drive, oldest first. */
-export async function listWhitelistedAccountNames(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db
+export async function listWhitelistedAccountNames(ctx: AppContext, userId: string): Promise<string[]> {
+  const rows = await ctx.db
     .select({ name: whitelistEntries.name })
     .from(whitelistEntries)
     .where(eq(whitelistEntries.userId, userId))
@@ -30,11 +29,11 @@ export async function listWhitelistedAccountNames(db: DbOrTx, userId: string): P
 
 /** The whitelisted game account names of many users, in one query. */
 export async function listWhitelistedAccountNamesOfUsers(
-  db: DbOrTx,
+  ctx: AppContext,
   userIds: readonly string[],
 ): Promise<{ userId: string; name: string }[]> {
   if (userIds.length === 0) return [];
-  return db
+  return ctx.db
     .select({ userId: whitelistEntries.userId, name: whitelistEntries.name })
     .from(whitelistEntries)
     .where(inArray(whitelistEntries.userId, [...new Set(userIds)]));
@@ -47,12 +46,12 @@ function toEntry(row: WhitelistEntryRow): WhitelistEntry {
 }
 
 /** Serialises a customer's whitelist changes, so two adds at once cannot both take the last slot. */
-async function lockWhitelist(tx: DbOrTx, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`whitelist:${userId}`}))`);
+async function lockWhitelist(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`whitelist:${userId}`}))`);
 }
 
-async function countEntries(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await db
+async function countEntries(ctx: AppContext, userId: string): Promise<number> {
+  const [row] = await ctx.db
     .select({ value: count() })
     .from(whitelistEntries)
     .where(eq(whitelistEntries.userId, userId));
@@ -60,32 +59,32 @@ async function countEntries(db: DbOrTx, userId: string): Promise<number> {
 }
 
 /** Slots of a customer: those of their running packages; administrators have no limit (null). */
-async function slotsOf(db: DbOrTx, userId: string): Promise<number | null> {
-  const user = await getUserById(db, userId);
+async function slotsOf(ctx: AppContext, userId: string): Promise<number | null> {
+  const user = await getUserById(ctx, userId);
   if (user.isAdministrator) return null;
-  return countWhitelistSlots(db, userId);
+  return countWhitelistSlots(ctx, userId);
 }
 
 /** The customer's whitelist and slot usage. */
 export async function getMyWhitelist(
-  db: DbOrTx,
+  ctx: AppContext,
   userId: string,
 ): Promise<{ data: WhitelistEntry[]; slots: WhitelistSlots }> {
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(whitelistEntries)
     .where(eq(whitelistEntries.userId, userId))
     .orderBy(asc(whitelistEntries.createdAt), asc(whitelistEntries.id));
-  return { data: rows.map(toEntry), slots: { used: rows.length, total: await slotsOf(db, userId) } };
+  return { data: rows.map(toEntry), slots: { used: rows.length, total: await slotsOf(ctx, userId) } };
 }
 
 async function insertEntry(
-  tx: DbOrTx,
+  ctx: AppContext,
   input: { userId: string; name: string; createdById: string },
 ): Promise<WhitelistEntryRow> {
   try {
     // A savepoint keeps the caller's transaction usable after a unique violation on PostgreSQL.
-    return await tx.transaction(async (inner) => {
+    return await ctx.db.transaction(async (inner) => {
       const [row] = await inner
         .insert(whitelistEntries)
         .values({ id: newId(), userId: input.userId, name: input.name, createdById: input.createdById })
@@ -104,7 +103,7 @@ export async function addToMyWhitelist(
   ctx: AppContext,
   input: { userId: string; name: string },
 ): Promise<WhitelistEntry> {
-  const entry = await ctx.db.transaction(async (tx) => {
+  const entry = await inTransaction(ctx, async (tx) => {
     await lockWhitelist(tx, input.userId);
     const total = await slotsOf(tx, input.userId);
     if (total !== null && (await countEntries(tx, input.userId)) >= total)
@@ -155,8 +154,8 @@ function toAdminEntry(row: {
   };
 }
 
-function adminSelect(db: DbOrTx) {
-  return db
+function adminSelect(ctx: AppContext) {
+  return ctx.db
     .select(adminColumns)
     .from(whitelistEntries)
     .innerJoin(users, eq(users.id, whitelistEntries.userId))
@@ -165,7 +164,7 @@ function adminSelect(db: DbOrTx) {
 
 /** Every entry, searchable by account name or customer. */
 export async function listWhitelist(
-  db: DbOrTx,
+  ctx: AppContext,
   query: AdminWhitelistQuery,
 ): Promise<{ data: AdminWhitelistEntry[]; total: number }> {
   const filters: SQL[] = [];
@@ -181,12 +180,12 @@ export async function listWhitelist(
     desc(whitelistEntries.createdAt),
   );
   const { limit, offset } = pageOf(query);
-  const rows = await adminSelect(db)
+  const rows = await adminSelect(ctx)
     .where(where)
     .orderBy(order, desc(whitelistEntries.id))
     .limit(limit)
     .offset(offset);
-  const [total] = await db
+  const [total] = await ctx.db
     .select({ value: count() })
     .from(whitelistEntries)
     .innerJoin(users, eq(users.id, whitelistEntries.userId))
@@ -194,8 +193,8 @@ export async function listWhitelist(
   return { data: rows.map(toAdminEntry), total: total?.value ?? 0 };
 }
 
-async function getAdminEntry(db: DbOrTx, id: string): Promise<AdminWhitelistEntry> {
-  const [row] = await adminSelect(db).where(eq(whitelistEntries.id, id));
+async function getAdminEntry(ctx: AppContext, id: string): Promise<AdminWhitelistEntry> {
+  const [row] = await adminSelect(ctx).where(eq(whitelistEntries.id, id));
   if (!row) throw new AppError('NOT_FOUND', { message: 'Entrée de liste blanche introuvable.' });
   return toAdminEntry(row);
 }
@@ -205,9 +204,9 @@ export async function addWhitelistEntryForCustomer(
   ctx: AppContext,
   input: { username: string; name: string; actor: AuditActor },
 ): Promise<AdminWhitelistEntry> {
-  const customer = await findUserByUsername(ctx.db, input.username);
+  const customer = await findUserByUsername(ctx, input.username);
   if (!customer) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
-  const entry = await ctx.db.transaction(async (tx) => {
+  const entry = await inTransaction(ctx, async (tx) => {
     await lockWhitelist(tx, customer.id);
     const row = await insertEntry(tx, {
       userId: customer.id,
@@ -231,9 +230,9 @@ export async function removeWhitelistEntry(
   ctx: AppContext,
   input: { id: string; actor: AuditActor },
 ): Promise<void> {
-  const userId = await ctx.db.transaction(async (tx) => {
+  const userId = await inTransaction(ctx, async (tx) => {
     const before = await getAdminEntry(tx, input.id);
-    await tx.delete(whitelistEntries).where(eq(whitelistEntries.id, input.id));
+    await tx.db.delete(whitelistEntries).where(eq(whitelistEntries.id, input.id));
     await writeAudit(tx, {
       actor: input.actor,
       action: 'whitelist.remove',

@@ -39,7 +39,7 @@ import {
 /** The world grid (admin map and route editor), routes admin, and the routes bots fetch. */
 export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  await seedWorld(ctx.db);
+  await seedWorld(ctx);
 
   // Shared by two admin pages: either permission opens it.
   app.get(

@@ -14,11 +14,10 @@ import {
   type World,
 } from '@bot/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { type BotRouteRow, botRoutes, worldAreas, worldMaps } from './world.table.ts';
 
@@ -45,15 +44,15 @@ export function seedAreaOf(x: number, y: number): number {
 }
 
 /** Seeds the world grid once (idempotent, safe when several nodes start together). */
-export async function seedWorld(db: DbOrTx): Promise<void> {
-  const [existing] = await db.select({ total: count() }).from(worldMaps);
+export async function seedWorld(ctx: AppContext): Promise<void> {
+  const [existing] = await ctx.db.select({ total: count() }).from(worldMaps);
   if ((existing?.total ?? 0) >= SPAN * SPAN) return;
-  await db.insert(worldAreas).values(SEED_AREAS).onConflictDoNothing();
+  await ctx.db.insert(worldAreas).values(SEED_AREAS).onConflictDoNothing();
   // One statement (generate_series) instead of 6,561 parameters: ~1 s -> a few ms on PGlite, and every
   // test server seeds its fresh database. Same formulas as `mapIdOf` and `seedAreaOf`.
   const min = WORLD_MIN_COORD;
   const max = WORLD_MAX_COORD;
-  await db.execute(sql`
+  await ctx.db.execute(sql`
     insert into ${worldMaps} (id, x, y, area_id)
     select (gx + 1000) * 10000 + (gy + 1000), gx, gy,
       least(2, ((gy - ${min}) * 3) / ${SPAN}) * 3 + least(2, ((gx - ${min}) * 3) / ${SPAN}) + 1
@@ -76,10 +75,10 @@ export async function getWorld(ctx: AppContext): Promise<World> {
 }
 
 /** Fills each step's map id and coordinates from the grid; a step off the grid is a 400. */
-async function resolveSteps(db: DbOrTx, steps: RouteStepInput[]): Promise<RouteStep[]> {
+async function resolveSteps(ctx: AppContext, steps: RouteStepInput[]): Promise<RouteStep[]> {
   if (steps.length === 0) return [];
   const ids = [...new Set(steps.map((step) => step.mapId ?? mapIdOf(step.x ?? 0, step.y ?? 0)))];
-  const found = await db.select().from(worldMaps).where(inArray(worldMaps.id, ids));
+  const found = await ctx.db.select().from(worldMaps).where(inArray(worldMaps.id, ids));
   const byId = new Map(found.map((map) => [map.id, map]));
   return steps.map((step, index) => {
     const map = byId.get(step.mapId ?? mapIdOf(step.x ?? 0, step.y ?? 0));
@@ -160,14 +159,14 @@ export function streamRoutes(ctx: AppContext, query: Partial<RoutesQuery>): Asyn
   );
 }
 
-async function getRouteRow(db: DbOrTx, routeId: string): Promise<BotRouteRow> {
-  const [row] = await db.select().from(botRoutes).where(eq(botRoutes.id, routeId));
+async function getRouteRow(ctx: AppContext, routeId: string): Promise<BotRouteRow> {
+  const [row] = await ctx.db.select().from(botRoutes).where(eq(botRoutes.id, routeId));
   if (!row) throw new AppError('NOT_FOUND', { message: 'Itinéraire introuvable.' });
   return row;
 }
 
 export async function getRoute(ctx: AppContext, routeId: string): Promise<Route> {
-  return toRoute(await getRouteRow(ctx.db, routeId));
+  return toRoute(await getRouteRow(ctx, routeId));
 }
 
 const auditView = (route: Route) => ({
@@ -181,9 +180,9 @@ export async function createRoute(
   ctx: AppContext,
   input: { route: RouteInput; actor: AuditActor },
 ): Promise<Route> {
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const steps = await resolveSteps(tx, input.route.steps);
-    const [row] = await tx
+    const [row] = await tx.db
       .insert(botRoutes)
       .values({
         id: newId(),
@@ -211,10 +210,10 @@ export async function updateRoute(
   ctx: AppContext,
   input: { routeId: string; patch: RouteUpdateInput; actor: AuditActor },
 ): Promise<Route> {
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const before = toRoute(await getRouteRow(tx, input.routeId));
     const { steps, ...rest } = input.patch;
-    const [row] = await tx
+    const [row] = await tx.db
       .update(botRoutes)
       .set({
         ...rest,
@@ -241,9 +240,9 @@ export async function deleteRoute(
   ctx: AppContext,
   input: { routeId: string; actor: AuditActor },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const route = toRoute(await getRouteRow(tx, input.routeId));
-    await tx.delete(botRoutes).where(eq(botRoutes.id, input.routeId));
+    await tx.db.delete(botRoutes).where(eq(botRoutes.id, input.routeId));
     await writeAudit(tx, {
       actor: input.actor,
       action: 'route.delete',
