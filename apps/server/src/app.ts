@@ -10,6 +10,7 @@ import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
+import { BackgroundLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
@@ -26,23 +27,26 @@ import { type Database, observeDatabasePool, openDatabase } from './db/client.ts
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { createPermissionCache, seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
-import { startAlerts } from './modules/alerts/alert-evaluator.ts';
+import { evaluateAlerts } from './modules/alerts/alert-evaluator.ts';
 import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { createDiscordOutbox } from './modules/alerts/discord-outbox.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
-import { startMailOutbox } from './modules/mail/mail-outbox.service.ts';
+import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { expireStaleOrders } from './modules/orders/orders.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
 import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
 import { RealtimeHub } from './modules/realtime/realtime.hub.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
+import { expireStaleDrafts } from './modules/releases/releases.service.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
@@ -127,8 +131,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   // The real-time hub is built from the context it completes, once the HTTP server exists (below).
   const ctx = parts as AppContext;
-  await seedPermissions(ctx);
-  ctx.onClose(() => writeSessionTouches(ctx));
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -142,6 +144,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One line per request instead of two: logRequests below.
     logController: new LogController({ disableRequestLogging: true }),
   });
+  // Socket.IO on the same HTTP server, path /socket.io (closed in preClose, before the server); the
+  // one part built from the context it completes, before anything else uses the context.
+  ctx.realtime = new RealtimeHub(ctx, app.server, redis);
+  app.addHook('preClose', () => ctx.realtime.close());
+  await seedPermissions(ctx);
+  ctx.onClose(() => writeSessionTouches(ctx));
+
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
@@ -229,14 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: '/api' },
   );
 
-  // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
-  ctx.realtime = new RealtimeHub(ctx, app.server, redis);
-  app.addHook('preClose', () => ctx.realtime.close());
-
-  // Mails leave through the durable outbox (requests only queue them).
-  startMailOutbox(ctx);
-  // Alerts: evaluated once per cluster, sent through the mail and Discord outboxes (decision 902).
-  startAlerts(ctx);
+  startBackgroundWork(ctx);
 
   // web app hosting
   await app.register(webRoutes, { distDir: config.webDistDir });
@@ -249,4 +251,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await releaseDataDir?.();
   });
   return app;
+}
+
+/**
+ * Every background loop and outbox worker of the node, started here and stopped on close. Mails
+ * and Discord messages leave through durable outboxes (use cases only queue them): each is drained
+ * at once when a commit queues one, and polled for retries and what other nodes queued. Alerts are
+ * evaluated once per cluster (decision 902).
+ */
+function startBackgroundWork(ctx: AppContext): void {
+  const { config, events } = ctx;
+  const loops = new BackgroundLoops(ctx.log);
+  const mail = createMailOutbox(ctx);
+  const discord = createDiscordOutbox(ctx);
+  ctx.onClose(events.on('mail.queued', mail.drain));
+  ctx.onClose(events.on('discord.queued', discord.drain));
+  loops.every('mail outbox', config.mail.pollMs, mail.drain);
+  loops.every('discord outbox', config.alerts.discordPollMs, discord.drain);
+  loops.every('alert evaluation', config.alerts.evaluateEveryMs, () => evaluateAlerts(ctx));
+  loops.every('order expiry sweep', 60_000, () => expireStaleOrders(ctx));
+  // Drafts also expire before the staff list and a new draft: this sweep only catches the rest.
+  loops.every('release draft expiry sweep', 10 * 60_000, () => expireStaleDrafts(ctx));
+  ctx.onClose(() => loops.stop());
 }

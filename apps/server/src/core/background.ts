@@ -24,3 +24,21 @@ export function repeatInBackground(
 ): NodeJS.Timeout {
   return setInterval(() => runInBackground(log, task, work), everyMs).unref();
 }
+
+/**
+ * The node's background loops, each named and started in `app.ts` (one line each, so the wiring
+ * shows every timer the node runs), all stopped together on close.
+ */
+export class BackgroundLoops {
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly log: Logger) {}
+
+  every(task: string, everyMs: number, work: () => unknown): void {
+    this.timers.push(repeatInBackground(this.log, task, everyMs, work));
+  }
+
+  stop(): void {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+  }
+}

@@ -19,7 +19,7 @@ export interface DomainEvents {
   'settings.changed': { keys: string[] };
   /** A mail was queued in the outbox (its worker sends it at once). */
   'mail.queued': Record<string, never>;
-  /** A Discord message was queued in its outbox outside an evaluation (sent at once). */
+  /** A Discord message was queued in its outbox (published after the commit; sent at once). */
   'discord.queued': Record<string, never>;
   /** A customer's whitelisted game accounts changed (the hub re-reads them). */
   'whitelist.changed': { userId: string };

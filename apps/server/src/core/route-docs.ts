@@ -21,6 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Corps non JSON (UNSUPPORTED_MEDIA_TYPE)',
   422: 'Requête refusée en l’état',
   429: 'Trop de tentatives (RATE_LIMITED, avec Retry-After)',
+  500: 'Erreur interne (INTERNAL) : un défaut du serveur, la modification n’a pas eu lieu',
   503: 'Service momentanément indisponible (SERVICE_UNAVAILABLE, MAINTENANCE)',
 };
 
@@ -35,7 +36,7 @@ type DocumentedRoute = Pick<RouteOptions, 'schema' | 'method' | 'url' | 'onReque
 
 /**
  * The OpenAPI document tells what each operation may answer: every route under `api` documents
- * 400 (input) and 503 (database outage, maintenance), 404 when it names a resource, 413/415 when
+ * 400 (input), 500 (a defect: the use case rolled back) and 503 (database outage, maintenance), 404 when it names a resource, 413/415 when
  * it takes a body, its guards' 401/403 with the bearer scheme, and the statuses its handler declares
  * in `config.errors`. The fuzz suite checks every answer against this.
  */
@@ -50,7 +51,7 @@ export function documentAnswers(api: FastifyInstance): void {
     );
   });
   api.addHook('onRoute', (route) => {
-    const statuses = [400, 503, ...(route.config?.errors ?? [])];
+    const statuses = [400, 500, 503, ...(route.config?.errors ?? [])];
     if (route.url.includes(':')) statuses.push(404);
     if (route.schema?.body) statuses.push(413, 415);
     const guards = [route.onRequest ?? []].flat() as Guard[];

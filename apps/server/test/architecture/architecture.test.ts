@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { forbiddenImports, type Layout, programOf, writesOutsideOwner } from './code-rules.ts';
+import { useCaseViolations } from './use-case-rules.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SOURCE = join(ROOT, 'apps/server/src');
@@ -57,6 +58,49 @@ describe('server architecture', () => {
 
   it('each table is written only by the module that declares it; the others call its operations', () => {
     expect(writesOutsideOwner(server, layout)).toEqual([]);
+  });
+
+  it('services take the context; routes neither reach the database nor emit events', () => {
+    expect(useCaseViolations(server, layout)).toEqual([]);
+  });
+
+  it('the use-case rules see a handle parameter, an aliased type and every way a route could write or emit', () => {
+    const { program, layout: virtual } = virtualServer({
+      'db/client.ts': 'export type Db = { insert(): void };\nexport type DbOrTx = Db;',
+      'core/events.ts': 'export class EventBus { emit(name: string): void {} }',
+      'context.ts': `import type { Db } from './db/client.ts';
+        import type { EventBus } from './core/events.ts';
+        export interface AppContext { db: Db; events: EventBus }`,
+      'core/admin-list.ts':
+        "import type { DbOrTx } from '../db/client.ts';\nexport const page = (db: DbOrTx) => db;",
+      'modules/users/users.service.ts': `import type { DbOrTx as Handle } from '../../db/client.ts';
+        import type { AppContext } from '../../context.ts';
+        export const find = (db: Handle) => db;
+        export const good = (ctx: AppContext) => ctx.db;
+        export const bootstrap = (ctx: Pick<AppContext, 'db'>) => ctx.db;`,
+      'modules/users/users.routes.ts': `import type { AppContext } from '../../context.ts';
+        export function routes(ctx: AppContext) {
+          ctx.db.insert();
+          const { db: database } = ctx;
+          ctx['db'];
+          ctx.events.emit('user.changed');
+          const { events } = ctx;
+          events.emit('user.changed');
+          return database;
+        }`,
+    });
+    expect(
+      useCaseViolations(program, virtual)
+        .map((line) => line.replace(/:\d+:/, ':'))
+        .sort(),
+    ).toEqual([
+      'modules/users/users.routes.ts: a route emits an event',
+      'modules/users/users.routes.ts: a route emits an event',
+      'modules/users/users.routes.ts: a route reaches the database',
+      'modules/users/users.routes.ts: a route reaches the database',
+      'modules/users/users.routes.ts: a route reaches the database',
+      'modules/users/users.service.ts: takes a DbOrTx (services take the context)',
+    ]);
   });
 
   it('the import rule sees aliased, namespace, re-exported, dynamic and type imports', () => {

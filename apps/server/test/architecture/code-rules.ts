@@ -73,14 +73,14 @@ export function forbiddenImports(
   );
 }
 
-function sourceFiles(program: ts.Program, layout: Layout): ts.SourceFile[] {
+export function sourceFiles(program: ts.Program, layout: Layout): ts.SourceFile[] {
   return program
     .getSourceFiles()
     .filter((file) => file.fileName.startsWith(layout.source) && isProduction(file.fileName));
 }
 
 /** The symbol an identifier stands for, through import aliases. */
-function resolvedSymbol(checker: ts.TypeChecker, identifier: ts.Identifier): ts.Symbol | undefined {
+export function resolvedSymbol(checker: ts.TypeChecker, identifier: ts.Identifier): ts.Symbol | undefined {
   const symbol = checker.getSymbolAtLocation(identifier);
   return symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }

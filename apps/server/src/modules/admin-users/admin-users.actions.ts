@@ -8,7 +8,7 @@ import { resendConfirmation } from '../auth/auth.service.ts';
 import { mailSecurityNotice } from '../auth/security-mails.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
-import { resetHwid } from '../me/me.service.ts';
+import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
 import {
   assertMayGivePermissions,
   assertMayManageUser,
@@ -60,18 +60,20 @@ export async function resendActivationByStaff(
   await assertMayManageUser(ctx, { actorId: input.actor.id, target: user });
   if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
-  await resendConfirmation(ctx, user.username, input.actor);
-  await writeAudit(ctx, {
-    actor: input.actor,
-    action: 'user.resend_activation',
-    target: { type: 'user', id: user.id, label: user.username },
-    after: { email: user.email },
+  await inTransaction(ctx, async (tx) => {
+    await resendConfirmation(tx, user.username, input.actor);
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'user.resend_activation',
+      target: { type: 'user', id: user.id, label: user.username },
+      after: { email: user.email },
+    });
   });
 }
 
 /**
- * Bans a user: sets the ban, ends every web session in the same transaction, then tells the
- * real-time hub (`user.banned`) which drops the user's sockets and bot at once.
+ * Bans a user: sets the ban and ends every web and bot session in the same transaction; after the
+ * commit `user.banned` makes every node drop the user's sockets and bot at once.
  */
 export async function banUser(
   ctx: AppContext,
@@ -87,6 +89,7 @@ export async function banUser(
     if (user.bannedAt) throw new AppError('ALREADY_BANNED');
     await setBan(tx, user.id, { reason: input.reason });
     const revoked = await revokeSessions(tx, { userId: user.id, banned: true });
+    await revokeBotSessions(tx, { userId: user.id });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.ban',
@@ -171,20 +174,15 @@ export async function setUserDiscordId(
   ctx.events.emit('user.changed', { userId: input.userId });
 }
 
-/** Unbinds the user's PC without the cooldown (the me domain writes the audit entry). */
+/** Unbinds the user's PC without the cooldown, and without spending the customer's own reset. */
 export async function resetUserHwidByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor & { id: string; username: string } },
 ): Promise<void> {
-  await assertMayManageUser(ctx, {
-    actorId: input.actor.id,
-    target: await getUserById(ctx, input.userId),
-  });
-  await resetHwid(ctx, {
-    userId: input.userId,
-    ip: input.actor.ip,
-    bypassCooldown: true,
-    actor: { id: input.actor.id, username: input.actor.username },
+  await onManagedUser(ctx, input, async (tx, user) => {
+    const { hwid } = user;
+    if (!hwid) throw new AppError('HWID_NOT_BOUND');
+    await unbindPc(tx, { user: { ...user, hwid }, actor: input.actor, resetAt: user.hwidResetAt });
   });
 }
 

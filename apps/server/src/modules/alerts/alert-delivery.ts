@@ -42,5 +42,6 @@ export async function deliver(
     await ctx.db
       .insert(discordOutbox)
       .values({ id: newId(), url: recipient.discordWebhookUrl, payload: discordPayload(message, at) });
+    ctx.events.emit('discord.queued', {});
   }
 }

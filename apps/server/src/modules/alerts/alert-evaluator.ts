@@ -8,7 +8,6 @@ import {
 } from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
-import { repeatInBackground } from '../../core/background.ts';
 import { newId } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { users } from '../users/users.table.ts';
@@ -17,7 +16,6 @@ import { type HoldingCondition, holdingConditions } from './alert-conditions.ts'
 import { deliver, type Recipient } from './alert-delivery.ts';
 import { type AlertMessage, alertMessage, recoveryMessage } from './alert-messages.ts';
 import { alertIncidents, alertPreferences } from './alerts.table.ts';
-import { startDiscordOutbox } from './discord-outbox.ts';
 import { type FleetState, fleetConditions, isFleetRuleUnknown, readFleetState } from './fleet-conditions.ts';
 
 /** The advisory lock key of the evaluation (one per cluster at a time, decision 902). */
@@ -78,28 +76,6 @@ interface Evaluation {
   fleet: FleetState;
   /** Users who got an in-app notification. */
   notified: Set<string>;
-}
-
-/** The alert workers: the evaluation every `evaluateEveryMs`, then the Discord outbox sends what it queued. */
-export function startAlerts(ctx: AppContext): void {
-  const discord = startDiscordOutbox(ctx);
-  ctx.onClose(ctx.events.on('discord.queued', discord.drain));
-  startAlertEvaluator(ctx, () => {
-    ctx.events.emit('mail.queued', {});
-    discord.drain();
-  });
-}
-
-function startAlertEvaluator(ctx: AppContext, afterEvaluation: () => void): void {
-  const timer = repeatInBackground(
-    ctx.log,
-    'alert evaluation',
-    ctx.config.alerts.evaluateEveryMs,
-    async () => {
-      if (await evaluateAlerts(ctx)) afterEvaluation();
-    },
-  );
-  ctx.onClose(() => clearInterval(timer));
 }
 
 async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {

@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { repeatInBackground, runInBackground } from '../../core/background.ts';
 import {
   backoffMs,
   claimDueRows,
@@ -29,12 +28,8 @@ type Outcome = { sent: true } | { sent: false; error: string; retryAfterMs?: num
  * a webhook Discord says is gone (401, 403, 404) is given up at once. Claims skip rows another node
  * holds, so N nodes never send twice.
  */
-export function startDiscordOutbox(ctx: AppContext): { drain: () => void } {
-  const drainNow = coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize);
-  const drain = () => runInBackground(ctx.log, 'discord outbox', drainNow);
-  const timer = repeatInBackground(ctx.log, 'discord outbox', ctx.config.alerts.discordPollMs, drainNow);
-  ctx.onClose(() => clearInterval(timer));
-  return { drain };
+export function createDiscordOutbox(ctx: AppContext): { drain: () => Promise<void> } {
+  return { drain: coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize) };
 }
 
 async function sendDueBatch(ctx: AppContext): Promise<number> {

@@ -6,6 +6,7 @@ import {
   type TestServer,
   type TestUser,
 } from '../../../test/harness.ts';
+import { inTransaction } from '../../context.ts';
 import { writeAudit } from './audit.service.ts';
 
 let server: TestServer;
@@ -96,15 +97,17 @@ it('records security events and staff actions, filtered by actor, action, target
 
 it('exports the filtered trail as CSV, every row, with before/after as JSON', async () => {
   const actor = { id: null, username: 'robot', ip: '10.0.0.1' };
-  for (let i = 0; i < 2500; i += 1) {
-    await writeAudit(server.app.ctx, {
-      actor,
-      action: 'test.bulk',
-      target: { type: 'thing', id: String(i), label: `chose ${i}` },
-      before: { n: i },
-      after: { n: i + 1 },
-    });
-  }
+  await inTransaction(server.app.ctx, async (tx) => {
+    for (let i = 0; i < 2500; i += 1) {
+      await writeAudit(tx, {
+        actor,
+        action: 'test.bulk',
+        target: { type: 'thing', id: String(i), label: `chose ${i}` },
+        before: { n: i },
+        after: { n: i + 1 },
+      });
+    }
+  });
   const response = await fetch(`${server.api}/admin/audit/export.csv?action=test.bulk`, {
     headers: { authorization: `Bearer ${auditor.token}` },
   });

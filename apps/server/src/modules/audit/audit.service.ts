@@ -1,6 +1,6 @@
 import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
 import { and, asc, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction, isInTransaction } from '../../context.ts';
 import {
   inKeysetBatches,
   likePattern,
@@ -26,9 +26,15 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-/** Writes one audit entry; pass the transaction of the change so both commit or neither does. */
-export async function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
-  await ctx.db.insert(auditLog).values({
+/**
+ * Writes the audit entry of a change, in the change's own transaction (`inTransaction`): both
+ * commit or neither does. Called outside one it throws, so a use case that forgot its transaction
+ * fails its first test instead of leaving a change without its trace (or a trace without its change).
+ */
+export async function writeAudit(tx: AppContext, entry: AuditEntry): Promise<void> {
+  if (!isInTransaction(tx))
+    throw new Error(`audit « ${entry.action} » écrit hors de la transaction de son changement`);
+  await tx.db.insert(auditLog).values({
     id: newId(),
     actorId: entry.actor.id,
     actorUsername: entry.actor.username,
@@ -42,9 +48,9 @@ export async function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<vo
   });
 }
 
-/** A security event with no staff actor (sign-in failed, password reset...). */
-export function writeSecurityEvent(ctx: AppContext, entry: AuditEntry): Promise<void> {
-  return writeAudit(ctx, entry);
+/** An attempt that was refused and changed nothing (a wrong password, a wrong code): its entry alone. */
+export function recordRefusedAttempt(ctx: AppContext, entry: AuditEntry): Promise<void> {
+  return inTransaction(ctx, (tx) => writeAudit(tx, entry));
 }
 
 type AuditRow = typeof auditLog.$inferSelect;

@@ -1,13 +1,13 @@
 import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
 import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { writeSecurityEvent } from '../audit/audit.service.ts';
+import { recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -61,12 +61,22 @@ export async function registerUser(
   if (owner) return answerAsIfRegistered(ctx, input, owner, referrer?.username ?? null);
   let user: UserRow;
   try {
-    user = await createUser(ctx, {
-      username: input.username,
-      email: input.email,
-      passwordHash,
-      referral: referrer ? referrer.username : null,
-      referredById: referrer?.id ?? null,
+    user = await inTransaction(ctx, async (tx) => {
+      const created = await createUser(tx, {
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        referral: referrer ? referrer.username : null,
+        referredById: referrer?.id ?? null,
+      });
+      await writeAudit(tx, {
+        actor: { id: created.id, username: created.username, ip: origin.ip },
+        action: 'auth.register',
+        target: { type: 'user', id: created.id, label: created.username },
+        after: { username: created.username, email: created.email, referral: created.referral },
+      });
+      await sendActivationMail(tx, created);
+      return created;
     });
   } catch (error) {
     // Two registrations raced past the checks above: the unique indexes decide.
@@ -77,13 +87,6 @@ export async function registerUser(
     }
     throw error;
   }
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: origin.ip },
-    action: 'auth.register',
-    target: { type: 'user', id: user.id, label: user.username },
-    after: { username: user.username, email: user.email, referral: user.referral },
-  });
-  await sendActivationMail(ctx, user);
   return getPublicUser(ctx, user.id);
 }
 
@@ -189,14 +192,16 @@ export async function activateUser(
   const refusal = new AppError('INVALID_TOKEN', { message: ACTIVATION_REFUSED });
   const user = await findUserByUsername(ctx, input.username);
   if (!user || user.activatedAt) throw refusal;
-  await consumeToken(ctx, 'activation', input.token, user.id).catch(() => {
-    throw refusal;
-  });
-  await markActivated(ctx, user.id);
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: origin.ip },
-    action: 'auth.activate',
-    target: { type: 'user', id: user.id, label: user.username },
+  await inTransaction(ctx, async (tx) => {
+    await consumeToken(tx, 'activation', input.token, user.id).catch(() => {
+      throw refusal;
+    });
+    await markActivated(tx, user.id);
+    await writeAudit(tx, {
+      actor: { id: user.id, username: user.username, ip: origin.ip },
+      action: 'auth.activate',
+      target: { type: 'user', id: user.id, label: user.username },
+    });
   });
 }
 
@@ -233,7 +238,7 @@ export async function loginUser(
   const isPasswordRight = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), input.password);
   if (!user || !isPasswordRight) {
     await throttle.failed();
-    await writeSecurityEvent(ctx, {
+    await recordRefusedAttempt(ctx, {
       actor: { id: user?.id ?? null, username: input.username.slice(0, 64), ip: origin.ip },
       action: 'auth.login_failed',
       target: user ? { type: 'user', id: user.id, label: user.username } : undefined,
@@ -247,19 +252,21 @@ export async function loginUser(
     });
   }
   await throttle.succeeded();
-  const isNewDevice = await isUnknownDevice(ctx, user.id, origin.userAgent);
-  const { token } = await createSession(ctx, { userId: user.id, ...origin });
-  if (isNewDevice) await mailSecurityNotice(ctx, user, { kind: 'new_device', ...origin });
-  // With two-factor on, the sign-in ends (and is audited) when the code is given.
-  const secondFactorRequired = await hasTwoFactorEnabled(ctx, user.id);
-  if (!secondFactorRequired) {
-    await writeSecurityEvent(ctx, {
-      actor: { id: user.id, username: user.username, ip: origin.ip },
-      action: 'auth.login',
-      target: { type: 'user', id: user.id, label: user.username },
-    });
-  }
-  return { user, token, secondFactorRequired };
+  return inTransaction(ctx, async (tx) => {
+    const isNewDevice = await isUnknownDevice(tx, user.id, origin.userAgent);
+    const { token } = await createSession(tx, { userId: user.id, ...origin });
+    if (isNewDevice) await mailSecurityNotice(tx, user, { kind: 'new_device', ...origin });
+    // With two-factor on, the sign-in ends (and is audited) when the code is given.
+    const secondFactorRequired = await hasTwoFactorEnabled(tx, user.id);
+    if (!secondFactorRequired) {
+      await writeAudit(tx, {
+        actor: { id: user.id, username: user.username, ip: origin.ip },
+        action: 'auth.login',
+        target: { type: 'user', id: user.id, label: user.username },
+      });
+    }
+    return { user, token, secondFactorRequired };
+  });
 }
 
 /**
@@ -274,14 +281,16 @@ export async function requestPasswordReset(
   if (!(await withinMailLimits(ctx, 'forgot', email, origin))) return;
   const user = await findUserByEmail(ctx, email.trim());
   if (!user || user.bannedAt) return;
-  runInBackground(ctx.log, 'lien de réinitialisation', () => mailResetLink(ctx, user, origin));
+  runInBackground(ctx.log, 'lien de réinitialisation', () =>
+    inTransaction(ctx, (tx) => mailResetLink(tx, user, origin)),
+  );
 }
 
-async function mailResetLink(ctx: AppContext, user: UserRow, origin: RequestOrigin): Promise<void> {
-  const token = await issueToken(ctx, user, 'reset');
-  const link = `${ctx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
+async function mailResetLink(tx: AppContext, user: UserRow, origin: RequestOrigin): Promise<void> {
+  const token = await issueToken(tx, user, 'reset');
+  const link = `${tx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
   await queueMail(
-    ctx,
+    tx,
     buildLinkMail({
       to: user.email,
       subject: 'Réinitialisation de votre mot de passe',
@@ -293,7 +302,7 @@ async function mailResetLink(ctx: AppContext, user: UserRow, origin: RequestOrig
         "Ce lien est valable 30 minutes. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
     }),
   );
-  await writeSecurityEvent(ctx, {
+  await writeAudit(tx, {
     actor: { id: null, username: null, ip: origin.ip },
     action: 'auth.password_reset_requested',
     target: { type: 'user', id: user.id, label: user.username },
@@ -320,22 +329,24 @@ export async function resetPassword(
   if (!pending) throw new AppError('INVALID_TOKEN');
   const user = await getUserById(ctx, pending.userId);
   await assertStrongPassword(input.password, [user.username, user.email]);
-  const userId = await consumeToken(ctx, 'reset', input.token);
-  // Every other reset link of the account dies with this one (an older mail must not work later).
-  await ctx.db
-    .update(userTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
   const passwordHash = await hashPassword(input.password);
-  await updatePasswordHash(ctx, userId, passwordHash);
-  // A reset also proves the e-mail: it activates an account that was waiting for activation.
-  if (!user.activatedAt) await markActivated(ctx, userId);
-  await revokeSessions(ctx, { userId });
-  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: origin.ip },
-    action: 'auth.password_reset',
-    target: { type: 'user', id: user.id, label: user.username },
+  await inTransaction(ctx, async (tx) => {
+    const userId = await consumeToken(tx, 'reset', input.token);
+    // Every other reset link of the account dies with this one (an older mail must not work later).
+    await tx.db
+      .update(userTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
+    await updatePasswordHash(tx, userId, passwordHash);
+    // A reset also proves the e-mail: it activates an account that was waiting for activation.
+    if (!user.activatedAt) await markActivated(tx, userId);
+    await revokeSessions(tx, { userId });
+    await mailSecurityNotice(tx, user, { kind: 'password_changed' });
+    await writeAudit(tx, {
+      actor: { id: user.id, username: user.username, ip: origin.ip },
+      action: 'auth.password_reset',
+      target: { type: 'user', id: user.id, label: user.username },
+    });
   });
 }
 
@@ -354,13 +365,15 @@ export async function changePassword(
   }
   await assertStrongPassword(input.newPassword, [user.username, user.email]);
   const passwordHash = await hashPassword(input.newPassword);
-  await updatePasswordHash(ctx, user.id, passwordHash);
-  await revokeSessions(ctx, { userId: user.id, exceptSessionId: input.sessionId });
-  await mailSecurityNotice(ctx, user, { kind: 'password_changed' });
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: origin.ip },
-    action: 'auth.password_changed',
-    target: { type: 'user', id: user.id, label: user.username },
+  await inTransaction(ctx, async (tx) => {
+    await updatePasswordHash(tx, user.id, passwordHash);
+    await revokeSessions(tx, { userId: user.id, exceptSessionId: input.sessionId });
+    await mailSecurityNotice(tx, user, { kind: 'password_changed' });
+    await writeAudit(tx, {
+      actor: { id: user.id, username: user.username, ip: origin.ip },
+      action: 'auth.password_changed',
+      target: { type: 'user', id: user.id, label: user.username },
+    });
   });
 }
 

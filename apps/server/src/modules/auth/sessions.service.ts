@@ -1,11 +1,11 @@
 import { describeUserAgent, type MySession } from '@bot/contracts';
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { writeSecurityEvent } from '../audit/audit.service.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { twoFactor } from '../two-factor/two-factor.table.ts';
 import { users } from '../users/users.table.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
@@ -293,17 +293,19 @@ export async function revokeOwnSessions(
   origin: { ip: string | null },
   sessionId?: string,
 ): Promise<number> {
-  const revoked = await revokeSessions(ctx, {
-    userId: session.userId,
-    ...(sessionId ? { sessionIds: [sessionId] } : { exceptSessionId: session.sessionId }),
+  return inTransaction(ctx, async (tx) => {
+    const revoked = await revokeSessions(tx, {
+      userId: session.userId,
+      ...(sessionId ? { sessionIds: [sessionId] } : { exceptSessionId: session.sessionId }),
+    });
+    if (sessionId && revoked.length === 0)
+      throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    await writeAudit(tx, {
+      actor: { id: session.userId, username: session.username, ip: origin.ip },
+      action: 'auth.sessions_revoked',
+      target: { type: 'user', id: session.userId, label: session.username },
+      after: { sessionIds: revoked },
+    });
+    return revoked.length;
   });
-  if (sessionId && revoked.length === 0)
-    throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
-  await writeSecurityEvent(ctx, {
-    actor: { id: session.userId, username: session.username, ip: origin.ip },
-    action: 'auth.sessions_revoked',
-    target: { type: 'user', id: session.userId, label: session.username },
-    after: { sessionIds: revoked },
-  });
-  return revoked.length;
 }

@@ -6,9 +6,11 @@ import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { claimHwid, findUserByBotKey } from '../users/users.service.ts';
+import { claimHwid, findUserByBotKey, releaseHwid } from '../users/users.service.ts';
+import type { UserRow } from '../users/users.table.ts';
 import { users } from '../users/users.table.ts';
 import {
   listWhitelistedAccountNames,
@@ -185,6 +187,28 @@ export async function findBotSessionsByTokens(
     });
   }
   return hashes.map((hash) => live.get(hash));
+}
+
+/**
+ * Unbinds a user's PC inside the caller's transaction (a customer's reset or a staff one): the
+ * binding goes, the bot sessions of that PC end with it, the audit entry is written, and once the
+ * transaction commits `hwid.reset` tells every node to close that PC's sockets.
+ */
+export async function unbindPc(
+  tx: AppContext,
+  input: { user: UserRow & { hwid: string }; actor: AuditActor; resetAt: Date | null },
+): Promise<void> {
+  const { user } = input;
+  await releaseHwid(tx, user.id, input.resetAt);
+  await revokeBotSessions(tx, { userId: user.id, hwid: user.hwid });
+  await writeAudit(tx, {
+    actor: input.actor,
+    action: 'user.hwid_reset',
+    target: { type: 'user', id: user.id, label: user.username },
+    before: { hwid: user.hwid },
+    after: { hwid: null },
+  });
+  tx.events.emit('hwid.reset', { userId: user.id, hwid: user.hwid });
 }
 
 /** Ends a user's bot sessions (all, or those of one PC). */

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
-import { repeatInBackground } from '../../core/background.ts';
 import { newId } from '../../core/ids.ts';
 import type { MailMessage } from '../../core/mailer.ts';
 import {
@@ -63,10 +62,7 @@ export async function mailBacklog(
  * by another node). Failures retry with exponential backoff; after `maxAttempts` the mail is marked
  * failed and stays visible. Claims skip rows another node holds, so N nodes never send twice.
  */
-export function startMailOutbox(ctx: AppContext): void {
-  const drain = coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize);
-  const timer = repeatInBackground(ctx.log, 'mail outbox', ctx.config.mail.pollMs, drain);
-  const unsubscribe = ctx.events.on('mail.queued', drain);
+export function createMailOutbox(ctx: AppContext): { drain: () => Promise<void> } {
   new Gauge({
     name: 'mail_outbox_messages',
     help: 'Mails waiting to be sent (pending) and given up after every retry (failed)',
@@ -78,10 +74,7 @@ export function startMailOutbox(ctx: AppContext): void {
       this.set({ state: 'failed' }, failed);
     },
   });
-  ctx.onClose(() => {
-    clearInterval(timer);
-    unsubscribe();
-  });
+  return { drain: coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize) };
 }
 
 interface ClaimedMail {

@@ -16,13 +16,8 @@ import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { listOwnSessions, revokeOwnSessions } from '../auth/sessions.service.ts';
-import {
-  getCachedPublicUser,
-  getOrCreateBotKey,
-  getPublicUser,
-  updateDiscordId,
-} from '../users/users.service.ts';
-import { resetHwid, rotateMyBotKey } from './me.service.ts';
+import { getCachedPublicUser, getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
+import { changeMyDiscordId, resetHwid, rotateMyBotKey } from './me.service.ts';
 
 const tags = ['me'];
 
@@ -60,8 +55,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, body: discordInput, response: { 200: userInfoAnswer } } },
     async (request) => {
       const { userId } = sessionOf(request);
-      await updateDiscordId(ctx, userId, request.body.discordId);
-      ctx.events.emit('user.changed', { userId });
+      await changeMyDiscordId(ctx, { userId, discordId: request.body.discordId, ip: request.ip });
       return { data: await getPublicUser(ctx, userId) };
     },
   );

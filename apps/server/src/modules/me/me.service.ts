@@ -1,8 +1,9 @@
-import type { AppContext } from '../../context.ts';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { writeSecurityEvent } from '../audit/audit.service.ts';
+import { writeAudit } from '../audit/audit.service.ts';
+import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { getUserById, releaseHwid, rotateBotKey } from '../users/users.service.ts';
+import { getUserById, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -12,56 +13,74 @@ async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Pr
   return new Date((hwidResetAt?.getTime() ?? 0) + hwidResetCooldownHours * HOUR_MS);
 }
 
-/** Unbinds the user's bot PC, at most once per cooldown (a setting). Staff resets bypass the cooldown. */
-export async function resetHwid(
-  ctx: AppContext,
-  input: {
-    userId: string;
-    ip: string | null;
-    bypassCooldown?: boolean;
-    actor?: { id: string; username: string };
-  },
-): Promise<Date> {
-  const user = await getUserById(ctx, input.userId);
-  if (!user.hwid) throw new AppError('HWID_NOT_BOUND');
-  const nextAllowed = await getNextHwidResetAt(ctx, user.hwidResetAt);
-  if (!input.bypassCooldown && nextAllowed.getTime() > Date.now()) {
-    const when = nextAllowed.toLocaleString('fr-FR', {
-      timeZone: 'Europe/Paris',
-      dateStyle: 'short',
-      timeStyle: 'short',
-    });
-    throw new AppError('HWID_RESET_COOLDOWN', {
-      message: `Vous avez déjà délié votre PC récemment. Prochaine réinitialisation possible le ${when} (heure de Paris).`,
-      retryAfter: Math.ceil((nextAllowed.getTime() - Date.now()) / 1000),
-      details: { nextResetAt: nextAllowed.toISOString() },
-    });
-  }
-  const now = new Date();
-  await releaseHwid(ctx, user.id, input.bypassCooldown ? user.hwidResetAt : now);
-  ctx.events.emit('hwid.reset', { userId: user.id, hwid: user.hwid });
-  await writeSecurityEvent(ctx, {
-    actor: { id: input.actor?.id ?? user.id, username: input.actor?.username ?? user.username, ip: input.ip },
-    action: 'user.hwid_reset',
-    target: { type: 'user', id: user.id, label: user.username },
-    before: { hwid: user.hwid },
-    after: { hwid: null },
+function cooldownRefusal(nextAllowed: Date): AppError {
+  const when = nextAllowed.toLocaleString('fr-FR', {
+    timeZone: 'Europe/Paris',
+    dateStyle: 'short',
+    timeStyle: 'short',
   });
-  return getNextHwidResetAt(ctx, input.bypassCooldown ? user.hwidResetAt : now);
+  return new AppError('HWID_RESET_COOLDOWN', {
+    message: `Vous avez déjà délié votre PC récemment. Prochaine réinitialisation possible le ${when} (heure de Paris).`,
+    retryAfter: Math.ceil((nextAllowed.getTime() - Date.now()) / 1000),
+    details: { nextResetAt: nextAllowed.toISOString() },
+  });
 }
 
-/** Replaces the bot access key; bot sessions opened with the old one end. */
-export async function rotateMyBotKey(
+/**
+ * The customer unbinds their own PC, at most once per cooldown (a setting); answers when they may
+ * do it again. One transaction: the binding, the bot sessions and the audit entry (`unbindPc`).
+ */
+export function resetHwid(ctx: AppContext, input: { userId: string; ip: string | null }): Promise<Date> {
+  return inTransaction(ctx, async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    const { hwid } = user;
+    if (!hwid) throw new AppError('HWID_NOT_BOUND');
+    const nextAllowed = await getNextHwidResetAt(tx, user.hwidResetAt);
+    if (nextAllowed.getTime() > Date.now()) throw cooldownRefusal(nextAllowed);
+    const now = new Date();
+    await unbindPc(tx, {
+      user: { ...user, hwid },
+      actor: { id: user.id, username: user.username, ip: input.ip },
+      resetAt: now,
+    });
+    return getNextHwidResetAt(tx, now);
+  });
+}
+
+/** Replaces the bot access key; the bot sessions opened with the old one end with it. */
+export function rotateMyBotKey(
   ctx: AppContext,
   input: { userId: string; ip: string | null },
 ): Promise<string> {
-  const user = await getUserById(ctx, input.userId);
-  const accessKey = await rotateBotKey(ctx, user.id);
-  ctx.events.emit('botKey.rotated', { userId: user.id });
-  await writeSecurityEvent(ctx, {
-    actor: { id: user.id, username: user.username, ip: input.ip },
-    action: 'user.bot_key_rotated',
-    target: { type: 'user', id: user.id, label: user.username },
+  return inTransaction(ctx, async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    const accessKey = await rotateBotKey(tx, user.id);
+    await revokeBotSessions(tx, { userId: user.id });
+    await writeAudit(tx, {
+      actor: { id: user.id, username: user.username, ip: input.ip },
+      action: 'user.bot_key_rotated',
+      target: { type: 'user', id: user.id, label: user.username },
+    });
+    tx.events.emit('botKey.rotated', { userId: user.id });
+    return accessKey;
   });
-  return accessKey;
+}
+
+/** The customer sets or clears their Discord id (alerts can reach them there). */
+export function changeMyDiscordId(
+  ctx: AppContext,
+  input: { userId: string; discordId: string | null; ip: string | null },
+): Promise<void> {
+  return inTransaction(ctx, async (tx) => {
+    const user = await getUserById(tx, input.userId);
+    await updateDiscordId(tx, user.id, input.discordId);
+    await writeAudit(tx, {
+      actor: { id: user.id, username: user.username, ip: input.ip },
+      action: 'user.discord',
+      target: { type: 'user', id: user.id, label: user.username },
+      before: { discordId: user.discordId },
+      after: { discordId: input.discordId },
+    });
+    tx.events.emit('user.changed', { userId: user.id });
+  });
 }

@@ -16,13 +16,11 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { csvAnswer, inBatches, sendCsv } from '../../core/admin-list.ts';
-import { repeatInBackground } from '../../core/background.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import {
   cancelMyOrder,
   createOrder,
-  expireStaleOrders,
   getOwnOrder,
   listMyOrders,
   listSubscriptions,
@@ -37,15 +35,7 @@ import {
 } from './payments-admin.service.ts';
 import { getPaymentReceipt, getReceipt } from './receipts.ts';
 
-const EXPIRY_SWEEP_MS = 60_000;
-
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { ctx } = app;
-  const sweep = repeatInBackground(ctx.log, 'order expiry sweep', EXPIRY_SWEEP_MS, () =>
-    expireStaleOrders(ctx),
-  );
-  ctx.onClose(() => clearInterval(sweep));
-
   await app.register(myOrderRoutes);
   await app.register(adminPaymentRoutes);
 };

@@ -6,7 +6,6 @@ import {
   findAllowedAccounts,
   isOutdatedAgent,
   outdatedAgentRefusal,
-  revokeBotSessions,
 } from '../bots/bots.service.ts';
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
@@ -60,24 +59,18 @@ export class SocketAccess {
         const code = banned ? 'ACCOUNT_BANNED' : 'UNAUTHORIZED';
         for (const sessionId of sessionIds) this.closeRoom(rooms.session(sessionId), code);
       }),
-      events.on('user.banned', ({ userId }) =>
-        later(async () => {
-          this.closeRoom(rooms.user(userId), 'ACCOUNT_BANNED');
-          this.closeRoom(rooms.userAgents(userId), 'ACCOUNT_BANNED');
-          await revokeBotSessions(ctx, { userId });
-        }),
-      ),
+      // The use cases ended the sessions in their transaction; each node closes its own sockets.
+      events.on('user.banned', ({ userId }) => {
+        this.closeRoom(rooms.user(userId), 'ACCOUNT_BANNED');
+        this.closeRoom(rooms.userAgents(userId), 'ACCOUNT_BANNED');
+      }),
       events.on('botKey.rotated', ({ userId }) =>
-        later(async () => {
-          this.closeRoom(rooms.userAgents(userId), 'BOT_SESSION_INVALID');
-          await revokeBotSessions(ctx, { userId });
-        }),
+        this.closeRoom(rooms.userAgents(userId), 'BOT_SESSION_INVALID'),
       ),
       events.on('hwid.reset', ({ userId, hwid }) =>
-        later(async () => {
+        later(() => {
           this.closeRoom(rooms.agent(hwid), 'BOT_SESSION_INVALID');
-          await revokeBotSessions(ctx, { userId, hwid });
-          await this.recheckUser(userId);
+          return this.recheckUser(userId);
         }),
       ),
       events.on('user.changed', ({ userId }) => later(() => this.recheckUser(userId))),

@@ -15,7 +15,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageOfItems } from '../../core/admin-list.ts';
-import { repeatInBackground } from '../../core/background.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
@@ -34,7 +33,6 @@ import {
   countDownload,
   createRelease,
   deleteRelease,
-  expireStaleDrafts,
   findPublishedRelease,
   latestRelease,
   listReleases,
@@ -44,17 +42,11 @@ import {
 } from './releases.service.ts';
 
 const tags = ['releases'];
-/** Drafts also expire before the staff list and a new draft: this sweep only catches the rest. */
-const DRAFT_EXPIRY_SWEEP_MS = 10 * 60_000;
 
 /** Agent releases: staff publish builds, customers with an active package download them. */
 export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(releasesAdminRoutes);
   const { ctx } = app;
-  const sweep = repeatInBackground(ctx.log, 'release draft expiry sweep', DRAFT_EXPIRY_SWEEP_MS, () =>
-    expireStaleDrafts(ctx),
-  );
-  ctx.onClose(() => clearInterval(sweep));
 
   app.get(
     '/releases/latest',

@@ -15,7 +15,7 @@ import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { seal, unseal } from '../../core/sealing.ts';
 import { getUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
 import { mailSecurityNotice } from '../auth/security-mails.ts';
 import {
   type AuthenticatedSession,
@@ -125,7 +125,7 @@ async function countAttempt(ctx: AppContext, userId: string, ip: string | null):
 
 async function auditFailure(ctx: AppContext, actor: AuditActor, error: unknown): Promise<void> {
   if (error instanceof AppError && error.code === 'TWO_FACTOR_CODE_INVALID') {
-    await writeAudit(ctx, {
+    await recordRefusedAttempt(ctx, {
       actor,
       action: 'auth.second_factor_failed',
       target: { type: 'user', id: actor.id ?? '', label: actor.username ?? undefined },
@@ -283,15 +283,15 @@ export async function disableTwoFactor(
         before: { enabled: true },
         after: { enabled: false },
       });
+      // A session stopped at the password (someone else's, perhaps) must not become a full one now.
+      await revokeSessions(tx, { userId: input.userId, exceptSessionId: input.sessionId });
+      await mailSecurityNotice(tx, await getUserById(tx, input.userId), { kind: 'two_factor_disabled' });
+      tx.events.emit('sessions.changed', { userId: input.userId });
     });
   } catch (error) {
     await auditFailure(ctx, actor, error);
     throw error;
   }
-  // A session stopped at the password (someone else's, perhaps) must not become a full one now.
-  await revokeSessions(ctx, { userId: input.userId, exceptSessionId: input.sessionId });
-  ctx.events.emit('sessions.changed', { userId: input.userId });
-  await mailSecurityNotice(ctx, await getUserById(ctx, input.userId), { kind: 'two_factor_disabled' });
 }
 
 /** Ten new recovery codes after re-authentication; the old ones stop working. */
