@@ -9,7 +9,7 @@ import {
   type LiveFleet,
   liveKeys,
   setFleetViewport,
-} from '../../../lib/socket/live-cache.ts';
+} from '../../../lib/socket/index.ts';
 import { worldQuery } from '../api/world.ts';
 import { FleetBuffers, type MapFilter } from '../map/fleet-buffers.ts';
 import { MapRenderer } from '../map/map-renderer.ts';

@@ -6,7 +6,7 @@ import {
   emptyFleet,
   type LiveFleet,
   liveKeys,
-} from '../../../lib/socket/live-cache.ts';
+} from '../../../lib/socket/index.ts';
 import type { FleetBuffers } from './fleet-buffers.ts';
 import type { MapRenderer } from './map-renderer.ts';
 
@@ -19,7 +19,7 @@ declare global {
     __adminMap?: {
       renderer: MapRenderer;
       buffers: FleetBuffers;
-      /** Writes states the way the admin socket's handlers do (watchFleet in live-cache.ts). */
+      /** Writes states the way the admin socket's handlers do (watchFleet in lib/socket/fleet-cache.ts). */
       inject: (states: BotState[], asSnapshot?: boolean) => void;
     };
   }
