@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
@@ -9,7 +11,7 @@ import {
   readMapView,
   settledView,
 } from './map-reading.ts';
-import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { openPage, serverAndBrowser, signInThroughForm, WEB_DIST } from './support/browser.ts';
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
 const bots: LiveBot[] = [];
@@ -163,6 +165,19 @@ describe('/admin/map live', () => {
       expect(errors).toEqual([]);
       await close();
     }
+  });
+
+  it('ships the map’s benchmark instruments only in the instrumented build, not in production', async () => {
+    // bench/map builds with `--mode instrumented`; this is the production bundle the journeys run.
+    const scripts = (await readdir(WEB_DIST, { recursive: true })).filter((file) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const instrumented = [];
+    for (const script of scripts)
+      if ((await readFile(join(WEB_DIST, script), 'utf8')).includes('__adminMap')) instrumented.push(script);
+    expect(instrumented).toEqual([]);
+    const { page, close } = await openAdminMap(shared);
+    expect(await page.evaluate(() => '__adminMap' in window)).toBe(false);
+    await close();
   });
 
   it('refuses the live feed to a staff member without can_manageMap (page kept out)', async () => {

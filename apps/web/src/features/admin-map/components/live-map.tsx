@@ -7,6 +7,7 @@ import { useMapDescription } from '../description/use-map-description.ts';
 import { useFleetMirror } from '../feed/use-fleet-mirror.ts';
 import { type MapCounts, useMapCounts } from '../feed/use-map-counts.ts';
 import { useViewportFollow } from '../feed/use-viewport-follow.ts';
+import { useMapInstruments } from '../instrumented/use-map-instruments.ts';
 import { useMapControls } from '../interaction/use-map-controls.ts';
 import { usePointerControls } from '../interaction/use-pointer-controls.ts';
 import { useWheelZoom } from '../interaction/use-wheel-zoom.ts';
@@ -46,6 +47,7 @@ export function LiveMap({ filter, selectedHwid, onSelect, onCounts }: LiveMapPro
   const controls = useMapControls(engine);
   useRendererInputs(engine, { filter, selectedHwid, world: world.data });
   const description = useMapDescription(engine);
+  useMapInstruments(engine);
 
   // The legend sits under the map, not over it: it hid the bots and zones in its corner.
   return (

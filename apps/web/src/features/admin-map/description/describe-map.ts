@@ -4,7 +4,7 @@ import type { MapEngine } from '../render/use-map-engine.ts';
 /** Beyond this many accounts the list would drown a screen reader (and the page): only their count. */
 export const MAX_LISTED_ACCOUNTS = 50;
 
-export interface DescribedAccount {
+interface DescribedAccount {
   hwid: string;
   owner: string;
   name: string;
@@ -14,7 +14,7 @@ export interface DescribedAccount {
   y: number;
 }
 
-export interface DescribedArea {
+interface DescribedArea {
   id: number;
   name: string;
   /** Where its name is painted on the canvas, in its pixels; absent when not painted. */
