@@ -33,7 +33,7 @@ export class MapRenderer extends MapCamera {
    */
   private serverCells: readonly MapCells[] | null = null;
   readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
-  /** The zones' names painted with the background, where (for the journeys). */
+  /** The zones' names painted with the background, where (the text alternative lists them). */
   areaLabels: readonly AreaLabel[] = [];
 
   private readonly context: CanvasRenderingContext2D;
