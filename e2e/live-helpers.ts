@@ -60,41 +60,9 @@ export async function readCount(page: Page, testId: string): Promise<number> {
   return value === null ? -1 : Number(value);
 }
 
-/** What /admin/map exposes on `window.__adminMap` under its test flag (apps/web/src/features/admin-map/map/test-hooks.ts). */
-export interface AdminMapHandle {
-  renderer: {
-    view: { cx: number; cy: number; scale: number };
-    markDirty(): void;
-    isClustered(): boolean;
-    slotScreen(slot: number): [number, number];
-    toScreenX(x: number): number;
-    toScreenY(y: number): number;
-    stats: { frames: number; drawn: number; drawMs: number[] };
-    width: number;
-    height: number;
-    world: { areas: { id: number; name: string }[] } | null;
-    /** The zones' names painted with the background, where. */
-    areaLabels: readonly { name: string; x: number; y: number }[];
-  };
-  buffers: {
-    size: number;
-    visibleCount: number;
-    x: Float32Array;
-    y: Float32Array;
-    slotsOf(hwid: string): readonly number[];
-  };
-  inject?: (states: unknown[], asSnapshot?: boolean) => void;
-}
-
-declare global {
-  interface Window {
-    __adminMap?: AdminMapHandle;
-  }
-}
-
 /**
- * A staff member with `can_manageMap` on /admin/map, its test hooks loaded (`window.__adminMap`)
- * and its admin socket connected.
+ * A staff member with `can_manageMap` on /admin/map, its admin socket connected and its canvas
+ * described in words (the text alternative the journeys read the map through).
  */
 export async function openAdminMap(
   shared: { server: TestServer; browser: Browser },
@@ -104,10 +72,8 @@ export async function openAdminMap(
   const watched = await openPage(shared.browser, shared.server.url, viewport ? { viewport } : {});
   const { page } = watched;
   await signInThroughForm(page, admin.user.username, admin.password);
-  // The map's insides (window.__adminMap) load only with this flag: users never get them.
-  await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
   await page.goto('/admin/map');
   await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor({ timeout: 10_000 });
-  await page.waitForFunction(() => window.__adminMap !== undefined);
+  await page.getByTestId('map-view').waitFor({ state: 'attached' });
   return watched;
 }

@@ -1,7 +1,17 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveBot, openAdminMap, readCount, startLiveBot } from './live-helpers.ts';
-import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import {
+  lookAt,
+  pagePointOf,
+  readAreas,
+  readListedAccounts,
+  readMapView,
+  settledView,
+} from './map-reading.ts';
+import { openPage, serverAndBrowser, signInThroughForm, WEB_DIST } from './support/browser.ts';
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
 const bots: LiveBot[] = [];
@@ -35,45 +45,32 @@ describe('/admin/map live', () => {
         hwid: bot.hwid,
         positions: bot.tick().accounts.map((account) => [account.position.x, account.position.y]),
       }));
-      await expect
-        .poll(
-          () =>
-            page.evaluate(
-              (expectations) =>
-                expectations.every(({ hwid, positions }) => {
-                  const { buffers } = window.__adminMap!;
-                  const slots = buffers.slotsOf(hwid);
-                  return positions.every(([x, y]) =>
-                    slots.some((slot) => buffers.x[slot] === x && buffers.y[slot] === y),
-                  );
-                }),
-              reported,
-            ),
-          { timeout: 5_000 },
-        )
-        .toBe(true);
+      const isDrawnAsReported = async () => {
+        const listed = await readListedAccounts(page);
+        return reported.every(({ hwid, positions }) =>
+          positions.every(([x, y]) =>
+            listed.some((account) => account.hwid === hwid && account.x === x && account.y === y),
+          ),
+        );
+      };
+      await expect.poll(isDrawnAsReported, { timeout: 5_000 }).toBe(true);
     }
     expect(await readCount(page, 'map-accounts-count')).toBe(expected);
 
     // Hovering an account shows its owner, hwid, character and status; clicking opens the panel.
     const target = bots[2]!;
-    const slot = await page.evaluate((hwid) => {
-      const map = window.__adminMap!;
-      const [first] = map.buffers.slotsOf(hwid);
-      map.renderer.view.scale = 12;
-      map.renderer.view.cx = map.buffers.x[first!]!;
-      map.renderer.view.cy = map.buffers.y[first!]!;
-      map.renderer.markDirty();
-      return map.renderer.slotScreen(first!);
-    }, target.hwid);
+    const first = (await readListedAccounts(page)).find((account) => account.hwid === target.hwid)!;
+    await lookAt(page, first.x, first.y, 12);
+    const over = await pagePointOf(page, first.x, first.y);
     const box = (await page.getByTestId('map-canvas').boundingBox())!;
-    await page.mouse.move(box.x + slot[0], box.y + slot[1]);
+    await page.mouse.move(0, 0);
+    await page.mouse.move(over.x, over.y);
     const tooltip = page.getByTestId('map-tooltip');
     await tooltip.waitFor({ state: 'visible' });
     const text = (await tooltip.textContent()) ?? '';
     expect(text).toContain(target.owner.user.username);
     expect(text).toContain('HWID');
-    await page.mouse.click(box.x + slot[0], box.y + slot[1]);
+    await page.mouse.click(over.x, over.y);
     const panel = page.getByTestId('map-panel');
     await panel.waitFor();
     expect(await panel.getAttribute('data-hwid')).toBe(target.hwid);
@@ -81,13 +78,13 @@ describe('/admin/map live', () => {
     // Owner filter: only that owner's accounts stay shown.
     await page.getByTestId('map-owner-filter').fill(target.owner.user.username);
     await expect
-      .poll(() => page.evaluate(() => window.__adminMap!.buffers.visibleCount), { timeout: 3_000 })
+      .poll(() => readCount(page, 'map-shown-accounts-count'), { timeout: 3_000 })
       .toBe(target.accounts.length);
     await page.getByTestId('map-owner-filter').fill('');
 
     // Wheel zooms around the cursor, dragging pans, zooming far out groups accounts into clusters.
-    const view = () => page.evaluate(() => ({ ...window.__adminMap!.renderer.view }));
-    const before = await view();
+    const view = () => readMapView(page);
+    const before = await settledView(page);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -300);
     await expect.poll(async () => (await view()).scale).toBeGreaterThan(before.scale);
@@ -95,14 +92,14 @@ describe('/admin/map live', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 5 });
     await page.mouse.up();
-    expect((await view()).cx).toBeLessThan(zoomed.cx);
+    await expect.poll(async () => (await view()).cx).toBeLessThan(zoomed.cx);
     for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 400);
     await expect.poll(async () => (await view()).scale).toBeLessThan(5);
-    expect(await page.evaluate(() => window.__adminMap!.renderer.isClustered())).toBe(true);
+    expect((await view()).isClustered).toBe(true);
 
     // Buttons, keys and two fingers do what the wheel and the mouse do.
     await page.getByRole('button', { name: 'Tout voir' }).click();
-    const fitted = await view();
+    const fitted = await settledView(page);
     await page.getByRole('button', { name: 'Zoomer', exact: true }).click();
     await expect.poll(async () => (await view()).scale).toBeGreaterThan(fitted.scale);
     await page.getByRole('button', { name: 'Dézoomer' }).click();
@@ -135,16 +132,17 @@ describe('/admin/map live', () => {
       { width: 1440, height: 900 },
     ]) {
       const { page, errors, close } = await openAdminMap(shared, viewport);
-      const labels = await page.waitForFunction(() => {
-        const { renderer } = window.__adminMap!;
-        return renderer.world && renderer.areaLabels.length > 0
-          ? { labels: renderer.areaLabels, width: renderer.width, height: renderer.height }
-          : null;
-      });
-      const painted = (await labels.jsonValue())!;
-      const zones = await page.evaluate(() =>
-        window.__adminMap!.renderer.world!.areas.map((area) => area.name),
-      );
+      await expect
+        .poll(async () => (await readAreas(page)).filter((area) => area.label).length)
+        .toBeGreaterThan(0);
+      const areas = await readAreas(page);
+      const canvas = (await page.getByTestId('map-canvas').boundingBox())!;
+      const painted = {
+        labels: areas.flatMap(({ name, label }) => (label ? [{ name, ...label }] : [])),
+        width: canvas.width,
+        height: canvas.height,
+      };
+      const zones = areas.map((area) => area.name);
       // Wide enough, every zone carries its name; on a phone, those whose zone holds it.
       expect(painted.labels.length).toBeGreaterThanOrEqual(viewport.width > 1000 ? zones.length : 1);
       for (const label of painted.labels) {
@@ -167,6 +165,19 @@ describe('/admin/map live', () => {
       expect(errors).toEqual([]);
       await close();
     }
+  });
+
+  it('ships the map’s benchmark instruments only in the instrumented build, not in production', async () => {
+    // bench/map builds with `--mode instrumented`; this is the production bundle the journeys run.
+    const scripts = (await readdir(WEB_DIST, { recursive: true })).filter((file) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const instrumented = [];
+    for (const script of scripts)
+      if ((await readFile(join(WEB_DIST, script), 'utf8')).includes('__adminMap')) instrumented.push(script);
+    expect(instrumented).toEqual([]);
+    const { page, close } = await openAdminMap(shared);
+    expect(await page.evaluate(() => '__adminMap' in window)).toBe(false);
+    await close();
   });
 
   it('refuses the live feed to a staff member without can_manageMap (page kept out)', async () => {

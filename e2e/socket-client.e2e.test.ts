@@ -2,13 +2,9 @@ import type { BotState } from '@bot/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
-import {
-  type LiveEvent,
-  type LiveFleet,
-  liveKeys,
-  watchBot,
-  watchFleet,
-} from '../apps/web/src/lib/socket/live-cache.ts';
+import { type LiveEvent, watchBot } from '../apps/web/src/lib/socket/bot-cache.ts';
+import { type LiveFleet, watchFleet } from '../apps/web/src/lib/socket/fleet-cache.ts';
+import { liveKeys } from '../apps/web/src/lib/socket/live-keys.ts';
 import { createSocketClient, type SocketClient } from '../apps/web/src/lib/socket/socket-client.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 

@@ -4,9 +4,9 @@
  * frames per second, the renderer's own draw time, and the ratio to the empty map. It also checks
  * that the map page's chunk is not downloaded by public or account pages.
  *
- * Feed: a test hook in the page (`window.__adminMap.inject`, enabled by a localStorage flag) writes
- * batches to the query cache exactly as the admin socket's handlers do (live-cache.ts applyBatch /
- * applySnapshot); each batch goes through JSON.stringify + JSON.parse first, to charge the decode cost
+ * Feed: a hook in the page (`window.__adminMap.inject`, only in the instrumented build this script
+ * makes: `vite build --mode instrumented` into apps/web/dist.instrumented) writes batches to the query
+ * cache exactly as the admin socket's handlers do (lib/socket/fleet-cache.ts applyBatch / applySnapshot); each batch goes through JSON.stringify + JSON.parse first, to charge the decode cost
  * a socket message would have. The server, sockets and network are not part of this measurement
  * (bench/realtime measures them).
  *
@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { ensureTemplate } from '../../apps/server/test/database.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
-import type {} from '../../e2e/live-helpers.ts';
 import { compared, percentile, recordBenchmark } from '../shared.ts';
 import { FLEET_WORKER } from './fleet-worker.ts';
+import type {} from './page-instruments.ts';
 import { prepareSocketFleet, type SocketFleet } from './socket-fleet.ts';
 
 const { values } = parseArgs({
@@ -45,7 +45,8 @@ const BATCHES_PER_SECOND = 4; // the hub flushes the admin feed every 250 ms
 const FEED = values.feed === 'socket' ? 'socket' : 'hook';
 
 const webDir = fileURLToPath(new URL('../../apps/web/', import.meta.url));
-const webDist = path.join(webDir, 'dist');
+// The instrumented build: the production bundle has no `window.__adminMap` (e2e/live-map checks it).
+const webDist = path.join(webDir, 'dist.instrumented');
 
 interface PhaseResult {
   label: string;
@@ -174,7 +175,16 @@ async function main() {
   if (values.rebuild || !existsSync(path.join(webDist, 'index.html'))) {
     execFileSync(
       process.execPath,
-      [path.join(webDir, '../../node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      [
+        path.join(webDir, '../../node_modules/vite/bin/vite.js'),
+        'build',
+        '--mode',
+        'instrumented',
+        '--outDir',
+        webDist,
+        '--logLevel',
+        'warn',
+      ],
       {
         cwd: webDir,
         stdio: 'inherit',
@@ -234,7 +244,6 @@ async function main() {
     await page.waitForURL((url) => url.pathname !== '/login');
     await page.waitForLoadState('networkidle');
     const beforeMap = scripts.filter((name) => /map-page/.test(name));
-    await page.evaluate(() => localStorage.setItem('admin-map-test-hook', '1'));
     await page.goto('/admin/map');
     await page.locator('[data-testid="map-canvas"]').waitFor();
     await page.waitForFunction(() => Boolean(window.__adminMap?.inject));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORLD_FILL, ZONE_TINT_ALPHA } from '../features/admin-map/map/map-background.ts';
+import { WORLD_FILL, ZONE_TINT_ALPHA } from '../features/admin-map/render/map-background.ts';
 import { STATUS_COLORS } from './status-chip.tsx';
 
 /** Machado et al. (2009) simulation matrices, severity 1, on linear RGB. */

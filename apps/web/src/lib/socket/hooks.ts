@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 
 /**
- * Reads a value the sockets write to the query cache (see live-cache.ts). Nothing is fetched: until a
+ * Reads a value the sockets write to the query cache (see bot-cache.ts, fleet-cache.ts). Nothing is fetched: until a
  * socket writes, the value is `initial`.
  */
 export function useLiveData<T>(queryKey: readonly unknown[], initial: T): T {

@@ -3,7 +3,9 @@ import { LIVE_EVENTS } from '../live-events.ts';
 import { getRuntimeConfig } from '../runtime-config.ts';
 import { createSocketClient } from './socket-client.ts';
 
-export * from './live-cache.ts';
+export * from './bot-cache.ts';
+export * from './fleet-cache.ts';
+export * from './live-keys.ts';
 export * from './socket-client.ts';
 
 /** The app's socket client: URL from /config.json (`socketUrl` '' = same origin), token from the auth store. */

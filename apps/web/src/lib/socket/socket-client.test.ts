@@ -7,6 +7,7 @@ import {
   SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
+import { diffBotStates } from './bot-cache.ts';
 import {
   applyBatch,
   applyCells,
@@ -15,11 +16,10 @@ import {
   applyViewport,
   countCellAccounts,
   countFleetAccounts,
-  diffBotStates,
   emptyFleet,
   FLEET_TOTALS_VIEWPORT,
   startViewportFeed,
-} from './live-cache.ts';
+} from './fleet-cache.ts';
 import { createSocketClient, HWID_REQUIRED, socketOptions, TOKEN_MISSING } from './socket-client.ts';
 
 // The client against the real server and hub: e2e/socket-client.e2e.test.ts. Here, what needs no socket.

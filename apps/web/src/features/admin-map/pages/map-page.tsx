@@ -1,28 +1,22 @@
-import { BOT_STATUS_LABELS, BOT_STATUSES, type BotState, type BotStatus } from '@bot/contracts';
+import { BOT_STATUS_LABELS, BOT_STATUSES, type BotStatus } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { hashKey, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { STATUS_COLORS } from '../../../components/status-chip.tsx';
 import { useLiveData } from '../../../lib/socket/hooks.ts';
-import {
-  type LiveConnectionState,
-  type LiveFleet,
-  liveKeys,
-  socketClient,
-  watchFleet,
-} from '../../../lib/socket/index.ts';
+import { type LiveConnectionState, liveKeys, socketClient, watchFleet } from '../../../lib/socket/index.ts';
 import { BotPanel } from '../components/bot-panel.tsx';
 import { LiveMap } from '../components/live-map.tsx';
-import type { MapFilter } from '../map/fleet-buffers.ts';
+import { useFleetBot } from '../feed/use-fleet-bot.ts';
+import type { MapFilter } from '../render/fleet-buffers.ts';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
-const FLEET_HASH = hashKey(liveKeys.fleet);
 
 const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
   reconnecting: 'Reconnexion…',
@@ -31,27 +25,6 @@ const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
   disconnected: 'Déconnecté',
   refused: 'Accès refusé',
 };
-
-/** The live state of one bot from the fleet in the cache; re-renders only when that bot changes. */
-function useFleetBot(hwid: string | null): BotState | null {
-  const queryClient = useQueryClient();
-  const [state, setState] = useState<BotState | null>(null);
-  useEffect(() => {
-    if (!hwid) {
-      setState(null);
-      return;
-    }
-    const read = () => queryClient.getQueryData<LiveFleet>(liveKeys.fleet)?.bots.get(hwid) ?? null;
-    setState(read());
-    return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'updated' && event.query.queryHash === FLEET_HASH) {
-        const next = read();
-        setState((previous) => (previous === next ? previous : next));
-      }
-    });
-  }, [queryClient, hwid]);
-  return state;
-}
 
 /** /admin/map: every online game account drawn live on a canvas from the admin socket. */
 export default function MapPage() {

@@ -4,7 +4,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import { StatusChip } from '../../../components/status-chip.tsx';
 import { timeSeconds as timeFormat } from '../../../lib/dates.ts';
-import type { LiveEvent } from '../../../lib/socket/live-cache.ts';
+import type { LiveEvent } from '../../../lib/socket/bot-cache.ts';
 
 export function EventLog({ events }: { events: readonly LiveEvent[] }) {
   if (events.length === 0) {

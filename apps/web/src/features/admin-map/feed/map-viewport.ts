@@ -1,5 +1,5 @@
 import type { MapViewport } from '@bot/contracts';
-import type { MapFilter } from './fleet-buffers.ts';
+import type { MapFilter } from '../render/fleet-buffers.ts';
 
 const WORLD_LIMIT = 1000;
 /** Bounds snap outward to this many map cells: small pans ask nothing new of the hub. */

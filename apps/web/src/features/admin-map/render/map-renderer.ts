@@ -1,6 +1,7 @@
-import { type MapCells, mapCellOf, WORLD_MAX_COORD, WORLD_MIN_COORD, type World } from '@bot/contracts';
+import { type MapCells, mapCellOf, type World } from '@bot/contracts';
 import { type FleetBuffers, STATUS_COUNT } from './fleet-buffers.ts';
 import { type AreaLabel, paintBackground } from './map-background.ts';
+import { MapCamera } from './map-camera.ts';
 import {
   CLUSTER_PIXELS,
   type ClusterGrid,
@@ -10,19 +11,6 @@ import {
   drawPoints,
   jitter,
 } from './map-marks.ts';
-
-/** Below this many pixels per map cell, accounts are grouped into clusters. */
-const CLUSTER_BELOW_SCALE = 5;
-const MIN_SCALE = 1.5;
-const MAX_SCALE = 80;
-
-export interface View {
-  /** World coordinates at the canvas centre. */
-  cx: number;
-  cy: number;
-  /** Pixels per map cell. */
-  scale: number;
-}
 
 export interface FrameStats {
   frames: number;
@@ -36,11 +24,7 @@ export interface FrameStats {
  * written as pixels into one ImageData (cost independent of canvas API calls per bot), clusters and
  * highlights are vector shapes on top. The background (grid, areas) is cached and rebuilt on pan/zoom.
  */
-export class MapRenderer {
-  readonly view: View = { cx: 0, cy: 0, scale: 8 };
-  width = 0;
-  height = 0;
-  world: World | null = null;
+export class MapRenderer extends MapCamera {
   selectedHwid: string | null = null;
   hoveredSlot = -1;
   /**
@@ -49,7 +33,7 @@ export class MapRenderer {
    */
   private serverCells: readonly MapCells[] | null = null;
   readonly stats: FrameStats = { frames: 0, drawn: 0, drawMs: [] };
-  /** The zones' names painted with the background, where (for the journeys). */
+  /** The zones' names painted with the background, where (the text alternative lists them). */
   areaLabels: readonly AreaLabel[] = [];
 
   private readonly context: CanvasRenderingContext2D;
@@ -68,6 +52,7 @@ export class MapRenderer {
     private readonly canvas: HTMLCanvasElement,
     private readonly buffers: FleetBuffers,
   ) {
+    super();
     const context = canvas.getContext('2d', { alpha: false });
     if (!context) throw new Error('Canvas 2D indisponible');
     this.context = context;
@@ -118,82 +103,14 @@ export class MapRenderer {
     this.isDirty = true;
   }
 
-  bounds() {
-    return (
-      this.world?.bounds ?? {
-        minX: WORLD_MIN_COORD,
-        maxX: WORLD_MAX_COORD,
-        minY: WORLD_MIN_COORD,
-        maxY: WORLD_MAX_COORD,
-      }
-    );
-  }
-
-  /** Fits the whole world in the canvas. */
-  fit(): void {
-    const { minX, maxX, minY, maxY } = this.bounds();
-    this.view.cx = (minX + maxX) / 2;
-    this.view.cy = (minY + maxY) / 2;
-    const scale = Math.min(this.width / (maxX - minX + 2), this.height / (maxY - minY + 2));
-    this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
-    this.viewChanged();
-  }
-
-  panBy(dx: number, dy: number): void {
-    this.view.cx -= dx / this.view.scale;
-    this.view.cy -= dy / this.view.scale;
-    this.viewChanged();
-  }
-
-  /** Zooms by `factor` keeping the world point under (sx, sy) in place. */
-  zoomAt(sx: number, sy: number, factor: number): void {
-    const [wx, wy] = this.toWorld(sx, sy);
-    this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.view.scale * factor));
-    this.view.cx = wx - (sx - this.width / 2) / this.view.scale;
-    this.view.cy = wy - (sy - this.height / 2) / this.view.scale;
-    this.viewChanged();
-  }
-
-  private viewChanged(): void {
+  protected override viewChanged(): void {
     this.isBackgroundStale = true;
     this.isDirty = true;
-  }
-
-  /** Zoomed out far enough that the map asks for clusters (each account is drawn beyond). */
-  isClustered(): boolean {
-    return this.view.scale < CLUSTER_BELOW_SCALE;
   }
 
   /** Clusters on screen: zoomed out, or zoomed in on an area where nodes sent counts (decision 206). */
   drawsClusters(): boolean {
     return this.isClustered() || (this.serverCells?.length ?? 0) > 0;
-  }
-
-  /** Map cells per side of a cluster at the current zoom. */
-  clusterCellSize(): number {
-    return Math.max(1, Math.ceil(CLUSTER_PIXELS / this.view.scale));
-  }
-
-  /** The world area the canvas shows. */
-  visibleArea(): { minX: number; minY: number; maxX: number; maxY: number } {
-    const [minX, minY] = this.toWorld(0, 0);
-    const [maxX, maxY] = this.toWorld(this.width, this.height);
-    return { minX, minY, maxX, maxY };
-  }
-
-  toScreenX(x: number): number {
-    return (x - this.view.cx) * this.view.scale + this.width / 2;
-  }
-
-  toScreenY(y: number): number {
-    return (y - this.view.cy) * this.view.scale + this.height / 2;
-  }
-
-  toWorld(sx: number, sy: number): [number, number] {
-    return [
-      (sx - this.width / 2) / this.view.scale + this.view.cx,
-      (sy - this.height / 2) / this.view.scale + this.view.cy,
-    ];
   }
 
   /** Screen position of an account (cell centre plus its stable offset). */

@@ -1,0 +1,90 @@
+import type { BotState, BotStatus } from '@bot/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { liveKeys, setConnection } from './live-keys.ts';
+import type { LiveConnectionState, SocketClient } from './socket-client.ts';
+
+// The live state of one bot as the customer's bot page follows it: its state and its event log.
+
+export interface LiveEvent {
+  id: number;
+  at: string;
+  kind: 'online' | 'offline' | 'status' | 'account' | 'connection';
+  text: string;
+  account?: string;
+  status?: BotStatus;
+}
+
+const MAX_LIVE_EVENTS = 200;
+
+let eventCounter = 0;
+
+/** The events a new state brings compared with the previous one. */
+export function diffBotStates(
+  previous: BotState | null | undefined,
+  next: BotState,
+  at = new Date(),
+): LiveEvent[] {
+  const events: LiveEvent[] = [];
+  const when = at.toISOString();
+  const push = (event: Omit<LiveEvent, 'id' | 'at'>) =>
+    events.push({ id: ++eventCounter, at: when, ...event });
+  if (!previous || previous.online !== next.online) {
+    push(
+      next.online ? { kind: 'online', text: 'Bot connecté' } : { kind: 'offline', text: 'Bot déconnecté' },
+    );
+  }
+  const before = new Map((previous?.accounts ?? []).map((account) => [account.name, account]));
+  for (const account of next.accounts) {
+    const old = before.get(account.name);
+    if (!old) {
+      if (previous)
+        push({ kind: 'account', account: account.name, status: account.status, text: 'Compte apparu' });
+    } else if (old.status !== account.status) {
+      push({ kind: 'status', account: account.name, status: account.status, text: 'Changement de statut' });
+    }
+    before.delete(account.name);
+  }
+  for (const name of before.keys()) push({ kind: 'account', account: name, text: 'Compte retiré' });
+  return events;
+}
+
+/** Watches one bot: its socket writes the state, the connection state and the event log to the cache. */
+export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: string | null | undefined) {
+  if (!hwid) {
+    client.connectToHwid(hwid, { onUpdate: () => undefined });
+    return () => undefined;
+  }
+  const appendEvents = (events: LiveEvent[]) => {
+    if (events.length === 0) return;
+    queryClient.setQueryData<LiveEvent[]>(liveKeys.botEvents(hwid), (old = []) =>
+      [...events.reverse(), ...old].slice(0, MAX_LIVE_EVENTS),
+    );
+  };
+  const socket = client.connectToHwid(hwid, {
+    onUpdate: (state) => {
+      if (state.hwid !== hwid) return;
+      const previous = queryClient.getQueryData<BotState | null>(liveKeys.bot(hwid));
+      queryClient.setQueryData(liveKeys.bot(hwid), state);
+      appendEvents(diffBotStates(previous, state));
+    },
+    onConnectionChange: (state) => {
+      const previous = queryClient.getQueryData<LiveConnectionState>(liveKeys.botConnection(hwid));
+      setConnection(queryClient, liveKeys.botConnection(hwid), state);
+      if (previous === 'connected' && state === 'reconnecting') {
+        appendEvents([
+          {
+            id: ++eventCounter,
+            at: new Date().toISOString(),
+            kind: 'connection',
+            text: 'Connexion au serveur perdue',
+          },
+        ]);
+      }
+    },
+  });
+  if (!socket) return () => undefined;
+  return () => {
+    client.disconnectHwid(hwid);
+    setConnection(queryClient, liveKeys.botConnection(hwid), 'disconnected');
+  };
+}

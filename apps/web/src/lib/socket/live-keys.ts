@@ -1,0 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LiveConnectionState } from './socket-client.ts';
+
+/** Query keys the sockets write to: the pages read them with useQuery, never a second store. */
+export const liveKeys = {
+  /** The latest state of one watched bot (null until the bot reports). */
+  bot: (hwid: string) => ['live', 'bot', hwid] as const,
+  /** Connection state of the socket watching one bot. */
+  botConnection: (hwid: string) => ['live', 'bot', hwid, 'connection'] as const,
+  /** Events seen live for one bot (status changes, connections), newest first. */
+  botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
+  /** The whole fleet as the admin socket sees it. */
+  fleet: ['live', 'fleet'] as const,
+  fleetConnection: ['live', 'fleet', 'connection'] as const,
+};
+
+export function setConnection(queryClient: QueryClient, key: readonly unknown[], state: LiveConnectionState) {
+  queryClient.setQueryData(key, state);
+}
