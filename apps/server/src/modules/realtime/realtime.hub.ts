@@ -20,15 +20,7 @@ import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts'
 import { type AnnouncedViewport, MapViewports } from './map-viewports.ts';
 import { admitHandshakes, keepOnlyHandshakeFacts } from './realtime.admission.ts';
 import { createRealtimeMetrics } from './realtime.metrics.ts';
-import {
-  type HubCounters,
-  type HubServer,
-  type HubSocket,
-  type Refusal,
-  refusal,
-  type SocketData,
-  zeroCounters,
-} from './realtime.types.ts';
+import { type HubServer, type HubSocket, type Refusal, refusal, type SocketData } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
 import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentity } from './socket-auth.ts';
@@ -57,7 +49,6 @@ export class RealtimeHub {
   readonly store: BotStateStore;
   readonly recorder: ActivityRecorder;
   readonly botEvents: BotEventRecorder;
-  readonly counters: HubCounters = zeroCounters();
   private readonly presence: BotPresence;
   private readonly fanOut: BotFanOut;
   private readonly viewports: MapViewports;
@@ -183,8 +174,8 @@ export class RealtimeHub {
         return this.presence.persist();
       }),
       repeatInBackground(log, 'silent bot sweep', sweepEveryMs, async () => {
-        this.counters.silentBots += await this.presence.sweepSilent();
-        if (this.redis?.isReady()) this.counters.reapedBots += await this.presence.reapOrphans();
+        this.metrics.silentBots.inc(await this.presence.sweepSilent());
+        if (this.redis?.isReady()) this.metrics.reapedBots.inc(await this.presence.reapOrphans());
       }),
       repeatInBackground(log, 'bot history flush', realtime.historyFlushMs, () =>
         this.recorder.flush({ all: false }),
@@ -328,12 +319,12 @@ export class RealtimeHub {
   private onBotReport(socket: HubSocket, payload: unknown): void {
     if (!this.presence.isHeldBy(socket)) return;
     if (!takeUpdateToken(socket.data, this.ctx.config.realtime)) {
-      this.counters.droppedReports += 1;
+      this.metrics.reportsDropped.inc({ reason: 'throttled' });
       return;
     }
     const parsed = parseBotReport(payload);
     if (!parsed.success) {
-      this.counters.invalidReports += 1;
+      this.metrics.reportsDropped.inc({ reason: 'invalid' });
       return;
     }
     this.metrics.updatesIn.inc();
@@ -343,7 +334,7 @@ export class RealtimeHub {
   /** Sends `auth_error {error, code}` then closes the socket. */
   private readonly refuse = (socket: HubSocket, code: ErrorCode, message?: string): void => {
     if (!socket.connected) return;
-    this.counters.refused[code] = (this.counters.refused[code] ?? 0) + 1;
+    this.metrics.refusals.inc({ code });
     socket.emit(SOCKET_EVENTS.authError, refusal(code, message));
     socket.disconnect(true);
   };

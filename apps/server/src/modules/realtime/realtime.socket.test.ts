@@ -1,6 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
+import { metricValue } from '../../../test/helpers/metrics.ts';
 import {
   account,
   collect,
@@ -342,8 +343,8 @@ describe('payload checks', () => {
     );
     const updates = collect<BotState>(watcher.socket, 'bot_update');
     const bot = await connectBot(owner);
-    const { counters } = server.app.ctx.realtime;
-    const droppedBefore = counters.droppedReports;
+    const dropped = () => metricValue(server.app, 'bot_reports_dropped_total', { reason: 'throttled' });
+    const droppedBefore = await dropped();
     const relayed = () => updates.filter((state) => state.online && (state.accounts[0]?.level ?? 0) > 100);
     // A burst below the flood limit (40 per 10 s): each report is relayed or dropped by the throttle
     // (4 per second), and we wait until all ten are accounted for.
@@ -351,7 +352,7 @@ describe('payload checks', () => {
     for (let i = 0; i < 10; i += 1) {
       bot.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { level: 101 + i })] });
     }
-    await vi.waitFor(() => expect(relayed().length + counters.droppedReports - droppedBefore).toBe(10));
+    await vi.waitFor(async () => expect(relayed().length + (await dropped()) - droppedBefore).toBe(10));
     // A bucket of 4 that refills 4 per second: never more than that got through.
     const refilled = Math.ceil(((Date.now() - burstStartedAt) / 1000) * 4);
     expect(relayed().length).toBeGreaterThan(0);

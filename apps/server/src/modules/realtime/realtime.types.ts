@@ -61,20 +61,6 @@ export function refusal(code: ErrorCode, message?: string): Refusal {
   return { error: message ?? ERRORS[code].message, code };
 }
 
-/** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
-export interface HubCounters {
-  refused: Record<string, number>;
-  silentBots: number;
-  droppedReports: number;
-  invalidReports: number;
-  /** Bots another node held until it went silent (a killed node), removed from the fleet here. */
-  reapedBots: number;
-}
-
-export function zeroCounters(): HubCounters {
-  return { refused: {}, silentBots: 0, droppedReports: 0, invalidReports: 0, reapedBots: 0 };
-}
-
 /** Sends `auth_error {error, code}` then closes the socket (counted by code). */
 export type RefuseSocket = (socket: HubSocket, code: ErrorCode, message?: string) => void;
 
