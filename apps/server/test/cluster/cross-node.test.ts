@@ -1,6 +1,6 @@
 import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findBotState, flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
+import { findBotState } from '../../src/modules/realtime/realtime.service.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,
@@ -313,30 +313,6 @@ describe('one platform across nodes', () => {
     }
   });
 
-  it('history is written once, by the node holding the bot, whichever nodes flush', async () => {
-    const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
-    const bot = await connectBot(nodeB, owner);
-    for (let i = 0; i <= 5; i += 1) {
-      bot.emit('bot_update', {
-        accounts: [account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
-      });
-    }
-    const gathered = async (node: TestServer) => {
-      const answer = await apiClient(node)<{ data: { history: BotHistoryPoint[] } }>(
-        'GET',
-        '/me/bot',
-        undefined,
-        owner.token,
-      );
-      return answer.body.data.history.reduce((total, point) => total + point.gathered, 0);
-    };
-    await vi.waitFor(async () => expect(await gathered(nodeB)).toBe(50));
-    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
-    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
-    expect(await gathered(nodeA)).toBe(50);
-    expect(await gathered(nodeB)).toBe(50);
-  });
-
   it('a staff map on A following a viewport gets the bots of B in view, and B’s cell counts', async () => {
     const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
     const owner = await createBotOwner(nodeA);
@@ -378,5 +354,30 @@ describe('one platform across nodes', () => {
     expect(new Set(counted.map((message) => message.node)).size).toBe(1);
     // (-777, 777) lies in cell (-13, 12) at 64 per side: one account, gathering (account() default).
     expect(counted.at(-1)?.cells).toEqual([-13, 12, 0, 0, 1, 0, 0, 0, 0, 0]);
+  });
+
+  it('history is written once, by the node holding the bot, whichever nodes shut down (last: it restarts both)', async () => {
+    const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
+    const bot = await connectBot(nodeB, owner);
+    for (let i = 0; i <= 5; i += 1) {
+      bot.emit('bot_update', {
+        accounts: [account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
+      });
+    }
+    const gathered = async (node: TestServer) => {
+      const answer = await apiClient(node)<{ data: { history: BotHistoryPoint[] } }>(
+        'GET',
+        '/me/bot',
+        undefined,
+        owner.token,
+      );
+      return answer.body.data.history.reduce((total, point) => total + point.gathered, 0);
+    };
+    await vi.waitFor(async () => expect(await gathered(nodeB)).toBe(50));
+    // A rolling restart: each node writes what it buffered as it shuts down, and only B held the bot.
+    await nodeA.restart();
+    await nodeB.restart();
+    expect(await gathered(nodeA)).toBe(50);
+    expect(await gathered(nodeB)).toBe(50);
   });
 });

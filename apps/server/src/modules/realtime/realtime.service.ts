@@ -29,11 +29,6 @@ export function listConnectedViewers(ctx: AppContext): Promise<ConnectedViewer[]
   return ctx.realtime.listViewers();
 }
 
-/** Writes buffered bot history now (tests, shutdown). */
-export function flushBotHistory(ctx: AppContext): Promise<void> {
-  return ctx.realtime.recorder.flush();
-}
-
 /** Still-buffered history of one bot. */
 export function findPendingBotHistory(ctx: AppContext, userId: string, hwid: string) {
   return ctx.realtime.recorder.pendingFor(userId, hwid);
