@@ -107,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const cleanups: (() => Promise<void> | void)[] = [];
   const events = new EventBus(log);
-  const parts: Omit<AppContext, 'realtime'> = {
+  const parts: Omit<AppContext, 'live'> = {
     config,
     db: database.db,
     engine: database.engine,
@@ -230,8 +230,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
-  ctx.realtime = new RealtimeHub(ctx, app.server, redis);
-  app.addHook('preClose', () => ctx.realtime.close());
+  const realtime = new RealtimeHub(ctx, app.server, redis);
+  ctx.live = realtime.live;
+  app.addHook('preClose', () => realtime.close());
 
   // Mails leave through the durable outbox (requests only queue them).
   startMailOutbox(ctx);

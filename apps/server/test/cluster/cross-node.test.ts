@@ -1,6 +1,5 @@
 import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findBotState } from '../../src/modules/realtime/realtime.service.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,
@@ -136,7 +135,7 @@ describe('one platform across nodes', () => {
     for (let level = 60; level < 70; level++)
       bot.emit('bot_update', { accounts: [account(name, { level })] });
     await vi.waitFor(
-      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(69),
+      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(69),
       { timeout: 10_000, interval: 200 },
     );
   });
@@ -155,7 +154,7 @@ describe('one platform across nodes', () => {
     newer.emit('bot_update', { accounts: [account(name, { level: 81 })] });
     // Written after the older connection's pending state would have been (both at most every 2 s).
     await vi.waitFor(
-      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(81),
+      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(81),
       { timeout: 10_000, interval: 200 },
     );
     expect(refusals).toEqual([]);

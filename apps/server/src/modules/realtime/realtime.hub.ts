@@ -11,6 +11,7 @@ import type { RedisConnection } from '../../core/redis.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { BotEventRecorder } from '../bots/bot-events.ts';
 import { ActivityRecorder } from '../bots/bots.history.ts';
+import type { LiveFleet } from '../bots/live-fleet.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
 import { BotFanOut } from './bot-fan-out.ts';
@@ -27,7 +28,7 @@ import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentit
 import { initialGuardState, isFlooding, takeUpdateToken } from './socket-guards.ts';
 import { admitStaffMap, type StaffFeedDeps } from './staff-feed.ts';
 import { textOnlyParser } from './text-parser.ts';
-import { type ConnectedViewer, listViewers } from './viewers.ts';
+import { listViewers } from './viewers.ts';
 
 /** Longest our own checks of an `authenticate` may take before the socket is dropped. */
 const VERIFICATION_TIMEOUT_MS = 120_000;
@@ -46,9 +47,11 @@ const parseBotReport = compileSafeParse(botReportSchema);
  */
 export class RealtimeHub {
   readonly io: HubServer;
-  readonly store: BotStateStore;
-  readonly recorder: ActivityRecorder;
-  readonly botEvents: BotEventRecorder;
+  /** The fleet as the domain modules see it (`ctx.live`). */
+  readonly live: LiveFleet;
+  private readonly store: BotStateStore;
+  private readonly recorder: ActivityRecorder;
+  private readonly botEvents: BotEventRecorder;
   private readonly presence: BotPresence;
   private readonly fanOut: BotFanOut;
   private readonly viewports: MapViewports;
@@ -143,6 +146,13 @@ export class RealtimeHub {
 
     this.io.on('connection', (socket: HubSocket) => this.onConnection(socket));
     this.startTimers();
+    this.live = {
+      onlineBots: () => this.store.list(),
+      botState: (hwid) => this.store.get(hwid),
+      pendingHistory: (userId, hwid) => this.recorder.pendingFor(userId, hwid),
+      kickBot: (hwid) => this.kickBot(hwid),
+      connectedViewers: () => listViewers(this.io, this.isDegraded()),
+    };
   }
 
   // ---- wiring ------------------------------------------------------------------------------
@@ -345,20 +355,13 @@ export class RealtimeHub {
     return (await getSettings(this.ctx)).botOfflineTimeoutSeconds * 1000;
   }
 
-  // ---- services for other modules -----------------------------------------------------------
-
   /** Disconnects a PC's bot agent, on whichever node holds it; true when one was online. */
-  async kickBot(hwid: string): Promise<boolean> {
+  private async kickBot(hwid: string): Promise<boolean> {
     const wasOnline = (await this.store.get(hwid)) !== undefined;
     const agent = this.io.in(rooms.agent(hwid));
     agent.emit(SOCKET_EVENTS.authError, refusal('BOT_KICKED'));
     agent.disconnectSockets(true);
     return wasOnline;
-  }
-
-  /** Browser sockets of every node (this node's only while the others are unreachable). */
-  listViewers(): Promise<ConnectedViewer[]> {
-    return listViewers(this.io, this.isDegraded());
   }
 
   async close(): Promise<void> {
