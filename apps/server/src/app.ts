@@ -10,6 +10,7 @@ import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
+import { startLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
@@ -41,7 +42,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
 import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
-import { RealtimeHub } from './modules/realtime/realtime.hub.ts';
+import { createRealtimeHub } from './modules/realtime/realtime.hub.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
@@ -230,9 +231,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   // Socket.IO hub on the same HTTP server, path /socket.io (closed in preClose, before the server).
-  const realtime = new RealtimeHub(ctx, app.server, redis);
+  const realtime = createRealtimeHub(ctx, app.server, redis);
   ctx.live = realtime.live;
-  app.addHook('preClose', () => realtime.close());
+  // Its background loops (realtime.loops.ts names them), stopped before it closes.
+  const stopRealtimeLoops = startLoops(log, realtime.loops);
+  app.addHook('preClose', () => {
+    stopRealtimeLoops();
+    return realtime.close();
+  });
 
   // Mails leave through the durable outbox (requests only queue them).
   startMailOutbox(ctx);

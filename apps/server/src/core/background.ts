@@ -24,3 +24,18 @@ export function repeatInBackground(
 ): NodeJS.Timeout {
   return setInterval(() => runInBackground(log, task, work), everyMs).unref();
 }
+
+/** Work repeated in the background, named for the logs: `app.ts` starts and stops every one. */
+export interface BackgroundLoop {
+  name: string;
+  everyMs: number;
+  run(): unknown;
+}
+
+/** Starts the loops (`repeatInBackground`); answers how to stop them all. */
+export function startLoops(log: Logger, loops: readonly BackgroundLoop[]): () => void {
+  const timers = loops.map((loop) => repeatInBackground(log, loop.name, loop.everyMs, () => loop.run()));
+  return () => {
+    for (const timer of timers) clearInterval(timer);
+  };
+}
