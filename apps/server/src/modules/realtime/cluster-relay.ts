@@ -2,8 +2,8 @@ import type { EventBus } from '../../core/events.ts';
 import type { RedisConnection } from '../../core/redis.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotPresence } from './bot-presence.ts';
-import type { AnnouncedViewport, MapViewports } from './map-viewports.ts';
-import type { HubServer } from './realtime.types.ts';
+import type { MapViewports } from './map-viewports.ts';
+import type { AnnouncedViewport, HubServer } from './realtime.types.ts';
 
 /**
  * The node's link to the others, over the Socket.IO adapter's `serverSideEmit` (decision 800).

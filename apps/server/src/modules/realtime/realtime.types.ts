@@ -3,10 +3,10 @@ import {
   type ClientToServerEvents,
   ERRORS,
   type ErrorCode,
+  type MapViewport,
   type ServerToClientEvents,
 } from '@bot/contracts';
 import type { Server, Socket } from 'socket.io';
-import type { AnnouncedViewport } from './map-viewports.ts';
 
 type PeerKind = 'client' | 'admin' | 'bot';
 
@@ -33,6 +33,12 @@ export interface SocketData {
   updateTokens: number;
   tokensAt: number;
   dropped: number;
+}
+
+/** A staff map's viewport as nodes tell each other (`null`: the map closed). */
+export interface AnnouncedViewport {
+  socketId: string;
+  viewport: MapViewport | null;
 }
 
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
