@@ -3,7 +3,6 @@ import { fetchBotRoutes, RouteFollower } from '@bot/bot-agent';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
-import { findBotState } from '../apps/server/src/modules/realtime/realtime.service.ts';
 import { users } from '../apps/server/src/modules/users/users.table.ts';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
 import { startLiveBot } from './live-helpers.ts';
@@ -348,7 +347,7 @@ describe('back office journeys', () => {
         async () => {
           // The hub keeps a few reports per second: the last one is sent again until it lands.
           bot.client.report(lastReport);
-          const state = await findBotState(server.app.ctx, bot.hwid);
+          const state = await server.app.ctx.live.botState(bot.hwid);
           const live = state?.accounts.find((item) => item.name === account());
           return live && `${live.routeId}:${live.position.x},${live.position.y}`;
         },

@@ -41,10 +41,10 @@ function makeClient(token: string) {
   return client;
 }
 
-/** The hub's authenticated browser sockets, as it sees them. */
-function browserSockets(kind: 'client' | 'admin', hwid?: string) {
-  return [...server.app.ctx.realtime.io.sockets.sockets.values()].filter(
-    (socket) => socket.data.kind === kind && (hwid === undefined || socket.data.hwid === hwid),
+/** The authenticated browser sockets the hub lists (what the users-online page shows). */
+async function viewers(type: 'client' | 'admin', hwid?: string) {
+  return (await server.app.ctx.live.connectedViewers()).filter(
+    (viewer) => viewer.type === type && (hwid === undefined || viewer.hwid === hwid),
   );
 }
 
@@ -53,14 +53,14 @@ describe('watching one bot', () => {
     const client = makeClient(bot.owner.token);
     const updates: BotState[] = [];
     const states: string[] = [];
-    client.connectToHwid(bot.hwid, {
+    const socket = client.connectToHwid(bot.hwid, {
       onUpdate: (s) => updates.push(s),
       onConnectionChange: (s) => states.push(s),
     });
     await vi.waitFor(() => expect(states).toContain('connected'));
-    const [socket] = browserSockets('client', bot.hwid);
-    expect(socket?.data.queryHwid).toBe(bot.hwid);
-    expect(socket?.conn.transport.name).toBe('websocket');
+    expect(await viewers('client', bot.hwid)).toHaveLength(1);
+    expect(socket?.io.opts.query).toEqual({ hwid: bot.hwid });
+    expect(socket?.io.engine.transport.name).toBe('websocket');
     // The current state at once, then the next report.
     await vi.waitFor(() => expect(updates.length).toBeGreaterThanOrEqual(1));
     const sent = bot.tick();
@@ -78,14 +78,14 @@ describe('watching one bot', () => {
       const first: BotState[] = [];
       client.connectToHwid(bot.hwid, { onUpdate: (s) => first.push(s) });
       client.connectToHwid(other.hwid, { onUpdate: () => undefined });
-      await vi.waitFor(() => expect(browserSockets('client').length).toBe(2));
+      await vi.waitFor(async () => expect((await viewers('client')).length).toBe(2));
       const second: BotState[] = [];
       client.connectToHwid(bot.hwid, { onUpdate: (s) => second.push(s) });
-      await vi.waitFor(() => {
+      await vi.waitFor(async () => {
         expect(second.length).toBeGreaterThanOrEqual(1);
-        expect(browserSockets('client', bot.hwid)).toHaveLength(1); // the first one has left
+        expect(await viewers('client', bot.hwid)).toHaveLength(1); // the first one has left
       });
-      expect(browserSockets('client', other.hwid)).toHaveLength(1);
+      expect(await viewers('client', other.hwid)).toHaveLength(1);
       expect(client.openHwids().sort()).toEqual([bot.hwid, other.hwid].sort());
       const before = first.length;
       bot.tick();
@@ -93,13 +93,13 @@ describe('watching one bot', () => {
       expect(first.length).toBe(before); // the replaced socket hears nothing more
 
       client.disconnectHwid(bot.hwid);
-      await vi.waitFor(() => expect(browserSockets('client', bot.hwid)).toHaveLength(0));
+      await vi.waitFor(async () => expect(await viewers('client', bot.hwid)).toHaveLength(0));
       expect(client.openHwids()).toEqual([other.hwid]);
       client.connectAsAdmin({ onSnapshot: () => undefined, onUpdate: () => undefined });
-      await vi.waitFor(() => expect(browserSockets('admin')).toHaveLength(1));
+      await vi.waitFor(async () => expect(await viewers('admin')).toHaveLength(1));
       client.disconnectAll();
-      await vi.waitFor(() =>
-        expect(browserSockets('client').length + browserSockets('admin').length).toBe(0),
+      await vi.waitFor(async () =>
+        expect((await viewers('client')).length + (await viewers('admin')).length).toBe(0),
       );
       expect(client.hasAdminSocket()).toBe(false);
     } finally {
@@ -126,15 +126,18 @@ describe('watching one bot', () => {
   it('authenticates again after a lost connection', async () => {
     const client = makeClient(bot.owner.token);
     const states: string[] = [];
-    client.connectToHwid(bot.hwid, { onUpdate: () => undefined, onConnectionChange: (s) => states.push(s) });
-    await vi.waitFor(() => expect(browserSockets('client', bot.hwid)).toHaveLength(1));
-    const [first] = browserSockets('client', bot.hwid);
-    first?.conn.close(); // the transport drops (not a refusal): the client comes back by itself
+    const socket = client.connectToHwid(bot.hwid, {
+      onUpdate: () => undefined,
+      onConnectionChange: (s) => states.push(s),
+    });
+    await vi.waitFor(async () => expect(await viewers('client', bot.hwid)).toHaveLength(1));
+    const [first] = await viewers('client', bot.hwid);
+    socket?.io.engine.close(); // the transport drops (not a refusal): the client comes back by itself
     await vi.waitFor(
-      () => {
-        const again = browserSockets('client', bot.hwid);
+      async () => {
+        const again = await viewers('client', bot.hwid);
         expect(again).toHaveLength(1);
-        expect(again[0]?.id).not.toBe(first?.id);
+        expect(again[0]?.socketId).not.toBe(first?.socketId);
         expect(states.at(-1)).toBe('connected');
       },
       { timeout: 10_000 },
@@ -147,9 +150,12 @@ describe('watching the fleet', () => {
   it('authenticates as admin without a hwid; a new admin socket replaces the old one', async () => {
     const client = makeClient(staff.token);
     const firstSnapshots: BotState[][] = [];
-    client.connectAsAdmin({ onSnapshot: (s) => firstSnapshots.push(s), onUpdate: () => undefined });
+    const adminSocket = client.connectAsAdmin({
+      onSnapshot: (s) => firstSnapshots.push(s),
+      onUpdate: () => undefined,
+    });
     await vi.waitFor(() => expect(firstSnapshots).toHaveLength(1));
-    expect(browserSockets('admin')[0]?.data.queryHwid).toBeUndefined();
+    expect(adminSocket?.io.opts.query).toBeUndefined();
 
     const snapshots: BotState[][] = [];
     const batches: BotState[][] = [];
@@ -160,7 +166,7 @@ describe('watching the fleet', () => {
       onOnlineCount: (c) => counts.push(c),
     });
     await vi.waitFor(() => expect(snapshots).toHaveLength(1));
-    await vi.waitFor(() => expect(browserSockets('admin')).toHaveLength(1));
+    await vi.waitFor(async () => expect(await viewers('admin')).toHaveLength(1));
     expect(snapshots[0]?.map((s) => s.hwid)).toContain(bot.hwid);
     await vi.waitFor(() => expect(counts.length).toBeGreaterThanOrEqual(1));
     bot.tick();

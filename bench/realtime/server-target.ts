@@ -6,6 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts';
@@ -161,13 +162,15 @@ async function serve(
       const cpu = process.cpuUsage();
       if (message.gc) (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
-      send({
-        type: 'stats',
-        cpuMicros: cpu.user + cpu.system,
-        rss: memory.rss,
-        heapUsed: memory.heapUsed,
-        hub: app.ctx.realtime.counters,
-      });
+      void hubCounts(app).then((hub) =>
+        send({
+          type: 'stats',
+          cpuMicros: cpu.user + cpu.system,
+          rss: memory.rss,
+          heapUsed: memory.heapUsed,
+          hub,
+        }),
+      );
     }
     if (message.type === 'stop') {
       void app
@@ -177,6 +180,25 @@ async function serve(
     }
   });
   send({ type: 'ready', port, fixtureFile });
+}
+
+/** What the hub turned away, as its metrics count it: each series by its labels. */
+const HUB_COUNTERS = [
+  'socket_refusals_total',
+  'bot_reports_dropped_total',
+  'bots_silent_closed_total',
+  'bots_reaped_total',
+];
+
+async function hubCounts(app: FastifyInstance): Promise<Record<string, unknown>> {
+  const { registry } = app.ctx.metrics;
+  const entries = await Promise.all(
+    HUB_COUNTERS.map(async (name) => {
+      const values = (await registry.getSingleMetric(name)?.get())?.values ?? [];
+      return [name, values.map(({ labels, value }) => ({ ...labels, value }))] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }
 
 // Run as a forked target, not when imported for its seeding function.

@@ -10,7 +10,7 @@ import pino, { type DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
-import { BackgroundLoops } from './core/background.ts';
+import { type BackgroundLoop, BackgroundLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
@@ -44,7 +44,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
 import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
-import { RealtimeHub } from './modules/realtime/realtime.hub.ts';
+import { createRealtimeHub } from './modules/realtime/realtime.hub.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { expireStaleDrafts } from './modules/releases/releases.service.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
@@ -110,7 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const cleanups: (() => Promise<void> | void)[] = [];
   const events = new EventBus(log);
-  const parts: Omit<AppContext, 'realtime'> = {
+  const parts: Omit<AppContext, 'live'> = {
     config,
     db: database.db,
     engine: database.engine,
@@ -129,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     settingsCache: createSettingsCache(events),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
-  // The real-time hub is built from the context it completes, once the HTTP server exists (below).
+  // The real-time hub is built from the context it completes, right after the HTTP server (below).
   const ctx = parts as AppContext;
 
   const app = Fastify({
@@ -146,8 +146,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Socket.IO on the same HTTP server, path /socket.io (closed in preClose, before the server); the
   // one part built from the context it completes, before anything else uses the context.
-  ctx.realtime = new RealtimeHub(ctx, app.server, redis);
-  app.addHook('preClose', () => ctx.realtime.close());
+  const realtime = createRealtimeHub(ctx, app.server, redis);
+  ctx.live = realtime.live;
   await seedPermissions(ctx);
   ctx.onClose(() => writeSessionTouches(ctx));
 
@@ -238,7 +238,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: '/api' },
   );
 
-  startBackgroundWork(ctx);
+  // Every loop of the node, once everything is wired; stopped before the hub closes and writes
+  // what it still buffers.
+  const loops = startBackgroundWork(ctx, realtime.loops);
+  app.addHook('preClose', () => {
+    loops.stop();
+    return realtime.close();
+  });
 
   // web app hosting
   await app.register(webRoutes, { distDir: config.webDistDir });
@@ -259,7 +265,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
  * at once when a commit queues one, and polled for retries and what other nodes queued. Alerts are
  * evaluated once per cluster (decision 902).
  */
-function startBackgroundWork(ctx: AppContext): void {
+function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly BackgroundLoop[]): BackgroundLoops {
   const { config, events } = ctx;
   const loops = new BackgroundLoops(ctx.log);
   const mail = createMailOutbox(ctx);
@@ -272,5 +278,7 @@ function startBackgroundWork(ctx: AppContext): void {
   loops.every('order expiry sweep', 60_000, () => expireStaleOrders(ctx));
   // Drafts also expire before the staff list and a new draft: this sweep only catches the rest.
   loops.every('release draft expiry sweep', 10 * 60_000, () => expireStaleDrafts(ctx));
-  ctx.onClose(() => loops.stop());
+  // The real-time module's six (modules/realtime/realtime.loops.ts names them).
+  for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
+  return loops;
 }

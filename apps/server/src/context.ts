@@ -8,8 +8,8 @@ import type { RedisConnection } from './core/redis.ts';
 import type { DbOrTx } from './db/client.ts';
 import type { PermissionCache } from './modules/access/access.service.ts';
 import type { SessionCache } from './modules/auth/sessions.service.ts';
+import type { LiveFleet } from './modules/bots/live-fleet.ts';
 import type { PaymentProvider } from './modules/payments/payment-provider.ts';
-import type { RealtimeHub } from './modules/realtime/realtime.hub.ts';
 import type { SettingsCache } from './modules/settings/settings.service.ts';
 import type { UserCache } from './modules/users/users.service.ts';
 
@@ -40,8 +40,8 @@ export interface AppContext {
   permissionCache: PermissionCache;
   userCache: UserCache;
   settingsCache: SettingsCache;
-  /** Socket.IO: bots and watchers, online state, kicks. */
-  realtime: RealtimeHub;
+  /** The fleet right now (online bots, their watchers, kicks), served by the real-time hub. */
+  live: LiveFleet;
   /** Key sealing secrets the server must show again (bot access keys). */
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */

@@ -16,7 +16,7 @@ export function runInBackground(log: Logger, task: string, work: () => unknown):
 }
 
 /** `setInterval` for background work: failures logged (runInBackground), never keeps the process alive. */
-export function repeatInBackground(
+function repeatInBackground(
   log: Logger,
   task: string,
   everyMs: number,
@@ -25,17 +25,24 @@ export function repeatInBackground(
   return setInterval(() => runInBackground(log, task, work), everyMs).unref();
 }
 
+/** Work repeated in the background, named for the logs (a module lists its loops this way). */
+export interface BackgroundLoop {
+  name: string;
+  everyMs: number;
+  run(): unknown;
+}
+
 /**
- * The node's background loops, each named and started in `app.ts` (one line each, so the wiring
- * shows every timer the node runs), all stopped together on close.
+ * The node's background loops, each named and started in `app.ts` (so the wiring shows every timer
+ * the node runs), all stopped together when the node closes.
  */
 export class BackgroundLoops {
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly log: Logger) {}
 
-  every(task: string, everyMs: number, work: () => unknown): void {
-    this.timers.push(repeatInBackground(this.log, task, everyMs, work));
+  every(name: string, everyMs: number, run: () => unknown): void {
+    this.timers.push(repeatInBackground(this.log, name, everyMs, run));
   }
 
   stop(): void {

@@ -25,6 +25,17 @@ const lowerLayers = (file: string) => inside('core')(file) || inside('db')(file)
 const domainOrTop = (target: string) =>
   target.startsWith(join(SOURCE, 'modules')) || /[/\\](context|app)\.ts$/.test(target);
 
+/**
+ * The domain modules reach the real-time hub only through the `LiveFleet` port on the context:
+ * no production file under `modules/` outside `modules/realtime` imports from it (tests may).
+ */
+function realtimeOnlyThroughItsPort(source: string) {
+  const modules = join(source, 'modules') + sep;
+  const realtime = join(source, 'modules', 'realtime') + sep;
+  const isRealtime = (file: string) => file.startsWith(realtime);
+  return { from: (file: string) => file.startsWith(modules) && !isRealtime(file), to: isRealtime };
+}
+
 /** A virtual server for the cases that prove each rule: the files below, under a fake `src`. */
 function virtualServer(sources: Record<string, string>) {
   const source = join(ROOT, 'virtual-server/src');
@@ -54,6 +65,10 @@ describe('server architecture', () => {
     expect(
       forbiddenImports(server, layout, { from: () => true, to: (target) => target.startsWith(testFolder) }),
     ).toEqual([]);
+  });
+
+  it('domain modules use the live fleet through its port (ctx.live), never the real-time module', () => {
+    expect(forbiddenImports(server, layout, realtimeOnlyThroughItsPort(SOURCE))).toEqual([]);
   });
 
   it('each table is written only by the module that declares it; the others call its operations', () => {
@@ -124,6 +139,26 @@ describe('server architecture', () => {
       'core/namespace.ts -> modules/users/users.service.ts',
       'core/reexport.ts -> modules/users/users.service.ts',
       'core/typed.ts -> modules/users/users.service.ts',
+    ]);
+  });
+
+  it('the real-time rule catches a domain module importing the hub, not the hub itself nor a test', () => {
+    const { program, layout: virtual } = virtualServer({
+      'modules/bots/live-fleet.ts': 'export interface LiveFleet { kickBot(hwid: string): Promise<boolean> }',
+      'modules/realtime/realtime.hub.ts':
+        "import type { LiveFleet } from '../bots/live-fleet.ts';\nexport const live = {} as LiveFleet;",
+      'modules/realtime/rooms.ts': "export { live } from './realtime.hub.ts';",
+      'modules/users-online/users-online.service.ts':
+        "import { live } from '../realtime/realtime.hub.ts';\nexport const kick = live.kickBot;",
+      'modules/alerts/fleet-conditions.ts': "export const load = () => import('../realtime/rooms.ts');",
+      'modules/bots/bot-overview.ts':
+        "import type { LiveFleet } from './live-fleet.ts';\nexport type F = LiveFleet;",
+      'modules/bots/bots.routes.test.ts':
+        "import { live } from '../realtime/realtime.hub.ts';\nexport const t = live;",
+    });
+    expect(forbiddenImports(program, virtual, realtimeOnlyThroughItsPort(virtual.source)).sort()).toEqual([
+      'modules/alerts/fleet-conditions.ts -> modules/realtime/rooms.ts',
+      'modules/users-online/users-online.service.ts -> modules/realtime/realtime.hub.ts',
     ]);
   });
 

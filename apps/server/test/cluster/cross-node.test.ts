@@ -1,6 +1,5 @@
 import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findBotState, flushBotHistory } from '../../src/modules/realtime/realtime.service.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,
@@ -136,7 +135,7 @@ describe('one platform across nodes', () => {
     for (let level = 60; level < 70; level++)
       bot.emit('bot_update', { accounts: [account(name, { level })] });
     await vi.waitFor(
-      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(69),
+      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(69),
       { timeout: 10_000, interval: 200 },
     );
   });
@@ -155,7 +154,7 @@ describe('one platform across nodes', () => {
     newer.emit('bot_update', { accounts: [account(name, { level: 81 })] });
     // Written after the older connection's pending state would have been (both at most every 2 s).
     await vi.waitFor(
-      async () => expect((await findBotState(nodeA.app.ctx, owner.hwid))?.accounts[0]?.level).toBe(81),
+      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(81),
       { timeout: 10_000, interval: 200 },
     );
     expect(refusals).toEqual([]);
@@ -313,30 +312,6 @@ describe('one platform across nodes', () => {
     }
   });
 
-  it('history is written once, by the node holding the bot, whichever nodes flush', async () => {
-    const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
-    const bot = await connectBot(nodeB, owner);
-    for (let i = 0; i <= 5; i += 1) {
-      bot.emit('bot_update', {
-        accounts: [account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
-      });
-    }
-    const gathered = async (node: TestServer) => {
-      const answer = await apiClient(node)<{ data: { history: BotHistoryPoint[] } }>(
-        'GET',
-        '/me/bot',
-        undefined,
-        owner.token,
-      );
-      return answer.body.data.history.reduce((total, point) => total + point.gathered, 0);
-    };
-    await vi.waitFor(async () => expect(await gathered(nodeB)).toBe(50));
-    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
-    await Promise.all([flushBotHistory(nodeA.app.ctx), flushBotHistory(nodeB.app.ctx)]);
-    expect(await gathered(nodeA)).toBe(50);
-    expect(await gathered(nodeB)).toBe(50);
-  });
-
   it('a staff map on A following a viewport gets the bots of B in view, and B’s cell counts', async () => {
     const staff = await nodeA.createUser({ permissions: ['can_manageMap'] });
     const owner = await createBotOwner(nodeA);
@@ -378,5 +353,30 @@ describe('one platform across nodes', () => {
     expect(new Set(counted.map((message) => message.node)).size).toBe(1);
     // (-777, 777) lies in cell (-13, 12) at 64 per side: one account, gathering (account() default).
     expect(counted.at(-1)?.cells).toEqual([-13, 12, 0, 0, 1, 0, 0, 0, 0, 0]);
+  });
+
+  it('history is written once, by the node holding the bot, whichever nodes shut down (last: it restarts both)', async () => {
+    const owner = await createBotOwner(nodeA, { accounts: ['Miner'] });
+    const bot = await connectBot(nodeB, owner);
+    for (let i = 0; i <= 5; i += 1) {
+      bot.emit('bot_update', {
+        accounts: [account('Miner', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
+      });
+    }
+    const gathered = async (node: TestServer) => {
+      const answer = await apiClient(node)<{ data: { history: BotHistoryPoint[] } }>(
+        'GET',
+        '/me/bot',
+        undefined,
+        owner.token,
+      );
+      return answer.body.data.history.reduce((total, point) => total + point.gathered, 0);
+    };
+    await vi.waitFor(async () => expect(await gathered(nodeB)).toBe(50));
+    // A rolling restart: each node writes what it buffered as it shuts down, and only B held the bot.
+    await nodeA.restart();
+    await nodeB.restart();
+    expect(await gathered(nodeA)).toBe(50);
+    expect(await gathered(nodeB)).toBe(50);
   });
 });

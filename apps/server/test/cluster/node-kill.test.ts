@@ -6,8 +6,8 @@ import { RELEASE_PART_BYTES, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../../../deploy/local-cluster.ts';
-import { countOnline, findBotState } from '../../src/modules/realtime/realtime.service.ts';
 import { apiClient, freePort, startTestServer, type TestServer } from '../harness.ts';
+import { metricValue } from '../helpers/metrics.ts';
 import {
   account,
   collect,
@@ -160,7 +160,9 @@ it('a node killed with SIGKILL: its bots come back through nginx on the others, 
   await vi.waitFor(() => expect(roaming.every((bot) => bot.authentications === 1)).toBe(true), {
     timeout: 30_000,
   });
-  await vi.waitFor(async () => expect(await countOnline(control.app.ctx)).toBe(ROAMING_BOTS + STRANDED_BOTS));
+  await vi.waitFor(async () =>
+    expect(await metricValue(control.app, 'bots_online')).toBe(ROAMING_BOTS + STRANDED_BOTS),
+  );
 
   const killedAt = Date.now();
   await doomed.kill();
@@ -169,10 +171,10 @@ it('a node killed with SIGKILL: its bots come back through nginx on the others, 
     .waitFor(
       async () => {
         expect(roaming.every((bot) => bot.socket.connected)).toBe(true);
-        for (const bot of roaming) expect(await findBotState(control.app.ctx, bot.hwid)).toBeDefined();
+        for (const bot of roaming) expect(await control.app.ctx.live.botState(bot.hwid)).toBeDefined();
         // …and the ones that cannot reconnect do not linger: offline once silent past the timeout.
-        for (const hwid of stranded) expect(await findBotState(control.app.ctx, hwid)).toBeUndefined();
-        expect(await countOnline(control.app.ctx)).toBe(ROAMING_BOTS);
+        for (const hwid of stranded) expect(await control.app.ctx.live.botState(hwid)).toBeUndefined();
+        expect(await metricValue(control.app, 'bots_online')).toBe(ROAMING_BOTS);
         // Staff heard of each stranded bot going offline (the reaping node's message crosses Redis
         // after the state is gone: wait for the message, not only the state).
         expect(disconnects.filter((hwid) => stranded.includes(hwid)).sort()).toEqual([...stranded].sort());

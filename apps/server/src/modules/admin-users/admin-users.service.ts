@@ -14,7 +14,6 @@ import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
-import { findBotState } from '../realtime/realtime.service.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -24,7 +23,7 @@ import { type UserRow, users } from '../users/users.table.ts';
 export async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {
   if (hwids.length === 0) return new Set();
   try {
-    const states = await Promise.all(hwids.map((hwid) => findBotState(ctx, hwid)));
+    const states = await Promise.all(hwids.map((hwid) => ctx.live.botState(hwid)));
     return new Set(states.flatMap((state) => (state?.online ? [state.hwid] : [])));
   } catch (error) {
     ctx.log.warn({ err: error }, 'lecture de la présence des bots en échec');

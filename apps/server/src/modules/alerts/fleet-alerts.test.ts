@@ -22,7 +22,6 @@ import { invalidateUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { mailOutbox } from '../mail/mail-outbox.table.ts';
-import { listOnlineBots } from '../realtime/realtime.service.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { alertIncidents } from './alerts.table.ts';
 
@@ -192,7 +191,7 @@ describe('the share of bots in error', () => {
       if (!owner) throw new Error('no owner');
       bots[index]?.emit('bot_update', { accounts: [account(owner.accounts[0] ?? '', { status })] });
       await vi.waitFor(async () => {
-        const state = (await listOnlineBots(server.app.ctx)).find((bot) => bot.hwid === owner.hwid);
+        const state = (await server.app.ctx.live.onlineBots()).find((bot) => bot.hwid === owner.hwid);
         expect(state?.accounts[0]?.status).toBe(status);
       });
     };

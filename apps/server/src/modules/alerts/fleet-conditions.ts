@@ -7,7 +7,6 @@ import {
 import type { AppContext } from '../../context.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
 import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
-import { listOnlineBots } from '../realtime/realtime.service.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
 /**
@@ -42,7 +41,7 @@ export async function readFleetState(
 
 async function fleetErrors(ctx: AppContext): Promise<FleetState['errors']> {
   try {
-    const online = (await listOnlineBots(ctx)).filter((bot) => bot.online);
+    const online = (await ctx.live.onlineBots()).filter((bot) => bot.online);
     const inError = online.filter((bot) => bot.accounts.some((account) => account.status === 'error'));
     return { online: online.length, inError: inError.length };
   } catch (error) {

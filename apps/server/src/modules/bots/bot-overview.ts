@@ -1,7 +1,6 @@
 import type { MyBot, UserPc } from '@bot/contracts';
 import { desc, eq, max, min } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { findBotState, findPendingBotHistory } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { timelineHwidOf } from './bot-timeline.ts';
 import { listBotHistory, mergeHistory } from './bots.history.ts';
@@ -19,13 +18,13 @@ export async function botOverviewOf(ctx: AppContext, userId: string): Promise<My
   const historyHwid = user.hwid ?? (await timelineHwidOf(ctx, userId));
   if (!historyHwid) return { hwid: null, state: null, history: [] };
   const [state, written] = await Promise.all([
-    user.hwid ? findBotState(ctx, user.hwid).catch(() => undefined) : undefined,
+    user.hwid ? ctx.live.botState(user.hwid).catch(() => undefined) : undefined,
     listBotHistory(ctx, { userId, hwid: historyHwid, since: new Date(Date.now() - HISTORY_WINDOW_MS) }),
   ]);
   return {
     hwid: user.hwid,
     state: state?.owner.id === userId ? state : null,
-    history: mergeHistory(written, findPendingBotHistory(ctx, userId, historyHwid)),
+    history: mergeHistory(written, ctx.live.pendingHistory(userId, historyHwid)),
   };
 }
 

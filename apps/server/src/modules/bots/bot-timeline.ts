@@ -5,7 +5,6 @@ import { windowStart } from '../../core/time-series.ts';
 import { alertIncidents } from '../alerts/alerts.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { orders } from '../orders/orders.table.ts';
-import { findBotState } from '../realtime/realtime.service.ts';
 import { users } from '../users/users.table.ts';
 import { lastConnectionEvent } from './bot-events.ts';
 import { botEvents } from './bots.table.ts';
@@ -285,7 +284,7 @@ async function uptimeOf(
     if (event.kind === 'disconnected') close(event.at.getTime());
   }
   if (openedAt !== null) {
-    const state = await findBotState(ctx, input.hwid).catch(() => undefined);
+    const state = await ctx.live.botState(input.hwid).catch(() => undefined);
     if (state?.online) close(input.now);
   }
   return [...seconds]

@@ -3,6 +3,7 @@ import { type BotApiError, createBotClient, SimulatedBot } from '@bot/bot-agent'
 import type { AgentUpdate, BotState } from '@bot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { metricValue } from '../../../test/helpers/metrics.ts';
 import {
   connectAndAuthenticate,
   newHwid,
@@ -11,7 +12,6 @@ import {
   whitelist,
 } from '../../../test/helpers/realtime.ts';
 import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
-import { countOnline, kickBot } from './realtime.service.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -99,12 +99,12 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
   });
   await client.connect();
   const fatal = new Promise<BotApiError>((resolve) => client.on('fatal', resolve));
-  const before = await countOnline(server.app.ctx);
-  await kickBot(server.app.ctx, hwid);
+  const before = await metricValue(server.app, 'bots_online');
+  await server.app.ctx.live.kickBot(hwid);
   expect((await fatal).code).toBe('BOT_KICKED');
   await vi.waitFor(async () => {
     expect(client.isConnected).toBe(false);
-    expect(await countOnline(server.app.ctx)).toBe(before - 1);
+    expect(await metricValue(server.app, 'bots_online')).toBe(before - 1);
   });
 
   const wrong = createBotClient({

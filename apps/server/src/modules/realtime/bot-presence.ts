@@ -1,10 +1,11 @@
-import { BOT_STATUSES, type BotAccount, type BotReport, type BotState, type BotStatus } from '@bot/contracts';
+import { BOT_STATUSES, type BotAccount, type BotReport, type BotStatus } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { isoTimestamp } from '../../core/iso-time.ts';
 import type { BotEventRecorder } from '../bots/bot-events.ts';
 import type { ActivityRecorder } from '../bots/bots.history.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotStateStore } from './bot-state-store.ts';
+import type { BotConnection, LocalBots } from './local-bots.ts';
 import type { HubSocket, RefuseSocket } from './realtime.types.ts';
 
 /**
@@ -13,18 +14,6 @@ import type { HubSocket, RefuseSocket } from './realtime.types.ts';
  * every report cost a node of three about a tenth of its time at 5,000 bots.
  */
 const STORE_WRITE_EVERY_MS = 2_000;
-
-/** One bot agent connected to this node. */
-interface BotConnection {
-  socket: HubSocket;
-  userId: string;
-  hwid: string;
-  state: BotState;
-  lastSeenAt: number;
-  /** When its state was last written to the store. */
-  storedAt: number;
-  allowedAccounts: Set<string>;
-}
 
 /** Who the bot authenticated as (its bot session). */
 export interface BotIdentity {
@@ -36,6 +25,8 @@ export interface BotIdentity {
 }
 
 interface PresenceDeps {
+  /** This node's bot connections, which presence alone adds and removes. */
+  bots: LocalBots;
   store: BotStateStore;
   fanOut: BotFanOut;
   recorder: ActivityRecorder;
@@ -54,11 +45,13 @@ interface PresenceDeps {
  * whole-fleet lists and counts).
  */
 export class BotPresence {
-  private readonly bots = new Map<string, BotConnection>();
+  private readonly bots: LocalBots;
   private readonly unsaved = new Set<BotConnection>();
   private isClosed = false;
 
-  constructor(private readonly deps: PresenceDeps) {}
+  constructor(private readonly deps: PresenceDeps) {
+    this.bots = deps.bots;
+  }
 
   /** A bot authenticated on this node: it now holds its hwid (an older connection anywhere is replaced). */
   async connect(socket: HubSocket, identity: BotIdentity): Promise<void> {
@@ -136,11 +129,6 @@ export class BotPresence {
   disconnected(socket: HubSocket): Promise<void> {
     const connection = this.connectionOf(socket);
     return connection ? this.goOffline(connection) : Promise.resolve();
-  }
-
-  /** False once the state no longer belongs to a live connection of this node. */
-  isCurrent(state: BotState): boolean {
-    return this.bots.get(state.hwid)?.state === state;
   }
 
   /**
@@ -228,15 +216,6 @@ export class BotPresence {
     if (connections.length === 0) return;
     const allowed = await load();
     for (const connection of connections) connection.allowedAccounts = allowed;
-  }
-
-  /** The states of the bots this node holds (staff maps in viewport mode read them). */
-  *localStates(): IterableIterator<BotState> {
-    for (const connection of this.bots.values()) yield connection.state;
-  }
-
-  localCount(): number {
-    return this.bots.size;
   }
 
   close(): void {

@@ -7,7 +7,7 @@ import {
   type ViewportMatcher,
   viewportMatcher,
 } from '@bot/contracts';
-import type { HubServer, HubSocket } from './realtime.types.ts';
+import type { AnnouncedViewport, HubServer, HubSocket } from './realtime.types.ts';
 
 /** States per `bot_update` message to one map. */
 const SLICE = 500;
@@ -17,12 +17,6 @@ const REMOTE_LIFETIME_MS = 3_500;
 const MIN_CHANGE_INTERVAL_MS = 250;
 /** A capped map gets states again below this share of the cap (no flapping around the cap). */
 const UNCAP_SHARE = 0.75;
-
-/** A staff map's viewport as nodes tell each other (`null`: the map closed). */
-export interface AnnouncedViewport {
-  socketId: string;
-  viewport: MapViewport | null;
-}
 
 /** One staff map in viewport mode, on this node or another. */
 interface Subscription {

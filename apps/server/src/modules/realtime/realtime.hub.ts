@@ -1,391 +1,182 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
-import { botReportSchema, type ErrorCode, SOCKET_EVENTS, SOCKET_PATH } from '@bot/contracts';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
-import { repeatInBackground, runInBackground } from '../../core/background.ts';
-import { trustProxyRule } from '../../core/client-address.ts';
-import { compileSafeParse } from '../../core/fast-validation.ts';
+import type { BackgroundLoop } from '../../core/background.ts';
 import type { RedisConnection } from '../../core/redis.ts';
-import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { BotEventRecorder } from '../bots/bot-events.ts';
 import { ActivityRecorder } from '../bots/bots.history.ts';
+import type { LiveFleet } from '../bots/live-fleet.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
 import { BotFanOut } from './bot-fan-out.ts';
 import { BotPresence } from './bot-presence.ts';
+import { BotSessions } from './bot-sessions.ts';
 import { RedisBotStateStore } from './bot-state-store.redis.ts';
 import { type BotStateStore, InMemoryBotStateStore } from './bot-state-store.ts';
-import { type AnnouncedViewport, MapViewports } from './map-viewports.ts';
-import { admitHandshakes, keepOnlyHandshakeFacts } from './realtime.admission.ts';
+import { ClusterRelay } from './cluster-relay.ts';
+import { LocalBots } from './local-bots.ts';
+import { MapViewports } from './map-viewports.ts';
+import { AUDIENCE_REFRESH_MS, realtimeLoops } from './realtime.loops.ts';
 import { createRealtimeMetrics } from './realtime.metrics.ts';
-import {
-  type HubCounters,
-  type HubServer,
-  type HubSocket,
-  type Refusal,
-  refusal,
-  type SocketData,
-  zeroCounters,
-} from './realtime.types.ts';
+import type { HubServer, HubSocket } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
-import { AuthenticationSlots, isRefusal, SocketAuthenticator, type SocketIdentity } from './socket-auth.ts';
-import { initialGuardState, isFlooding, takeUpdateToken } from './socket-guards.ts';
-import { admitStaffMap, type StaffFeedDeps } from './staff-feed.ts';
-import { textOnlyParser } from './text-parser.ts';
-import { type ConnectedViewer, listViewers } from './viewers.ts';
+import { AuthenticationSlots, SocketAuthenticator } from './socket-auth.ts';
+import { refuserCounting } from './socket-guards.ts';
+import { SocketLifecycle } from './socket-lifecycle.ts';
+import { createSocketServer } from './socket-server.ts';
+import { listViewers } from './viewers.ts';
 
-/** Longest our own checks of an `authenticate` may take before the socket is dropped. */
-const VERIFICATION_TIMEOUT_MS = 120_000;
-/** How often each node shares which rooms it watches (a watcher elsewhere waits at most this). */
-const AUDIENCE_REFRESH_MS = 1_000;
-/** Every bot sends a report a second: validated by a compiled fast path, zod for the rest. */
-const parseBotReport = compileSafeParse(botReportSchema);
+/** What the hub offers the rest of the app. */
+export interface RealtimeHub {
+  /** The fleet as the domain modules see it (`ctx.live`). */
+  live: LiveFleet;
+  /** Background work of the hub, which `app.ts` starts, and stops before `close`. */
+  loops: BackgroundLoop[];
+  /** Shutdown: this node's sockets closed, buffered history written (the loops stopped first). */
+  close(): Promise<void>;
+}
 
 /**
- * The Socket.IO hub of docs/specification.md §5, wired from focused parts: connection authentication
- * (`socket-auth`), per-socket guards (`socket-guards`), presence and the shared state store
- * (`bot-presence`, `bot-state-store*`), fan-out and batching (`bot-fan-out`, `audience`), access
- * re-checks on domain events and expiries (`socket-access`) and the history writer
- * (`ActivityRecorder`). With `REDIS_URL` the same parts span every node: the Socket.IO Redis
- * streams adapter carries broadcasts, Redis holds states, watched rooms and the event relay.
+ * The Socket.IO hub of docs/specification.md §5, built from focused parts, each from those built
+ * before it: the server and the node's link to the others (`socket-server`, `cluster-relay`), shared
+ * state and delivery (`deliveryParts`), presence and history (`bot-presence`, the bots module's
+ * recorders), access re-checks (`socket-access`), the bot agents' side (`bot-sessions`), then one
+ * socket's life (`socket-lifecycle`).
  */
-export class RealtimeHub {
-  readonly io: HubServer;
-  readonly store: BotStateStore;
-  readonly recorder: ActivityRecorder;
-  readonly botEvents: BotEventRecorder;
-  readonly counters: HubCounters = zeroCounters();
-  private readonly presence: BotPresence;
-  private readonly fanOut: BotFanOut;
-  private readonly viewports: MapViewports;
-  private readonly staffFeed: StaffFeedDeps;
-  private readonly access: SocketAccess;
-  private readonly audience: Audience;
-  private readonly slots = new AuthenticationSlots();
-  private readonly authenticator: SocketAuthenticator;
-  private readonly timers: NodeJS.Timeout[] = [];
-  private readonly metrics;
-  /** Names this node among the others (watched rooms, staff map cells). */
-  private readonly nodeId = randomUUID().slice(0, 8);
-  private isClosed = false;
+export function createRealtimeHub(
+  ctx: AppContext,
+  server: HttpServer,
+  redis: RedisConnection | undefined,
+): RealtimeHub {
+  const { realtime: config } = ctx.config;
+  const io = createSocketServer(ctx, server, redis);
+  const cluster = new ClusterRelay(io, redis);
+  const { store, audience, metrics, refuse, bots, viewports, fanOut } = deliveryParts(
+    ctx,
+    io,
+    redis,
+    cluster,
+  );
+  const recorder = new ActivityRecorder(ctx);
+  const botEvents = new BotEventRecorder(ctx);
+  const presence = new BotPresence({
+    bots,
+    store,
+    fanOut,
+    recorder,
+    events: botEvents,
+    refuse,
+    log: ctx.log,
+    offlineTimeoutMs: () => offlineTimeoutMs(ctx),
+  });
+  const access = new SocketAccess({ ctx, io, presence, refuse });
+  const stopRelay = cluster.start({ events: ctx.events, viewports, fanOut, presence });
+  const botSessions = new BotSessions({ io, store, presence, metrics, config });
+  const lifecycle = new SocketLifecycle({
+    config,
+    log: ctx.log,
+    refuse,
+    store,
+    audience,
+    viewports,
+    presence,
+    bots: botSessions,
+    authenticator: new SocketAuthenticator(ctx),
+    slots: new AuthenticationSlots(),
+    staffFeed: { store, audience, viewports, fullFeedMaxBots: config.fullFeedMaxBots },
+  });
+  io.on('connection', (socket: HubSocket) => lifecycle.onConnection(socket));
 
-  constructor(
-    private readonly ctx: AppContext,
-    server: HttpServer,
-    private readonly redis: RedisConnection | undefined,
-  ) {
-    const { realtime } = ctx.config;
-    const trustProxy = trustProxyRule(ctx.config.trustProxy);
-    this.io = new Server(server, {
-      path: SOCKET_PATH,
-      transports: ['websocket'],
-      allowUpgrades: false,
-      serveClient: false,
-      maxHttpBufferSize: realtime.maxMessageBytes,
-      perMessageDeflate: false,
-      parser: textOnlyParser,
-      // No connection state recovery: it would skip the authentication of a revoked session.
-      // onlyPlaintext: nothing we emit is binary, so the adapter need not search messages for it.
-      ...(redis
-        ? { adapter: createAdapter(redis.adapter, { streamName: 'bp:socket.io', onlyPlaintext: true }) }
-        : {}),
-    });
-    admitHandshakes(ctx, server, trustProxy); // in front of the listeners Socket.IO just attached
-    keepOnlyHandshakeFacts(this.io, trustProxy);
-    this.authenticator = new SocketAuthenticator(ctx);
-
-    this.store = redis ? new RedisBotStateStore(redis.commands) : new InMemoryBotStateStore();
-    this.audience = redis
-      ? new ClusterAudience(this.io, redis.commands, {
-          nodeId: this.nodeId,
-          roomFilter: isSharedAudienceRoom,
-          refreshMs: AUDIENCE_REFRESH_MS,
-        })
-      : new LocalAudience(this.io);
-    this.metrics = createRealtimeMetrics(ctx.metrics.registry, {
-      socketKinds: () => [...this.io.sockets.sockets.values()].map((socket) => socket.data.kind),
-      countOnline: () => this.store.count(),
-    });
-    this.recorder = new ActivityRecorder(ctx);
-    this.botEvents = new BotEventRecorder(ctx);
-    this.viewports = new MapViewports({
-      io: this.io,
-      nodeId: this.nodeId,
-      localStates: () => this.presence.localStates(),
-      announce: (entries) => this.announceViewports(entries),
-      isDegraded: () => this.isDegraded(),
-      maxStates: realtime.mapMaxStates,
-    });
-    this.staffFeed = {
-      store: this.store,
-      audience: this.audience,
-      viewports: this.viewports,
-      fullFeedMaxBots: realtime.fullFeedMaxBots,
-    };
-    this.fanOut = new BotFanOut({
-      io: this.io,
-      audience: this.audience,
-      viewports: this.viewports,
-      metrics: this.metrics,
-      log: ctx.log,
-      countOnline: () => this.store.count(),
-      isCurrent: (state) => this.presence.isCurrent(state),
-      isDegraded: () => this.isDegraded(),
-      sendToPeers: (audience, count, states) => this.io.serverSideEmit('botStates', audience, count, states),
-    });
-    this.presence = new BotPresence({
-      store: this.store,
-      fanOut: this.fanOut,
-      recorder: this.recorder,
-      events: this.botEvents,
-      refuse: this.refuse,
-      log: ctx.log,
-      offlineTimeoutMs: () => this.offlineTimeoutMs(),
-    });
-    this.access = new SocketAccess({ ctx, io: this.io, presence: this.presence, refuse: this.refuse });
-    // Redis (back) up: the bots' states go to it at once, not at their next periodic write.
-    redis?.commands.on('ready', () => this.presence.storeAllAgain());
-    if (redis) this.relayDomainEvents();
-
-    this.io.on('connection', (socket: HubSocket) => this.onConnection(socket));
-    this.startTimers();
-  }
-
-  // ---- wiring ------------------------------------------------------------------------------
-
-  /**
-   * Domain events reach every node (revocations, bans, settings): each acts on its own sockets.
-   * Staff maps' viewports too: each node serves them its own bots. Bot states come from the nodes
-   * holding the bots, for the watchers here.
-   */
-  private relayDomainEvents(): void {
-    const { events } = this.ctx;
-    events.relayTo((name, payload) => this.io.serverSideEmit('domainEvent', name, payload));
-    this.io.on('domainEvent', (name: string, payload: unknown) => events.receiveFromPeer(name, payload));
-    this.io.on('mapViewports', (entries: AnnouncedViewport[]) => this.viewports.receive(entries));
-    this.io.on('botStates', (...message) => this.fanOut.fromPeer(...message));
-  }
-
-  private announceViewports(entries: AnnouncedViewport[]): void {
-    if (this.redis && !this.isDegraded()) this.io.serverSideEmit('mapViewports', entries);
-  }
-
-  private startTimers(): void {
-    const { log, config } = this.ctx;
-    const { realtime } = config;
-    const sweepEveryMs = Math.min(1000, Math.max(50, (realtime.offlineTimeoutMs ?? 3000) / 3));
-    this.timers.push(
-      repeatInBackground(log, 'admin feed flush', realtime.adminFlushMs, () => {
-        this.fanOut.flush();
-        return this.presence.persist();
-      }),
-      repeatInBackground(log, 'silent bot sweep', sweepEveryMs, async () => {
-        this.counters.silentBots += await this.presence.sweepSilent();
-        if (this.redis?.isReady()) this.counters.reapedBots += await this.presence.reapOrphans();
-      }),
-      repeatInBackground(log, 'bot history flush', realtime.historyFlushMs, () =>
-        this.recorder.flush({ all: false }),
-      ),
-      repeatInBackground(log, 'session expiry sweep', realtime.expirySweepMs, () =>
-        this.access.sweepExpired(),
-      ),
-      repeatInBackground(log, 'map cell counts', realtime.mapCellsMs, () => this.viewports.tick()),
-    );
-    if (this.redis) {
-      this.timers.push(
-        repeatInBackground(log, 'watched rooms refresh', AUDIENCE_REFRESH_MS, () => {
-          if (this.redis?.isReady()) return this.audience.refresh();
-        }),
-      );
-    }
-  }
-
-  /** Redis configured but unreachable: this node serves its own sockets alone meanwhile. */
-  private isDegraded(): boolean {
-    return this.redis !== undefined && !this.redis.isReady();
-  }
-
-  // ---- one socket's life -------------------------------------------------------------------
-
-  private onConnection(socket: HubSocket): void {
-    const { realtime } = this.ctx.config;
-    const meta = (socket.conn as unknown as { meta?: { queryHwid?: string; ip: string } }).meta;
-    const now = Date.now();
-    socket.data = {
-      ip: meta?.ip ?? socket.handshake.address,
-      queryHwid: meta?.queryHwid,
-      connectedAt: new Date(now).toISOString(),
-      ...initialGuardState(realtime, now),
-    } satisfies SocketData;
-    // Every message counts, whatever its event; counted on the engine socket (cheaper than a
-    // Socket.IO middleware, which allocates per packet).
-    socket.conn.on('data', () => {
-      if (isFlooding(socket.data, realtime)) this.refuse(socket, 'SOCKET_FLOOD');
-    });
-    const armAuthTimer = (delayMs: number) => {
-      // Checked after the loop's next poll for input: when the loop was busy (a reconnect storm),
-      // timers run before the sockets are read, and an `authenticate` that arrived in time would
-      // otherwise be refused. A timer replaced meanwhile (the peer was on time) is stale.
-      const timer: NodeJS.Timeout = setTimeout(() => {
-        setImmediate(() => {
-          if (timer === authTimer && !socket.data.kind) this.refuse(socket, 'AUTH_TIMEOUT');
-        });
-      }, delayMs);
-      timer.unref();
-      return timer;
-    };
-    let isAuthenticating = false;
-    let authTimer: NodeJS.Timeout | undefined = armAuthTimer(realtime.authTimeoutMs);
-    socket.on('disconnect', () => {
-      clearTimeout(authTimer);
-      if (socket.data.feed === 'viewport') this.viewports.remove(socket.id);
-      if (!this.isClosed)
-        runInBackground(this.ctx.log, 'bot offline', () => this.presence.disconnected(socket));
-    });
-    socket.on(SOCKET_EVENTS.authenticate, (payload: unknown, ack?: unknown) => {
-      if (isAuthenticating || socket.data.kind) return; // one authentication per socket
-      isAuthenticating = true;
-      // The peer was on time; our own checks may queue behind others (a reconnect storm): allow them longer.
-      clearTimeout(authTimer);
-      authTimer = armAuthTimer(VERIFICATION_TIMEOUT_MS);
-      const reply = typeof ack === 'function' ? (ack as (answer: unknown) => void) : undefined;
-      this.slots
-        .run(() => this.authenticate(socket, payload))
-        .then((refused) => {
-          clearTimeout(authTimer);
-          authTimer = undefined;
-          if (refused) {
-            reply?.({ ok: false, ...refused });
-            this.refuse(socket, refused.code, refused.error);
-          } else {
-            reply?.({ ok: true });
-          }
-        })
-        .catch((error: unknown) => {
-          this.ctx.log.error({ err: error }, 'authentification d’un socket en échec');
-          // An outage is temporary: the peer reconnects later (SERVICE_UNAVAILABLE is not final).
-          this.refuse(socket, isDatabaseUnavailable(error) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL');
-        });
-    });
-    socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.onBotReport(socket, payload));
-    socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) => this.viewports.changeFrom(socket, payload));
-  }
-
-  /** Answers a refusal, or undefined once the socket joined its rooms (or left meanwhile). */
-  private async authenticate(socket: HubSocket, payload: unknown): Promise<Refusal | undefined> {
-    if (!socket.connected) return undefined; // gone while waiting for its turn
-    const identity = await this.authenticator.authenticate(payload, socket.data.queryHwid);
-    if (isRefusal(identity)) return identity;
-    if (!socket.connected) return undefined;
-    Object.assign(socket.data, {
-      kind: identity.kind,
-      userId: identity.userId,
-      username: identity.username,
-      sessionId: identity.sessionId,
-      sessionExpiresAt: identity.sessionExpiresAt,
-      hwid: identity.hwid,
-      version: identity.kind === 'bot' ? identity.bot.version : undefined,
-    });
-    if (identity.kind === 'bot') await this.admitBot(socket, identity);
-    else await this.admitBrowser(socket, identity);
-    return undefined;
-  }
-
-  private async admitBrowser(
-    socket: HubSocket,
-    identity: Exclude<SocketIdentity, { kind: 'bot' }>,
-  ): Promise<void> {
-    await socket.join([rooms.session(identity.sessionId), rooms.user(identity.userId), rooms.browsers]);
-    if (identity.kind === 'admin') {
-      await admitStaffMap(this.staffFeed, socket, identity.viewport);
-      return;
-    }
-    const hwid = identity.hwid as string;
-    await socket.join(rooms.bot(hwid));
-    this.audience.joined(rooms.bot(hwid));
-    socket.emit(SOCKET_EVENTS.authenticated, { type: 'client', hwid });
-    const state = await this.store.get(hwid);
-    if (state) socket.emit(SOCKET_EVENTS.botUpdate, state);
-  }
-
-  private async admitBot(
-    socket: HubSocket,
-    identity: Extract<SocketIdentity, { kind: 'bot' }>,
-  ): Promise<void> {
-    const { hwid } = identity;
-    await this.presence.connect(socket, identity.bot);
-    // An older connection for the same PC on another node: told, then closed (it was claimed first).
-    const elsewhere = this.io.in(rooms.agent(hwid)).except(socket.id);
-    elsewhere.emit(SOCKET_EVENTS.authError, refusal('BOT_REPLACED'));
-    elsewhere.disconnectSockets(true);
-    await socket.join([rooms.agent(hwid), rooms.userAgents(identity.userId)]);
-    socket.emit(SOCKET_EVENTS.authenticated, { type: 'bot', hwid });
-  }
-
-  private onBotReport(socket: HubSocket, payload: unknown): void {
-    if (!this.presence.isHeldBy(socket)) return;
-    if (!takeUpdateToken(socket.data, this.ctx.config.realtime)) {
-      this.counters.droppedReports += 1;
-      return;
-    }
-    const parsed = parseBotReport(payload);
-    if (!parsed.success) {
-      this.counters.invalidReports += 1;
-      return;
-    }
-    this.metrics.updatesIn.inc();
-    this.presence.report(socket, parsed.data);
-  }
-
-  /** Sends `auth_error {error, code}` then closes the socket. */
-  private readonly refuse = (socket: HubSocket, code: ErrorCode, message?: string): void => {
-    if (!socket.connected) return;
-    this.counters.refused[code] = (this.counters.refused[code] ?? 0) + 1;
-    socket.emit(SOCKET_EVENTS.authError, refusal(code, message));
-    socket.disconnect(true);
+  const close = async () => {
+    lifecycle.close();
+    access.close();
+    fanOut.close();
+    viewports.close();
+    presence.close();
+    stopRelay();
+    closeSocketServer(io);
+    // The app's shutdown writes what the history buffered, and waits for the bots' timelines.
+    await recorder.flush();
+    await botEvents.settled();
+    await store.close();
   };
+  let closing: Promise<void> | undefined;
+  return {
+    live: {
+      onlineBots: () => store.list(),
+      botState: (hwid) => store.get(hwid),
+      pendingHistory: (userId, hwid) => recorder.pendingFor(userId, hwid),
+      kickBot: (hwid) => botSessions.kick(hwid),
+      connectedViewers: () => listViewers(io, cluster.isDegraded()),
+    },
+    loops: realtimeLoops({ config, redis, fanOut, presence, recorder, access, viewports, audience, metrics }),
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+}
 
-  private async offlineTimeoutMs(): Promise<number> {
-    const configured = this.ctx.config.realtime.offlineTimeoutMs;
-    if (configured !== undefined) return configured;
-    return (await getSettings(this.ctx)).botOfflineTimeoutSeconds * 1000;
-  }
+/**
+ * What holds and delivers bot states: the shared store, who watches what, this node's bots, the
+ * staff maps and the fan-out (in that order: each reads only the ones before it).
+ */
+function deliveryParts(
+  ctx: AppContext,
+  io: HubServer,
+  redis: RedisConnection | undefined,
+  cluster: ClusterRelay,
+) {
+  const { realtime: config } = ctx.config;
+  /** Names this node among the others (watched rooms, staff map cells). */
+  const nodeId = randomUUID().slice(0, 8);
+  const store: BotStateStore = redis ? new RedisBotStateStore(redis.commands) : new InMemoryBotStateStore();
+  const audience: Audience = redis
+    ? new ClusterAudience(io, redis.commands, {
+        nodeId,
+        roomFilter: isSharedAudienceRoom,
+        refreshMs: AUDIENCE_REFRESH_MS,
+      })
+    : new LocalAudience(io);
+  const metrics = createRealtimeMetrics(ctx.metrics.registry, {
+    socketKinds: () => [...io.sockets.sockets.values()].map((socket) => socket.data.kind),
+    countOnline: () => store.count(),
+  });
+  const bots = new LocalBots();
+  const viewports = new MapViewports({
+    io,
+    nodeId,
+    localStates: () => bots.states(),
+    announce: cluster.announceViewports,
+    isDegraded: cluster.isDegraded,
+    maxStates: config.mapMaxStates,
+  });
+  const fanOut = new BotFanOut({
+    io,
+    audience,
+    viewports,
+    metrics,
+    log: ctx.log,
+    countOnline: () => store.count(),
+    isCurrent: (state) => bots.isCurrent(state),
+    isDegraded: cluster.isDegraded,
+    sendToPeers: (peers, count, states) => io.serverSideEmit('botStates', peers, count, states),
+  });
+  return { store, audience, metrics, refuse: refuserCounting(metrics), bots, viewports, fanOut };
+}
 
-  // ---- services for other modules -----------------------------------------------------------
+function closeSocketServer(io: HubServer): void {
+  io.local.disconnectSockets(true);
+  io.engine.close();
+  io.of('/').adapter.close(); // stops reading the Redis stream (the HTTP server closes with Fastify)
+}
 
-  /** Disconnects a PC's bot agent, on whichever node holds it; true when one was online. */
-  async kickBot(hwid: string): Promise<boolean> {
-    const wasOnline = (await this.store.get(hwid)) !== undefined;
-    const agent = this.io.in(rooms.agent(hwid));
-    agent.emit(SOCKET_EVENTS.authError, refusal('BOT_KICKED'));
-    agent.disconnectSockets(true);
-    return wasOnline;
-  }
-
-  /** Browser sockets of every node (this node's only while the others are unreachable). */
-  listViewers(): Promise<ConnectedViewer[]> {
-    return listViewers(this.io, this.isDegraded());
-  }
-
-  async close(): Promise<void> {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    for (const timer of this.timers) clearInterval(timer);
-    this.access.close();
-    this.fanOut.close();
-    this.viewports.close();
-    this.presence.close();
-    this.ctx.events.relayTo(undefined);
-    this.io.local.disconnectSockets(true);
-    this.io.engine.close();
-    this.io.of('/').adapter.close(); // stops reading the Redis stream (the HTTP server closes with Fastify)
-    await this.recorder.flush();
-    await this.botEvents.settled();
-    await this.store.close();
-  }
+/** Silence after which a bot is offline: the configured override, or the staff's setting. */
+async function offlineTimeoutMs(ctx: AppContext): Promise<number> {
+  const configured = ctx.config.realtime.offlineTimeoutMs;
+  if (configured !== undefined) return configured;
+  return (await getSettings(ctx)).botOfflineTimeoutSeconds * 1000;
 }
 
 /** Rooms whose watchers other nodes must know about: one bot's page, and the fleet map. */

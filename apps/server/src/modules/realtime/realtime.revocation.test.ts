@@ -12,7 +12,6 @@ import {
 } from '../../../test/helpers/realtime.ts';
 import { users } from '../users/users.table.ts';
 import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
-import { listOnlineBots } from './realtime.service.ts';
 
 let server: TestServer;
 const { track, connectBot } = realtimeSuite((started) => {
@@ -61,7 +60,7 @@ describe('bans and PC resets', () => {
     expect((await botError).code).toBe('ACCOUNT_BANNED');
     expect((await watcherError).code).toBe('ACCOUNT_BANNED');
     await vi.waitFor(async () =>
-      expect((await listOnlineBots(server.app.ctx)).some((state) => state.hwid === owner.hwid)).toBe(false),
+      expect((await server.app.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false),
     );
     const again = track(
       await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),

@@ -1,6 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import type { TestServer } from '../../../test/harness.ts';
+import { metricValue } from '../../../test/helpers/metrics.ts';
 import {
   account,
   collect,
@@ -12,13 +13,6 @@ import {
   waitFor,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import {
-  countOnline,
-  findBotState,
-  kickBot,
-  listConnectedViewers,
-  listOnlineBots,
-} from './realtime.service.ts';
 
 let server: TestServer;
 const { sockets, track, connectBot } = realtimeSuite((started) => {
@@ -82,7 +76,7 @@ describe('authorization matrix', () => {
     bot.emit('bot_update', { accounts: [account(owner.accounts[0]!)] });
     // The state is stored once the report is processed: wait for it, not for a fixed delay.
     await vi.waitFor(async () =>
-      expect((await findBotState(server.app.ctx, owner.hwid))?.accounts).toHaveLength(1),
+      expect((await server.app.ctx.live.botState(owner.hwid))?.accounts).toHaveLength(1),
     );
     const socket = openSocket(server, { hwid: owner.hwid });
     sockets.push(socket);
@@ -151,7 +145,7 @@ describe('authorization matrix', () => {
     expect(states.find((state) => state.hwid === owner.hwid)).toMatchObject({ online: true });
     expect(await count).toBe(states.length);
     expect(
-      (await listConnectedViewers(server.app.ctx)).some((viewer) => viewer.userId === staff.user.id),
+      (await server.app.ctx.live.connectedViewers()).some((viewer) => viewer.userId === staff.user.id),
     ).toBe(true);
   });
 
@@ -235,9 +229,9 @@ describe('bot connections', () => {
     expect(second.ack).toEqual({ ok: true });
     expect((await replaced).code).toBe('BOT_REPLACED');
     await closed;
-    expect((await listOnlineBots(server.app.ctx)).filter((state) => state.hwid === owner.hwid)).toHaveLength(
-      1,
-    );
+    expect(
+      (await server.app.ctx.live.onlineBots()).filter((state) => state.hwid === owner.hwid),
+    ).toHaveLength(1);
     second.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { status: 'banking' })] });
     await waitFor<BotState>(watcher.socket, 'bot_update', (state) => state.accounts[0]?.status === 'banking');
     // Everything the watcher got before that report (one socket keeps its order) said "online":
@@ -259,24 +253,24 @@ describe('bot connections', () => {
     await disconnected;
     expect((await offline).hwid).toBe(owner.hwid);
     await botClosed;
-    expect((await listOnlineBots(server.app.ctx)).some((state) => state.hwid === owner.hwid)).toBe(false);
+    expect((await server.app.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false);
   });
 
   it('a bot that disconnects is offline at once', async () => {
     const owner = await createBotOwner(server);
     const bot = await connectBot(owner);
-    const before = await countOnline(server.app.ctx);
+    const before = await metricValue(server.app, 'bots_online');
     bot.socket.disconnect();
-    await vi.waitFor(async () => expect(await countOnline(server.app.ctx)).toBe(before - 1));
+    await vi.waitFor(async () => expect(await metricValue(server.app, 'bots_online')).toBe(before - 1));
   });
 
   it('staff can kick a bot', async () => {
     const owner = await createBotOwner(server);
     const bot = await connectBot(owner);
     const kicked = waitFor<{ code: string }>(bot.socket, 'auth_error');
-    expect(await kickBot(server.app.ctx, owner.hwid)).toBe(true);
+    expect(await server.app.ctx.live.kickBot(owner.hwid)).toBe(true);
     expect((await kicked).code).toBe('BOT_KICKED');
-    expect(await kickBot(server.app.ctx, owner.hwid)).toBe(false);
+    expect(await server.app.ctx.live.kickBot(owner.hwid)).toBe(false);
   });
 });
 
@@ -342,8 +336,8 @@ describe('payload checks', () => {
     );
     const updates = collect<BotState>(watcher.socket, 'bot_update');
     const bot = await connectBot(owner);
-    const { counters } = server.app.ctx.realtime;
-    const droppedBefore = counters.droppedReports;
+    const dropped = () => metricValue(server.app, 'bot_reports_dropped_total', { reason: 'throttled' });
+    const droppedBefore = await dropped();
     const relayed = () => updates.filter((state) => state.online && (state.accounts[0]?.level ?? 0) > 100);
     // A burst below the flood limit (40 per 10 s): each report is relayed or dropped by the throttle
     // (4 per second), and we wait until all ten are accounted for.
@@ -351,7 +345,7 @@ describe('payload checks', () => {
     for (let i = 0; i < 10; i += 1) {
       bot.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { level: 101 + i })] });
     }
-    await vi.waitFor(() => expect(relayed().length + counters.droppedReports - droppedBefore).toBe(10));
+    await vi.waitFor(async () => expect(relayed().length + (await dropped()) - droppedBefore).toBe(10));
     // A bucket of 4 that refills 4 per second: never more than that got through.
     const refilled = Math.ceil(((Date.now() - burstStartedAt) / 1000) * 4);
     expect(relayed().length).toBeGreaterThan(0);

@@ -3,10 +3,10 @@ import {
   type ClientToServerEvents,
   ERRORS,
   type ErrorCode,
+  type MapViewport,
   type ServerToClientEvents,
 } from '@bot/contracts';
 import type { Server, Socket } from 'socket.io';
-import type { AnnouncedViewport } from './map-viewports.ts';
 
 type PeerKind = 'client' | 'admin' | 'bot';
 
@@ -35,6 +35,12 @@ export interface SocketData {
   dropped: number;
 }
 
+/** A staff map's viewport as nodes tell each other (`null`: the map closed). */
+export interface AnnouncedViewport {
+  socketId: string;
+  viewport: MapViewport | null;
+}
+
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
 /** Who the states a node sends its peers are for: a bot's watchers, or the staff's fleet feed. */
 export type PeerAudience = 'watchers' | 'staff';
@@ -59,20 +65,6 @@ export interface Refusal {
 
 export function refusal(code: ErrorCode, message?: string): Refusal {
   return { error: message ?? ERRORS[code].message, code };
-}
-
-/** Operational counters (refusals by code, bots dropped for silence), for metrics and benchmarks. */
-export interface HubCounters {
-  refused: Record<string, number>;
-  silentBots: number;
-  droppedReports: number;
-  invalidReports: number;
-  /** Bots another node held until it went silent (a killed node), removed from the fleet here. */
-  reapedBots: number;
-}
-
-export function zeroCounters(): HubCounters {
-  return { refused: {}, silentBots: 0, droppedReports: 0, invalidReports: 0, reapedBots: 0 };
 }
 
 /** Sends `auth_error {error, code}` then closes the socket (counted by code). */

@@ -1,5 +1,7 @@
+import { SOCKET_EVENTS } from '@bot/contracts';
 import type { RealtimeConfig } from '../../config.ts';
-import type { SocketData } from './realtime.types.ts';
+import type { RealtimeMetrics } from './realtime.metrics.ts';
+import { type RefuseSocket, refusal, type SocketData } from './realtime.types.ts';
 
 const FLOOD_WINDOW_MS = 10_000;
 
@@ -38,4 +40,14 @@ export function takeUpdateToken(data: SocketData, config: RealtimeConfig, now = 
   }
   data.updateTokens -= 1;
   return true;
+}
+
+/** Sends `auth_error {error, code}` then closes the socket, counted by code for the operators. */
+export function refuserCounting(metrics: RealtimeMetrics): RefuseSocket {
+  return (socket, code, message) => {
+    if (!socket.connected) return;
+    metrics.refusals.inc({ code });
+    socket.emit(SOCKET_EVENTS.authError, refusal(code, message));
+    socket.disconnect(true);
+  };
 }

@@ -1,16 +1,6 @@
+import type { ConnectedViewer } from '../bots/live-fleet.ts';
 import type { HubServer } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
-
-/** A browser socket as presence lists show it. */
-export interface ConnectedViewer {
-  socketId: string;
-  userId: string;
-  username: string;
-  type: 'client' | 'admin';
-  hwid: string | null;
-  ip: string;
-  connectedAt: string;
-}
 
 /** Browser sockets of every node (this node's only while the others are unreachable). */
 export async function listViewers(io: HubServer, isDegraded: boolean): Promise<ConnectedViewer[]> {

@@ -17,7 +17,6 @@ import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { findBotState } from '../realtime/realtime.service.ts';
 import { users } from '../users/users.table.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
@@ -261,7 +260,7 @@ export async function runningAgentOf(
   latestVersion: string,
 ): Promise<{ version: string; isOutdated: boolean } | null> {
   const [user] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
-  const state = user?.hwid ? await findBotState(ctx, user.hwid).catch(() => undefined) : undefined;
+  const state = user?.hwid ? await ctx.live.botState(user.hwid).catch(() => undefined) : undefined;
   if (!state?.online || state.owner.id !== userId) return null;
   const isOutdated = semver.valid(state.version) !== null && semver.lt(state.version, latestVersion);
   return { version: state.version, isOutdated };

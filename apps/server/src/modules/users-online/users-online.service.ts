@@ -16,7 +16,6 @@ import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
-import { findBotState, kickBot, listConnectedViewers, listOnlineBots } from '../realtime/realtime.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 
@@ -41,7 +40,7 @@ export async function listUsersOnlineBots(
   query: OnlineBotsQuery,
 ): Promise<{ data: OnlineBot[]; total: number }> {
   const needle = query.q?.trim().toLowerCase();
-  let bots = (await listOnlineBots(ctx)).filter((state) => state.online).map(toOnlineBot);
+  let bots = (await ctx.live.onlineBots()).filter((state) => state.online).map(toOnlineBot);
   if (query.version) bots = bots.filter((bot) => versionMatches(bot.version, query.version ?? ''));
   if (needle) {
     bots = bots.filter(
@@ -121,7 +120,7 @@ export async function listUsersOnlineSessions(
       .where(where),
   ]);
   const socketsByUser = new Map<string, number>();
-  for (const viewer of await listConnectedViewers(ctx)) {
+  for (const viewer of await ctx.live.connectedViewers()) {
     socketsByUser.set(viewer.userId, (socketsByUser.get(viewer.userId) ?? 0) + 1);
   }
   return {
@@ -145,12 +144,12 @@ export async function kickOnlineBot(
   ctx: AppContext,
   input: { hwid: string; actor: AuditActor },
 ): Promise<void> {
-  const state = await findBotState(ctx, input.hwid);
+  const state = await ctx.live.botState(input.hwid);
   if (state) {
     const owner = await getUserById(ctx, state.owner.id);
     await assertMayManageUser(ctx, { actorId: input.actor.id, target: owner });
   }
-  if (!state?.online || !(await kickBot(ctx, input.hwid))) {
+  if (!state?.online || !(await ctx.live.kickBot(input.hwid))) {
     throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
   }
   await inTransaction(ctx, async (tx) => {

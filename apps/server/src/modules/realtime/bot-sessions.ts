@@ -1,0 +1,64 @@
+import { botReportSchema, SOCKET_EVENTS } from '@bot/contracts';
+import type { RealtimeConfig } from '../../config.ts';
+import { compileSafeParse } from '../../core/fast-validation.ts';
+import type { BotPresence } from './bot-presence.ts';
+import type { BotStateStore } from './bot-state-store.ts';
+import type { RealtimeMetrics } from './realtime.metrics.ts';
+import { type HubServer, type HubSocket, refusal } from './realtime.types.ts';
+import { rooms } from './rooms.ts';
+import type { SocketIdentity } from './socket-auth.ts';
+import { takeUpdateToken } from './socket-guards.ts';
+
+/** Every bot sends a report a second: validated by a compiled fast path, zod for the rest. */
+const parseBotReport = compileSafeParse(botReportSchema);
+
+interface BotSessionsDeps {
+  io: HubServer;
+  store: BotStateStore;
+  presence: BotPresence;
+  metrics: RealtimeMetrics;
+  config: RealtimeConfig;
+}
+
+/** The bot agents' side of the hub: admitting one, taking its reports, kicking it. */
+export class BotSessions {
+  constructor(private readonly deps: BotSessionsDeps) {}
+
+  /** An authenticated agent takes its PC over, on this node and every other. */
+  async admit(socket: HubSocket, identity: Extract<SocketIdentity, { kind: 'bot' }>): Promise<void> {
+    const { hwid } = identity;
+    await this.deps.presence.connect(socket, identity.bot);
+    // An older connection for the same PC on another node: told, then closed (it was claimed first).
+    const elsewhere = this.deps.io.in(rooms.agent(hwid)).except(socket.id);
+    elsewhere.emit(SOCKET_EVENTS.authError, refusal('BOT_REPLACED'));
+    elsewhere.disconnectSockets(true);
+    await socket.join([rooms.agent(hwid), rooms.userAgents(identity.userId)]);
+    socket.emit(SOCKET_EVENTS.authenticated, { type: 'bot', hwid });
+  }
+
+  /** A report from an agent: throttled, validated, then handed to presence (dropped ones counted). */
+  report(socket: HubSocket, payload: unknown): void {
+    const { presence, metrics, config } = this.deps;
+    if (!presence.isHeldBy(socket)) return;
+    if (!takeUpdateToken(socket.data, config)) {
+      metrics.reportsDropped.inc({ reason: 'throttled' });
+      return;
+    }
+    const parsed = parseBotReport(payload);
+    if (!parsed.success) {
+      metrics.reportsDropped.inc({ reason: 'invalid' });
+      return;
+    }
+    metrics.updatesIn.inc();
+    presence.report(socket, parsed.data);
+  }
+
+  /** Disconnects a PC's bot agent, on whichever node holds it; true when one was online. */
+  async kick(hwid: string): Promise<boolean> {
+    const wasOnline = (await this.deps.store.get(hwid)) !== undefined;
+    const agent = this.deps.io.in(rooms.agent(hwid));
+    agent.emit(SOCKET_EVENTS.authError, refusal('BOT_KICKED'));
+    agent.disconnectSockets(true);
+    return wasOnline;
+  }
+}

@@ -1,0 +1,68 @@
+import type { RealtimeConfig } from '../../config.ts';
+import type { BackgroundLoop } from '../../core/background.ts';
+import type { RedisConnection } from '../../core/redis.ts';
+import type { ActivityRecorder } from '../bots/bots.history.ts';
+import type { Audience } from './audience.ts';
+import type { BotFanOut } from './bot-fan-out.ts';
+import type { BotPresence } from './bot-presence.ts';
+import type { MapViewports } from './map-viewports.ts';
+import type { RealtimeMetrics } from './realtime.metrics.ts';
+import type { SocketAccess } from './socket-access.ts';
+
+/** How often each node shares which rooms it watches (a watcher elsewhere waits at most this). */
+export const AUDIENCE_REFRESH_MS = 1_000;
+
+interface LoopParts {
+  config: RealtimeConfig;
+  redis: RedisConnection | undefined;
+  fanOut: BotFanOut;
+  presence: BotPresence;
+  recorder: ActivityRecorder;
+  access: SocketAccess;
+  viewports: MapViewports;
+  audience: Audience;
+  metrics: RealtimeMetrics;
+}
+
+/**
+ * The hub's background loops, which `app.ts` starts and stops: staff batches and state writes,
+ * the silence sweep, history writes, session expiries, staff map cell counts and, with several
+ * nodes, the watched rooms.
+ */
+export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
+  const { config, redis, fanOut, presence, metrics } = parts;
+  const loops: BackgroundLoop[] = [
+    {
+      name: 'admin feed flush',
+      everyMs: config.adminFlushMs,
+      run: () => {
+        fanOut.flush();
+        return presence.persist();
+      },
+    },
+    {
+      name: 'silent bot sweep',
+      // A third of the timeout, so a silent bot goes offline at most a third late.
+      everyMs: Math.min(1000, Math.max(50, (config.offlineTimeoutMs ?? 3000) / 3)),
+      run: async () => {
+        metrics.silentBots.inc(await presence.sweepSilent());
+        if (redis?.isReady()) metrics.reapedBots.inc(await presence.reapOrphans());
+      },
+    },
+    {
+      name: 'bot history flush',
+      everyMs: config.historyFlushMs,
+      run: () => parts.recorder.flush({ all: false }),
+    },
+    { name: 'session expiry sweep', everyMs: config.expirySweepMs, run: () => parts.access.sweepExpired() },
+    { name: 'map cell counts', everyMs: config.mapCellsMs, run: () => parts.viewports.tick() },
+  ];
+  if (redis) {
+    loops.push({
+      name: 'watched rooms refresh',
+      everyMs: AUDIENCE_REFRESH_MS,
+      run: () => (redis.isReady() ? parts.audience.refresh() : undefined),
+    });
+  }
+  return loops;
+}
