@@ -1,7 +1,7 @@
 import { LeaseError, type LeaseVerifier, type VerifiedLease } from './lease.ts';
 
 /** A refusal that stops the agent, with its code (the client's `BotApiError`). */
-export interface StopError extends Error {
+interface StopError extends Error {
   code: string;
 }
 
