@@ -13,6 +13,8 @@ import {
   SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
 
 export interface BotClientOptions {
   /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
@@ -29,6 +31,13 @@ export interface BotClientOptions {
   session?: { token: string; expiresAt: string };
   /** The last report is sent again after this much silence, so the server keeps the bot online. */
   keepAliveMs?: number;
+  /** The platform's public key set shipped with the agent (refreshed from the server when online). */
+  keys?: LeaseVerifierOptions['keys'];
+  /** The clock the lease checks use (tests move it). */
+  now?: () => number;
+  /** The latest time this agent saw, stored between runs, and where to store it. */
+  lastSeenAt?: number;
+  onLastSeen?: (at: number) => void;
 }
 
 /** Errors after which reconnecting cannot help: the agent stops and reports `fatal`. */
@@ -42,6 +51,12 @@ const FATAL_CODES = new Set([
   'ACCOUNT_NOT_ACTIVATED',
   'HWID_MISMATCH',
   'HWID_TAKEN',
+  'LEASE_MALFORMED',
+  'LEASE_KEY_UNKNOWN',
+  'LEASE_SIGNATURE_INVALID',
+  'LEASE_OTHER_PC',
+  'LEASE_EXPIRED',
+  'LEASE_CLOCK_MOVED_BACK',
 ]);
 
 /** An error answered by the server (`{error, code}`). */
@@ -63,6 +78,10 @@ export interface BotClientEvents {
   fatal: [error: BotApiError];
   /** A newer build exists on the agent's channel (told when a session opens). */
   updateAvailable: [update: AgentUpdate];
+  /** The lease runs out soon (or runs on its grace) and could not be renewed yet. */
+  leaseExpiring: [lease: VerifiedLease];
+  /** The lease no longer holds (its key revoked, the platform refused to renew it): the agent stops. */
+  leaseRevoked: [error: BotApiError];
   error: [error: Error];
 }
 
@@ -80,6 +99,12 @@ export interface BotClient {
   readonly whitelist: readonly string[];
   /** The newer build the server told of when the last session opened, or null. */
   readonly update: AgentUpdate | null;
+  /** The verified lease the agent runs on (null before the first session). */
+  readonly lease: VerifiedLease | null;
+  /** `POST /api/bot/lease`: a fresh lease for the current session, verified before it is used. */
+  renewLease(): Promise<VerifiedLease>;
+  /** Checks the lease held against the keys and the clock (offline); stops the agent when it fails. */
+  checkLease(): Promise<VerifiedLease>;
   on<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
   off<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
 }
@@ -114,6 +139,48 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let retryAttempt = 0;
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  const clock = options.now ?? Date.now;
+  const verifier = new LeaseVerifier({
+    hwid: options.hwid,
+    keys: options.keys,
+    serverUrl,
+    now: clock,
+    lastSeenAt: options.lastSeenAt,
+    onLastSeen: options.onLastSeen,
+  });
+
+  const leases = new LeaseKeeper({
+    verifier,
+    now: clock,
+    renew: async () => {
+      if (!session) throw new Error('no bot session');
+      const response = await fetch(`${serverUrl}/api/bot/lease`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: session.token, hwid: options.hwid }),
+        signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
+      });
+      const body = (await response.json().catch(() => ({}))) as {
+        lease?: string;
+        error?: string;
+        code?: string;
+      };
+      if (response.status === 200 && body.lease) return body.lease;
+      const error = new BotApiError(
+        body.error ?? `HTTP ${response.status}`,
+        body.code ?? 'HTTP_ERROR',
+        response.status,
+      );
+      // An ended session (expired, another PC took over the key...) is replaced: its answer carries a lease.
+      if (error.code === 'BOT_SESSION_INVALID') return (await openSession()).lease;
+      throw error;
+    },
+    isFatal: (error) => error instanceof BotApiError && FATAL_CODES.has(error.code),
+    onExpiring: (lease) => emitter.emit('leaseExpiring', lease),
+    onRevoked: (error) => emitter.emit('leaseRevoked', error),
+    onStop: (error) => fail(error as BotApiError),
+    stopError: (message, code) => new BotApiError(message, code, 0),
+  });
 
   async function openSession(): Promise<BotSessionAnswer> {
     const response = await fetch(`${serverUrl}/api/bot/sessions`, {
@@ -139,6 +206,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       );
     }
     session = { token: body.token, expiresAt: body.expiresAt };
+    if (body.lease) await leases.accept(body.lease);
     whitelist = body.whitelist ?? [];
     update = body.update ?? null;
     if (update) emitter.emit('updateAvailable', update);
@@ -258,6 +326,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     isStopped = true;
     clearInterval(keepAlive);
     clearTimeout(retryTimer);
+    leases.stop();
     isAuthenticated = false;
     socket?.disconnect();
     settle(new Error('client stopped'));
@@ -277,6 +346,11 @@ export function createBotClient(options: BotClientOptions): BotClient {
     get update() {
       return update;
     },
+    get lease() {
+      return leases.current;
+    },
+    renewLease: () => leases.renew(),
+    checkLease: () => leases.check(),
     on: (event, listener) => void emitter.on(event, listener as (...args: unknown[]) => void),
     off: (event, listener) => void emitter.off(event, listener as (...args: unknown[]) => void),
   };

@@ -12,5 +12,13 @@ export {
   type DemoBot,
   type DemoBotsFile,
 } from './demo-file.ts';
+export {
+  hwidHash,
+  LeaseError,
+  type LeaseRefusal,
+  LeaseVerifier,
+  type LeaseVerifierOptions,
+  type VerifiedLease,
+} from './lease.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

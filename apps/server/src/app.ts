@@ -36,6 +36,7 @@ import { createSessionCache, writeSessionTouches } from './modules/auth/sessions
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
+import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
 import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
@@ -234,6 +235,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(releasesRoutes);
       await api.register(alertsRoutes);
       await api.register(fleetAlertsRoutes);
+      await api.register(leaseRoutes);
+      await api.register(signingKeysAdminRoutes);
     },
     { prefix: '/api' },
   );
@@ -246,6 +249,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return realtime.close();
   });
 
+  // The lease verification keys, at the root of the site where JOSE tooling looks for them.
+  await app.register(jwksRoutes);
   // web app hosting
   await app.register(webRoutes, { distDir: config.webDistDir });
 

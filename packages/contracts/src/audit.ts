@@ -87,6 +87,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'bot.kick': 'Bot déconnecté par le staff',
   'alerts.fleet_update': 'Alertes de la flotte modifiées',
   'session.revoke': 'Session révoquée',
+  'signing_key.rotate': 'Clé de signature des baux renouvelée',
+  'signing_key.revoke': 'Clé de signature des baux révoquée',
 };
 
 /** An action's French label; an action the dictionary does not know yet shows as written. */
@@ -106,6 +108,7 @@ export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   whitelist: 'Liste blanche',
   bot: 'Bot',
   release: 'Version du bot',
+  signing_key: 'Clé de signature',
 };
 
 /** The action filter's groups ("user." selects every `user.*` action). */
@@ -125,6 +128,7 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
   release: 'Versions du bot',
   session: 'Sessions',
   alerts: 'Alertes de la flotte',
+  signing_key: 'Clés de signature des baux',
 };
 
 /**
@@ -134,6 +138,8 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
   ...SETTINGS_LABELS,
   valeur: 'Valeur',
+  currentKid: 'Clé de signature en service',
+  revokedKid: 'Clé de signature révoquée',
   id: 'Identifiant',
   name: 'Nom',
   description: 'Description',

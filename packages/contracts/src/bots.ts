@@ -93,6 +93,8 @@ export const botSessionAnswer = z.object({
   whitelist: z.array(z.string()),
   /** A newer build on the agent's channel, or null. */
   update: agentUpdateSchema.nullable(),
+  /** The signed lease the agent verifies offline (docs/licensing.md). */
+  lease: z.string(),
 });
 export type BotSessionAnswer = z.infer<typeof botSessionAnswer>;
 

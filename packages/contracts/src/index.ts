@@ -10,6 +10,7 @@ export * from './constants.ts';
 export * from './errors.ts';
 export * from './fleet-viewport.ts';
 export * from './french.ts';
+export * from './licensing.ts';
 export * from './numbers.ts';
 export * from './orders.ts';
 export * from './permissions.ts';

@@ -16,6 +16,18 @@ export const siteSettingsSchema = z.strictObject({
   minBotVersion: stableVersionSchema,
   announcement: z.string().max(500),
   staffTwoFactorRequired: z.boolean(),
+  /** How long a bot lease is valid (docs/licensing.md). */
+  leaseLifetimeHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30),
+  /** How long past its expiry an agent that cannot reach the platform keeps running. */
+  leaseGraceHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -29,6 +41,8 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   minBotVersion: '0.0.0',
   announcement: '',
   staffTwoFactorRequired: false,
+  leaseLifetimeHours: 24,
+  leaseGraceHours: 24,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -46,6 +60,8 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   minBotVersion: 'Version minimale du bot',
   announcement: "Bannière d'annonce",
   staffTwoFactorRequired: 'Double authentification obligatoire pour le personnel',
+  leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
+  leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',
 };
 
 export const publicSettingsSchema = siteSettingsSchema.pick({

@@ -7,6 +7,7 @@ import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { issueLease } from '../licensing/lease.service.ts';
 import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { claimHwid, findUserByBotKey, releaseHwid } from '../users/users.service.ts';
@@ -68,6 +69,7 @@ export async function openBotSession(
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
+    lease: await issueLease(ctx, { userId: user.id, hwid: input.hwid }),
   };
 }
 

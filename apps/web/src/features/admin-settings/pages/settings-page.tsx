@@ -121,6 +121,25 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
             error={Boolean(error('minBotVersion'))}
             helperText={error('minBotVersion') ?? 'Les bots plus anciens sont refusés avec un message clair.'}
           />
+          <TextField
+            {...form.register('leaseLifetimeHours', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.leaseLifetimeHours}
+            error={Boolean(error('leaseLifetimeHours'))}
+            helperText={
+              error('leaseLifetimeHours') ?? 'Un bail plus court borne plus tôt une révocation hors ligne.'
+            }
+          />
+          <TextField
+            {...form.register('leaseGraceHours', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.leaseGraceHours}
+            error={Boolean(error('leaseGraceHours'))}
+            helperText={
+              error('leaseGraceHours') ??
+              'Le bot continue hors connexion jusqu’à la fin du bail plus ce délai.'
+            }
+          />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
           <Button type="submit" variant="contained" disabled={!isDirty || isSubmitting}>

@@ -1,0 +1,176 @@
+import type { PublicJwks, SigningKey } from '@bot/contracts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+} from 'jose';
+import { type AppContext, inTransaction } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { seal, unseal } from '../../core/sealing.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
+import { type SigningKeyRow, signingKeys } from './signing-keys.table.ts';
+
+/** A key ready to sign: its id and its private key. */
+export interface LeaseSigner {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+/** Imported private keys by kid: a kid names one immutable key, so the cache never goes stale. */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+
+/** A fresh Ed25519 pair: the public JWK (with its thumbprint as kid) and the sealed private JWK. */
+async function newKeyPair(ctx: AppContext): Promise<typeof signingKeys.$inferInsert> {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateJwk = await exportJWK(privateKey);
+  return {
+    kid,
+    state: 'current',
+    publicJwk: { ...(publicJwk as Record<string, string>), kid, alg: 'EdDSA', use: 'sig' },
+    privateJwkSealed: seal(JSON.stringify(privateJwk), ctx.sealingKey),
+  };
+}
+
+async function findCurrent(ctx: AppContext): Promise<SigningKeyRow | undefined> {
+  const [row] = await ctx.db.select().from(signingKeys).where(eq(signingKeys.state, 'current'));
+  return row;
+}
+
+/**
+ * The key that signs new leases, created on first need. Every node reads the same row, so a
+ * rotation on one node is used at once by all; two nodes creating the first key together keep one.
+ */
+export async function currentSigner(ctx: AppContext): Promise<LeaseSigner> {
+  let row = await findCurrent(ctx);
+  if (!row) {
+    await ctx.db
+      .insert(signingKeys)
+      .values(await newKeyPair(ctx))
+      .onConflictDoNothing();
+    row = await findCurrent(ctx);
+    if (!row) throw new Error('aucune clé de signature en service');
+  }
+  return { kid: row.kid, privateKey: await importPrivateKey(ctx, row) };
+}
+
+function importPrivateKey(ctx: AppContext, row: SigningKeyRow): Promise<CryptoKey> {
+  let imported = importedKeys.get(row.kid);
+  if (!imported) {
+    const jwk = JSON.parse(unseal(row.privateJwkSealed, ctx.sealingKey)) as JWK;
+    imported = importJWK(jwk, 'EdDSA') as Promise<CryptoKey>;
+    importedKeys.set(row.kid, imported);
+  }
+  return imported;
+}
+
+/**
+ * How long a retired key stays published: the longest a lease it signed can still be used (its
+ * lifetime plus the grace). Past that, nothing it signed is acceptable any more.
+ */
+async function publishedWindowMs(ctx: AppContext): Promise<number> {
+  const { leaseLifetimeHours, leaseGraceHours } = await getSettings(ctx);
+  return (leaseLifetimeHours + leaseGraceHours) * 3_600_000;
+}
+
+/** `GET /.well-known/jwks.json`: the current key and the previous ones whose leases may still run. */
+export async function publishedKeys(ctx: AppContext): Promise<PublicJwks> {
+  await currentSigner(ctx); // a fresh install publishes its first key before any lease exists
+  const since = new Date(Date.now() - (await publishedWindowMs(ctx)));
+  const rows = await ctx.db
+    .select({ publicJwk: signingKeys.publicJwk, state: signingKeys.state, retiredAt: signingKeys.retiredAt })
+    .from(signingKeys)
+    .where(inArray(signingKeys.state, ['current', 'previous']))
+    .orderBy(desc(signingKeys.createdAt));
+  const keys = rows.filter((row) => row.state === 'current' || (row.retiredAt && row.retiredAt > since));
+  return { keys: keys.map((row) => row.publicJwk) as PublicJwks['keys'] };
+}
+
+/** Every key, newest first, as staff see them (never the private part). */
+export async function listSigningKeys(ctx: AppContext): Promise<SigningKey[]> {
+  const since = new Date(Date.now() - (await publishedWindowMs(ctx)));
+  const rows = await ctx.db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+  return rows.map((row) => ({
+    kid: row.kid,
+    state: row.state,
+    createdAt: row.createdAt.toISOString(),
+    retiredAt: row.retiredAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    published:
+      row.state === 'current' ||
+      (row.state === 'previous' && Boolean(row.retiredAt && row.retiredAt > since)),
+  }));
+}
+
+/** Retires the current key (if any) and puts a new one in service, in the caller's transaction. */
+async function replaceCurrent(tx: AppContext): Promise<{ before: string | null; after: string }> {
+  // Serialises two rotations at once (on any node): the second waits and retires the first's key.
+  await tx.db.execute(sql`lock table ${signingKeys} in share row exclusive mode`);
+  const before = await findCurrent(tx);
+  if (before) {
+    await tx.db
+      .update(signingKeys)
+      .set({ state: 'previous', retiredAt: new Date() })
+      .where(and(eq(signingKeys.kid, before.kid), eq(signingKeys.state, 'current')));
+  }
+  const next = await newKeyPair(tx);
+  await tx.db.insert(signingKeys).values(next);
+  return { before: before?.kid ?? null, after: next.kid };
+}
+
+/**
+ * Key rotation (`npm run keys:rotate`, `POST /api/admin/signing-keys/rotate`): new leases are signed
+ * with a new key; the previous one keeps verifying the leases it signed until they expire.
+ */
+export function rotateSigningKey(ctx: AppContext, actor: AuditActor): Promise<SigningKey> {
+  return inTransaction(ctx, async (tx) => {
+    const { before, after } = await replaceCurrent(tx);
+    await writeAudit(tx, {
+      actor,
+      action: 'signing_key.rotate',
+      target: { type: 'signing_key', id: after },
+      before: { currentKid: before },
+      after: { currentKid: after },
+    });
+    return findKey(tx, after);
+  });
+}
+
+/**
+ * Revokes a key at once (a leaked key): it leaves the JWKS, so the agents refuse what it signed as
+ * soon as they refresh the set. Revoking the key in service puts a new one in service first.
+ */
+export function revokeSigningKey(
+  ctx: AppContext,
+  input: { kid: string; actor: AuditActor },
+): Promise<SigningKey> {
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.select().from(signingKeys).where(eq(signingKeys.kid, input.kid)).for('update');
+    if (!row) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
+    if (row.state === 'revoked') return findKey(tx, row.kid);
+    const replaced = row.state === 'current' ? await replaceCurrent(tx) : undefined;
+    await tx.db
+      .update(signingKeys)
+      .set({ state: 'revoked', revokedAt: new Date() })
+      .where(eq(signingKeys.kid, row.kid));
+    await writeAudit(tx, {
+      actor: input.actor,
+      action: 'signing_key.revoke',
+      target: { type: 'signing_key', id: row.kid },
+      after: { revokedKid: row.kid, currentKid: replaced?.after ?? null },
+    });
+    return findKey(tx, row.kid);
+  });
+}
+
+async function findKey(ctx: AppContext, kid: string): Promise<SigningKey> {
+  const key = (await listSigningKeys(ctx)).find((entry) => entry.kid === kid);
+  if (!key) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
+  return key;
+}

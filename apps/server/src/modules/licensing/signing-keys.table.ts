@@ -1,0 +1,27 @@
+import { sql } from 'drizzle-orm';
+import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
+
+/**
+ * The Ed25519 keys that sign bot leases (docs/licensing.md), shared by every node. The private key
+ * is stored sealed (AES-256-GCM with the server's sealing key), never in clear; at most one key is
+ * `current` (the partial unique index settles two nodes creating the first one at once).
+ */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    /** The RFC 7638 thumbprint of the public key. */
+    kid: text('kid').primaryKey(),
+    state: text('state', { enum: ['current', 'previous', 'revoked'] }).notNull(),
+    /** The public JWK, as the JWKS publishes it. */
+    publicJwk: json('public_jwk').$type<Record<string, string>>().notNull(),
+    privateJwkSealed: text('private_jwk_sealed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When a rotation made it `previous`. */
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('signing_keys_one_current_idx').on(t.state).where(sql`state = 'current'`)],
+);
+
+export type SigningKeyRow = typeof signingKeys.$inferSelect;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { BOT_PERMISSIONS } from './permissions.ts';
+
+/** The JOSE `typ` of a lease: a verifier refuses any other signed token (docs/licensing.md). */
+export const LEASE_TYPE = 'bot-lease+jwt';
+/** Where every node publishes the public keys that verify leases (at the root, not under /api). */
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** The claims of a lease (a compact JWS, EdDSA/Ed25519): docs/licensing.md. */
+export const leaseClaimsSchema = z.object({
+  /** The user. */
+  sub: z.string(),
+  /** SHA-256 of the bound hwid, lower-case hex. */
+  hwid: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The paid packages running at issue time, each with the end of its last period. */
+  packages: z.array(z.object({ id: z.string(), name: z.string(), endsAt: z.string() })),
+  /** The bot permissions the user holds (what the agent may run). */
+  entitlements: z.array(z.enum(BOT_PERMISSIONS)),
+  /** The whitelisted game accounts. */
+  accounts: z.array(z.string()),
+  /** Seconds past `exp` the agent may keep running while the platform is unreachable. */
+  grace: z.number().int().min(0),
+  /** The minimum agent version at issue time. */
+  minVersion: z.string(),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+export type LeaseClaims = z.infer<typeof leaseClaimsSchema>;
+
+/** One public key of the set (an OKP/Ed25519 JWK). */
+export const publicJwkSchema = z.looseObject({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string(),
+  kid: z.string(),
+  alg: z.literal('EdDSA'),
+  use: z.literal('sig'),
+});
+export const jwksSchema = z.object({ keys: z.array(publicJwkSchema) });
+export type PublicJwks = z.infer<typeof jwksSchema>;
+
+/** `POST /api/bot/lease`: a fresh lease for a live bot session. */
+export const leaseRenewInput = z.strictObject({
+  token: z.string().min(1).max(200),
+  hwid: z.string().trim().min(1).max(128),
+});
+export const leaseAnswer = z.object({ lease: z.string() });
+
+export const SIGNING_KEY_STATES = ['current', 'previous', 'revoked'] as const;
+export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
+export const SIGNING_KEY_STATE_LABELS: Record<SigningKeyState, string> = {
+  current: 'Clé en service',
+  previous: 'Ancienne clé (vérifie encore ses baux)',
+  revoked: 'Révoquée',
+};
+
+/** A signing key as staff see it: never its private part. */
+export const signingKeySchema = z.object({
+  kid: z.string(),
+  state: z.enum(SIGNING_KEY_STATES),
+  createdAt: z.string(),
+  retiredAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  /** True while the JWKS publishes it. */
+  published: z.boolean(),
+});
+export type SigningKey = z.infer<typeof signingKeySchema>;
+export const signingKeysAnswer = z.object({ data: z.array(signingKeySchema) });
+export const signingKeyAnswer = z.object({ data: signingKeySchema });
