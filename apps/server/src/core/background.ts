@@ -16,12 +16,7 @@ export function runInBackground(log: Logger, task: string, work: () => unknown):
 }
 
 /** `setInterval` for background work: failures logged (runInBackground), never keeps the process alive. */
-function repeatInBackground(
-  log: Logger,
-  task: string,
-  everyMs: number,
-  work: () => unknown,
-): NodeJS.Timeout {
+function repeatInBackground(log: Logger, task: string, everyMs: number, work: () => unknown): NodeJS.Timeout {
   return setInterval(() => runInBackground(log, task, work), everyMs).unref();
 }
 
