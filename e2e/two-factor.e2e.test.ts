@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { writeSettings } from '../apps/server/src/modules/settings/settings.service.ts';
+import { updateSettings } from '../apps/server/src/modules/settings/settings.service.ts';
 import {
   expectHeading,
   openPage,
@@ -91,7 +91,10 @@ describe('two-factor authentication in the browser', () => {
   });
 
   it('sends staff to enrolment before the admin area when it is mandatory', async () => {
-    await writeSettings(shared.server.app.ctx, { staffTwoFactorRequired: true }, null);
+    await updateSettings(shared.server.app.ctx, {
+      patch: { staffTwoFactorRequired: true },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       const { user, password } = await shared.server.createUser({ permissions: ['can_manageMap'] });
       const { page, errors, close } = await openPage(shared.browser, shared.server.url);
@@ -114,7 +117,10 @@ describe('two-factor authentication in the browser', () => {
       expect(errors).toEqual([]);
       await close();
     } finally {
-      await writeSettings(shared.server.app.ctx, { staffTwoFactorRequired: false }, null);
+      await updateSettings(shared.server.app.ctx, {
+        patch: { staffTwoFactorRequired: false },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 });

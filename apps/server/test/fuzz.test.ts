@@ -2,7 +2,7 @@ import { DEFAULT_SETTINGS, ERRORS } from '@bot/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../src/modules/auth/sessions.service.ts';
-import { writeSettings } from '../src/modules/settings/settings.service.ts';
+import { updateSettings } from '../src/modules/settings/settings.service.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -166,7 +166,10 @@ describe('fuzzing the OpenAPI document', () => {
         )
         .catch(() => undefined); // every operation is fuzzed; failures are listed together below
       // Fuzzed settings may have closed the site (maintenance) or registrations: reopen for the next.
-      await writeSettings(server.app.ctx, DEFAULT_SETTINGS, null);
+      await updateSettings(server.app.ctx, {
+        patch: DEFAULT_SETTINGS,
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
     expect(failures).toEqual([]);
     // Valid-shaped requests get through: the handlers themselves were fuzzed, not only the guards.

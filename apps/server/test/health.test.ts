@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSettings } from '../src/modules/settings/settings.service.ts';
+import { updateSettings } from '../src/modules/settings/settings.service.ts';
 import { apiClient, startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -51,13 +51,19 @@ describe('health probes', () => {
 
   it('maintenance mode affects neither probe', async () => {
     const call = apiClient(server);
-    await writeSettings(server.app.ctx, { maintenanceMode: true }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { maintenanceMode: true },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       expect((await call('GET', '/packages')).status).toBe(503);
       expect((await call('GET', '/healthz')).status).toBe(200);
       expect((await call('GET', '/readyz')).status).toBe(200);
     } finally {
-      await writeSettings(server.app.ctx, { maintenanceMode: false }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { maintenanceMode: false },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 });

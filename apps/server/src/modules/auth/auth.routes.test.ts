@@ -4,7 +4,7 @@ import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { authSuite, freshAccount, queuedMails, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { writeSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
 import { userTokens } from './user-tokens.table.ts';
 
@@ -154,14 +154,20 @@ describe('POST /auth/register', () => {
   });
 
   it('is refused while registration is closed', async () => {
-    await writeSettings(server.app.ctx, { registrationOpen: false }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { registrationOpen: false },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       expect(await call('POST', '/auth/register', freshAccount())).toMatchObject({
         status: 403,
         body: { code: 'REGISTRATION_CLOSED' },
       });
     } finally {
-      await writeSettings(server.app.ctx, { registrationOpen: true }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { registrationOpen: true },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 });

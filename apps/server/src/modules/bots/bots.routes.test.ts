@@ -9,7 +9,7 @@ import {
   newHwid,
   type TestSocket,
 } from '../../../test/helpers/realtime.ts';
-import { writeSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 import { rotateBotKey } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { botActivityMinutes } from './bots.table.ts';
@@ -128,7 +128,10 @@ describe('POST /api/bot/sessions', () => {
 
     const owner = await server.createUser({ permissions: ['can_useGathering'] });
     const accessKey = await botKeyOf(owner.token);
-    await writeSettings(server.app.ctx, { minBotVersion: '2.1.0' }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { minBotVersion: '2.1.0' },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       const outdated = await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.0.9' });
       expect(outdated.status).toBe(426);
@@ -137,7 +140,10 @@ describe('POST /api/bot/sessions', () => {
         (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.10.0' })).status,
       ).toBe(201);
     } finally {
-      await writeSettings(server.app.ctx, { minBotVersion: '0.0.0' }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { minBotVersion: '0.0.0' },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
     const invalid = await call('POST', '/bot/sessions', {
       accessKey,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { writeSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
 
 let server: TestServer;
@@ -114,7 +114,10 @@ describe('DELETE /me/hwid', () => {
   });
 
   it('follows the cooldown setting', async () => {
-    await writeSettings(server.app.ctx, { hwidResetCooldownHours: 0 }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { hwidResetCooldownHours: 0 },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       const { user, token } = await server.createUser();
       await bindHwid(user.id, 'HWID-BBBB-0001');
@@ -122,7 +125,10 @@ describe('DELETE /me/hwid', () => {
       await bindHwid(user.id, 'HWID-BBBB-0002');
       expect((await call('DELETE', '/me/hwid', undefined, token)).status).toBe(200);
     } finally {
-      await writeSettings(server.app.ctx, { hwidResetCooldownHours: 24 }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { hwidResetCooldownHours: 24 },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 });

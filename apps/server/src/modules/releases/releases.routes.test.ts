@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { apiClient, TestServer, TestUser } from '../../../test/harness.ts';
 import { releasesSuite } from '../../../test/releases-suite.ts';
-import { writeSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 import { downloadLink } from './release-downloads.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
@@ -339,7 +339,10 @@ describe('agents and the minimum version', () => {
   });
 
   it('refuses an agent below the minimum version with a French message and where to download', async () => {
-    await writeSettings(server.app.ctx, { minBotVersion: '1.5.0' }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { minBotVersion: '1.5.0' },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       const old = await openSession('1.4.9');
       expect(old.status).toBe(426);
@@ -350,7 +353,10 @@ describe('agents and the minimum version', () => {
       expect((await openSession('1.5.0-beta.1')).status).toBe(426);
       expect((await openSession('1.5.0')).status).toBe(201);
     } finally {
-      await writeSettings(server.app.ctx, { minBotVersion: '0.0.0' }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { minBotVersion: '0.0.0' },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 });

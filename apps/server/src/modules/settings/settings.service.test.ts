@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
-import { getSettings, writeSettings } from './settings.service.ts';
+import { getSettings, updateSettings } from './settings.service.ts';
 
 let server: TestServer;
 
@@ -12,7 +12,7 @@ afterAll(() => server.close());
 describe('getSettings', () => {
   it('answers callers arriving while the settings are read with that one read', async () => {
     const { ctx } = server.app;
-    await writeSettings(ctx, { isSnow: true }, null);
+    await updateSettings(ctx, { patch: { isSnow: true }, actor: { id: null, username: 'test', ip: null } });
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => getSettings(ctx)));
 

@@ -94,25 +94,6 @@ async function readSettings(ctx: AppContext, log: Logger): Promise<SiteSettings>
   return value as SiteSettings;
 }
 
-/** Writes the given settings (in the caller's transaction) and tells every listener. */
-export async function writeSettings(
-  ctx: AppContext,
-  patch: Partial<SiteSettings>,
-  actorId: string | null,
-): Promise<void> {
-  for (const [key, value] of Object.entries(patch)) {
-    await ctx.db
-      .insert(settings)
-      .values({ key, value, updatedById: actorId })
-      .onConflictDoUpdate({
-        target: settings.key,
-        set: { value, updatedAt: new Date(), updatedById: actorId },
-      });
-  }
-  forgetSettings(ctx.settingsCache);
-  ctx.events.emit('settings.changed', { keys: Object.keys(patch) });
-}
-
 export function toPublicSettings(value: SiteSettings): PublicSettings {
   return {
     isSnow: value.isSnow,

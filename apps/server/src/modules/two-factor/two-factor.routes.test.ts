@@ -4,7 +4,7 @@ import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../.
 import { connectAndAuthenticate, type TestSocket, waitFor } from '../../../test/helpers/realtime.ts';
 import { authenticatorCode, enrolWith } from '../../../test/helpers/two-factor.ts';
 import { auditLog } from '../audit/audit.table.ts';
-import { writeSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
-  await writeSettings(server.app.ctx, { staffTwoFactorRequired: false }, null);
+  await updateSettings(server.app.ctx, {
+    patch: { staffTwoFactorRequired: false },
+    actor: { id: null, username: 'test', ip: null },
+  });
 });
 afterAll(() => server.close());
 
@@ -198,7 +201,10 @@ describe('signing in with two-factor on', () => {
   it('lets staff finish a two-step sign-in during maintenance (customers stay out)', async () => {
     const admin = await server.createUser({ isAdministrator: true });
     const { secret } = await enrol(admin.token);
-    await writeSettings(server.app.ctx, { maintenanceMode: true }, null);
+    await updateSettings(server.app.ctx, {
+      patch: { maintenanceMode: true },
+      actor: { id: null, username: 'test', ip: null },
+    });
     try {
       const pending = await signIn(admin.user.username);
       const passed = await call(
@@ -212,7 +218,10 @@ describe('signing in with two-factor on', () => {
       const customer = await server.createUser();
       expect((await call('GET', '/me/orders', undefined, customer.token)).status).toBe(503);
     } finally {
-      await writeSettings(server.app.ctx, { maintenanceMode: false }, null);
+      await updateSettings(server.app.ctx, {
+        patch: { maintenanceMode: false },
+        actor: { id: null, username: 'test', ip: null },
+      });
     }
   });
 

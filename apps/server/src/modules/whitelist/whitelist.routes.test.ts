@@ -137,6 +137,22 @@ describe('customer whitelist', () => {
     expect((await add(stranger, 'osa-libre')).status).toBe(201);
   });
 
+  it('audits the customer’s own additions and removals, with the customer as actor', async () => {
+    const owner = await server.createUser();
+    await buy(owner, twoSlots);
+    const entry = (await add(owner, 'Osa-Trace')).body.data;
+    expect((await call('DELETE', `/me/whitelist/${entry.id}`, undefined, owner.token)).status).toBe(204);
+    const trail = await server.app.ctx.db
+      .select({ action: auditLog.action, actorId: auditLog.actorId, label: auditLog.targetLabel })
+      .from(auditLog)
+      .where(eq(auditLog.targetId, entry.id))
+      .orderBy(auditLog.at);
+    expect(trail).toEqual([
+      { action: 'whitelist.add', actorId: owner.user.id, label: `Osa-Trace (${owner.user.username})` },
+      { action: 'whitelist.remove', actorId: owner.user.id, label: `Osa-Trace (${owner.user.username})` },
+    ]);
+  });
+
   it('concurrent adds never exceed the slots, and one name goes to one customer', async () => {
     const customer = await server.createUser();
     await buy(customer, oneSlot);

@@ -43,7 +43,11 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) =>
       reply.status(201).send({
-        data: await addToMyWhitelist(ctx, { userId: sessionOf(request).userId, name: request.body.name }),
+        data: await addToMyWhitelist(ctx, {
+          userId: sessionOf(request).userId,
+          name: request.body.name,
+          ip: request.ip,
+        }),
       }),
   );
 
@@ -51,7 +55,11 @@ const myWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/whitelist/:id',
     { schema: { tags, params: idParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await removeFromMyWhitelist(ctx, { userId: sessionOf(request).userId, entryId: request.params.id });
+      await removeFromMyWhitelist(ctx, {
+        userId: sessionOf(request).userId,
+        entryId: request.params.id,
+        ip: request.ip,
+      });
       return reply.status(204).send(null);
     },
   );

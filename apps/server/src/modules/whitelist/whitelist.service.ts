@@ -98,34 +98,51 @@ async function insertEntry(
   }
 }
 
-/** Adds a game account to the customer's own whitelist, within their slots. */
+/** Adds a game account to the customer's own whitelist, within their slots (audited like staff's). */
 export async function addToMyWhitelist(
   ctx: AppContext,
-  input: { userId: string; name: string },
+  input: { userId: string; name: string; ip: string | null },
 ): Promise<WhitelistEntry> {
   const entry = await inTransaction(ctx, async (tx) => {
     await lockWhitelist(tx, input.userId);
     const total = await slotsOf(tx, input.userId);
     if (total !== null && (await countEntries(tx, input.userId)) >= total)
       throw new AppError('WHITELIST_FULL');
-    return insertEntry(tx, { ...input, createdById: input.userId });
+    const owner = await getUserById(tx, input.userId);
+    const row = await insertEntry(tx, { userId: owner.id, name: input.name, createdById: owner.id });
+    await writeAudit(tx, {
+      actor: { id: owner.id, username: owner.username, ip: input.ip },
+      action: 'whitelist.add',
+      target: { type: 'whitelist', id: row.id, label: `${row.name} (${owner.username})` },
+      after: toEntry(row),
+    });
+    tx.events.emit('whitelist.changed', { userId: owner.id });
+    return row;
   });
-  ctx.events.emit('whitelist.changed', { userId: input.userId });
   return toEntry(entry);
 }
 
-/** Removes one of the customer's own entries (another customer's is a 404). */
-export async function removeFromMyWhitelist(
+/** Removes one of the customer's own entries (another customer's is a 404), audited. */
+export function removeFromMyWhitelist(
   ctx: AppContext,
-  input: { userId: string; entryId: string },
+  input: { userId: string; entryId: string; ip: string | null },
 ): Promise<void> {
-  const removed = await ctx.db
-    .delete(whitelistEntries)
-    .where(and(eq(whitelistEntries.id, input.entryId), eq(whitelistEntries.userId, input.userId)))
-    .returning({ id: whitelistEntries.id });
-  if (removed.length === 0)
-    throw new AppError('NOT_FOUND', { message: 'Compte introuvable dans votre liste blanche.' });
-  ctx.events.emit('whitelist.changed', { userId: input.userId });
+  return inTransaction(ctx, async (tx) => {
+    const [removed] = await tx.db
+      .delete(whitelistEntries)
+      .where(and(eq(whitelistEntries.id, input.entryId), eq(whitelistEntries.userId, input.userId)))
+      .returning();
+    if (!removed)
+      throw new AppError('NOT_FOUND', { message: 'Compte introuvable dans votre liste blanche.' });
+    const owner = await getUserById(tx, input.userId);
+    await writeAudit(tx, {
+      actor: { id: owner.id, username: owner.username, ip: input.ip },
+      action: 'whitelist.remove',
+      target: { type: 'whitelist', id: removed.id, label: `${removed.name} (${owner.username})` },
+      before: toEntry(removed),
+    });
+    tx.events.emit('whitelist.changed', { userId: owner.id });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
