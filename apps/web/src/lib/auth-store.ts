@@ -6,7 +6,7 @@ import { AUTH_STORAGE_KEY } from './constants.ts';
 /** docs/specification.md §6: the persisted auth state, exactly these keys (spelling `accesToken` included). */
 export interface AuthState {
   token: string | null;
-  /** Kept for the spec's shape; the app never stores a second secret here (docs/decisions/102). */
+  /** Kept for the specification's shape (docs/specification.md); the app never stores a second secret here (docs/decisions/102). */
   accesToken: string | null;
   user: User | null;
   betaUserId: string | null;

@@ -1,4 +1,4 @@
-/** Web-only constants; the spec's numbers come from @bot/contracts (docs/specification.md §7). */
+/** Web-only constants; the specification's numbers come from @bot/contracts (docs/specification.md §7). */
 export {
   APP_NAME,
   AUTH_STORAGE_KEY,

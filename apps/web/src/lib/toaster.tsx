@@ -6,7 +6,7 @@ import { TOAST_AUTO_CLOSE_MS, TOAST_COLLAPSE_MS, TOAST_POSITION, TOAST_THEME } f
 /** @public Read from this module's dynamic import (notify.ts), with the container. */
 export { toast } from 'react-toastify';
 
-/** react-toastify's bounce, with the spec's collapse duration written out. */
+/** react-toastify's bounce, with the specification's collapse duration (docs/specification.md) written out. */
 const toastTransition = cssTransition({
   enter: 'Toastify--animate Toastify__bounce-enter',
   exit: 'Toastify--animate Toastify__bounce-exit',
