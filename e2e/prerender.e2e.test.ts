@@ -71,6 +71,8 @@ describe('the public pages are prerendered: they paint without any script', () =
       await page.goto(route.path);
       // The app took over: its effects ran (the document title is set by the page itself).
       await page.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+      // The app's header renders in the commit after the takeover: wait for it, then count.
+      await page.locator('#root header').first().waitFor();
       expect(await page.locator('#root header').count()).toBe(1);
       expect(await blockingViolations(page), route.path).toEqual([]);
     }
