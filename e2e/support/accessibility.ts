@@ -4,17 +4,27 @@ import type { Page } from 'playwright-core';
 /**
  * What a WCAG 2.2 AA audit of the page found at the impacts that block people (serious, critical),
  * once its transitions have ended: a dialog audited while it fades in has half-transparent text,
- * whose contrast axe measures as too low (a flaky failure on a submit button).
+ * whose contrast axe measures as too low (a flaky failure on a submit button). Ending one animation
+ * may start another (a toast's progress bar ends, then the toast fades out): wait until a frame
+ * passes with none running.
  */
 export async function blockingViolations(page: Page): Promise<string[]> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
+  await page.evaluate(async () => {
+    const nextFrame = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (;;) {
+      const running = document
         .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY,
+        );
+      if (running.length === 0) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+      await nextFrame();
+    }
+  });
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     // Only the violations are read: axe then skips describing every passing node of large pages.

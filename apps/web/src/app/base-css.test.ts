@@ -83,7 +83,7 @@ describe('static CSS and the MUI theme', () => {
     );
   });
 
-  it('media queries use the specification's breakpoints (docs/specification.md)', () => {
+  it('media queries use the breakpoints of docs/specification.md', () => {
     const widths = cssFiles(SOURCE).flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/@media[^{]*\(min-width:\s*(\d+)px\)/g)].map(([, width]) =>
         Number(width),

@@ -8,7 +8,7 @@ declare module '@mui/material/styles' {
 }
 
 /**
- * Dark theme forced (docs/specification.md §7), the specification's breakpoints (docs/specification.md). MUI's French component texts are added
+ * Dark theme forced and the breakpoints of docs/specification.md §7. MUI's French component texts are added
  * by the account and admin areas (`french-theme.ts`), the only ones with components that have texts.
  * The pages drawn without MUI (landing page, public frame, error and maintenance views) read the same
  * values from app/base.css; app/base-css.test.ts keeps the two equal.
