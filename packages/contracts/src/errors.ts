@@ -98,6 +98,10 @@ export const ERRORS = {
     message: 'Votre compte est lié à un autre PC. Déliez-le depuis votre espace avant de changer de PC.',
   },
   HWID_TAKEN: { status: 409, message: 'Ce PC est déjà lié à un autre compte.' },
+  HWID_RELEASED: {
+    status: 403,
+    message: 'Ce PC vient d’être délié de votre compte : lancez le bot sur votre nouveau PC.',
+  },
   BOT_KEY_INVALID: { status: 401, message: "Clé d'accès du bot invalide." },
   BOT_PERMISSION_REQUIRED: {
     status: 403,

@@ -16,7 +16,7 @@ import {
 import { permissionsOfRoles, replaceUserRoles } from '../roles/roles.service.ts';
 import { roles } from '../roles/roles.table.ts';
 import { removeTwoFactor } from '../two-factor/two-factor.service.ts';
-import { getUserById, markActivated, setBan, updateDiscordId } from '../users/users.service.ts';
+import { getUserById, lockUser, markActivated, setBan, updateDiscordId } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 
 /** Staff actions on one account (activation, ban, roles, Discord, PC, sessions), each audited. */
@@ -28,7 +28,7 @@ function onManagedUser<T>(
   action: (tx: AppContext, user: UserRow) => Promise<T>,
 ): Promise<T> {
   return inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     return action(tx, user);
   });
@@ -80,7 +80,7 @@ export async function banUser(
   input: { userId: string; reason: string; actor: AuditActor & { id: string } },
 ): Promise<void> {
   await inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     if (user.id === input.actor.id)
       throw new AppError('BAN_FORBIDDEN', { message: 'Vous ne pouvez pas vous bannir vous-même.' });
     if (user.isAdministrator)
@@ -138,7 +138,7 @@ export async function setUserRoles(
     await assertMayGivePermissions(ctx, input.actor.id, [...carried.values()].flat());
   }
   await inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     const chosen = roleIds.length
       ? await tx.db.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds))
       : [];

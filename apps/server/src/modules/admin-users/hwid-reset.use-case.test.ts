@@ -6,6 +6,7 @@ import {
   account,
   connectAndAuthenticate,
   createBotOwner,
+  newHwid,
   realtimeSuite,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
@@ -62,6 +63,35 @@ describe('a staff hwid reset is one use case', () => {
     expect((await told).code).toBe('BOT_SESSION_INVALID');
   });
 
+  it('keeps the old PC’s still-running bot from taking the binding back; another PC binds', async () => {
+    const owner = await createBotOwner(server);
+    const staff = await staffMember();
+    const call = apiClient(server);
+    expect((await call('DELETE', `/admin/users/${owner.user.id}/hwid`, undefined, staff.token)).status).toBe(
+      200,
+    );
+
+    // The old PC's agent reconnects at once with its access key, as a running bot does.
+    const again = await call<{ code: string; error: string }>('POST', '/bot/sessions', {
+      accessKey: owner.accessKey,
+      hwid: owner.hwid,
+      version: '1.0.0',
+    });
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe('HWID_RELEASED');
+    expect(again.body.error).toContain('nouveau PC');
+    expect(await boundHwid(owner.user.id)).toBeNull();
+
+    const newPc = newHwid();
+    const moved = await call('POST', '/bot/sessions', {
+      accessKey: owner.accessKey,
+      hwid: newPc,
+      version: '1.0.0',
+    });
+    expect(moved.status).toBe(201);
+    expect(await boundHwid(owner.user.id)).toBe(newPc);
+  });
+
   it('changes nothing and tells no socket when its audit entry cannot be written', async () => {
     const owner = await createBotOwner(server, { accounts: ['Survivant'] });
     const bot = await connectBot(owner);
@@ -105,5 +135,23 @@ describe('a staff hwid reset is one use case', () => {
     const state = await waitFor<BotState>(watcher.socket, 'bot_update', (s) => s.accounts.length > 0);
     expect(state.accounts.map((entry) => entry.name)).toEqual(['Survivant']);
     expect(bot.socket.connected).toBe(true);
+  });
+
+  it('resets at once: one unbinds, the others find nothing bound, one audit entry', async () => {
+    const owner = await createBotOwner(server);
+    const staff = await staffMember();
+    const call = apiClient(server);
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => call('DELETE', '/me/hwid', undefined, owner.token)),
+      ...Array.from({ length: 4 }, () =>
+        call('DELETE', `/admin/users/${owner.user.id}/hwid`, undefined, staff.token),
+      ),
+    ]);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    const entries = await server.app.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.hwid_reset'), eq(auditLog.targetId, owner.user.id)));
+    expect(entries).toHaveLength(1);
   });
 });

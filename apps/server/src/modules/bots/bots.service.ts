@@ -49,8 +49,10 @@ export async function openBotSession(
     throw new AppError('BOT_VERSION_OUTDATED', { message, details: { minBotVersion, pageUrl } });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
-  if (user.hwid === null) await bindHwid(ctx, { userId: user.id, hwid: input.hwid });
-  else if (user.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
+  if (user.hwid === null) {
+    await refuseJustReleasedPc(ctx, user, input.hwid);
+    await bindHwid(ctx, { userId: user.id, hwid: input.hwid });
+  } else if (user.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
 
   const token = `bs_${newSecret(32)}`;
   const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
@@ -98,6 +100,27 @@ async function updateFor(
   if (!latest || !semver.gt(latest.version, agent.version)) return null;
   const { version, channel, notes } = latest;
   return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}` };
+}
+
+/**
+ * The PC just unbound may not take the binding back while the reset cooldown runs (decision 207):
+ * its bot, still running, would otherwise re-bind it within a second of the reset, and the new PC
+ * the customer unbound it for would be refused.
+ */
+async function refuseJustReleasedPc(ctx: AppContext, user: UserRow, hwid: string): Promise<void> {
+  if (!user.releasedAt || user.releasedHwid !== hwid) return;
+  const { hwidResetCooldownHours } = await getSettings(ctx);
+  const until = new Date(user.releasedAt.getTime() + hwidResetCooldownHours * 3_600_000);
+  if (until.getTime() <= Date.now()) return;
+  const when = until.toLocaleString('fr-FR', {
+    timeZone: 'Europe/Paris',
+    dateStyle: 'short',
+    timeStyle: 'short',
+  });
+  throw new AppError('HWID_RELEASED', {
+    message: `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Celui-ci ne pourra s’y relier qu’à partir du ${when} (heure de Paris).`,
+    details: { releasedUntil: until.toISOString() },
+  });
 }
 
 /** Binds a PC to a user who has none; a PC bound to another user is refused. */
@@ -201,7 +224,7 @@ export async function unbindPc(
   input: { user: UserRow & { hwid: string }; actor: AuditActor; resetAt: Date | null },
 ): Promise<void> {
   const { user } = input;
-  await releaseHwid(tx, user.id, input.resetAt);
+  await releaseHwid(tx, { userId: user.id, hwid: user.hwid, resetAt: input.resetAt });
   await revokeBotSessions(tx, { userId: user.id, hwid: user.hwid });
   await writeAudit(tx, {
     actor: input.actor,

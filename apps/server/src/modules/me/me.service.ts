@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { getUserById, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
+import { lockUser, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -32,7 +32,7 @@ function cooldownRefusal(nextAllowed: Date): AppError {
  */
 export function resetHwid(ctx: AppContext, input: { userId: string; ip: string | null }): Promise<Date> {
   return inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     const { hwid } = user;
     if (!hwid) throw new AppError('HWID_NOT_BOUND');
     const nextAllowed = await getNextHwidResetAt(tx, user.hwidResetAt);
@@ -53,7 +53,7 @@ export function rotateMyBotKey(
   input: { userId: string; ip: string | null },
 ): Promise<string> {
   return inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     const accessKey = await rotateBotKey(tx, user.id);
     await revokeBotSessions(tx, { userId: user.id });
     await writeAudit(tx, {
@@ -72,7 +72,7 @@ export function changeMyDiscordId(
   input: { userId: string; discordId: string | null; ip: string | null },
 ): Promise<void> {
   return inTransaction(ctx, async (tx) => {
-    const user = await getUserById(tx, input.userId);
+    const user = await lockUser(tx, input.userId);
     await updateDiscordId(tx, user.id, input.discordId);
     await writeAudit(tx, {
       actor: { id: user.id, username: user.username, ip: input.ip },

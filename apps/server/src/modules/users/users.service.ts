@@ -90,6 +90,16 @@ export async function getUserById(ctx: AppContext, userId: string): Promise<User
   return row;
 }
 
+/**
+ * The user's row, locked until the use case's transaction ends: a use case that decides on the row
+ * (a bound PC, a cooldown, a ban) and then changes it cannot race a second one doing the same.
+ */
+export async function lockUser(tx: AppContext, userId: string): Promise<UserRow> {
+  const [row] = await tx.db.select().from(users).where(eq(users.id, userId)).for('update');
+  if (!row) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  return row;
+}
+
 export async function findUserByUsername(ctx: AppContext, username: string): Promise<UserRow | undefined> {
   const [row] = await ctx.db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
   return row;
@@ -151,15 +161,24 @@ export async function updateDiscordId(
 export async function claimHwid(ctx: AppContext, userId: string, hwid: string): Promise<boolean> {
   const rows = await ctx.db
     .update(users)
-    .set({ hwid })
+    .set({ hwid, releasedHwid: null, releasedAt: null })
     .where(and(eq(users.id, userId), isNull(users.hwid)))
     .returning({ id: users.id });
   return rows.length > 0;
 }
 
-/** Unbinds the user's PC; `resetAt` starts the cooldown of the next self-service reset. */
-export async function releaseHwid(ctx: AppContext, userId: string, resetAt: Date | null): Promise<void> {
-  await ctx.db.update(users).set({ hwid: null, hwidResetAt: resetAt }).where(eq(users.id, userId));
+/**
+ * Unbinds the user's PC, remembering which one and when (decision 207); `resetAt` starts the
+ * cooldown of the next self-service reset.
+ */
+export async function releaseHwid(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; resetAt: Date | null },
+): Promise<void> {
+  await ctx.db
+    .update(users)
+    .set({ hwid: null, hwidResetAt: input.resetAt, releasedHwid: input.hwid, releasedAt: new Date() })
+    .where(eq(users.id, input.userId));
 }
 
 /** Bans (with a reason) or lifts the ban (`null`). */

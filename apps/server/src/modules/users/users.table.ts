@@ -11,6 +11,9 @@ export const users = pgTable(
     discordId: text('discord_id'),
     hwid: text('hwid'),
     hwidResetAt: timestamp('hwid_reset_at', { withTimezone: true }),
+    /** The PC unbound last, and when: its still-running bot may not take the binding back at once. */
+    releasedHwid: text('released_hwid'),
+    releasedAt: timestamp('released_at', { withTimezone: true }),
     referral: text('referral'),
     referredById: uuid('referred_by_id'),
     isAdministrator: boolean('is_administrator').notNull().default(false),

@@ -65,8 +65,9 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         onConfirm={onReset}
         onCancel={() => setIsConfirming(false)}
       >
-        Le bot de ce PC sera déconnecté et ne pourra plus s’y connecter. Le prochain PC qui se connecte avec
-        votre clé sera lié à votre compte. Vous ne pourrez pas délier à nouveau avant {cooldownHours} h.
+        Le bot de ce PC est arrêté et ne pourra pas relier ce PC à votre compte avant {cooldownHours} h. Le
+        prochain autre PC qui se connecte avec votre clé sera lié. Vous ne pourrez pas délier à nouveau avant{' '}
+        {cooldownHours} h.
       </ConfirmDialog>
     </SectionCard>
   );

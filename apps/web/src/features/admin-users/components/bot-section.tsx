@@ -43,7 +43,9 @@ export function BotSection({
     setBusy(true);
     try {
       const updated = await resetUserHwid(user.id);
-      notifySuccess('PC délié. Le bot devra se reconnecter depuis le nouveau PC.');
+      notifySuccess(
+        'PC délié. Le bot de l’ancien PC est arrêté ; le prochain autre PC qui se connecte sera lié.',
+      );
       onChanged(updated);
       void bot.refetch();
     } catch {
