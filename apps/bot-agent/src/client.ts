@@ -4,6 +4,7 @@ import {
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
+  LEASE_REVOKING_CODES,
   type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
@@ -14,7 +15,7 @@ import {
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
-import { LeaseKeeper } from './lease-keeper.ts';
+import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
 
 export interface BotClientOptions {
   /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
@@ -33,8 +34,9 @@ export interface BotClientOptions {
   keepAliveMs?: number;
   /** The platform's public key set shipped with the agent (refreshed from the server when online). */
   keys?: LeaseVerifierOptions['keys'];
-  /** The clock the lease checks use (tests move it). */
+  /** The clock the lease checks use, and the timer their renewals wait on (tests move both). */
   now?: () => number;
+  setTimer?: SetTimer;
   /** The latest time this agent saw, stored between runs, and where to store it. */
   lastSeenAt?: number;
   onLastSeen?: (at: number) => void;
@@ -58,7 +60,10 @@ const FATAL_CODES = new Set([
   'LEASE_OTHER_PC',
   'LEASE_EXPIRED',
   'LEASE_CLOCK_MOVED_BACK',
+  'LEASE_KEY_REVOKED',
 ]);
+/** Refusals that end the licence: the lease held is revoked too (`leaseRevoked`). */
+const REVOKING_CODES: ReadonlySet<string> = new Set(LEASE_REVOKING_CODES);
 
 /** An error answered by the server (`{error, code}`). */
 export class BotApiError extends Error {
@@ -79,9 +84,15 @@ export interface BotClientEvents {
   fatal: [error: BotApiError];
   /** A newer build exists on the agent's channel (told when a session opens). */
   updateAvailable: [update: AgentUpdate];
+  /** A fresh lease replaced the one held (`client.lease` is the new one). */
+  leaseRenewed: [lease: VerifiedLease];
   /** The lease runs out soon (or runs on its grace) and could not be renewed yet. */
   leaseExpiring: [lease: VerifiedLease];
-  /** The lease no longer holds (its key revoked, the platform refused to renew it): the agent stops. */
+  /**
+   * The lease no longer holds (banned, no package left, version too old, its key revoked and no
+   * fresh one to be had, the platform refused to renew it): the agent stops. Online, the platform
+   * says so at once over the socket (`lease_revoked`).
+   */
   leaseRevoked: [error: BotApiError];
   error: [error: Error];
 }
@@ -140,6 +151,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let retryAttempt = 0;
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  let toldRevoked = false;
   const clock = options.now ?? Date.now;
   const verifier = new LeaseVerifier({
     hwid: options.hwid,
@@ -153,6 +165,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   const leases = new LeaseKeeper({
     verifier,
     now: clock,
+    setTimer: options.setTimer,
     renew: async () => {
       if (!session) throw new Error('no bot session');
       const response = await fetch(`${serverUrl}/api/bot/lease`, {
@@ -177,8 +190,10 @@ export function createBotClient(options: BotClientOptions): BotClient {
       throw error;
     },
     isFatal: (error) => error instanceof BotApiError && FATAL_CODES.has(error.code),
+    onRenewed: (lease) => emitter.emit('leaseRenewed', lease),
     onExpiring: (lease) => emitter.emit('leaseExpiring', lease),
-    onRevoked: (error) => emitter.emit('leaseRevoked', error),
+    onRevoked: (error) => revoke(error as BotApiError),
+    onError: (error) => emitter.emit('error', error),
     onStop: (error) => fail(error as BotApiError),
     stopError: (message, code) => new BotApiError(message, code, 0),
   });
@@ -232,7 +247,16 @@ export function createBotClient(options: BotClientOptions): BotClient {
     else waiter.resolve();
   }
 
+  /** Tells `leaseRevoked` once, when there was a lease to revoke. */
+  function revoke(error: BotApiError): void {
+    if (toldRevoked || !leases.current) return;
+    toldRevoked = true;
+    emitter.emit('leaseRevoked', error);
+  }
+
   function fail(error: BotApiError): void {
+    if (isStopped) return;
+    if (REVOKING_CODES.has(error.code)) revoke(error);
     isStopped = true;
     emitter.emit('fatal', error);
     settle(error);
@@ -284,6 +308,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     if (isStopped) throw new Error('client stopped');
     if (socket) return;
     if (!hasUsableSession()) await openSession();
+    else if (!leases.current) await leases.obtain();
     const current: AgentSocket = io(serverUrl, { ...SOCKET_CLIENT_OPTIONS, autoConnect: false });
     socket = current;
     current.on('connect', () => authenticate(current));
@@ -299,6 +324,13 @@ export function createBotClient(options: BotClientOptions): BotClient {
       if (wasAuthenticated) emitter.emit('disconnected', reason);
       // The manager reconnects by itself after network failures, not after a server-side close.
       if (reason === 'io server disconnect' && !isStopped) scheduleReconnect();
+    });
+    current.on('lease_revoked', (body) => {
+      const error = new BotApiError(body.error, body.code, 0);
+      // A revoked signing key: a lease it signed is replaced at once (the socket stays open).
+      if (body.kid) return void leases.keyRevoked(body.kid, error);
+      revoke(error);
+      fail(error);
     });
     current.on('connect_error', (error) => emitter.emit('error', error));
     const authenticated = new Promise<void>((resolve, reject) => {

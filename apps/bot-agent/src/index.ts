@@ -20,5 +20,6 @@ export {
   type LeaseVerifierOptions,
   type VerifiedLease,
 } from './lease.ts';
+export { realTimer, type SetTimer } from './lease-keeper.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

@@ -5,22 +5,38 @@ interface StopError extends Error {
   code: string;
 }
 
+/** Runs `task` once after `delayMs` and answers how to cancel it (tests drive it with their clock). */
+export type SetTimer = (task: () => void, delayMs: number) => () => void;
+
+/** The real timer (never keeps the process alive by itself). */
+export const realTimer: SetTimer = (task, delayMs) => {
+  const timer = setTimeout(task, Math.max(0, Math.min(delayMs, 2 ** 31 - 1)));
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 export interface LeaseKeeperOptions {
   verifier: LeaseVerifier;
   now: () => number;
+  /** The timer renewals wait on (default: the real one). */
+  setTimer?: SetTimer;
   /** Asks the platform for a fresh lease (the signed token). */
   renew: () => Promise<string>;
   /** A refusal of the platform after which renewing cannot help. */
   isFatal: (error: unknown) => boolean;
+  /** A lease replaced the one held (renewed ahead of expiry, or after its key was revoked). */
+  onRenewed: (lease: VerifiedLease) => void;
   onExpiring: (lease: VerifiedLease) => void;
   onRevoked: (error: StopError) => void;
+  /** A first lease could not be fetched yet (the platform busy or unreachable): tried again later. */
+  onError: (error: Error) => void;
   /** Stops the agent. */
   onStop: (error: StopError) => void;
   /** The error a refused lease is reported as (the client's `BotApiError`). */
   stopError: (message: string, code: string) => StopError;
 }
 
-/** How often a renewal is retried while the platform is unreachable. */
+/** How often a renewal is retried while the platform is unreachable; also the shortest wait between two. */
 const RETRY_MS = 60_000;
 
 /**
@@ -30,10 +46,13 @@ const RETRY_MS = 60_000;
  */
 export class LeaseKeeper {
   private lease: VerifiedLease | null = null;
-  private timer: NodeJS.Timeout | undefined;
+  private cancel: (() => void) | undefined;
   private stopped = false;
+  private readonly setTimer: SetTimer;
 
-  constructor(private readonly options: LeaseKeeperOptions) {}
+  constructor(private readonly options: LeaseKeeperOptions) {
+    this.setTimer = options.setTimer ?? realTimer;
+  }
 
   get current(): VerifiedLease | null {
     return this.lease;
@@ -47,13 +66,32 @@ export class LeaseKeeper {
     } catch (error) {
       throw error instanceof LeaseError ? this.options.stopError(error.message, error.code) : error;
     }
+    const previous = this.lease;
     this.lease = verified;
-    this.schedule(this.renewDelay(verified));
+    // Never sooner than a retry: a PC clock far ahead of the platform's would otherwise see every
+    // fresh lease already due for renewal and ask for one in a loop.
+    const stopsIn = verified.stopsAt.getTime() - this.options.now();
+    this.schedule(Math.max(this.renewDelay(verified), Math.min(RETRY_MS, stopsIn)));
+    if (previous) this.options.onRenewed(verified);
     return verified;
   }
 
   async renew(): Promise<VerifiedLease> {
     return this.accept(await this.options.renew());
+  }
+
+  /**
+   * A session opened earlier (the agent restarted with it) comes without a lease: fetch one now. A
+   * refusal that renewing cannot change throws; otherwise it is tried again every minute.
+   */
+  async obtain(): Promise<void> {
+    try {
+      await this.renew();
+    } catch (error) {
+      if (this.options.isFatal(error)) throw error;
+      this.options.onError(error as Error);
+      this.schedule(RETRY_MS);
+    }
   }
 
   /** Checks the lease held against the keys and the clock, offline; a failure stops the agent. */
@@ -64,16 +102,34 @@ export class LeaseKeeper {
     } catch (error) {
       const refusal = error instanceof LeaseError ? error : new LeaseError('LEASE_MALFORMED');
       const stop = this.options.stopError(refusal.message, refusal.code);
-      if (refusal.code === 'LEASE_KEY_UNKNOWN') this.options.onRevoked(stop);
-      this.stop();
-      this.options.onStop(stop);
+      this.end(stop, refusal.code === 'LEASE_KEY_UNKNOWN');
       throw stop;
+    }
+  }
+
+  /**
+   * The platform revoked a signing key (told over the socket): the key is dropped here at once; a
+   * lease it signed is replaced by a fresh one, or, when none can be had, the agent stops.
+   */
+  async keyRevoked(kid: string, stop: StopError): Promise<void> {
+    this.options.verifier.forget(kid);
+    if (this.stopped || this.lease?.kid !== kid) return;
+    try {
+      await this.renew();
+    } catch {
+      if (!this.stopped) this.end(stop, true);
     }
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.cancel?.();
+  }
+
+  private end(stop: StopError, revoked: boolean): void {
+    if (revoked) this.options.onRevoked(stop);
+    this.stop();
+    this.options.onStop(stop);
   }
 
   private renewDelay(lease: VerifiedLease): number {
@@ -83,22 +139,24 @@ export class LeaseKeeper {
   }
 
   private schedule(delay: number): void {
-    clearTimeout(this.timer);
+    this.cancel?.();
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.keep(), Math.max(0, Math.min(delay, 2 ** 31 - 1)));
-    this.timer.unref();
+    this.cancel = this.setTimer(() => void this.keep(), Math.max(0, delay));
   }
 
   private async keep(): Promise<void> {
-    if (this.stopped || !this.lease) return;
+    if (this.stopped) return;
     try {
       await this.renew();
     } catch (error) {
       if (this.options.isFatal(error)) {
         const stop = error as StopError;
-        if (!stop.code.startsWith('LEASE_')) this.options.onRevoked(stop);
-        this.stop();
-        this.options.onStop(stop);
+        this.end(stop, !stop.code.startsWith('LEASE_'));
+        return;
+      }
+      if (!this.lease) {
+        this.options.onError(error as Error);
+        this.schedule(RETRY_MS);
         return;
       }
       // Unreachable platform: keep running on the lease held while it (and its grace) lasts.

@@ -89,6 +89,11 @@ export class LeaseVerifier {
     return this.keys;
   }
 
+  /** Drops a key the platform said it revoked: nothing it signed verifies here any more. */
+  forget(kid: string): void {
+    this.keys = { keys: this.keys.keys.filter((key) => key.kid !== kid) };
+  }
+
   /** True while the set holds this kid (false once a refresh dropped it: revoked). */
   knows(kid: string): boolean {
     return this.keys.keys.some((key) => key.kid === kid);

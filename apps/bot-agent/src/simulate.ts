@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BotApiError, type BotClient, createBotClient, reconnectionDelay } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
+import type { VerifiedLease } from './lease.ts';
 import { SimulatedBot } from './world.ts';
 
 /** Where the seed wrote its file: `DATA_DIR` resolved as the server resolves it (`./data` by default). */
@@ -75,7 +76,7 @@ const agentVersion = values.version ?? seededVersion;
 /** The seed's sessions carry its version: another version opens sessions of its own (checked then). */
 const reusesSeedSessions = agentVersion === seededVersion;
 
-const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0 };
+const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0, renewals: 0, revoked: 0 };
 const clients: BotClient[] = [];
 const timers: NodeJS.Timeout[] = [];
 const periodMs = 1000 / rate;
@@ -104,6 +105,23 @@ async function startBot(index: number): Promise<void> {
       console.log(`Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`);
   });
   client.on('fatal', (error) => stopped(entry.username, error));
+  client.on('leaseRenewed', () => {
+    counters.renewals += 1;
+  });
+  client.on('leaseExpiring', (lease) => {
+    if (toldCodes.has('leaseExpiring')) return;
+    toldCodes.add('leaseExpiring');
+    console.error(
+      `[${entry.username}] plateforme injoignable : le bot tourne sur son bail jusqu'au ${when(lease.stopsAt)}` +
+        (lease.inGrace ? ' (sur la période de grâce)' : ''),
+    );
+  });
+  client.on('leaseRevoked', (error) => {
+    counters.revoked += 1;
+    if (toldCodes.has(`revoked:${error.code}`)) return;
+    toldCodes.add(`revoked:${error.code}`);
+    console.error(`[${entry.username}] bail révoqué : ${error.code} ${error.message}`);
+  });
   void connectBot(client, entry.username);
   const start = setTimeout(() => {
     timers.push(
@@ -145,6 +163,29 @@ async function connectBot(client: BotClient, username: string, attempt = 0): Pro
   }
 }
 
+const when = (date: Date) => date.toLocaleString('fr-FR');
+
+/**
+ * The fleet's leases in one line, however many bots: how many hold one, the keys that signed them,
+ * the earliest expiry, how many run on their grace period, renewals and revocations so far.
+ */
+function leaseStatus(): string {
+  const now = Date.now();
+  const leases = clients
+    .map((client) => client.lease)
+    .filter((lease): lease is VerifiedLease => lease !== null);
+  const kids = [...new Set(leases.map((lease) => lease.kid.slice(0, 8)))];
+  const firstExpiry = leases.reduce((first, lease) => Math.min(first, lease.expiresAt.getTime()), Infinity);
+  const onGrace = leases.filter((lease) => lease.inGrace || lease.expiresAt.getTime() <= now).length;
+  return (
+    `bail ${leases.length}/${botCount}` +
+    (leases.length > 0
+      ? ` (clé ${kids.slice(0, 3).join(', ')}${kids.length > 3 ? '…' : ''}, 1re expiration ${when(new Date(firstExpiry))})`
+      : '') +
+    `  renouvellements ${counters.renewals}  sur la période de grâce ${onGrace}  révocations ${counters.revoked}`
+  );
+}
+
 /** Read from the clients, not counted from events: it cannot drift across restarts. */
 const onlineCount = () => clients.filter((client) => client.isConnected).length;
 
@@ -165,6 +206,7 @@ async function main(): Promise<void> {
       `en ligne ${onlineCount()}/${botCount}  rapports ${counters.reports} (${perSecond.toFixed(0)}/s)` +
         `  non envoyés ${counters.dropped}  reconnexions ${counters.reconnects}  erreurs ${counters.errors}  arrêts ${counters.fatal}`,
     );
+    console.log(`  ${leaseStatus()}`);
   }, 5000);
   const stop = async () => {
     clearInterval(stats);

@@ -182,7 +182,30 @@ export const SOCKET_EVENTS = {
   mapViewport: 'map_viewport',
   /** Staff map zoomed out in viewport mode: one node's per-cell counts. */
   mapCells: 'map_cells',
+  /** Bot agents: their lease no longer holds (docs/licensing.md, "Revocation"). */
+  leaseRevoked: 'lease_revoked',
 } as const;
+
+/**
+ * Refusals of a bot agent that end its licence: before closing the socket with one of them the hub
+ * sends `lease_revoked`, and the SDK drops its lease (`leaseRevoked`) rather than run on it offline.
+ */
+export const LEASE_REVOKING_CODES = [
+  'ACCOUNT_BANNED',
+  'BOT_PERMISSION_REQUIRED',
+  'BOT_VERSION_OUTDATED',
+] as const;
+
+/**
+ * `lease_revoked`: without `kid`, the agent's lease is revoked and `auth_error` follows (the socket
+ * closes); with `kid`, that signing key was revoked: a lease it signed must be replaced at once (the
+ * socket stays open).
+ */
+export interface LeaseRevocation {
+  error: string;
+  code: string;
+  kid?: string;
+}
 
 export const socketAuthenticateInput = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('client'), token: z.string().min(1).max(256), hwid: hwidSchema }),
@@ -215,6 +238,7 @@ export interface ServerToClientEvents {
   settings_update: (settings: Record<string, unknown>) => void;
   notification: () => void;
   map_cells: (cells: MapCells) => void;
+  lease_revoked: (revocation: LeaseRevocation) => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */

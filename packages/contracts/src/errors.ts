@@ -112,6 +112,10 @@ export const ERRORS = {
     message: 'Cette version du bot est trop ancienne. Mettez le bot à jour.',
   },
   BOT_SESSION_INVALID: { status: 401, message: 'Session du bot invalide ou expirée.' },
+  LEASE_KEY_REVOKED: {
+    status: 401,
+    message: 'La clé qui a signé le bail de licence a été révoquée : le bail doit être renouvelé.',
+  },
 
   PACKAGE_NOT_AVAILABLE: { status: 409, message: "Cette offre n'est plus disponible." },
   PACKAGE_REORDER_MISMATCH: {

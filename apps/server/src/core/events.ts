@@ -25,6 +25,8 @@ export interface DomainEvents {
   'whitelist.changed': { userId: string };
   /** In-app notifications were written for these users (their open browsers refresh the bell). */
   'notifications.created': { userIds: string[] };
+  /** A lease signing key was revoked (connected agents holding a lease it signed replace it at once). */
+  'signingKey.revoked': { kid: string };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -125,6 +127,7 @@ const DOMAIN_EVENT_NAMES = {
   'discord.queued': true,
   'whitelist.changed': true,
   'notifications.created': true,
+  'signingKey.revoked': true,
 } satisfies Record<DomainEventName, true>;
 
 function isDomainEventName(name: string): name is DomainEventName {

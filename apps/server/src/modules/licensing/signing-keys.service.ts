@@ -144,7 +144,9 @@ export function rotateSigningKey(ctx: AppContext, actor: AuditActor): Promise<Si
 
 /**
  * Revokes a key at once (a leaked key): it leaves the JWKS, so the agents refuse what it signed as
- * soon as they refresh the set. Revoking the key in service puts a new one in service first.
+ * soon as they refresh the set, and connected agents are told over their socket (`lease_revoked`
+ * with the kid) and replace such a lease at once. Revoking the key in service puts a new one in
+ * service first.
  */
 export function revokeSigningKey(
   ctx: AppContext,
@@ -165,6 +167,8 @@ export function revokeSigningKey(
       target: { type: 'signing_key', id: row.kid },
       after: { revokedKid: row.kid, currentKid: replaced?.after ?? null },
     });
+    // After the commit, every node tells its connected agents: a lease this key signed is dropped now.
+    tx.events.emit('signingKey.revoked', { kid: row.kid });
     return findKey(tx, row.kid);
   });
 }

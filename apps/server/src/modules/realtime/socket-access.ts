@@ -1,4 +1,4 @@
-import { type ErrorCode, SOCKET_EVENTS } from '@bot/contracts';
+import { ERRORS, type ErrorCode, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
 import {
@@ -94,6 +94,13 @@ export class SocketAccess {
           if (keys.includes('minBotVersion')) await this.closeOutdatedAgents();
         }),
       ),
+      // Every node got the event: each tells its own agents; those holding a lease the key signed
+      // replace it (the socket stays open: the session behind it is still good).
+      events.on('signingKey.revoked', ({ kid }) => {
+        const revocation = { code: 'LEASE_KEY_REVOKED', error: ERRORS.LEASE_KEY_REVOKED.message, kid };
+        for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>)
+          if (socket.data.kind === 'bot') socket.emit(SOCKET_EVENTS.leaseRevoked, revocation);
+      }),
       // Every node got the event: each rings the bells of its own browsers of those users.
       events.on('notifications.created', ({ userIds }) => {
         for (const userId of userIds) io.local.to(rooms.user(userId)).emit(SOCKET_EVENTS.notification);

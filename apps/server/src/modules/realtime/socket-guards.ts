@@ -1,4 +1,4 @@
-import { SOCKET_EVENTS } from '@bot/contracts';
+import { type ErrorCode, LEASE_REVOKING_CODES, SOCKET_EVENTS } from '@bot/contracts';
 import type { RealtimeConfig } from '../../config.ts';
 import type { RealtimeMetrics } from './realtime.metrics.ts';
 import { type RefuseSocket, refusal, type SocketData } from './realtime.types.ts';
@@ -42,11 +42,19 @@ export function takeUpdateToken(data: SocketData, config: RealtimeConfig, now = 
   return true;
 }
 
-/** Sends `auth_error {error, code}` then closes the socket, counted by code for the operators. */
+const REVOKING: ReadonlySet<ErrorCode> = new Set(LEASE_REVOKING_CODES);
+
+/**
+ * Sends `auth_error {error, code}` then closes the socket, counted by code for the operators. A bot
+ * agent refused for a reason that ends its licence (ban, no bot permission left, version below the
+ * minimum) is first sent `lease_revoked`: it must not keep running offline on the lease it holds.
+ */
 export function refuserCounting(metrics: RealtimeMetrics): RefuseSocket {
   return (socket, code, message) => {
     if (!socket.connected) return;
     metrics.refusals.inc({ code });
+    if (socket.data.kind === 'bot' && REVOKING.has(code))
+      socket.emit(SOCKET_EVENTS.leaseRevoked, refusal(code, message));
     socket.emit(SOCKET_EVENTS.authError, refusal(code, message));
     socket.disconnect(true);
   };
