@@ -4,7 +4,6 @@ import {
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
-  LEASE_REVOKING_CODES,
   type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
@@ -14,8 +13,11 @@ import {
   SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
 import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
 import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
+
+export { BotApiError } from './errors.ts';
 
 export interface BotClientOptions {
   /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
@@ -28,8 +30,11 @@ export interface BotClientOptions {
   version: string;
   /** The release channel this agent follows, for `updateAvailable` (default stable). */
   channel?: ReleaseChannel;
-  /** A bot session opened earlier (reused until the server refuses it). */
-  session?: { token: string; expiresAt: string };
+  /**
+   * A bot session opened earlier (reused until the server refuses it), with the lease it came with
+   * when the agent kept it: verified offline, it spares a renewal at start.
+   */
+  session?: { token: string; expiresAt: string; lease?: string };
   /** The last report is sent again after this much silence, so the server keeps the bot online. */
   keepAliveMs?: number;
   /** The platform's public key set shipped with the agent (refreshed from the server when online). */
@@ -40,40 +45,6 @@ export interface BotClientOptions {
   /** The latest time this agent saw, stored between runs, and where to store it. */
   lastSeenAt?: number;
   onLastSeen?: (at: number) => void;
-}
-
-/** Errors after which reconnecting cannot help: the agent stops and reports `fatal`. */
-const FATAL_CODES = new Set([
-  'BOT_REPLACED',
-  'BOT_KICKED',
-  'BOT_KEY_INVALID',
-  'BOT_PERMISSION_REQUIRED',
-  'BOT_VERSION_OUTDATED',
-  'ACCOUNT_BANNED',
-  'ACCOUNT_NOT_ACTIVATED',
-  'HWID_MISMATCH',
-  'HWID_TAKEN',
-  'HWID_RELEASED',
-  'LEASE_MALFORMED',
-  'LEASE_KEY_UNKNOWN',
-  'LEASE_SIGNATURE_INVALID',
-  'LEASE_OTHER_PC',
-  'LEASE_EXPIRED',
-  'LEASE_CLOCK_MOVED_BACK',
-  'LEASE_KEY_REVOKED',
-]);
-/** Refusals that end the licence: the lease held is revoked too (`leaseRevoked`). */
-const REVOKING_CODES: ReadonlySet<string> = new Set(LEASE_REVOKING_CODES);
-
-/** An error answered by the server (`{error, code}`). */
-export class BotApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
 }
 
 export interface BotClientEvents {
@@ -229,6 +200,20 @@ export function createBotClient(options: BotClientOptions): BotClient {
     return body as BotSessionAnswer;
   }
 
+  /** The lease kept with the stored session when it still verifies; a renewal otherwise. */
+  async function takeStoredLeaseOrRenew(): Promise<void> {
+    const stored = options.session?.lease;
+    if (
+      stored &&
+      (await leases.accept(stored).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    await leases.obtain();
+  }
+
   function hasUsableSession(): boolean {
     return session !== undefined && new Date(session.expiresAt).getTime() > Date.now() + 60_000;
   }
@@ -308,7 +293,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     if (isStopped) throw new Error('client stopped');
     if (socket) return;
     if (!hasUsableSession()) await openSession();
-    else if (!leases.current) await leases.obtain();
+    else if (!leases.current) await takeStoredLeaseOrRenew();
     const current: AgentSocket = io(serverUrl, { ...SOCKET_CLIENT_OPTIONS, autoConnect: false });
     socket = current;
     current.on('connect', () => authenticate(current));

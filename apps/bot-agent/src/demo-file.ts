@@ -10,7 +10,7 @@ export interface DemoBot {
   hwid: string;
   accounts: string[];
   /** A bot session opened by the seed (the bot-session route is rate-limited per IP). */
-  session: { token: string; expiresAt: string } | null;
+  session: { token: string; expiresAt: string; lease?: string } | null;
 }
 
 export interface DemoBotsFile {

@@ -132,7 +132,7 @@ async function seedDemoUser(
     accessKey,
     hwid,
     accounts,
-    session: { token: session.token, expiresAt: session.expiresAt },
+    session: { token: session.token, expiresAt: session.expiresAt, lease: session.lease },
   };
 }
 
