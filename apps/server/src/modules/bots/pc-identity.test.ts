@@ -2,6 +2,7 @@ import {
   type BotApiError,
   createBotClient,
   hashHwidComponents,
+  hwidHash,
   type RawHwidComponents,
 } from '@bot/bot-agent';
 import type { BotState, BotTimeline, HwidMatchPolicy } from '@bot/contracts';
@@ -121,6 +122,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     // Bound as the first hwid: its socket, its room and its lease follow that id.
     expect(agent.hwid).toBe(firstHwid);
     expect(agent.lease).not.toBeNull();
+    expect((await agent.renewLease()).claims.hwid).toBe(hwidHash(firstHwid)); // renewed as that PC
     const seen = waitFor<BotState>(watcher.socket, 'bot_update', (state) => state.online);
     agent.report({ accounts: [account(owner.accounts[0]!)] });
     expect((await seen).hwid).toBe(firstHwid);
