@@ -14,6 +14,7 @@ import {
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
+import { hashHwidComponents, type RawHwidComponents } from './hwid.ts';
 import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
 import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
 
@@ -26,6 +27,14 @@ export interface BotClientOptions {
   accessKey: string;
   /** Hardware id of this PC. */
   hwid: string;
+  /**
+   * The raw values of this PC's parts (`readMachineComponents()` reads them on Linux): the SDK sends
+   * only their HMACs under `productKey`, and the platform then recognises this PC after one part
+   * changed (docs/licensing.md). Without them the hwid is the only component.
+   */
+  components?: RawHwidComponents;
+  /** The product's key the components are hashed with (default `DEFAULT_HWID_PRODUCT_KEY`). */
+  productKey?: string;
   /** Agent version (semver: `1.4.0`, `1.5.0-beta.1`). */
   version: string;
   /** The release channel this agent follows, for `updateAvailable` (default stable). */
@@ -84,6 +93,8 @@ export interface BotClient {
   readonly update: AgentUpdate | null;
   /** The verified lease the agent runs on (null before the first session). */
   readonly lease: VerifiedLease | null;
+  /** The hwid this PC is bound as: its own, or the bound one its components matched (decision 906). */
+  readonly hwid: string;
   /** `POST /api/bot/lease`: a fresh lease for the current session, verified before it is used. */
   renewLease(): Promise<VerifiedLease>;
   /** Checks the lease held against the keys and the clock (offline); stops the agent when it fails. */
@@ -124,8 +135,15 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
   const clock = options.now ?? Date.now;
+  const components = options.components
+    ? hashHwidComponents(options.components, options.productKey)
+    : undefined;
+  // Until a session answers otherwise, the PC is known by its own hwid.
+  let boundHwid = options.hwid;
   const verifier = new LeaseVerifier({
-    hwid: options.hwid,
+    get hwid() {
+      return boundHwid;
+    },
     keys: options.keys,
     serverUrl,
     now: clock,
@@ -142,7 +160,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       const response = await fetch(`${serverUrl}/api/bot/lease`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: session.token, hwid: options.hwid }),
+        body: JSON.stringify({ token: session.token, hwid: boundHwid }),
         signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
       });
       const body = (await response.json().catch(() => ({}))) as {
@@ -176,6 +194,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       body: JSON.stringify({
         accessKey: options.accessKey,
         hwid: options.hwid,
+        ...(components && Object.keys(components).length > 0 ? { components } : {}),
         version: options.version,
         channel: options.channel ?? 'stable',
       }),
@@ -193,6 +212,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       );
     }
     session = { token: body.token, expiresAt: body.expiresAt };
+    if (body.hwid) boundHwid = body.hwid;
     if (body.lease) await leases.accept(body.lease);
     whitelist = body.whitelist ?? [];
     update = body.update ?? null;
@@ -274,7 +294,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
 
   function authenticate(current: AgentSocket): void {
     if (!session) return;
-    current.emit('authenticate', { type: 'bot', token: session.token, hwid: options.hwid }, (answer) => {
+    current.emit('authenticate', { type: 'bot', token: session.token, hwid: boundHwid }, (answer) => {
       if (!answer.ok) return; // auth_error follows and closes the socket
       isAuthenticated = true;
       retryAttempt = 0;
@@ -366,6 +386,9 @@ export function createBotClient(options: BotClientOptions): BotClient {
     },
     get lease() {
       return leases.current;
+    },
+    get hwid() {
+      return boundHwid;
     },
     renewLease: () => leases.renew(),
     checkLease: () => leases.check(),

@@ -13,6 +13,12 @@ export {
   type DemoBotsFile,
 } from './demo-file.ts';
 export {
+  DEFAULT_HWID_PRODUCT_KEY,
+  hashHwidComponents,
+  type RawHwidComponents,
+  readMachineComponents,
+} from './hwid.ts';
+export {
   hwidHash,
   LeaseError,
   type LeaseRefusal,

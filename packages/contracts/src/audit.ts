@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'two_factor.recovery_codes_renewed': 'Codes de secours renouvelés',
   'two_factor.reset': 'Double authentification réinitialisée par le staff',
   'user.hwid_reset': 'HWID réinitialisé',
+  'user.hwid_component_changed': 'Composant matériel changé',
   'user.bot_key_rotated': "Clé d'accès du bot renouvelée",
   'user.activate': 'Compte activé par le staff',
   'user.resend_activation': "E-mail d'activation renvoyé",

@@ -5,6 +5,7 @@ import {
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,
 } from './constants.ts';
+import { hwidResetAllowanceSchema } from './licensing.ts';
 import { PERMISSIONS } from './permissions.ts';
 
 export const usernameSchema = z
@@ -90,7 +91,12 @@ export const userInfoAnswer = z.object({ data: userSchema });
 export const permissionsAnswer = z.object({ data: z.array(permissionName) });
 export const checkPermissionAnswer = z.object({ allowed: z.boolean() });
 export const botKeyAnswer = z.object({ data: z.object({ accessKey: z.string() }) });
-export const hwidResetAnswer = z.object({ data: userSchema, nextResetAt: z.string() });
+export const hwidResetAnswer = z.object({
+  data: userSchema,
+  nextResetAt: z.string(),
+  /** What the customer has left after this unbind (decision 906). */
+  resets: hwidResetAllowanceSchema,
+});
 
 export type LoginInput = z.infer<typeof loginInput>;
 export type RegisterInput = z.infer<typeof registerInput>;

@@ -7,6 +7,7 @@ import { hourlyPointSchema } from './admin.ts';
  */
 export const BOT_TIMELINE_KINDS = [
   'bound',
+  'component_changed',
   'connected',
   'disconnected',
   'error',
@@ -22,6 +23,7 @@ export type BotTimelineKind = (typeof BOT_TIMELINE_KINDS)[number];
 
 export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
   bound: 'PC lié au compte',
+  component_changed: 'Composant matériel changé',
   connected: 'Bot connecté',
   disconnected: 'Bot déconnecté',
   error: 'Compte de jeu en erreur',
@@ -49,7 +51,10 @@ export const botTimelineEntrySchema = z.object({
   version: z.string().nullable(),
   /** disconnected: how long the connection lasted. */
   durationSeconds: z.number().int().nullable(),
-  /** error, recovered: the game account; error: the bot's message; alert: its rule. */
+  /**
+   * error, recovered: the game account; error: the bot's message; alert: its rule;
+   * component_changed: the parts that changed, in French ("carte réseau").
+   */
   account: z.string().nullable(),
   message: z.string().nullable(),
   /** action: the audit action (`AUDIT_ACTION_LABELS`) and who did it; alert: the rule. */

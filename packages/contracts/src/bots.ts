@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hwidComponentsSchema } from './licensing.ts';
 import { int32 } from './numbers.ts';
 import { agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
 
@@ -81,6 +82,8 @@ export type BotState = z.infer<typeof botStateSchema>;
 export const botSessionInput = z.strictObject({
   accessKey: z.string().trim().min(16).max(128),
   hwid: hwidSchema,
+  /** The PC's parts, each hashed (docs/licensing.md); an agent without them is one component, its hwid. */
+  components: hwidComponentsSchema.optional(),
   version: semverSchema,
   /** The release channel the agent follows, for the update notice (default stable). */
   channel: releaseChannelSchema.default('stable'),
@@ -88,6 +91,11 @@ export const botSessionInput = z.strictObject({
 export type BotSessionInput = z.input<typeof botSessionInput>;
 
 export const botSessionAnswer = z.object({
+  /**
+   * The hwid the PC is bound as: the agent's own, or the bound one when its components matched the
+   * bound PC under another hwid (decision 906). The agent uses it on the socket and for its lease.
+   */
+  hwid: z.string(),
   token: z.string(),
   expiresAt: z.string(),
   whitelist: z.array(z.string()),

@@ -93,6 +93,10 @@ export const ERRORS = {
     status: 429,
     message: 'Vous avez déjà délié votre PC récemment. Réessayez plus tard.',
   },
+  HWID_RESET_LIMIT: {
+    status: 429,
+    message: 'Vous avez atteint le nombre de déliaisons autorisées sur 30 jours. Contactez le support.',
+  },
   HWID_MISMATCH: {
     status: 403,
     message: 'Votre compte est lié à un autre PC. Déliez-le depuis votre espace avant de changer de PC.',

@@ -67,3 +67,56 @@ export const signingKeySchema = z.object({
 export type SigningKey = z.infer<typeof signingKeySchema>;
 export const signingKeysAnswer = z.object({ data: z.array(signingKeySchema) });
 export const signingKeyAnswer = z.object({ data: signingKeySchema });
+
+/**
+ * The parts of a PC an agent reports, each as an HMAC-SHA-256 of its raw value under the product's
+ * key, in lower-case hex (docs/licensing.md, decision 906). An agent that sends none is one component:
+ * its hwid.
+ */
+export const HWID_COMPONENTS = ['machine', 'disk', 'board', 'nic', 'cpu'] as const;
+export type HwidComponent = (typeof HWID_COMPONENTS)[number];
+
+/** French names of the components, for the bot's timeline and the audit trail. */
+export const HWID_COMPONENT_LABELS: Record<HwidComponent, string> = {
+  machine: 'identifiant de la machine',
+  disk: 'disque système',
+  board: 'carte mère (BIOS)',
+  nic: 'carte réseau',
+  cpu: 'processeur',
+};
+
+const componentHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Composant matériel invalide.');
+
+/** What `POST /api/bot/sessions` accepts as `components`: any of the five (at least one). */
+export const hwidComponentsSchema = z
+  .strictObject({
+    machine: componentHashSchema.optional(),
+    disk: componentHashSchema.optional(),
+    board: componentHashSchema.optional(),
+    nic: componentHashSchema.optional(),
+    cpu: componentHashSchema.optional(),
+  })
+  .refine((value) => Object.values(value).some(Boolean), 'Au moins un composant matériel.');
+export type HwidComponents = Partial<Record<HwidComponent, string>>;
+
+/** When a later session counts as the bound PC (the `hwidMatchPolicy` setting). */
+export const HWID_MATCH_POLICIES = ['all', 'most', 'atLeastTwo'] as const;
+export type HwidMatchPolicy = (typeof HWID_MATCH_POLICIES)[number];
+export const HWID_MATCH_POLICY_LABELS: Record<HwidMatchPolicy, string> = {
+  all: 'Tous les composants identiques',
+  most: 'Plus de la moitié des composants identiques',
+  atLeastTwo: 'Au moins deux composants identiques',
+};
+
+/** `GET /api/me/hwid-resets`: how many self-service unbinds the customer has left, before using one. */
+export const hwidResetAllowanceSchema = z.object({
+  /** The cap (`hwidResetsPerMonth`) over the window. */
+  limit: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  windowDays: z.number().int(),
+  /** When the cooldown allows the next one (in the past: now). */
+  nextResetAt: z.string(),
+});
+export type HwidResetAllowance = z.infer<typeof hwidResetAllowanceSchema>;
+export const hwidResetAllowanceAnswer = z.object({ data: hwidResetAllowanceSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HWID_MATCH_POLICIES } from './licensing.ts';
 import { stableVersionSchema } from './releases.ts';
 
 /** Every site setting with its validation and its default. */
@@ -12,6 +13,10 @@ export const siteSettingsSchema = z.strictObject({
     .int()
     .min(0)
     .max(24 * 365),
+  /** Self-service unbinds allowed per 30 days (staff resets are not counted). */
+  hwidResetsPerMonth: z.number().int().min(1).max(100),
+  /** When a session's hardware components count as the bound PC (docs/licensing.md). */
+  hwidMatchPolicy: z.enum(HWID_MATCH_POLICIES),
   botOfflineTimeoutSeconds: z.number().int().min(5).max(3600),
   minBotVersion: stableVersionSchema,
   announcement: z.string().max(500),
@@ -37,6 +42,8 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   maintenanceMode: false,
   maintenanceMessage: '',
   hwidResetCooldownHours: 24,
+  hwidResetsPerMonth: 3,
+  hwidMatchPolicy: 'most',
   botOfflineTimeoutSeconds: 30,
   minBotVersion: '0.0.0',
   announcement: '',
@@ -56,6 +63,8 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   maintenanceMode: 'Mode maintenance',
   maintenanceMessage: 'Message de maintenance',
   hwidResetCooldownHours: 'Délai entre deux réinitialisations du HWID (heures)',
+  hwidResetsPerMonth: 'Réinitialisations du HWID par le client sur 30 jours',
+  hwidMatchPolicy: 'Même PC quand les composants matériels concordent',
   botOfflineTimeoutSeconds: 'Bot hors ligne après (secondes sans nouvelles)',
   minBotVersion: 'Version minimale du bot',
   announcement: "Bannière d'annonce",

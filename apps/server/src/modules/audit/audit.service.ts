@@ -186,3 +186,27 @@ export async function listAuditActions(ctx: AppContext): Promise<string[]> {
     .orderBy(asc(auditLog.action));
   return rows.map((row) => row.action);
 }
+
+/**
+ * How many times, since a date, a user did an action to their own account, oldest first (the
+ * self-service hwid resets the monthly cap counts: decision 906). Staff actions on them are not theirs.
+ */
+export async function listOwnActionsSince(
+  ctx: AppContext,
+  input: { userId: string; action: string; since: Date },
+): Promise<Date[]> {
+  const rows = await ctx.db
+    .select({ at: auditLog.at })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.actorId, input.userId),
+        gte(auditLog.at, input.since),
+        eq(auditLog.action, input.action),
+        eq(auditLog.targetType, 'user'),
+        eq(auditLog.targetId, input.userId),
+      ),
+    )
+    .orderBy(asc(auditLog.at));
+  return rows.map((row) => row.at);
+}

@@ -110,6 +110,7 @@ function toEntry(event: EventRow): BotTimelineEntry {
       Math.round((event.at.getTime() - Date.parse(detail.connectedAt)) / 1000),
     );
   }
+  if (event.kind === 'component_changed') entry.message = detail.components ?? null;
   if (event.kind === 'error' || event.kind === 'recovered') {
     entry.account = detail.account ?? null;
     entry.message = detail.message ?? null;

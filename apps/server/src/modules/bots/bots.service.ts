@@ -1,24 +1,23 @@
-import type { BotSessionAnswer, Permission, ReleaseChannel } from '@bot/contracts';
+import type { BotSessionAnswer, HwidComponents, Permission, ReleaseChannel } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import semver from 'semver';
-import { type AppContext, inTransaction } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { issueLease } from '../licensing/lease.service.ts';
 import { latestRelease } from '../releases/releases.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { claimHwid, findUserByBotKey, releaseHwid } from '../users/users.service.ts';
+import { findUserByBotKey, releaseHwid } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { users } from '../users/users.table.ts';
 import {
   listWhitelistedAccountNames,
   listWhitelistedAccountNamesOfUsers,
 } from '../whitelist/whitelist.service.ts';
-import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
+import { bindOrRecognisePc } from './pc-identity.ts';
 
 /** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
 const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
@@ -32,12 +31,19 @@ export function canRunBot(held: readonly Permission[]): boolean {
 
 /**
  * Opens a bot session for the agent holding the user's access key: binds the hwid on first use,
- * refuses another PC, a banned or unactivated account, an account without bot permission and an
- * outdated agent.
+ * recognises the bound PC by its components under another hwid (decision 906), refuses another PC,
+ * a banned or unactivated account, an account without bot permission and an outdated agent.
  */
 export async function openBotSession(
   ctx: AppContext,
-  input: { accessKey: string; hwid: string; version: string; channel?: ReleaseChannel; ip: string | null },
+  input: {
+    accessKey: string;
+    hwid: string;
+    components?: HwidComponents;
+    version: string;
+    channel?: ReleaseChannel;
+    ip: string | null;
+  },
 ): Promise<BotSessionAnswer> {
   const user = await findUserByBotKey(ctx, input.accessKey);
   if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
@@ -49,10 +55,12 @@ export async function openBotSession(
     throw new AppError('BOT_VERSION_OUTDATED', { message, details: { minBotVersion, pageUrl } });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
-  if (user.hwid === null) {
-    await refuseJustReleasedPc(ctx, user, input.hwid);
-    await bindHwid(ctx, { userId: user.id, hwid: input.hwid });
-  } else if (user.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
+  const hwid = await bindOrRecognisePc(ctx, {
+    user,
+    hwid: input.hwid,
+    components: input.components ?? null,
+    ip: input.ip,
+  });
 
   const token = `bs_${newSecret(32)}`;
   const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
@@ -60,18 +68,19 @@ export async function openBotSession(
     id: newId(),
     userId: user.id,
     tokenHash: hashSecret(token),
-    hwid: input.hwid,
+    hwid,
     botKeyHash: user.botKeyHash,
     version: input.version,
     ip: input.ip,
     expiresAt,
   });
   return {
+    hwid,
     token,
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
-    lease: await issueLease(ctx, { userId: user.id, hwid: input.hwid }),
+    lease: await issueLease(ctx, { userId: user.id, hwid }),
   };
 }
 
@@ -100,50 +109,6 @@ async function updateFor(
   if (!latest || !semver.gt(latest.version, agent.version)) return null;
   const { version, channel, notes } = latest;
   return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}` };
-}
-
-/**
- * The PC just unbound may not take the binding back while the reset cooldown runs (decision 207):
- * its bot, still running, would otherwise re-bind it within a second of the reset, and the new PC
- * the customer unbound it for would be refused.
- */
-async function refuseJustReleasedPc(ctx: AppContext, user: UserRow, hwid: string): Promise<void> {
-  if (!user.releasedAt || user.releasedHwid !== hwid) return;
-  const { hwidResetCooldownHours } = await getSettings(ctx);
-  const until = new Date(user.releasedAt.getTime() + hwidResetCooldownHours * 3_600_000);
-  if (until.getTime() <= Date.now()) return;
-  const when = until.toLocaleString('fr-FR', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
-  throw new AppError('HWID_RELEASED', {
-    message: `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Celui-ci ne pourra s’y relier qu’à partir du ${when} (heure de Paris).`,
-    details: { releasedUntil: until.toISOString() },
-  });
-}
-
-/** Binds a PC to a user who has none; a PC bound to another user is refused. */
-async function bindHwid(ctx: AppContext, input: { userId: string; hwid: string }): Promise<void> {
-  try {
-    const bound = await inTransaction(ctx, async (tx) => {
-      const claimed = await claimHwid(tx, input.userId, input.hwid);
-      if (claimed) {
-        await writeBotEvent(tx, { hwid: input.hwid, userId: input.userId, kind: 'bound', at: new Date() });
-      }
-      return claimed;
-    });
-    if (!bound) {
-      // Another request bound a PC meanwhile: accept only if it is the same one.
-      const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, input.userId));
-      if (row?.hwid !== input.hwid) throw new AppError('HWID_MISMATCH');
-      return;
-    }
-  } catch (error) {
-    if (isUniqueViolation(error, 'users_hwid_idx')) throw new AppError('HWID_TAKEN');
-    throw error;
-  }
-  ctx.events.emit('user.changed', { userId: input.userId });
 }
 
 export interface LiveBotSession {

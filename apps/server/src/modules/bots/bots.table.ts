@@ -58,9 +58,14 @@ export const botEvents = pgTable(
     hwid: text('hwid').notNull(),
     /** The owner at the time. */
     userId: userIdColumn(),
-    kind: text('kind', { enum: ['bound', 'connected', 'disconnected', 'error', 'recovered'] }).notNull(),
+    kind: text('kind', {
+      enum: ['bound', 'component_changed', 'connected', 'disconnected', 'error', 'recovered'],
+    }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
-    /** connected: version; disconnected: connectedAt; error/recovered: account, message. */
+    /**
+     * connected: version; disconnected: connectedAt; error/recovered: account, message;
+     * component_changed: components (their French names, comma-separated).
+     */
     detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),
   },
   (t) => [index('bot_events_hwid_at_idx').on(t.hwid, t.at)],

@@ -2,6 +2,7 @@ import {
   botKeyAnswer,
   changePasswordInput,
   discordInput,
+  hwidResetAllowanceAnswer,
   hwidResetAnswer,
   mySessionParams,
   mySessionsAnswer,
@@ -17,7 +18,7 @@ import { changePassword } from '../auth/auth.service.ts';
 import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { listOwnSessions, revokeOwnSessions } from '../auth/sessions.service.ts';
 import { getCachedPublicUser, getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
-import { changeMyDiscordId, resetHwid, rotateMyBotKey } from './me.service.ts';
+import { changeMyDiscordId, getHwidResetAllowance, resetHwid, rotateMyBotKey } from './me.service.ts';
 
 const tags = ['me'];
 
@@ -65,9 +66,16 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { errors: [409, 429] }, schema: { tags, response: { 200: hwidResetAnswer } } },
     async (request) => {
       const { userId } = sessionOf(request);
-      const nextResetAt = await resetHwid(ctx, { userId, ip: request.ip });
-      return { data: await getPublicUser(ctx, userId), nextResetAt: nextResetAt.toISOString() };
+      const resets = await resetHwid(ctx, { userId, ip: request.ip });
+      return { data: await getPublicUser(ctx, userId), nextResetAt: resets.nextResetAt, resets };
     },
+  );
+
+  // Not on /me/info: that answer is cached per node, and this count moves with time (decision 906).
+  app.get(
+    '/me/hwid-resets',
+    { schema: { tags, response: { 200: hwidResetAllowanceAnswer } } },
+    async (request) => ({ data: await getHwidResetAllowance(ctx, sessionOf(request).userId) }),
   );
 
   app.get('/me/sessions', { schema: { tags, response: { 200: mySessionsAnswer } } }, async (request) => {

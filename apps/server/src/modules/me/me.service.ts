@@ -1,11 +1,15 @@
+import type { HwidResetAllowance } from '@bot/contracts';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { listOwnActionsSince, writeAudit } from '../audit/audit.service.ts';
 import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { lockUser, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
+import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
 
 const HOUR_MS = 3_600_000;
+/** The window the self-service reset cap (`hwidResetsPerMonth`) counts over. */
+const HWID_RESET_WINDOW_DAYS = 30;
+const WINDOW_MS = HWID_RESET_WINDOW_DAYS * 24 * HOUR_MS;
 
 /** When the user may unbind their PC again. */
 async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
@@ -27,23 +31,77 @@ function cooldownRefusal(nextAllowed: Date): AppError {
 }
 
 /**
- * The customer unbinds their own PC, at most once per cooldown (a setting); answers when they may
- * do it again. One transaction: the binding, the bot sessions and the audit entry (`unbindPc`).
+ * How many self-service unbinds the user has left over the last 30 days (the `hwidResetsPerMonth`
+ * cap, counted from the audit trail: staff resets are not theirs), and when the cooldown allows the
+ * next one. Shown to the customer before they use one (decision 906).
  */
-export function resetHwid(ctx: AppContext, input: { userId: string; ip: string | null }): Promise<Date> {
+export async function getHwidResetAllowance(ctx: AppContext, userId: string): Promise<HwidResetAllowance> {
+  const user = await findUserById(ctx, userId);
+  return (await allowanceOf(ctx, userId, user?.hwidResetAt ?? null)).allowance;
+}
+
+async function allowanceOf(
+  ctx: AppContext,
+  userId: string,
+  hwidResetAt: Date | null,
+): Promise<{ allowance: HwidResetAllowance; oldest: Date | undefined }> {
+  const { hwidResetsPerMonth } = await getSettings(ctx);
+  const used = await listOwnActionsSince(ctx, {
+    userId,
+    action: 'user.hwid_reset',
+    since: new Date(Date.now() - WINDOW_MS),
+  });
+  const nextResetAt = await getNextHwidResetAt(ctx, hwidResetAt);
+  return {
+    allowance: {
+      limit: hwidResetsPerMonth,
+      used: used.length,
+      remaining: Math.max(0, hwidResetsPerMonth - used.length),
+      windowDays: HWID_RESET_WINDOW_DAYS,
+      nextResetAt: nextResetAt.toISOString(),
+    },
+    oldest: used[0],
+  };
+}
+
+function limitRefusal(oldest: Date | undefined, limit: number): AppError {
+  const nextAllowed = new Date((oldest?.getTime() ?? Date.now()) + WINDOW_MS);
+  const when = nextAllowed.toLocaleString('fr-FR', {
+    timeZone: 'Europe/Paris',
+    dateStyle: 'short',
+    timeStyle: 'short',
+  });
+  return new AppError('HWID_RESET_LIMIT', {
+    message: `Vous avez déjà délié votre PC ${limit} fois sur 30 jours, le maximum. Prochaine réinitialisation possible le ${when} (heure de Paris), ou contactez le support.`,
+    retryAfter: Math.max(1, Math.ceil((nextAllowed.getTime() - Date.now()) / 1000)),
+    details: { nextResetAt: nextAllowed.toISOString(), limit },
+  });
+}
+
+/**
+ * The customer unbinds their own PC, at most once per cooldown and `hwidResetsPerMonth` times per
+ * 30 days (settings); answers what they have left. One transaction: the binding, the bot sessions
+ * and the audit entry (`unbindPc`), under the user's lock (the count cannot race).
+ */
+export function resetHwid(
+  ctx: AppContext,
+  input: { userId: string; ip: string | null },
+): Promise<HwidResetAllowance> {
   return inTransaction(ctx, async (tx) => {
     const user = await lockUser(tx, input.userId);
     const { hwid } = user;
     if (!hwid) throw new AppError('HWID_NOT_BOUND');
     const nextAllowed = await getNextHwidResetAt(tx, user.hwidResetAt);
     if (nextAllowed.getTime() > Date.now()) throw cooldownRefusal(nextAllowed);
+    const before = await allowanceOf(tx, user.id, user.hwidResetAt);
+    if (before.allowance.remaining <= 0) throw limitRefusal(before.oldest, before.allowance.limit);
     const now = new Date();
     await unbindPc(tx, {
       user: { ...user, hwid },
       actor: { id: user.id, username: user.username, ip: input.ip },
       resetAt: now,
     });
-    return getNextHwidResetAt(tx, now);
+    return (await allowanceOf(tx, user.id, now)).allowance;
   });
 }
 

@@ -1,4 +1,4 @@
-import type { User } from '@bot/contracts';
+import type { HwidComponents, User } from '@bot/contracts';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
@@ -7,7 +7,7 @@ import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { seal, unseal } from '../../core/sealing.ts';
 import { findRolesOfUsers } from '../access/access.service.ts';
-import { type UserRow, users } from './users.table.ts';
+import { type HwidComponentsRow, hwidComponents, type UserRow, users } from './users.table.ts';
 
 /** The user object of docs/specification.md §4: never a hash, a token or a key. */
 function toPublicUser(row: UserRow, roles: { id: string; name: string }[]): User {
@@ -157,14 +157,18 @@ export async function updateDiscordId(
   await ctx.db.update(users).set({ discordId }).where(eq(users.id, userId));
 }
 
-/** Binds a PC to a user who has none; answers false when the user already has one. */
+/** Binds a PC to a user who has none (forgetting the released one); false when one is bound. */
 export async function claimHwid(ctx: AppContext, userId: string, hwid: string): Promise<boolean> {
   const rows = await ctx.db
     .update(users)
     .set({ hwid, releasedHwid: null, releasedAt: null })
     .where(and(eq(users.id, userId), isNull(users.hwid)))
     .returning({ id: users.id });
-  return rows.length > 0;
+  if (rows.length === 0) return false;
+  await ctx.db
+    .delete(hwidComponents)
+    .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, 'released')));
+  return true;
 }
 
 /**
@@ -179,6 +183,38 @@ export async function releaseHwid(
     .update(users)
     .set({ hwid: null, hwidResetAt: input.resetAt, releasedHwid: input.hwid, releasedAt: new Date() })
     .where(eq(users.id, input.userId));
+  // The bound PC's components become the released PC's (decision 207 judges it by them too).
+  await ctx.db
+    .delete(hwidComponents)
+    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'released')));
+  await ctx.db
+    .update(hwidComponents)
+    .set({ slot: 'released', updatedAt: new Date() })
+    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'bound')));
+}
+
+/** The hashed components of the user's bound PC and of the PC unbound last (decision 906). */
+export async function findHwidComponents(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ bound?: HwidComponentsRow; released?: HwidComponentsRow }> {
+  const rows = await ctx.db.select().from(hwidComponents).where(eq(hwidComponents.userId, userId));
+  return {
+    bound: rows.find((row) => row.slot === 'bound'),
+    released: rows.find((row) => row.slot === 'released'),
+  };
+}
+
+/** Stores the components of the PC bound now (on binding, or when a part changed). */
+export async function storeBoundComponents(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; components: HwidComponents },
+): Promise<void> {
+  const row = { hwid: input.hwid, components: input.components, updatedAt: new Date() };
+  await ctx.db
+    .insert(hwidComponents)
+    .values({ userId: input.userId, slot: 'bound', ...row })
+    .onConflictDoUpdate({ target: [hwidComponents.userId, hwidComponents.slot], set: row });
 }
 
 /** Bans (with a reason) or lifts the ban (`null`). */

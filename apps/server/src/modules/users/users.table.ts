@@ -1,5 +1,7 @@
+import type { HwidComponents } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 
 export const users = pgTable(
   'users',
@@ -46,3 +48,21 @@ export const userIdColumn = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * The hashed hardware components beside a user's hwid (decision 906): `bound`, the PC bound now
+ * (its hwid is `users.hwid`); `released`, the PC unbound last (decision 207 judges it by them too).
+ * A PC bound by an agent that sends no components has no row: it is one component, its hwid.
+ */
+export const hwidComponents = pgTable(
+  'hwid_components',
+  {
+    userId: userIdColumn(),
+    slot: text('slot', { enum: ['bound', 'released'] }).notNull(),
+    hwid: text('hwid').notNull(),
+    components: json('components').$type<HwidComponents>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.slot] })],
+);
+export type HwidComponentsRow = typeof hwidComponents.$inferSelect;

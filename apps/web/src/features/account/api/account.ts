@@ -1,6 +1,7 @@
 import {
   botKeyAnswer,
   type ChangePasswordInput,
+  hwidResetAllowanceAnswer,
   hwidResetAnswer,
   mySessionsAnswer,
   revokedAnswer,
@@ -10,7 +11,11 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
-export const accountKeys = { botKey: ['me', 'bot-key'] as const, sessions: ['me', 'sessions'] as const };
+export const accountKeys = {
+  botKey: ['me', 'bot-key'] as const,
+  sessions: ['me', 'sessions'] as const,
+  hwidResets: ['me', 'hwid-resets'] as const,
+};
 
 /** PUT /me/password: the other sessions are revoked by the server. */
 export function changePassword(input: ChangePasswordInput) {
@@ -32,6 +37,19 @@ export async function updateDiscord(discordId: string | null): Promise<User | un
 export function resetHwid() {
   return api.delete('/me/hwid', { schema: hwidResetAnswer, fallback: 'Impossible de délier votre PC.' });
 }
+
+/** GET /me/hwid-resets: the self-service unbinds left over 30 days, shown before one is used. */
+export const hwidResetsQuery = queryOptions({
+  queryKey: accountKeys.hwidResets,
+  queryFn: async ({ signal }) =>
+    (
+      await api.get('/me/hwid-resets', {
+        schema: hwidResetAllowanceAnswer,
+        fallback: 'Déliaisons restantes indisponibles.',
+        signal,
+      })
+    ).data,
+});
 
 async function fetchBotKey() {
   return (await api.get('/me/bot-key', { schema: botKeyAnswer, fallback: 'Clé d’accès indisponible.' })).data

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
@@ -8,7 +9,8 @@ import { useAuthStore } from '../../../lib/auth-store.ts';
 import { dateTimeLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/index.ts';
-import { resetHwid } from '../api/account.ts';
+import { accountKeys, hwidResetsQuery, resetHwid } from '../api/account.ts';
+import { remainingResetsText } from './hwid-resets.ts';
 
 export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const hwid = useAuthStore((state) => state.user?.hwid ?? null);
@@ -17,6 +19,8 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const [isWorking, setIsWorking] = useState(false);
   const [isConfirming, setIsConfirming] = useState(false);
   const cooldownHours = usePublicSettings((state) => state.settings?.hwidResetCooldownHours ?? 24);
+  const queryClient = useQueryClient();
+  const resets = useQuery(hwidResetsQuery).data;
 
   const onReset = async () => {
     setIsConfirming(false);
@@ -25,6 +29,7 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
       const answer = await resetHwid();
       setUser(answer.data);
       setNextResetAt(answer.nextResetAt);
+      queryClient.setQueryData(accountKeys.hwidResets, answer.resets);
       notifySuccess('Votre PC a été délié. Le bot se liera au prochain PC qui se connecte.');
       onChanged();
     } catch {
@@ -43,6 +48,11 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
       >
         {hwid ?? 'Aucun PC lié pour le moment.'}
       </Typography>
+      {resets ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="hwid-resets-left">
+          {remainingResetsText(resets.remaining, resets.windowDays)}
+        </Typography>
+      ) : null}
       {nextResetAt ? (
         <Alert severity="info" sx={{ mt: 2 }}>
           Prochaine déliaison possible le {dateFormat.format(new Date(nextResetAt))}.
@@ -52,7 +62,7 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         sx={{ mt: 2 }}
         variant="outlined"
         color="warning"
-        disabled={!hwid || isWorking}
+        disabled={!hwid || isWorking || resets?.remaining === 0}
         onClick={() => setIsConfirming(true)}
       >
         Délier mon PC
@@ -68,6 +78,9 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         Le bot de ce PC est arrêté et ne pourra pas relier ce PC à votre compte avant {cooldownHours} h. Le
         prochain autre PC qui se connecte avec votre clé sera lié. Vous ne pourrez pas délier à nouveau avant{' '}
         {cooldownHours} h.
+        {resets
+          ? ` Il vous restera ${Math.max(0, resets.remaining - 1)} déliaison(s) sur ${resets.windowDays} jours.`
+          : null}
       </ConfirmDialog>
     </SectionCard>
   );

@@ -1,4 +1,11 @@
-import { type AuditEntry, SETTINGS_LABELS, type SiteSettings, siteSettingsSchema } from '@bot/contracts';
+import {
+  type AuditEntry,
+  HWID_MATCH_POLICIES,
+  HWID_MATCH_POLICY_LABELS,
+  SETTINGS_LABELS,
+  type SiteSettings,
+  siteSettingsSchema,
+} from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -108,6 +115,30 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
             error={Boolean(error('hwidResetCooldownHours'))}
             helperText={error('hwidResetCooldownHours')}
           />
+          <TextField
+            {...form.register('hwidResetsPerMonth', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.hwidResetsPerMonth}
+            error={Boolean(error('hwidResetsPerMonth'))}
+            helperText={error('hwidResetsPerMonth') ?? 'Les réinitialisations par le staff ne comptent pas.'}
+          />
+          <TextField
+            {...form.register('hwidMatchPolicy')}
+            select
+            slotProps={{ select: { native: true } }}
+            label={SETTINGS_LABELS.hwidMatchPolicy}
+            error={Boolean(error('hwidMatchPolicy'))}
+            helperText={
+              error('hwidMatchPolicy') ??
+              'En dessous, c’est un autre PC : il est refusé jusqu’à la déliaison.'
+            }
+          >
+            {HWID_MATCH_POLICIES.map((policy) => (
+              <option key={policy} value={policy}>
+                {HWID_MATCH_POLICY_LABELS[policy]}
+              </option>
+            ))}
+          </TextField>
           <TextField
             {...form.register('botOfflineTimeoutSeconds', { valueAsNumber: true })}
             type="number"

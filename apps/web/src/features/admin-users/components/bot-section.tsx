@@ -88,7 +88,8 @@ export function BotSection({
           onCancel={() => setConfirming(false)}
         >
           Le PC de {user.username} sera délié sans délai d’attente : son bot est déconnecté et ne pourra se
-          reconnecter que depuis le prochain PC qu’il lie. L’historique de l’ancien PC reste consultable.
+          reconnecter que depuis le prochain PC qu’il lie. L’historique de l’ancien PC reste consultable. Elle
+          ne compte pas dans les déliaisons mensuelles du client et reste possible quand il n’en a plus.
         </ConfirmDialog>
         {user.hwidResetAt ? (
           <Typography variant="body2" color="text.secondary">

@@ -43,6 +43,8 @@ function detailOf(entry: BotTimelineEntry): string {
       return `${entry.account ?? ''} : ${entry.message ?? 'sans message du bot'}`;
     case 'recovered':
       return entry.account ?? '';
+    case 'component_changed':
+      return entry.message ?? '';
     case 'action':
       return `${auditActionLabel(entry.action ?? '')}${entry.actor ? ` — par ${entry.actor}` : ''}`;
     case 'payment':
