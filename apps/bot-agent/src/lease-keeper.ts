@@ -1,3 +1,4 @@
+import { BotApiError } from './errors.ts';
 import { LeaseError, type LeaseVerifier, type VerifiedLease } from './lease.ts';
 
 /** A refusal that stops the agent, with its code (the client's `BotApiError`). */
@@ -109,15 +110,20 @@ export class LeaseKeeper {
 
   /**
    * The platform revoked a signing key (told over the socket): the key is dropped here at once; a
-   * lease it signed is replaced by a fresh one, or, when none can be had, the agent stops.
+   * lease it signed is replaced by a fresh one. A refusal for good stops the agent; a passing one
+   * (the platform busy with every agent renewing at once, the network) is retried like any renewal,
+   * while the lease it holds can no longer be verified offline: the platform gone, the agent stops.
    */
   async keyRevoked(kid: string, stop: StopError): Promise<void> {
     this.options.verifier.forget(kid);
     if (this.stopped || this.lease?.kid !== kid) return;
     try {
       await this.renew();
-    } catch {
-      if (!this.stopped) this.end(stop, true);
+    } catch (error) {
+      if (this.stopped) return;
+      if (this.options.isFatal(error)) return this.end(stop, true);
+      this.options.onError(error as Error);
+      this.schedule(RETRY_MS);
     }
   }
 
@@ -154,7 +160,8 @@ export class LeaseKeeper {
         this.end(stop, !stop.code.startsWith('LEASE_'));
         return;
       }
-      if (!this.lease) {
+      // No lease yet, or the platform answered and is only busy (429, 503): ask again later.
+      if (!this.lease || isAnswerFromPlatform(error)) {
         this.options.onError(error as Error);
         this.schedule(RETRY_MS);
         return;
@@ -166,4 +173,9 @@ export class LeaseKeeper {
       this.schedule(Math.min(RETRY_MS, held.stopsAt.getTime() - this.options.now()));
     }
   }
+}
+
+/** An error the platform answered (it is reachable), as opposed to a network failure. */
+function isAnswerFromPlatform(error: unknown): boolean {
+  return error instanceof BotApiError && error.status > 0;
 }

@@ -76,6 +76,8 @@ const agentVersion = values.version ?? seededVersion;
 /** The seed's sessions carry its version: another version opens sessions of its own (checked then). */
 const reusesSeedSessions = agentVersion === seededVersion;
 
+/** Agents stopped for good (refused, revoked): neither their reports nor their leases count. */
+const stoppedClients = new Set<BotClient>();
 const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0, renewals: 0, revoked: 0 };
 const clients: BotClient[] = [];
 const timers: NodeJS.Timeout[] = [];
@@ -104,7 +106,10 @@ async function startBot(index: number): Promise<void> {
     if (index === 0)
       console.log(`Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`);
   });
-  client.on('fatal', (error) => stopped(entry.username, error));
+  client.on('fatal', (error) => {
+    stoppedClients.add(client);
+    stopped(entry.username, error);
+  });
   client.on('leaseRenewed', () => {
     counters.renewals += 1;
   });
@@ -126,6 +131,7 @@ async function startBot(index: number): Promise<void> {
   const start = setTimeout(() => {
     timers.push(
       setInterval(() => {
+        if (stoppedClients.has(client)) return; // a stopped agent reports nothing any more
         if (client.report(world.tick())) counters.reports += 1;
         else counters.dropped += 1;
       }, periodMs),
@@ -172,6 +178,7 @@ const when = (date: Date) => date.toLocaleString('fr-FR');
 function leaseStatus(): string {
   const now = Date.now();
   const leases = clients
+    .filter((client) => !stoppedClients.has(client))
     .map((client) => client.lease)
     .filter((lease): lease is VerifiedLease => lease !== null);
   const kids = [...new Set(leases.map((lease) => lease.kid.slice(0, 8)))];

@@ -154,6 +154,9 @@ export interface AppConfig {
     activate: RateLimitRule;
     voucherGuess: RateLimitRule;
     botSession: RateLimitRule;
+    /** Lease renewals of one bot session, and, far above, of one address (a fleet behind one NAT). */
+    leaseRenewal: RateLimitRule;
+    leaseRenewalPerIp: RateLimitRule;
     /** Socket.IO handshakes per source address, counted before any authentication work. */
     socketHandshake: RateLimitRule;
     /** Refused attempts of one user to watch a bot that is not theirs, before their sockets are cut. */
@@ -252,6 +255,9 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },
   botSession: { max: 30, windowMs: MINUTE },
+  leaseRenewal: { max: 10, windowMs: MINUTE },
+  // A key revocation makes every agent of an address renew in the same second.
+  leaseRenewalPerIp: { max: 3_000, windowMs: MINUTE },
   socketHandshake: { max: 120, windowMs: MINUTE },
   watchRefusal: { max: 10, windowMs: MINUTE },
   secondFactor: { max: 10, windowMs: 15 * MINUTE },

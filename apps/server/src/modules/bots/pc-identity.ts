@@ -133,7 +133,7 @@ async function refuseJustReleasedPc(ctx: AppContext, claim: PcClaim): Promise<vo
     timeStyle: 'short',
   });
   throw new AppError('HWID_RELEASED', {
-    message: `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Celui-ci ne pourra s’y relier qu’à partir du ${when} (heure de Paris).`,
+    message: `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Ce PC-ci ne pourra être relié à nouveau qu’à partir du ${when} (heure de Paris).`,
     details: { releasedUntil: until.toISOString() },
   });
 }

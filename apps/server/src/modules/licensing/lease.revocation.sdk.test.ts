@@ -146,18 +146,47 @@ describe('online revocation reaches the agent at once', () => {
     expect((await agent.client.checkLease()).kid).toBe(after.kid);
   });
 
-  it('a revoked signing key: an agent that cannot get a fresh lease stops with leaseRevoked', async () => {
-    // The platform answers no more lease this minute (the session route's per-address limit).
-    const busy = await startTestServer({ rateLimits: { botSession: { max: 2, windowMs: 60_000 } } });
+  it('a revoked signing key while the platform is busy: the agent keeps running and renews at its retry', async () => {
+    // Every agent renews in the same second: one renewal per bot session per second and a half here.
+    const busy = await startTestServer({ rateLimits: { leaseRenewal: { max: 1, windowMs: 1_500 } } });
     try {
-      const owner = await createBotOwner(busy); // the first of the two
-      const agent = await runningAgent(busy, owner); // the second
-      await revokeSigningKey(busy.app.ctx, { kid: (agent.client.lease as VerifiedLease).kid, actor: SYSTEM });
-      await vi.waitFor(() => expect(agent.told.revoked).toHaveLength(1));
-      expect(agent.told.revoked[0]).toMatchObject({ code: 'LEASE_KEY_REVOKED' });
-      expect(agent.told.revoked[0]?.message).toMatch(/révoquée/);
-      expect(agent.told.fatal.map((error) => error.code)).toEqual(['LEASE_KEY_REVOKED']);
-      expect(agent.client.isConnected).toBe(false);
+      const owner = await createBotOwner(busy);
+      const retries: (() => void)[] = [];
+      const client = createBotClient({
+        serverUrl: busy.url,
+        accessKey: owner.accessKey,
+        hwid: owner.hwid,
+        version: '1.0.0',
+        // The keeper's timers are the test's: a retry runs when the test says so.
+        setTimer: (task) => {
+          retries.push(task);
+          return () => undefined;
+        },
+      });
+      clients.push(client);
+      const errors: { code?: string }[] = [];
+      const revoked: unknown[] = [];
+      client.on('error', (error) => errors.push(error as { code?: string }));
+      client.on('leaseRevoked', (error) => revoked.push(error));
+      await client.connect();
+      await client.renewLease(); // this window's one renewal
+      const first = client.lease as VerifiedLease;
+      await revokeSigningKey(busy.app.ctx, { kid: first.kid, actor: SYSTEM });
+
+      await vi.waitFor(() => expect(errors.map((error) => error.code)).toContain('RATE_LIMITED'));
+      expect(revoked).toEqual([]);
+      expect(client.isConnected).toBe(true);
+
+      // Once the platform has room again, a retry brings a lease signed by the new key.
+      await vi.waitFor(
+        () => {
+          retries.at(-1)?.();
+          expect(client.lease?.kid).not.toBe(first.kid);
+        },
+        { timeout: 10_000, interval: 500 },
+      );
+      expect(revoked).toEqual([]);
+      expect(client.isConnected).toBe(true);
     } finally {
       await busy.close();
     }

@@ -8,6 +8,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
@@ -53,7 +54,11 @@ export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
     '/bot/lease',
     {
       config: { errors: [401, 403, 426, 429] },
-      preHandler: limitPerIp('botSession'),
+      preHandler: [
+        limitPerIp('leaseRenewalPerIp'),
+        // Per bot session (hashed: no token in the limiter's keys), not per address.
+        (request) => ctx.limiter.hit('leaseRenewal', hashSecret(request.body.token)),
+      ],
       schema: { tags: ['bot'], body: leaseRenewInput, response: { 200: leaseAnswer } },
     },
     async (request) => ({ lease: await renewLease(ctx, request.body) }),

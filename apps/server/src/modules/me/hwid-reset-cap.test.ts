@@ -61,7 +61,14 @@ it('counts self-service unbinds over 30 days: shown before use, the fourth refus
   // Staff override: their reset goes through, audited as theirs, and does not count.
   const byStaff = await call('DELETE', `/admin/users/${customer.user.id}/hwid`, undefined, staff.token);
   expect(byStaff.status).toBe(200);
-  expect(await allowanceOf(customer.token)).toMatchObject({ used: 3, remaining: 0 });
+  const none = await allowanceOf(customer.token);
+  expect(none).toMatchObject({ used: 3, remaining: 0 });
+  // With none left, the next unbind is told for when the first one leaves the 30 days, not "now".
+  expect(new Date(none.nextResetAt).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+  expect(new Date(none.nextResetAt).getTime()).toBeCloseTo(
+    Date.now() + Number(fourth.headers.get('retry-after')) * 1000,
+    -5,
+  );
 });
 
 it('follows the hwidResetsPerMonth setting', async () => {

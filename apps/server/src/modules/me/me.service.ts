@@ -44,28 +44,34 @@ async function allowanceOf(
   ctx: AppContext,
   userId: string,
   hwidResetAt: Date | null,
-): Promise<{ allowance: HwidResetAllowance; oldest: Date | undefined }> {
+): Promise<{ allowance: HwidResetAllowance; slotFreesAt: Date | undefined }> {
   const { hwidResetsPerMonth } = await getSettings(ctx);
   const used = await listOwnActionsSince(ctx, {
     userId,
     action: 'user.hwid_reset',
     since: new Date(Date.now() - WINDOW_MS),
   });
-  const nextResetAt = await getNextHwidResetAt(ctx, hwidResetAt);
+  const remaining = Math.max(0, hwidResetsPerMonth - used.length);
+  // With none left, the next one comes when enough of the counted ones leave the 30 days.
+  const freeing = remaining === 0 ? used[Math.max(0, used.length - hwidResetsPerMonth)] : undefined;
+  const slotFreesAt = new Date((freeing ?? new Date()).getTime() + (freeing ? WINDOW_MS : 0));
+  const cooldownEndsAt = await getNextHwidResetAt(ctx, hwidResetAt);
+  const nextResetAt = new Date(
+    Math.max(cooldownEndsAt.getTime(), remaining === 0 ? slotFreesAt.getTime() : 0),
+  );
   return {
     allowance: {
       limit: hwidResetsPerMonth,
       used: used.length,
-      remaining: Math.max(0, hwidResetsPerMonth - used.length),
+      remaining,
       windowDays: HWID_RESET_WINDOW_DAYS,
       nextResetAt: nextResetAt.toISOString(),
     },
-    oldest: used[0],
+    slotFreesAt: remaining === 0 ? slotFreesAt : undefined,
   };
 }
 
-function limitRefusal(oldest: Date | undefined, limit: number): AppError {
-  const nextAllowed = new Date((oldest?.getTime() ?? Date.now()) + WINDOW_MS);
+function limitRefusal(nextAllowed: Date, limit: number): AppError {
   const when = nextAllowed.toLocaleString('fr-FR', {
     timeZone: 'Europe/Paris',
     dateStyle: 'short',
@@ -94,7 +100,7 @@ export function resetHwid(
     const nextAllowed = await getNextHwidResetAt(tx, user.hwidResetAt);
     if (nextAllowed.getTime() > Date.now()) throw cooldownRefusal(nextAllowed);
     const before = await allowanceOf(tx, user.id, user.hwidResetAt);
-    if (before.allowance.remaining <= 0) throw limitRefusal(before.oldest, before.allowance.limit);
+    if (before.slotFreesAt) throw limitRefusal(before.slotFreesAt, before.allowance.limit);
     const now = new Date();
     await unbindPc(tx, {
       user: { ...user, hwid },

@@ -75,9 +75,9 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         onConfirm={onReset}
         onCancel={() => setIsConfirming(false)}
       >
-        Le bot de ce PC est arrêté et ne pourra pas relier ce PC à votre compte avant {cooldownHours} h. Le
-        prochain autre PC qui se connecte avec votre clé sera lié. Vous ne pourrez pas délier à nouveau avant{' '}
-        {cooldownHours} h.
+        {cooldownHours > 0
+          ? `Le bot de ce PC est arrêté et ne pourra pas relier ce PC à votre compte avant ${cooldownHours} h. Le prochain autre PC qui se connecte avec votre clé sera lié. Vous ne pourrez pas délier à nouveau avant ${cooldownHours} h.`
+          : 'Le bot de ce PC est arrêté. Le prochain PC qui se connecte avec votre clé sera lié.'}
         {resets
           ? ` Il vous restera ${Math.max(0, resets.remaining - 1)} déliaison(s) sur ${resets.windowDays} jours.`
           : null}
