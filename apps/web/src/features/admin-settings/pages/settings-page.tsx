@@ -29,6 +29,7 @@ import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
+import { SigningKeysCard } from '../components/signing-keys-card.tsx';
 
 const HISTORY = '/admin/settings/history';
 /** Listened to by the public settings sync (features/settings); a DOM event keeps the features apart. */
@@ -205,6 +206,7 @@ export default function SettingsPage() {
     <>
       <PageHeader title="Paramètres" subtitle="Neige, inscriptions, maintenance, bot et annonce." />
       {settings.data ? <SettingsForm settings={settings.data} /> : null}
+      <SigningKeysCard />
       <Card variant="outlined" sx={{ mt: 2 }}>
         <CardHeader title="Historique" slotProps={{ title: { variant: 'h6' } }} />
         <CardContent sx={{ pt: 0 }}>

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { apiClient } from '../apps/server/test/harness.ts';
+import {
+  expectHeading,
+  navigateInApp,
+  openPage,
+  serverAndBrowser,
+  signInThroughForm,
+} from './support/browser.ts';
+
+const shared = serverAndBrowser();
+
+interface Key {
+  kid: string;
+  state: 'current' | 'previous' | 'revoked';
+}
+
+describe('lease signing keys in the admin settings', () => {
+  it('staff change the key in service, then revoke the previous one; the JWKS follows', async () => {
+    const call = apiClient(shared.server);
+    const admin = await shared.server.createUser({ isAdministrator: true });
+    const keys = async () =>
+      (await call<{ data: Key[] }>('GET', '/admin/signing-keys', undefined, admin.token)).body.data;
+    const published = async () =>
+      (
+        (await (await fetch(`${shared.server.url}/.well-known/jwks.json`)).json()) as {
+          keys: { kid: string }[];
+        }
+      ).keys.map((key) => key.kid);
+    const before = (await published())[0] as string; // the first key, made on first need
+
+    const { page, close } = await openPage(shared.browser, shared.server.url, { blockServiceWorkers: true });
+    await signInThroughForm(page, admin.user.username, admin.password);
+    await navigateInApp(page, '/admin/settings');
+    await expectHeading(page, 'Paramètres');
+    const card = page.getByRole('list', { name: 'Clés de signature' });
+    await card.getByText(`${before.slice(0, 12)}… — Clé en service`).waitFor();
+
+    await page.getByRole('button', { name: 'Changer de clé' }).click();
+    await page
+      .getByRole('dialog', { name: 'Changer de clé ?' })
+      .getByRole('button', { name: 'Changer de clé' })
+      .click();
+    await card.getByText(`${before.slice(0, 12)}… — Ancienne clé (vérifie encore ses baux)`).waitFor();
+    const current = (await keys()).find((key) => key.state === 'current') as Key;
+    expect(current.kid).not.toBe(before);
+    expect(await published()).toEqual(expect.arrayContaining([before, current.kid]));
+
+    await card
+      .getByRole('listitem')
+      .filter({ hasText: before.slice(0, 12) })
+      .getByRole('button', { name: 'Révoquer' })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Révoquer cette clé ?' })
+      .getByRole('button', { name: 'Révoquer' })
+      .click();
+    await card.getByText(`${before.slice(0, 12)}… — Révoquée`).waitFor();
+    expect(await published()).toEqual([current.kid]);
+    await close();
+  });
+});
