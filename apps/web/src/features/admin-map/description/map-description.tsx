@@ -1,18 +1,10 @@
 import { countOf } from '@bot/contracts';
 import Box from '@mui/material/Box';
+import { visuallyHidden } from '../../../lib/visually-hidden.ts';
 import { MAX_LISTED_ACCOUNTS, type MapDescription } from './describe-map.ts';
 
 const coordinate = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
 const zoom = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 const point = (x: number, y: number) => `[${coordinate.format(x)}, ${coordinate.format(y)}]`;
 

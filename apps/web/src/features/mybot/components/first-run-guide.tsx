@@ -12,6 +12,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { SectionCard } from '../../../components/section-card.tsx';
+import { visuallyHidden } from '../../../lib/visually-hidden.ts';
 import { botKeyQuery } from '../../account/index.ts';
 import { downloadHref, useLatestRelease } from '../../releases/index.ts';
 import { addToWhitelist, myWhitelistQuery } from '../../whitelist/index.ts';
@@ -73,15 +74,6 @@ function ChecklistStep({
     </Box>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 function DownloadStep({ isConnected }: { isConnected: boolean }) {
   const release = useLatestRelease('stable', true);
