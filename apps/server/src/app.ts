@@ -277,12 +277,12 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   const discord = createDiscordOutbox(ctx);
   ctx.onClose(events.on('mail.queued', mail.drain));
   ctx.onClose(events.on('discord.queued', discord.drain));
-  loops.every('mail outbox', config.mail.pollMs, mail.drain);
-  loops.every('discord outbox', config.alerts.discordPollMs, discord.drain);
-  loops.every('alert evaluation', config.alerts.evaluateEveryMs, () => evaluateAlerts(ctx));
-  loops.every('order expiry sweep', 60_000, () => expireStaleOrders(ctx));
+  loops.every('envoi des mails', config.mail.pollMs, mail.drain);
+  loops.every('envoi des messages Discord', config.alerts.discordPollMs, discord.drain);
+  loops.every('évaluation des alertes', config.alerts.evaluateEveryMs, () => evaluateAlerts(ctx));
+  loops.every('expiration des commandes', 60_000, () => expireStaleOrders(ctx));
   // Drafts also expire before the staff list and a new draft: this sweep only catches the rest.
-  loops.every('release draft expiry sweep', 10 * 60_000, () => expireStaleDrafts(ctx));
+  loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
   // The real-time module's six (modules/realtime/realtime.loops.ts names them).
   for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
   return loops;

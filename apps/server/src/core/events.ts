@@ -72,7 +72,7 @@ export class EventBus {
   /** A failing listener is logged; it neither breaks the emitter nor the other listeners. */
   on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => unknown): () => void {
     const guarded = (payload: DomainEvents[K]) =>
-      runInBackground(this.log, `event ${name}`, () => listener(payload));
+      runInBackground(this.log, `événement ${name}`, () => listener(payload));
     this.emitter.on(name, guarded);
     return () => this.emitter.off(name, guarded);
   }

@@ -109,7 +109,7 @@ export class BotFanOut {
     }
     if (this.isCountDirty) {
       this.isCountDirty = false;
-      runInBackground(this.deps.log, 'online count', async () => {
+      runInBackground(this.deps.log, 'nombre de bots en ligne', async () => {
         this.target()
           .to([rooms.admins, rooms.mapViewers])
           .emit(SOCKET_EVENTS.onlineCount, await this.deps.countOnline());

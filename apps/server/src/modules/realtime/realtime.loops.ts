@@ -33,7 +33,7 @@ export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
   const { config, redis, fanOut, presence, metrics } = parts;
   const loops: BackgroundLoop[] = [
     {
-      name: 'admin feed flush',
+      name: 'envoi groupé au staff',
       everyMs: config.adminFlushMs,
       run: () => {
         fanOut.flush();
@@ -41,7 +41,7 @@ export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
       },
     },
     {
-      name: 'silent bot sweep',
+      name: 'bots silencieux',
       // A third of the timeout, so a silent bot goes offline at most a third late.
       everyMs: Math.min(1000, Math.max(50, (config.offlineTimeoutMs ?? 3000) / 3)),
       run: async () => {
@@ -50,16 +50,20 @@ export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
       },
     },
     {
-      name: 'bot history flush',
+      name: 'écriture de l’historique des bots',
       everyMs: config.historyFlushMs,
       run: () => parts.recorder.flush({ all: false }),
     },
-    { name: 'session expiry sweep', everyMs: config.expirySweepMs, run: () => parts.access.sweepExpired() },
-    { name: 'map cell counts', everyMs: config.mapCellsMs, run: () => parts.viewports.tick() },
+    {
+      name: 'expiration des sessions',
+      everyMs: config.expirySweepMs,
+      run: () => parts.access.sweepExpired(),
+    },
+    { name: 'comptes par case de la carte', everyMs: config.mapCellsMs, run: () => parts.viewports.tick() },
   ];
   if (redis) {
     loops.push({
-      name: 'watched rooms refresh',
+      name: 'salles suivies',
       everyMs: AUDIENCE_REFRESH_MS,
       run: () => (redis.isReady() ? parts.audience.refresh() : undefined),
     });

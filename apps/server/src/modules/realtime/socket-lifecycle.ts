@@ -71,7 +71,7 @@ export class SocketLifecycle {
       stopAuthTimer();
       if (socket.data.feed === 'viewport') this.deps.viewports.remove(socket.id);
       if (!this.isClosed)
-        runInBackground(this.deps.log, 'bot offline', () => this.deps.presence.disconnected(socket));
+        runInBackground(this.deps.log, 'bot hors ligne', () => this.deps.presence.disconnected(socket));
     });
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.deps.bots.report(socket, payload));
     socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) =>
