@@ -76,7 +76,7 @@ describe('a PostgreSQL outage', () => {
     // The silent-bot sweep hit the dead database: logged, not an unhandled rejection (which
     // would fail this run), and the node still answers.
     await vi.waitFor(
-      () => expect(logLines.some((line) => line.includes('"task":"silent bot sweep"'))).toBe(true),
+      () => expect(logLines.some((line) => line.includes('"task":"bots silencieux"'))).toBe(true),
       {
         timeout: 15_000,
       },
