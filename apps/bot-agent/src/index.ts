@@ -6,6 +6,7 @@ export {
   createBotClient,
   reconnectionDelay,
 } from './client.ts';
+export type { BotCommandPayloads, CommandHandler, CommandOutcome } from './commands.ts';
 export {
   DEMO_AGENT_VERSION,
   DEMO_BOTS_FILE_VERSION,
@@ -28,4 +29,5 @@ export {
 } from './lease.ts';
 export { realTimer, type SetTimer } from './lease-keeper.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
+export { runSimulatedCommands } from './simulated-commands.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';
