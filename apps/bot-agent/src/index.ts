@@ -6,7 +6,12 @@ export {
   createBotClient,
   reconnectionDelay,
 } from './client.ts';
-export type { BotCommandPayloads, CommandHandler, CommandOutcome } from './commands.ts';
+export {
+  type BotCommandPayloads,
+  type CommandHandler,
+  type CommandOutcome,
+  CommandRunner,
+} from './commands.ts';
 export {
   DEMO_AGENT_VERSION,
   DEMO_BOTS_FILE_VERSION,

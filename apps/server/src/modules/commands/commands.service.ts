@@ -9,9 +9,9 @@ import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
-export const PENDING_STATES: BotCommandState[] = ['queued', 'sent', 'acknowledged'];
+const PENDING_STATES: BotCommandState[] = ['queued', 'sent', 'acknowledged'];
 /** Why a configuration push was cancelled by a newer one. */
-export const SUPERSEDED = 'remplacée';
+const SUPERSEDED = 'remplacée';
 const LIST_LIMIT = 50;
 
 /** Who sends a command: the bot's owner, or staff (audited). */
