@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
   connectAndAuthenticate,
+  connectOwnerBot,
   createBotOwner,
   type TestSocket,
   waitFor,
@@ -154,6 +155,17 @@ it('cancels a queued command, refuses to cancel one already sent, and caps what 
   expect(
     (await call('POST', `/me/bot/commands/${queued.body.data.id}/cancel`, undefined, owner.token)).body,
   ).toMatchObject({ code: 'BOT_COMMAND_NOT_CANCELLABLE' });
+
+  // Handed to a connected agent: it may be running, it can no longer be cancelled.
+  const online = await createBotOwner(server);
+  const agent = await connectOwnerBot(server, online);
+  sockets.push(agent.socket);
+  const handed = waitFor(agent.socket, 'bot_command');
+  const sent = await call<Data<BotCommand>>('POST', '/me/bot/commands', { kind: 'pause' }, online.token);
+  await handed;
+  expect(
+    await call('POST', `/me/bot/commands/${sent.body.data.id}/cancel`, undefined, online.token),
+  ).toMatchObject({ status: 409, body: { code: 'BOT_COMMAND_NOT_CANCELLABLE' } });
 
   for (let i = 0; i < 3; i += 1)
     expect((await call('POST', '/me/bot/commands', { kind: 'resume' }, owner.token)).status).toBe(201);

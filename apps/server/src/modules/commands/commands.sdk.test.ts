@@ -46,7 +46,9 @@ async function ownerWatching(names = ['One', 'Two']) {
   });
   expect(ack).toEqual({ ok: true });
   sockets.push(socket);
-  return { owner, watcher: socket };
+  // Every update from the start: one may arrive before the POST that caused it has answered.
+  const updates = collect<BotCommand>(socket, 'bot_command_update');
+  return { owner, watcher: socket, updates };
 }
 
 /** The real SDK running the simulator's commands for this owner's PC. */
@@ -102,20 +104,20 @@ async function rawAgent(owner: Owner) {
   return { socket, deliveries };
 }
 
-const ended = (watcher: TestSocket, id: string, state = 'succeeded') =>
-  waitFor<BotCommand>(
-    watcher,
-    'bot_command_update',
-    (command) => command.id === id && command.state === state,
-  );
+/** Resolves with the update of that command reaching that state, whenever it came. */
+const ended = (updates: BotCommand[], id: string, state = 'succeeded') =>
+  vi.waitFor(() => {
+    const update = updates.find((command) => command.id === id && command.state === state);
+    if (!update) throw new Error(`commande ${id} jamais ${state}`);
+    return update;
+  });
 
 it('runs each command through its whole life with the real SDK and the simulator', async () => {
-  const { owner, watcher } = await ownerWatching();
+  const { owner, watcher, updates } = await ownerWatching();
   const { client, world, commands } = await simulatedAgent(owner);
-  const updates = collect<BotCommand>(watcher, 'bot_command_update');
 
   const pause = await send(owner, { kind: 'pause' });
-  await ended(watcher, pause.id);
+  await ended(updates, pause.id);
   expect(commands.isPaused()).toBe(true);
   // The watcher saw every step, in order, and the owner as the issuer.
   expect(updates.filter((update) => update.id === pause.id).map((update) => update.state)).toEqual([
@@ -127,18 +129,18 @@ it('runs each command through its whole life with the real SDK and the simulator
   expect(updates[0]?.issuer).toEqual({ type: 'owner', username: owner.user.username });
 
   const resume = await send(owner, { kind: 'resume' });
-  await ended(watcher, resume.id);
+  await ended(updates, resume.id);
   expect(commands.isPaused()).toBe(false);
 
   const configure = await send(owner, {
     kind: 'configure',
     payload: { routeId: 'route-nord', accounts: [{ name: owner.accounts[1]!, routeId: 'route-sud' }] },
   });
-  await ended(watcher, configure.id);
+  await ended(updates, configure.id);
   expect(world.tick().accounts.map((account) => account.routeId)).toEqual(['route-nord', 'route-sud']);
 
   const stop = await send(owner, { kind: 'stopAccount', payload: { account: owner.accounts[0]! } });
-  await ended(watcher, stop.id);
+  await ended(updates, stop.id);
   const stopped = waitFor<BotState>(watcher, 'bot_update', (state) =>
     state.accounts.some((account) => account.name === owner.accounts[0] && account.status === 'stopped'),
   );
@@ -146,13 +148,13 @@ it('runs each command through its whole life with the real SDK and the simulator
   await stopped;
 
   const unknown = await send(owner, { kind: 'stopAccount', payload: { account: 'Personne' } });
-  const failed = await ended(watcher, unknown.id, 'failed');
+  const failed = await ended(updates, unknown.id, 'failed');
   expect(failed.message).toBe('Compte de jeu inconnu : Personne');
 
   // Restart: the result first, then the agent reconnects.
   const reconnected = new Promise<void>((resolve) => client.on('authenticated', resolve));
   const restart = await send(owner, { kind: 'restart' });
-  await ended(watcher, restart.id);
+  await ended(updates, restart.id);
   await reconnected;
   expect(client.isConnected).toBe(true);
 
@@ -167,17 +169,17 @@ it('runs each command through its whole life with the real SDK and the simulator
 });
 
 it('keeps a command queued while the bot is offline and delivers it when it connects', async () => {
-  const { owner, watcher } = await ownerWatching();
+  const { owner, updates } = await ownerWatching();
   const pause = await send(owner, { kind: 'pause' });
   expect((await listed(owner))[0]).toMatchObject({ id: pause.id, state: 'queued' });
-  const done = ended(watcher, pause.id);
+  const done = ended(updates, pause.id);
   const { commands } = await simulatedAgent(owner);
   await done;
   expect(commands.isPaused()).toBe(true);
 });
 
 it('leaves a command sent when the agent drops before acknowledging it, and re-sends it once on reconnection', async () => {
-  const { owner, watcher } = await ownerWatching();
+  const { owner, watcher, updates } = await ownerWatching();
   // A raw agent that receives commands but does not acknowledge them.
   const first = await rawAgent(owner);
   const pause = await send(owner, { kind: 'pause' });
@@ -202,10 +204,10 @@ it('leaves a command sent when the agent drops before acknowledging it, and re-s
   const { deliveries } = second;
   await vi.waitFor(() => expect(deliveries).toHaveLength(1));
   expect(deliveries[0]).toEqual({ id: pause.id, kind: 'pause', payload: {} });
-  const acknowledged = ended(watcher, pause.id, 'acknowledged');
+  const acknowledged = ended(updates, pause.id, 'acknowledged');
   second.socket.emit('bot_command_ack', { id: pause.id });
   await acknowledged;
-  const succeeded = ended(watcher, pause.id);
+  const succeeded = ended(updates, pause.id);
   second.socket.emit('bot_command_result', { id: pause.id, ok: true });
   await succeeded;
   // A third connection gets nothing: the command is over.
