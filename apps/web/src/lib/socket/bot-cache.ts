@@ -1,4 +1,4 @@
-import type { BotState, BotStatus } from '@bot/contracts';
+import { type BotCommand, type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { liveKeys, setConnection } from './live-keys.ts';
 import type { LiveConnectionState, SocketClient } from './socket-client.ts';
@@ -83,6 +83,15 @@ export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: s
     },
   });
   if (!socket) return () => undefined;
+  // A command's new state replaces the one listed (a new command goes first).
+  socket.on(SOCKET_EVENTS.botCommandUpdate, (command) => {
+    if (command.hwid !== hwid) return;
+    queryClient.setQueryData<BotCommand[]>(liveKeys.botCommands(hwid), (old = []) =>
+      old.some((listed) => listed.id === command.id)
+        ? old.map((listed) => (listed.id === command.id ? command : listed))
+        : [command, ...old],
+    );
+  });
   return () => {
     client.disconnectHwid(hwid);
     setConnection(queryClient, liveKeys.botConnection(hwid), 'disconnected');

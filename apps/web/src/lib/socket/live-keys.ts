@@ -9,6 +9,8 @@ export const liveKeys = {
   botConnection: (hwid: string) => ['live', 'bot', hwid, 'connection'] as const,
   /** Events seen live for one bot (status changes, connections), newest first. */
   botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
+  /** Remote commands to one bot (GET /me/bot/commands, then every `bot_command_update`), newest first. */
+  botCommands: (hwid: string) => ['live', 'bot', hwid, 'commands'] as const,
   /** The whole fleet as the admin socket sees it. */
   fleet: ['live', 'fleet'] as const,
   fleetConnection: ['live', 'fleet', 'connection'] as const,
