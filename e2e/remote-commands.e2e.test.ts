@@ -1,6 +1,7 @@
 import { runSimulatedCommands } from '@bot/bot-agent';
 import { afterAll, expect, it } from 'vitest';
-import { type LiveBot, startLiveBot } from './live-helpers.ts';
+import { type LiveBot, openAdminMap, startLiveBot } from './live-helpers.ts';
+import { lookAt, pagePointOf, readListedAccounts } from './map-reading.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, botUpdatesPerSecond: 50 } });
@@ -30,6 +31,32 @@ it('an owner pauses and resumes their bot from /account/mybot and sees each comm
     .waitFor({ timeout: 5_000 });
   expect(commands.isPaused()).toBe(false);
   await page.getByText('Exécutée').first().waitFor();
+  expect(errors).toEqual([]);
+  await close();
+});
+
+it('staff push a route to a bot from the map panel and see the bot confirm it', async () => {
+  const bot = await startLiveBot(shared.server);
+  bots.push(bot);
+  runSimulatedCommands(bot.client, bot.world);
+  const { page, errors, close } = await openAdminMap(shared);
+  await expect
+    .poll(async () => (await readListedAccounts(page)).some((account) => account.hwid === bot.hwid), {
+      timeout: 5_000,
+    })
+    .toBe(true);
+  const account = (await readListedAccounts(page)).find((listed) => listed.hwid === bot.hwid)!;
+  await lookAt(page, account.x, account.y, 12);
+  const over = await pagePointOf(page, account.x, account.y);
+  await page.mouse.click(over.x, over.y);
+  await page.locator(`[data-testid="map-panel"][data-hwid="${bot.hwid}"]`).waitFor();
+
+  await page.getByTestId('map-command-route').fill('route-e2e');
+  await page.getByTestId('map-command-configure').click();
+  await page
+    .locator('[data-testid="bot-command"][data-kind="configure"][data-state="succeeded"]')
+    .waitFor({ timeout: 5_000 });
+  expect(bot.world.tick().accounts[0]?.routeId).toBe('route-e2e');
   expect(errors).toEqual([]);
   await close();
 });

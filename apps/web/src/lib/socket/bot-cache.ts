@@ -1,6 +1,6 @@
-import { type BotCommand, type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
+import { type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { liveKeys, setConnection } from './live-keys.ts';
+import { applyCommandUpdate, liveKeys, setConnection } from './live-keys.ts';
 import type { LiveConnectionState, SocketClient } from './socket-client.ts';
 
 // The live state of one bot as the customer's bot page follows it: its state and its event log.
@@ -85,12 +85,7 @@ export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: s
   if (!socket) return () => undefined;
   // A command's new state replaces the one listed (a new command goes first).
   socket.on(SOCKET_EVENTS.botCommandUpdate, (command) => {
-    if (command.hwid !== hwid) return;
-    queryClient.setQueryData<BotCommand[]>(liveKeys.botCommands(hwid), (old = []) =>
-      old.some((listed) => listed.id === command.id)
-        ? old.map((listed) => (listed.id === command.id ? command : listed))
-        : [command, ...old],
-    );
+    if (command.hwid === hwid) applyCommandUpdate(queryClient, command);
   });
   return () => {
     client.disconnectHwid(hwid);

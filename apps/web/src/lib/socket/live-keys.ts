@@ -1,3 +1,4 @@
+import type { BotCommand } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { LiveConnectionState } from './socket-client.ts';
 
@@ -18,4 +19,13 @@ export const liveKeys = {
 
 export function setConnection(queryClient: QueryClient, key: readonly unknown[], state: LiveConnectionState) {
   queryClient.setQueryData(key, state);
+}
+
+/** A command's new state (`bot_command_update`) replaces the one listed for its bot; a new one goes first. */
+export function applyCommandUpdate(queryClient: QueryClient, command: BotCommand): void {
+  queryClient.setQueryData<BotCommand[]>(liveKeys.botCommands(command.hwid), (old = []) =>
+    old.some((listed) => listed.id === command.id)
+      ? old.map((listed) => (listed.id === command.id ? command : listed))
+      : [command, ...old],
+  );
 }
