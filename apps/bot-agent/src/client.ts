@@ -1,24 +1,27 @@
 import { EventEmitter } from 'node:events';
 import {
   type AgentUpdate,
+  type BotCommandKind,
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
   type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
-  SOCKET_RANDOMIZATION_FACTOR,
-  SOCKET_RECONNECTION_DELAY_MAX_MS,
-  SOCKET_RECONNECTION_DELAY_MS,
   SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
+import type { BotClientEvents } from './client-events.ts';
+import { type CommandHandler, CommandRunner } from './commands.ts';
 import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
 import { hashHwidComponents, type RawHwidComponents } from './hwid.ts';
 import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
 import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
+import { reconnectionDelay } from './reconnection.ts';
 
+export type { BotClientEvents } from './client-events.ts';
 export { BotApiError } from './errors.ts';
+export { reconnectionDelay } from './reconnection.ts';
 
 export interface BotClientOptions {
   /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
@@ -56,27 +59,6 @@ export interface BotClientOptions {
   onLastSeen?: (at: number) => void;
 }
 
-export interface BotClientEvents {
-  authenticated: [];
-  /** An authenticated connection was lost (paired with the `authenticated` before it). */
-  disconnected: [reason: string];
-  /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
-  fatal: [error: BotApiError];
-  /** A newer build exists on the agent's channel (told when a session opens). */
-  updateAvailable: [update: AgentUpdate];
-  /** A fresh lease replaced the one held (`client.lease` is the new one). */
-  leaseRenewed: [lease: VerifiedLease];
-  /** The lease runs out soon (or runs on its grace) and could not be renewed yet. */
-  leaseExpiring: [lease: VerifiedLease];
-  /**
-   * The lease no longer holds (banned, no package left, version too old, its key revoked and no
-   * fresh one to be had, the platform refused to renew it): the agent stops. Online, the platform
-   * says so at once over the socket (`lease_revoked`).
-   */
-  leaseRevoked: [error: BotApiError];
-  error: [error: Error];
-}
-
 export interface BotClient {
   /** `POST /api/bot/sessions`: binds the hwid on first use; answers the token and the whitelist. */
   openSession(): Promise<BotSessionAnswer>;
@@ -86,6 +68,13 @@ export interface BotClient {
   report(report: BotReport): boolean;
   /** Closes the connection; no reconnection afterwards. */
   stop(): Promise<void>;
+  /** Drops the connection and connects again (a `restart` command, after its result is sent). */
+  reconnect(): void;
+  /**
+   * Runs remote commands of this kind (decision 208): each is acknowledged on receipt, run once per
+   * id, and its outcome sent (the handler's `{ok: false, message}` or a throw: failed).
+   */
+  onCommand<K extends BotCommandKind>(kind: K, handler: CommandHandler<K>): void;
   readonly isConnected: boolean;
   /** Game accounts the server accepts for this bot (from the last session opened). */
   readonly whitelist: readonly string[];
@@ -104,16 +93,6 @@ export interface BotClient {
 }
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-/**
- * the specification's reconnection delays (Socket.IO's own backoff: doubling from 1 s to 5 s, ±50 %), for the
- * reconnections the Socket.IO manager does not do itself: after the server closed the socket.
- */
-export function reconnectionDelay(attempt: number): number {
-  const base = Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, SOCKET_RECONNECTION_DELAY_MS * 2 ** attempt);
-  const jitter = base * SOCKET_RANDOMIZATION_FACTOR * (Math.random() * 2 - 1);
-  return Math.min(SOCKET_RECONNECTION_DELAY_MAX_MS, Math.max(0, Math.round(base + jitter)));
-}
 
 /** The reference bot agent SDK: one instance per PC (hwid). */
 export function createBotClient(options: BotClientOptions): BotClient {
@@ -134,6 +113,11 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
+  const commands = new CommandRunner({
+    ack: (id) => void socket?.emit('bot_command_ack', { id }),
+    result: (result) =>
+      isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
+  });
   const clock = options.now ?? Date.now;
   const components = options.components
     ? hashHwidComponents(options.components, options.productKey)
@@ -300,6 +284,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       retryAttempt = 0;
       emitter.emit('authenticated');
       settle();
+      commands.flush();
       if (lastReport) send(lastReport);
     });
   }
@@ -338,6 +323,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       fail(error);
     });
     current.on('connect_error', (error) => emitter.emit('error', error));
+    current.on('bot_command', (command) => commands.receive(command));
     const authenticated = new Promise<void>((resolve, reject) => {
       connectWaiter = { resolve, reject };
     });
@@ -375,6 +361,12 @@ export function createBotClient(options: BotClientOptions): BotClient {
     connect,
     report,
     stop,
+    reconnect: () => {
+      if (isStopped || !socket) return;
+      socket.disconnect();
+      socket.connect();
+    },
+    onCommand: (kind, handler) => commands.on(kind, handler),
     get isConnected() {
       return isAuthenticated;
     },

@@ -7,6 +7,12 @@ export {
   reconnectionDelay,
 } from './client.ts';
 export {
+  type BotCommandPayloads,
+  type CommandHandler,
+  type CommandOutcome,
+  CommandRunner,
+} from './commands.ts';
+export {
   DEMO_AGENT_VERSION,
   DEMO_BOTS_FILE_VERSION,
   type DemoBot,
@@ -28,4 +34,5 @@ export {
 } from './lease.ts';
 export { realTimer, type SetTimer } from './lease-keeper.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
+export { runSimulatedCommands } from './simulated-commands.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

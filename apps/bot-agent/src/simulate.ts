@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { BotApiError, type BotClient, createBotClient, reconnectionDelay } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import type { VerifiedLease } from './lease.ts';
+import { runSimulatedCommands } from './simulated-commands.ts';
 import { SimulatedBot } from './world.ts';
 
 /** Where the seed wrote its file: `DATA_DIR` resolved as the server resolves it (`./data` by default). */
@@ -94,6 +95,8 @@ async function startBot(index: number): Promise<void> {
     session: reusesSeedSessions ? (entry.session ?? undefined) : undefined,
   });
   clients.push(client);
+  // Remote commands: a paused bot sends no reports until it is resumed.
+  const commands = runSimulatedCommands(client, world);
   let wasAuthenticated = false;
   client.on('authenticated', () => {
     if (wasAuthenticated) counters.reconnects += 1;
@@ -131,7 +134,8 @@ async function startBot(index: number): Promise<void> {
   const start = setTimeout(() => {
     timers.push(
       setInterval(() => {
-        if (stoppedClients.has(client)) return; // a stopped agent reports nothing any more
+        // A stopped agent reports nothing any more; a paused one waits for `resume`.
+        if (stoppedClients.has(client) || commands.isPaused()) return;
         if (client.report(world.tick())) counters.reports += 1;
         else counters.dropped += 1;
       }, periodMs),

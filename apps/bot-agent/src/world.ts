@@ -1,4 +1,4 @@
-import type { BotAccount, BotReport, BotStatus } from '@bot/contracts';
+import type { AgentConfiguration, BotAccount, BotReport, BotStatus } from '@bot/contracts';
 
 /** The simulated world: a grid of maps, x and y in [-WORLD_RADIUS, WORLD_RADIUS]. */
 export const WORLD_RADIUS = 40;
@@ -35,6 +35,8 @@ export class SimulatedBot {
   private readonly random: () => number;
   private readonly accounts: BotAccount[];
   private readonly ticksLeft: number[];
+  /** Accounts stopped by a command (they report `stopped` until configured back on). */
+  private readonly stopped = new Set<string>();
 
   constructor(
     readonly hwid: string,
@@ -66,9 +68,31 @@ export class SimulatedBot {
     return 5 + Math.floor(this.random() * 25);
   }
 
+  /** Stops one game account (`stopAccount`); false when the bot has no such account. */
+  stopAccount(name: string): boolean {
+    if (!this.accounts.some((account) => account.name === name)) return false;
+    this.stopped.add(name);
+    return true;
+  }
+
+  /** Applies a configuration (`configure`): each account's route, and which accounts run. */
+  configure(config: AgentConfiguration): void {
+    for (const account of this.accounts) {
+      const own = config.accounts.find((entry) => entry.name === account.name);
+      account.routeId = own?.routeId ?? config.routeId;
+      if (own?.enabled === false) this.stopped.add(account.name);
+      else this.stopped.delete(account.name);
+    }
+  }
+
   /** Advances the world by one tick and answers the report to send. */
   tick(): BotReport {
     this.accounts.forEach((account, index) => {
+      if (this.stopped.has(account.name)) {
+        account.status = 'stopped';
+        account.message = null;
+        return;
+      }
       this.ticksLeft[index] = (this.ticksLeft[index] ?? 0) - 1;
       if ((this.ticksLeft[index] ?? 0) <= 0) {
         account.status = this.pick(ACTIVITIES);

@@ -35,6 +35,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { expireBotCommands } from './modules/commands/command-delivery.ts';
+import { commandsRoutes } from './modules/commands/commands.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
 import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
 import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
@@ -231,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(settingsAdminRoutes);
       await api.register(worldRoutes);
       await api.register(botRoutes);
+      await api.register(commandsRoutes);
       await api.register(usersOnlineRoutes);
       await api.register(releasesRoutes);
       await api.register(alertsRoutes);
@@ -283,6 +286,8 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('expiration des commandes', 60_000, () => expireStaleOrders(ctx));
   // Drafts also expire before the staff list and a new draft: this sweep only catches the rest.
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
+  // Remote commands the agent did not acknowledge in time (decision 208).
+  loops.every('expiration des commandes aux bots', config.commands.sweepMs, () => expireBotCommands(ctx));
   // The real-time module's six (modules/realtime/realtime.loops.ts names them).
   for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
   return loops;

@@ -172,6 +172,8 @@ export interface AppConfig {
     secondFactorLockouts: RateLimitRule;
     /** Test messages a user sends to their alert channels (`POST /me/alerts/test`), all channels together. */
     alertTest: RateLimitRule;
+    /** Remote commands one user sends to bots (decision 208), all bots together. */
+    botCommand: RateLimitRule;
   };
   /** Real-time hub timings and limits (modules/realtime); tests shorten them. */
   realtime: RealtimeConfig;
@@ -179,6 +181,8 @@ export interface AppConfig {
   mail: { pollMs: number; retryBaseMs: number; maxAttempts: number };
   /** Alerts (decision 902): evaluation period, quiet period after an incident, Discord outbox. */
   alerts: AlertsConfig;
+  /** Remote commands (decision 208): how long one waits for the agent, the expiry sweep, per-bot cap. */
+  commands: { ttlMs: number; sweepMs: number; maxPendingPerBot: number };
 }
 
 interface AlertsConfig {
@@ -264,6 +268,7 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   secondFactorPerAccount: { max: 100, windowMs: HOUR },
   secondFactorLockouts: { max: 1_000_000, windowMs: 24 * HOUR },
   alertTest: { max: 5, windowMs: 15 * MINUTE },
+  botCommand: { max: 30, windowMs: MINUTE },
 };
 
 /** Parses the environment; throws one error listing every bad variable. */
@@ -335,5 +340,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       discordRetryBaseMs: 5_000,
       discordMaxAttempts: 5,
     },
+    commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
   });
 }

@@ -54,6 +54,7 @@ export interface StartTestServerOptions {
   realtime?: Partial<AppConfig['realtime']>;
   mail?: Partial<AppConfig['mail']>;
   alerts?: Partial<AppConfig['alerts']>;
+  commands?: Partial<AppConfig['commands']>;
   env?: Record<string, string>;
   /** Let the app open (and migrate) the database its config names, e.g. a PostgreSQL of the test's own. */
   openDatabaseFromConfig?: boolean;
@@ -107,6 +108,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     realtime: { ...base.realtime, ...options.realtime },
     mail: { ...base.mail, ...options.mail },
     alerts: { ...base.alerts, ...options.alerts },
+    commands: { ...base.commands, ...options.commands },
   };
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }

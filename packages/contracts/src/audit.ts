@@ -86,6 +86,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'whitelist.remove': 'Compte de jeu retiré de la liste blanche',
   'payment.refund': 'Paiement remboursé',
   'bot.kick': 'Bot déconnecté par le staff',
+  'bot.command': 'Commande envoyée au bot',
+  'bot.command_cancel': 'Commande au bot annulée',
   'alerts.fleet_update': 'Alertes de la flotte modifiées',
   'session.revoke': 'Session révoquée',
   'signing_key.rotate': 'Clé de signature des baux renouvelée',

@@ -18,6 +18,7 @@ export const BOT_TIMELINE_KINDS = [
   'package_ended',
   'alert',
   'alert_cleared',
+  'command',
 ] as const;
 export type BotTimelineKind = (typeof BOT_TIMELINE_KINDS)[number];
 
@@ -34,6 +35,7 @@ export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
   package_ended: 'Fin de l’offre',
   alert: 'Alerte envoyée',
   alert_cleared: 'Fin d’alerte envoyée',
+  command: 'Commande à distance',
 };
 
 /** What an alert of the timeline was about (the bot's rules of decision 902). */
@@ -57,7 +59,11 @@ export const botTimelineEntrySchema = z.object({
    */
   account: z.string().nullable(),
   message: z.string().nullable(),
-  /** action: the audit action (`AUDIT_ACTION_LABELS`) and who did it; alert: the rule. */
+  /**
+   * action: the audit action (`AUDIT_ACTION_LABELS`) and who did it; alert: the rule; command: its
+   * kind (`BOT_COMMAND_LABELS`), who sent it, and in `message` its state (`BOT_COMMAND_STATE_LABELS`)
+   * with the agent's message after a colon.
+   */
   action: z.string().nullable(),
   actor: z.string().nullable(),
   /** payment, refund, package_ended: the order. */

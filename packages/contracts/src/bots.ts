@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BotCommand, BotCommandAck, BotCommandDelivery, BotCommandResult } from './bot-commands.ts';
 import { hwidComponentsSchema } from './licensing.ts';
 import { int32 } from './numbers.ts';
 import { agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
@@ -192,6 +193,14 @@ export const SOCKET_EVENTS = {
   mapCells: 'map_cells',
   /** Bot agents: their lease no longer holds (docs/licensing.md, "Revocation"). */
   leaseRevoked: 'lease_revoked',
+  /** Server → bot agent: a remote command to run (decision 208). */
+  botCommand: 'bot_command',
+  /** Bot agent → server: it received the command (the only way past `sent`). */
+  botCommandAck: 'bot_command_ack',
+  /** Bot agent → server: the command's outcome. */
+  botCommandResult: 'bot_command_result',
+  /** Server → the bot's watchers and the issuer: a command changed state. */
+  botCommandUpdate: 'bot_command_update',
 } as const;
 
 /**
@@ -247,6 +256,8 @@ export interface ServerToClientEvents {
   notification: () => void;
   map_cells: (cells: MapCells) => void;
   lease_revoked: (revocation: LeaseRevocation) => void;
+  bot_command: (command: BotCommandDelivery) => void;
+  bot_command_update: (command: BotCommand) => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */
@@ -254,4 +265,6 @@ export interface ClientToServerEvents {
   authenticate: (payload: SocketAuthenticateInput, ack?: (answer: SocketAuthenticateAck) => void) => void;
   bot_update: (report: BotReport) => void;
   map_viewport: (viewport: MapViewport) => void;
+  bot_command_ack: (ack: BotCommandAck) => void;
+  bot_command_result: (result: BotCommandResult) => void;
 }

@@ -163,6 +163,14 @@ export const ERRORS = {
   SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
   BOT_REPLACED: { status: 409, message: 'Une connexion plus récente de ce PC a remplacé celle-ci.' },
   BOT_KICKED: { status: 409, message: 'Le bot a été déconnecté par un administrateur.' },
+  BOT_COMMAND_LIMIT: {
+    status: 429,
+    message: 'Trop de commandes en attente pour ce bot. Attendez qu’il les ait reçues.',
+  },
+  BOT_COMMAND_NOT_CANCELLABLE: {
+    status: 409,
+    message: 'Cette commande a déjà été transmise au bot : elle ne peut plus être annulée.',
+  },
 
   RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },
   RELEASE_ALREADY_PUBLISHED: {

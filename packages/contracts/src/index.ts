@@ -3,6 +3,7 @@ export * from './admin-users.ts';
 export * from './alerts.ts';
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './bot-commands.ts';
 export * from './bot-timeline.ts';
 export * from './bots.ts';
 export * from './catalog.ts';

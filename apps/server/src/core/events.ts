@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { BotCommand } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { runInBackground } from './background.ts';
 
@@ -27,6 +28,12 @@ export interface DomainEvents {
   'notifications.created': { userIds: string[] };
   /** A lease signing key was revoked (connected agents holding a lease it signed replace it at once). */
   'signingKey.revoked': { kid: string };
+  /**
+   * A remote command was created or changed state (decision 208): the node holding the bot's
+   * socket delivers a queued one; every node tells its watchers of the bot and the issuer.
+   * `command` names staff issuers (the hub masks them for customers).
+   */
+  'botCommand.changed': { command: BotCommand; userId: string; issuerId: string | null };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -128,6 +135,7 @@ const DOMAIN_EVENT_NAMES = {
   'whitelist.changed': true,
   'notifications.created': true,
   'signingKey.revoked': true,
+  'botCommand.changed': true,
 } satisfies Record<DomainEventName, true>;
 
 function isDomainEventName(name: string): name is DomainEventName {

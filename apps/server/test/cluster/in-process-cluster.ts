@@ -21,6 +21,7 @@ export async function startInProcessCluster(
     realtime?: Partial<AppConfig['realtime']>;
     rateLimits?: Partial<AppConfig['rateLimits']>;
     alerts?: Partial<AppConfig['alerts']>;
+    commands?: Partial<AppConfig['commands']>;
   } = {},
 ): Promise<InProcessCluster> {
   const [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
@@ -34,6 +35,7 @@ export async function startInProcessCluster(
         realtime: options.realtime,
         rateLimits: options.rateLimits,
         alerts: options.alerts,
+        commands: options.commands,
       }),
     );
   }

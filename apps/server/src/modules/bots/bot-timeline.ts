@@ -1,9 +1,10 @@
 import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type HourlyPoint } from '@bot/contracts';
-import { and, asc, desc, eq, gte, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, notInArray, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { windowStart } from '../../core/time-series.ts';
 import { alertIncidents } from '../alerts/alerts.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
+import { COMMAND_AUDIT_ACTIONS, commandTimelineEntries } from '../commands/command-timeline.ts';
 import { orders } from '../orders/orders.table.ts';
 import { users } from '../users/users.table.ts';
 import { lastConnectionEvent } from './bot-events.ts';
@@ -86,13 +87,14 @@ export async function botTimeline(
       ),
     )
     .orderBy(asc(botEvents.at));
-  const [ownerEntries, alerts, uptime] = await Promise.all([
+  const [ownerEntries, alerts, commands, uptime] = await Promise.all([
     owner ? ownerTimeline(ctx, { hwid, owner, asOwner: input.owner !== undefined, since, now }) : [],
     alertsSent(ctx, { hwid, ownerId: input.owner?.id, since }),
+    commandTimelineEntries(ctx, { hwid, ownerId: input.owner?.id, since, limit: MAX_ENTRIES }),
     uptimeOf(ctx, { hwid, events, since, now }),
   ]);
   // Newest first; events of the same millisecond keep their recorded order, reversed.
-  const entries = [...events.map(toEntry), ...ownerEntries, ...alerts]
+  const entries = [...events.map(toEntry), ...ownerEntries, ...alerts, ...commands]
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => b.entry.at.localeCompare(a.entry.at) || b.index - a.index)
     .map(({ entry }) => entry)
@@ -203,7 +205,12 @@ async function ownerTimeline(
         and(
           gte(auditLog.at, input.since),
           or(
-            and(eq(auditLog.targetType, 'bot'), eq(auditLog.targetId, input.hwid)),
+            and(
+              eq(auditLog.targetType, 'bot'),
+              eq(auditLog.targetId, input.hwid),
+              // The commands are listed from their own table, with their outcome.
+              notInArray(auditLog.action, COMMAND_AUDIT_ACTIONS),
+            ),
             and(
               eq(auditLog.targetType, 'user'),
               eq(auditLog.targetId, ownerId),

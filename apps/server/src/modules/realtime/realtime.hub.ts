@@ -8,6 +8,7 @@ import { ActivityRecorder } from '../bots/bots.history.ts';
 import type { LiveFleet } from '../bots/live-fleet.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
+import { BotCommandRelay } from './bot-commands.ts';
 import { BotFanOut } from './bot-fan-out.ts';
 import { BotPresence } from './bot-presence.ts';
 import { BotSessions } from './bot-sessions.ts';
@@ -73,6 +74,7 @@ export function createRealtimeHub(
   const access = new SocketAccess({ ctx, io, presence, refuse });
   const stopRelay = cluster.start({ events: ctx.events, viewports, fanOut, presence });
   const botSessions = new BotSessions({ io, store, presence, metrics, config });
+  const commands = new BotCommandRelay({ ctx, io });
   const lifecycle = new SocketLifecycle({
     config,
     log: ctx.log,
@@ -82,6 +84,7 @@ export function createRealtimeHub(
     viewports,
     presence,
     bots: botSessions,
+    commands,
     authenticator: new SocketAuthenticator(ctx),
     slots: new AuthenticationSlots(),
     staffFeed: { store, audience, viewports, fullFeedMaxBots: config.fullFeedMaxBots },
@@ -91,6 +94,7 @@ export function createRealtimeHub(
   const close = async () => {
     lifecycle.close();
     access.close();
+    commands.close();
     fanOut.close();
     viewports.close();
     presence.close();

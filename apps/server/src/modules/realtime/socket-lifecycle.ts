@@ -4,6 +4,7 @@ import type { RealtimeConfig } from '../../config.ts';
 import { runInBackground } from '../../core/background.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Audience } from './audience.ts';
+import type { BotCommandRelay } from './bot-commands.ts';
 import type { BotPresence } from './bot-presence.ts';
 import type { BotSessions } from './bot-sessions.ts';
 import type { BotStateStore } from './bot-state-store.ts';
@@ -34,6 +35,7 @@ interface LifecycleDeps {
   staffFeed: StaffFeedDeps;
   presence: BotPresence;
   bots: BotSessions;
+  commands: BotCommandRelay;
 }
 
 /**
@@ -76,6 +78,10 @@ export class SocketLifecycle {
     socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.deps.bots.report(socket, payload));
     socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) =>
       this.deps.viewports.changeFrom(socket, payload),
+    );
+    socket.on(SOCKET_EVENTS.botCommandAck, (payload: unknown) => this.deps.commands.ack(socket, payload));
+    socket.on(SOCKET_EVENTS.botCommandResult, (payload: unknown) =>
+      this.deps.commands.result(socket, payload),
     );
   };
 
@@ -139,8 +145,13 @@ export class SocketLifecycle {
       hwid: identity.hwid,
       version: identity.kind === 'bot' ? identity.bot.version : undefined,
     });
-    if (identity.kind === 'bot') await this.deps.bots.admit(socket, identity);
-    else await this.admitBrowser(socket, identity);
+    if (identity.kind === 'bot') {
+      await this.deps.bots.admit(socket, identity);
+      // What waits for the bot, after `authenticated` (the agent listens from its first connection).
+      runInBackground(this.deps.log, 'commandes en attente du bot', () =>
+        this.deps.commands.admitted(socket),
+      );
+    } else await this.admitBrowser(socket, identity);
     return undefined;
   }
 

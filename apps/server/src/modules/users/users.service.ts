@@ -100,6 +100,12 @@ export async function lockUser(tx: AppContext, userId: string): Promise<UserRow>
   return row;
 }
 
+/** Who has this PC bound now, if anyone. */
+export async function findUserByHwid(ctx: AppContext, hwid: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db.select().from(users).where(eq(users.hwid, hwid));
+  return row;
+}
+
 export async function findUserByUsername(ctx: AppContext, username: string): Promise<UserRow | undefined> {
   const [row] = await ctx.db.select().from(users).where(sql`lower(${users.username}) = lower(${username})`);
   return row;

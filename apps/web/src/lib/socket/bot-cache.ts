@@ -1,6 +1,6 @@
-import type { BotState, BotStatus } from '@bot/contracts';
+import { type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { liveKeys, setConnection } from './live-keys.ts';
+import { applyCommandUpdate, liveKeys, setConnection } from './live-keys.ts';
 import type { LiveConnectionState, SocketClient } from './socket-client.ts';
 
 // The live state of one bot as the customer's bot page follows it: its state and its event log.
@@ -83,6 +83,10 @@ export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: s
     },
   });
   if (!socket) return () => undefined;
+  // A command's new state replaces the one listed (a new command goes first).
+  socket.on(SOCKET_EVENTS.botCommandUpdate, (command) => {
+    if (command.hwid === hwid) applyCommandUpdate(queryClient, command);
+  });
   return () => {
     client.disconnectHwid(hwid);
     setConnection(queryClient, liveKeys.botConnection(hwid), 'disconnected');

@@ -5,10 +5,11 @@ import {
   MAP_CELL_STRIDE,
   type MapCells,
   type MapViewport,
+  SOCKET_EVENTS,
   viewportMatcher,
 } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
-import { liveKeys, setConnection } from './live-keys.ts';
+import { applyCommandUpdate, liveKeys, setConnection } from './live-keys.ts';
 import type { SocketClient } from './socket-client.ts';
 
 // The fleet as the admin socket sees it, shared by /admin/map (which draws it) and the dashboard
@@ -234,6 +235,8 @@ export function watchFleet(queryClient: QueryClient, client: SocketClient) {
     onConnectionChange: (state) => setConnection(queryClient, liveKeys.fleetConnection, state),
   });
   if (!socket) return () => undefined;
+  // Commands this staff member sent: their states, live (decision 208).
+  socket.on(SOCKET_EVENTS.botCommandUpdate, (command) => applyCommandUpdate(queryClient, command));
   return () => {
     client.disconnectAdmin();
     setConnection(queryClient, liveKeys.fleetConnection, 'disconnected');

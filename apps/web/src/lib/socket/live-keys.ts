@@ -1,3 +1,4 @@
+import type { BotCommand } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import type { LiveConnectionState } from './socket-client.ts';
 
@@ -9,6 +10,8 @@ export const liveKeys = {
   botConnection: (hwid: string) => ['live', 'bot', hwid, 'connection'] as const,
   /** Events seen live for one bot (status changes, connections), newest first. */
   botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
+  /** Remote commands to one bot (GET /me/bot/commands, then every `bot_command_update`), newest first. */
+  botCommands: (hwid: string) => ['live', 'bot', hwid, 'commands'] as const,
   /** The whole fleet as the admin socket sees it. */
   fleet: ['live', 'fleet'] as const,
   fleetConnection: ['live', 'fleet', 'connection'] as const,
@@ -16,4 +19,13 @@ export const liveKeys = {
 
 export function setConnection(queryClient: QueryClient, key: readonly unknown[], state: LiveConnectionState) {
   queryClient.setQueryData(key, state);
+}
+
+/** A command's new state (`bot_command_update`) replaces the one listed for its bot; a new one goes first. */
+export function applyCommandUpdate(queryClient: QueryClient, command: BotCommand): void {
+  queryClient.setQueryData<BotCommand[]>(liveKeys.botCommands(command.hwid), (old = []) =>
+    old.some((listed) => listed.id === command.id)
+      ? old.map((listed) => (listed.id === command.id ? command : listed))
+      : [command, ...old],
+  );
 }

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { StatusChip } from '../../../components/status-chip.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
+import { BotCommandsPanel } from './bot-commands-panel.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
@@ -87,6 +88,8 @@ export function BotPanel({
           Ce bot s’est déconnecté.
         </Typography>
       )}
+      <Divider sx={{ my: 1.5 }} />
+      <BotCommandsPanel hwid={hwid} />
     </Paper>
   );
 }

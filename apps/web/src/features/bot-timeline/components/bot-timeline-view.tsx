@@ -1,6 +1,7 @@
 import {
   auditActionLabel,
   BOT_ALERT_RULE_LABELS,
+  BOT_COMMAND_LABELS,
   BOT_TIMELINE_DAYS,
   BOT_TIMELINE_LABELS,
   type BotTimeline,
@@ -47,6 +48,11 @@ function detailOf(entry: BotTimelineEntry): string {
       return entry.message ?? '';
     case 'action':
       return `${auditActionLabel(entry.action ?? '')}${entry.actor ? ` — par ${entry.actor}` : ''}`;
+    case 'command': {
+      const what = BOT_COMMAND_LABELS[entry.action as keyof typeof BOT_COMMAND_LABELS] ?? entry.action;
+      const account = entry.account ? ` (${entry.account})` : '';
+      return `${what}${account}${entry.actor ? ` — par ${entry.actor}` : ''} — ${entry.message ?? ''}`;
+    }
     case 'payment':
       return entry.order
         ? `${entry.order.packageName}, ${formatPrice(entry.order.amountCents, entry.order.currency)} — du ${formatDate(entry.order.startsAt)} au ${formatDate(entry.order.endsAt)}`

@@ -28,6 +28,7 @@ import { AlertsCard } from '../../notifications/index.ts';
 import { DownloadCard } from '../../releases/index.ts';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
+import { BotCommandsCard } from '../components/bot-commands-card.tsx';
 import { EventLog } from '../components/event-log.tsx';
 import { FirstRunGuide } from '../components/first-run-guide.tsx';
 
@@ -198,6 +199,7 @@ export default function MyBotPage() {
           <MyBotTimeline />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
+          {hwid ? <BotCommandsCard hwid={hwid} /> : null}
           {hwid ? (
             <SectionCard title="Journal en direct">
               <EventLog events={events} />

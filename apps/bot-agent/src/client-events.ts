@@ -1,0 +1,25 @@
+import type { AgentUpdate } from '@bot/contracts';
+import type { BotApiError } from './errors.ts';
+import type { VerifiedLease } from './lease.ts';
+
+/** What a `BotClient` tells its listeners (`client.on`). */
+export interface BotClientEvents {
+  authenticated: [];
+  /** An authenticated connection was lost (paired with the `authenticated` before it). */
+  disconnected: [reason: string];
+  /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
+  fatal: [error: BotApiError];
+  /** A newer build exists on the agent's channel (told when a session opens). */
+  updateAvailable: [update: AgentUpdate];
+  /** A fresh lease replaced the one held (`client.lease` is the new one). */
+  leaseRenewed: [lease: VerifiedLease];
+  /** The lease runs out soon (or runs on its grace) and could not be renewed yet. */
+  leaseExpiring: [lease: VerifiedLease];
+  /**
+   * The lease no longer holds (banned, no package left, version too old, its key revoked and no
+   * fresh one to be had, the platform refused to renew it): the agent stops. Online, the platform
+   * says so at once over the socket (`lease_revoked`).
+   */
+  leaseRevoked: [error: BotApiError];
+  error: [error: Error];
+}

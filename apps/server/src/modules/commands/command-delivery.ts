@@ -1,0 +1,120 @@
+import type { BotCommand, BotCommandResult } from '@bot/contracts';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { type AppContext, inTransaction } from '../../context.ts';
+import { announce, toBotCommand } from './commands.service.ts';
+import { botCommands } from './commands.table.ts';
+
+/**
+ * The agent's side of a command's life (decision 208), called by the real-time module on the node
+ * holding the bot's socket: handed over (`sent`), acknowledged, finished; and the expiry sweep.
+ * Each transition is conditional on the state before it, so a late or repeated message changes
+ * nothing.
+ */
+
+/**
+ * Marks a command handed to the agent's socket (`queued` → `sent`, or `sent` again on a
+ * reconnection); answers it when this call won, undefined when someone else did (or it ended).
+ * `deliveries` is the count the caller read: two nodes or paths never both send the same hand-over.
+ */
+export async function markCommandSent(
+  ctx: AppContext,
+  input: { id: string; deliveries: number; now?: Date },
+): Promise<BotCommand | undefined> {
+  return inTransaction(ctx, async (tx) => {
+    const now = input.now ?? new Date();
+    const [row] = await tx.db
+      .update(botCommands)
+      .set({ state: 'sent', deliveries: sql`${botCommands.deliveries} + 1`, sentAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(botCommands.id, input.id),
+          eq(botCommands.deliveries, input.deliveries),
+          inArray(botCommands.state, ['queued', 'sent']),
+          gt(botCommands.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!row) return undefined;
+    // Only the first hand-over is news: a re-send leaves the state shown as it was.
+    if (input.deliveries === 0) announce(tx, row);
+    return toBotCommand(row);
+  });
+}
+
+/** What a bot connecting now must be handed: queued commands, and those sent before it connected. */
+export async function commandsToDeliver(
+  ctx: AppContext,
+  input: { hwid: string; connectedAt: Date; now?: Date },
+): Promise<{ command: BotCommand; deliveries: number }[]> {
+  const rows = await ctx.db
+    .select()
+    .from(botCommands)
+    .where(
+      and(
+        eq(botCommands.hwid, input.hwid),
+        inArray(botCommands.state, ['queued', 'sent']),
+        gt(botCommands.expiresAt, input.now ?? new Date()),
+      ),
+    )
+    .orderBy(asc(botCommands.createdAt));
+  return rows
+    .filter((row) => row.state === 'queued' || (row.sentAt !== null && row.sentAt < input.connectedAt))
+    .map((row) => ({ command: toBotCommand(row), deliveries: row.deliveries }));
+}
+
+/** The agent has the command (`sent` → `acknowledged`): the only way past `sent`. */
+export async function acknowledgeCommand(
+  ctx: AppContext,
+  input: { id: string; hwid: string; now?: Date },
+): Promise<boolean> {
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .update(botCommands)
+      .set({ state: 'acknowledged', updatedAt: input.now ?? new Date() })
+      .where(
+        and(eq(botCommands.id, input.id), eq(botCommands.hwid, input.hwid), eq(botCommands.state, 'sent')),
+      )
+      .returning();
+    if (row) announce(tx, row);
+    return row !== undefined;
+  });
+}
+
+/** The agent's outcome of a command it acknowledged (`succeeded`, or `failed` with its message). */
+export async function finishCommand(
+  ctx: AppContext,
+  input: BotCommandResult & { hwid: string; now?: Date },
+): Promise<boolean> {
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .update(botCommands)
+      .set({
+        state: input.ok ? 'succeeded' : 'failed',
+        message: input.ok ? null : (input.message ?? 'échec sans message'),
+        updatedAt: input.now ?? new Date(),
+      })
+      .where(
+        and(
+          eq(botCommands.id, input.id),
+          eq(botCommands.hwid, input.hwid),
+          eq(botCommands.state, 'acknowledged'),
+        ),
+      )
+      .returning();
+    if (row) announce(tx, row);
+    return row !== undefined;
+  });
+}
+
+/** Commands the agent did not acknowledge within their TTL: `expired` (the sweep started in app.ts). */
+export async function expireBotCommands(ctx: AppContext, now = new Date()): Promise<number> {
+  return inTransaction(ctx, async (tx) => {
+    const rows = await tx.db
+      .update(botCommands)
+      .set({ state: 'expired', updatedAt: now })
+      .where(and(inArray(botCommands.state, ['queued', 'sent']), lte(botCommands.expiresAt, now)))
+      .returning();
+    for (const row of rows) announce(tx, row);
+    return rows.length;
+  });
+}

@@ -1,0 +1,204 @@
+import { type BotCommand, type BotCommandInput, type BotCommandState, botCommandInput } from '@bot/contracts';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { type AppContext, inTransaction } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
+import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
+import { type BotCommandRow, botCommands } from './commands.table.ts';
+
+/** States of a command still waiting for the agent (counted against the per-bot cap). */
+const PENDING_STATES: BotCommandState[] = ['queued', 'sent', 'acknowledged'];
+/** Why a configuration push was cancelled by a newer one. */
+const SUPERSEDED = 'remplacée';
+const LIST_LIMIT = 50;
+
+/** Who sends a command: the bot's owner, or staff (audited). */
+export interface CommandIssuer extends AuditActor {
+  id: string;
+  username: string;
+  staff: boolean;
+}
+
+export function toBotCommand(row: BotCommandRow): BotCommand {
+  return {
+    id: row.id,
+    hwid: row.hwid,
+    kind: row.kind,
+    payload: row.payload,
+    state: row.state,
+    message: row.message,
+    issuer: { type: row.issuedByStaff ? 'staff' : 'owner', username: row.issuerUsername },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/** After the commit, the node holding the bot delivers it and every watcher hears of it. */
+export function announce(tx: AppContext, row: BotCommandRow): void {
+  tx.events.emit('botCommand.changed', {
+    command: toBotCommand(row),
+    userId: row.userId,
+    issuerId: row.issuerId,
+  });
+}
+
+/** The owner's bound PC, or HWID_NOT_BOUND. */
+export async function boundHwidOf(ctx: AppContext, userId: string): Promise<string> {
+  const user = await getUserById(ctx, userId);
+  if (!user.hwid) throw new AppError('HWID_NOT_BOUND');
+  return user.hwid;
+}
+
+/** The owner a staff command goes to: who has the PC bound now (staff may not outrank them). */
+async function ownerForStaff(ctx: AppContext, hwid: string, actor: CommandIssuer) {
+  const owner = await findUserByHwid(ctx, hwid);
+  if (!owner) throw new AppError('NOT_FOUND', { message: 'Aucun compte n’est lié à ce PC.' });
+  await assertMayManageUser(ctx, { actorId: actor.id, target: owner });
+  return owner;
+}
+
+/**
+ * Sends a command to a PC's bot: stored `queued`, delivered after the commit by the node holding
+ * its socket (or when it connects, until it expires). Limits: the issuer's rate, the bot's pending
+ * cap; a configuration push replaces one not acknowledged yet (cancelled, "remplacée"). Staff
+ * commands are audited.
+ */
+export async function issueBotCommand(
+  ctx: AppContext,
+  input: { hwid: string; command: BotCommandInput; issuer: CommandIssuer; now?: Date },
+): Promise<BotCommand> {
+  const command = botCommandInput.parse(input.command);
+  const { issuer, hwid } = input;
+  const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : await getUserById(ctx, issuer.id);
+  if (!issuer.staff && owner.hwid !== hwid) throw new AppError('HWID_NOT_BOUND');
+  await ctx.limiter.hit('botCommand', issuer.id);
+  return inTransaction(ctx, async (tx) => {
+    // One issuance at a time per owner: the cap and the supersession see every earlier command.
+    await lockUser(tx, owner.id);
+    const now = input.now ?? new Date();
+    if (command.kind === 'configure') {
+      const replaced = await tx.db
+        .update(botCommands)
+        .set({ state: 'cancelled', message: SUPERSEDED, updatedAt: now })
+        .where(
+          and(
+            eq(botCommands.hwid, hwid),
+            eq(botCommands.kind, 'configure'),
+            inArray(botCommands.state, ['queued', 'sent']),
+          ),
+        )
+        .returning();
+      for (const row of replaced) announce(tx, row);
+    }
+    const pending = await tx.db
+      .select({ id: botCommands.id })
+      .from(botCommands)
+      .where(and(eq(botCommands.hwid, hwid), inArray(botCommands.state, PENDING_STATES)))
+      .limit(ctx.config.commands.maxPendingPerBot);
+    if (pending.length >= ctx.config.commands.maxPendingPerBot) throw new AppError('BOT_COMMAND_LIMIT');
+    const [row] = await tx.db
+      .insert(botCommands)
+      .values({
+        id: newId(),
+        hwid,
+        userId: owner.id,
+        kind: command.kind,
+        payload: 'payload' in command ? command.payload : {},
+        state: 'queued',
+        issuerId: issuer.id,
+        issuerUsername: issuer.username,
+        issuedByStaff: issuer.staff,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: new Date(now.getTime() + ctx.config.commands.ttlMs),
+      })
+      .returning();
+    if (!row) throw new Error('commande non enregistrée');
+    if (issuer.staff) {
+      await writeAudit(tx, {
+        actor: issuer,
+        action: 'bot.command',
+        target: { type: 'bot', id: hwid, label: owner.username },
+        after: { id: row.id, kind: row.kind, payload: row.payload },
+      });
+    }
+    announce(tx, row);
+    return toBotCommand(row);
+  });
+}
+
+/**
+ * Cancels a command the agent has not been handed yet (`queued`); one already sent may be running.
+ * Staff cancellations are audited.
+ */
+export async function cancelBotCommand(
+  ctx: AppContext,
+  input: { hwid: string; id: string; issuer: CommandIssuer; now?: Date },
+): Promise<BotCommand> {
+  const { issuer, hwid } = input;
+  const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : undefined;
+  return inTransaction(ctx, async (tx) => {
+    const [current] = await tx.db
+      .select()
+      .from(botCommands)
+      .where(and(eq(botCommands.id, input.id), eq(botCommands.hwid, hwid)))
+      .for('update');
+    if (!current || (!issuer.staff && current.userId !== issuer.id))
+      throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+    if (current.state !== 'queued') throw new AppError('BOT_COMMAND_NOT_CANCELLABLE');
+    const [row] = await tx.db
+      .update(botCommands)
+      .set({
+        state: 'cancelled',
+        message: `annulée par ${issuer.staff ? 'l’équipe' : 'le propriétaire'}`,
+        updatedAt: input.now ?? new Date(),
+      })
+      .where(eq(botCommands.id, current.id))
+      .returning();
+    if (!row) throw new Error('commande disparue');
+    if (issuer.staff) {
+      await writeAudit(tx, {
+        actor: issuer,
+        action: 'bot.command_cancel',
+        target: { type: 'bot', id: hwid, label: owner?.username },
+        before: { id: row.id, kind: row.kind, state: current.state },
+        after: { state: row.state },
+      });
+    }
+    announce(tx, row);
+    return toBotCommand(row);
+  });
+}
+
+/**
+ * A PC's latest commands, newest first. `ownerId`: a customer reads them (their own time with the
+ * PC only, staff not named).
+ */
+export async function listBotCommands(
+  ctx: AppContext,
+  input: { hwid: string; ownerId?: string; since?: Date },
+): Promise<BotCommand[]> {
+  const rows = await ctx.db
+    .select()
+    .from(botCommands)
+    .where(
+      and(
+        eq(botCommands.hwid, input.hwid),
+        input.ownerId ? eq(botCommands.userId, input.ownerId) : undefined,
+      ),
+    )
+    .orderBy(desc(botCommands.createdAt))
+    .limit(LIST_LIMIT);
+  const commands = rows.map(toBotCommand);
+  return input.ownerId ? commands.map(maskStaff) : commands;
+}
+
+/** What a customer reads of a command: staff are not named. */
+export function maskStaff(command: BotCommand): BotCommand {
+  return command.issuer.type === 'staff'
+    ? { ...command, issuer: { type: 'staff', username: null } }
+    : command;
+}

@@ -1,0 +1,98 @@
+import { type BotCommand, botCommandAckSchema, botCommandResultSchema, SOCKET_EVENTS } from '@bot/contracts';
+import type { AppContext } from '../../context.ts';
+import { runInBackground } from '../../core/background.ts';
+import {
+  acknowledgeCommand,
+  commandsToDeliver,
+  finishCommand,
+  markCommandSent,
+} from '../commands/command-delivery.ts';
+import { maskStaff } from '../commands/commands.service.ts';
+import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
+import { rooms } from './rooms.ts';
+
+interface CommandDeps {
+  ctx: AppContext;
+  io: HubServer;
+}
+
+/**
+ * Remote commands on this node's sockets (decision 208). Every node hears `botCommand.changed`:
+ * each tells its own watchers of the bot (staff unnamed) and the staff issuer's browsers, and the
+ * node holding the bot's socket hands a queued command over. A bot connecting here is handed what
+ * waits for it, and a command sent to an earlier connection and never acknowledged once more. The
+ * agent's acknowledgements and results go to the commands module, in the order they came.
+ */
+export class BotCommandRelay {
+  private readonly unsubscribe: () => void;
+  /** Per agent socket, the last of its messages being written (an ack is written before its result). */
+  private readonly pending = new WeakMap<HubSocket, Promise<unknown>>();
+  private isClosed = false;
+
+  constructor(private readonly deps: CommandDeps) {
+    this.unsubscribe = deps.ctx.events.on('botCommand.changed', (event) => this.changed(event));
+  }
+
+  close(): void {
+    this.isClosed = true;
+    this.unsubscribe();
+  }
+
+  /** An agent was admitted on this node: queued commands, and those its earlier connection missed. */
+  async admitted(socket: HubSocket): Promise<void> {
+    const { hwid, connectedAt } = socket.data;
+    if (!hwid) return;
+    const waiting = await commandsToDeliver(this.deps.ctx, { hwid, connectedAt: new Date(connectedAt) });
+    for (const { command, deliveries } of waiting) await this.deliver(socket, command, deliveries);
+  }
+
+  ack(socket: HubSocket, payload: unknown): void {
+    const parsed = botCommandAckSchema.safeParse(payload);
+    const { hwid } = socket.data;
+    if (!parsed.success || socket.data.kind !== 'bot' || !hwid) return;
+    this.inOrder(socket, () => acknowledgeCommand(this.deps.ctx, { id: parsed.data.id, hwid }));
+  }
+
+  result(socket: HubSocket, payload: unknown): void {
+    const parsed = botCommandResultSchema.safeParse(payload);
+    const { hwid } = socket.data;
+    if (!parsed.success || socket.data.kind !== 'bot' || !hwid) return;
+    this.inOrder(socket, () => finishCommand(this.deps.ctx, { ...parsed.data, hwid }));
+  }
+
+  private inOrder(socket: HubSocket, work: () => Promise<unknown>): void {
+    const next = (this.pending.get(socket) ?? Promise.resolve())
+      .then(work)
+      .catch((error: unknown) =>
+        this.deps.ctx.log.error(
+          { err: error, hwid: socket.data.hwid },
+          'message de commande du bot non enregistré',
+        ),
+      );
+    this.pending.set(socket, next);
+  }
+
+  private changed(event: { command: BotCommand; issuerId: string | null }): void {
+    if (this.isClosed) return;
+    const { io } = this.deps;
+    const { command, issuerId } = event;
+    const watchers = rooms.bot(command.hwid);
+    io.local.to(watchers).emit(SOCKET_EVENTS.botCommandUpdate, maskStaff(command));
+    if (issuerId && command.issuer.type === 'staff')
+      io.local.to(rooms.user(issuerId)).except(watchers).emit(SOCKET_EVENTS.botCommandUpdate, command);
+    if (command.state !== 'queued') return;
+    const [agent] = localSocketsIn(io, rooms.agent(command.hwid));
+    if (agent?.data.kind === 'bot')
+      runInBackground(this.deps.ctx.log, 'remise d’une commande au bot', () =>
+        this.deliver(agent, command, 0),
+      );
+  }
+
+  /** Marked `sent` first, then emitted: an acknowledgement never finds it still `queued`. */
+  private async deliver(socket: HubSocket, command: BotCommand, deliveries: number): Promise<void> {
+    if (this.isClosed || !socket.connected) return;
+    const sent = await markCommandSent(this.deps.ctx, { id: command.id, deliveries });
+    if (!sent || !socket.connected) return;
+    socket.emit(SOCKET_EVENTS.botCommand, { id: sent.id, kind: sent.kind, payload: sent.payload });
+  }
+}
