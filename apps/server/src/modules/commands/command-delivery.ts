@@ -106,14 +106,26 @@ export async function finishCommand(
   });
 }
 
-/** Commands the agent did not acknowledge within their TTL: `expired` (the sweep started in app.ts). */
+/** Said of a command the agent received but never finished (its process died, for instance). */
+const NO_RESULT = 'Reçue par le bot, sans résultat dans le délai.';
+
+/**
+ * Commands not finished within their TTL: `expired` (the sweep started in app.ts). One the agent
+ * acknowledged but never answered is expired too, saying so: otherwise it would wait forever.
+ */
 export async function expireBotCommands(ctx: AppContext, now = new Date()): Promise<number> {
   return inTransaction(ctx, async (tx) => {
-    const rows = await tx.db
+    const unanswered = await tx.db
+      .update(botCommands)
+      .set({ state: 'expired', message: NO_RESULT, updatedAt: now })
+      .where(and(eq(botCommands.state, 'acknowledged'), lte(botCommands.expiresAt, now)))
+      .returning();
+    const undelivered = await tx.db
       .update(botCommands)
       .set({ state: 'expired', updatedAt: now })
       .where(and(inArray(botCommands.state, ['queued', 'sent']), lte(botCommands.expiresAt, now)))
       .returning();
+    const rows = [...unanswered, ...undelivered];
     for (const row of rows) announce(tx, row);
     return rows.length;
   });

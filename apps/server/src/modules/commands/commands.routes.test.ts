@@ -10,6 +10,7 @@ import {
   waitFor,
 } from '../../../test/helpers/realtime.ts';
 import { auditLog } from '../audit/audit.table.ts';
+import { acknowledgeCommand, markCommandSent } from './command-delivery.ts';
 import { issueBotCommand } from './commands.service.ts';
 
 let server: TestServer;
@@ -217,4 +218,47 @@ it('expires a command the bot did not acknowledge within its time (the sweep sta
     const listed = await call<Data<BotCommand[]>>('GET', '/me/bot/commands', undefined, owner.token);
     expect(listed.body.data[0]).toMatchObject({ id: command.id, state: 'expired' });
   });
+});
+
+it('expires a command the bot acknowledged but never finished, saying so; it no longer counts against the cap', async () => {
+  const owner = await createBotOwner(server);
+  const { socket: watcher } = await connectAndAuthenticate(server, {
+    type: 'client',
+    token: owner.token,
+    hwid: owner.hwid,
+  });
+  sockets.push(watcher);
+  const issuer = { id: owner.user.id, username: owner.user.username, ip: null, staff: false };
+  // Its time runs out in a second: handed over and acknowledged at once, then the agent dies.
+  const command = await issueBotCommand(server.app.ctx, {
+    hwid: owner.hwid,
+    command: { kind: 'restart' },
+    issuer,
+    now: new Date(Date.now() - TTL_MS + 1_000),
+  });
+  expect(await markCommandSent(server.app.ctx, { id: command.id, deliveries: 0 })).toBeDefined();
+  expect(await acknowledgeCommand(server.app.ctx, { id: command.id, hwid: owner.hwid })).toBe(true);
+  const expired = await waitFor<BotCommand>(
+    watcher,
+    'bot_command_update',
+    (update) => update.id === command.id && update.state === 'expired',
+  );
+  expect(expired.message).toBe('Reçue par le bot, sans résultat dans le délai.');
+
+  // Received commands are no longer waiting: three of them (the cap here) leave room for a fourth.
+  for (let i = 0; i < 3; i++) {
+    const received = await issueBotCommand(server.app.ctx, {
+      hwid: owner.hwid,
+      command: { kind: 'pause' },
+      issuer,
+    });
+    await markCommandSent(server.app.ctx, { id: received.id, deliveries: 0 });
+    expect(await acknowledgeCommand(server.app.ctx, { id: received.id, hwid: owner.hwid })).toBe(true);
+  }
+  const fourth = await issueBotCommand(server.app.ctx, {
+    hwid: owner.hwid,
+    command: { kind: 'resume' },
+    issuer,
+  });
+  expect(fourth.state).toBe('queued');
 });

@@ -9,7 +9,8 @@ import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
-const PENDING_STATES: BotCommandState[] = ['queued', 'sent', 'acknowledged'];
+/** Commands the bot has not received yet: what the per-bot cap counts. */
+const PENDING_STATES: BotCommandState[] = ['queued', 'sent'];
 /** Why a configuration push was cancelled by a newer one. */
 const SUPERSEDED = 'remplacée';
 const LIST_LIMIT = 50;
