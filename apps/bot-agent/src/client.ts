@@ -8,7 +8,6 @@ import {
   type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
-  SOCKET_TIMEOUT_MS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
 import type { BotClientEvents } from './client-events.ts';
@@ -17,6 +16,8 @@ import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
 import { hashHwidComponents, type RawHwidComponents } from './hwid.ts';
 import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
 import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
+import { AgentLog, type AgentLogger } from './log.ts';
+import { requestLease, requestSession } from './platform-api.ts';
 import { reconnectionDelay } from './reconnection.ts';
 
 export type { BotClientEvents } from './client-events.ts';
@@ -57,6 +58,11 @@ export interface BotClientOptions {
   /** The latest time this agent saw, stored between runs, and where to store it. */
   lastSeenAt?: number;
   onLastSeen?: (at: number) => void;
+  /**
+   * Patterns removed from the log before it leaves the PC (decision 209), besides the access key,
+   * the session token, the lease and anything shaped like a token, always removed.
+   */
+  redact?: readonly RegExp[];
 }
 
 export interface BotClient {
@@ -75,6 +81,11 @@ export interface BotClient {
    * id, and its outcome sent (the handler's `{ok: false, message}` or a throw: failed).
    */
   onCommand<K extends BotCommandKind>(kind: K, handler: CommandHandler<K>): void;
+  /**
+   * The agent's log ("Journal du bot", decision 209): the last lines are kept, and they stream to
+   * the platform only while someone reads the journal. Secrets are removed as lines are written.
+   */
+  readonly log: AgentLogger;
   readonly isConnected: boolean;
   /** Game accounts the server accepts for this bot (from the last session opened). */
   readonly whitelist: readonly string[];
@@ -119,6 +130,12 @@ export function createBotClient(options: BotClientOptions): BotClient {
       isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
   });
   const clock = options.now ?? Date.now;
+  const log = new AgentLog({
+    secrets: () => [options.accessKey, session?.token, session?.lease, leases.current?.token],
+    redact: options.redact,
+    send: (batch) => isAuthenticated && socket !== undefined && !!socket.emit('bot_log', batch),
+    now: clock,
+  });
   const components = options.components
     ? hashHwidComponents(options.components, options.productKey)
     : undefined;
@@ -141,26 +158,14 @@ export function createBotClient(options: BotClientOptions): BotClient {
     setTimer: options.setTimer,
     renew: async () => {
       if (!session) throw new Error('no bot session');
-      const response = await fetch(`${serverUrl}/api/bot/lease`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: session.token, hwid: boundHwid }),
-        signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        lease?: string;
-        error?: string;
-        code?: string;
-      };
-      if (response.status === 200 && body.lease) return body.lease;
-      const error = new BotApiError(
-        body.error ?? `HTTP ${response.status}`,
-        body.code ?? 'HTTP_ERROR',
-        response.status,
-      );
-      // An ended session (expired, another PC took over the key...) is replaced: its answer carries a lease.
-      if (error.code === 'BOT_SESSION_INVALID') return (await openSession()).lease;
-      throw error;
+      try {
+        return await requestLease(serverUrl, { token: session.token, hwid: boundHwid });
+      } catch (error) {
+        // An ended session (expired, another PC took over the key...) is replaced: its answer carries a lease.
+        if (error instanceof BotApiError && error.code === 'BOT_SESSION_INVALID')
+          return (await openSession()).lease;
+        throw error;
+      }
     },
     isFatal: (error) => error instanceof BotApiError && FATAL_CODES.has(error.code),
     onRenewed: (lease) => emitter.emit('leaseRenewed', lease),
@@ -172,36 +177,20 @@ export function createBotClient(options: BotClientOptions): BotClient {
   });
 
   async function openSession(): Promise<BotSessionAnswer> {
-    const response = await fetch(`${serverUrl}/api/bot/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        accessKey: options.accessKey,
-        hwid: options.hwid,
-        ...(components && Object.keys(components).length > 0 ? { components } : {}),
-        version: options.version,
-        channel: options.channel ?? 'stable',
-      }),
-      signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
+    const body = await requestSession(serverUrl, {
+      accessKey: options.accessKey,
+      hwid: options.hwid,
+      ...(components && Object.keys(components).length > 0 ? { components } : {}),
+      version: options.version,
+      channel: options.channel ?? 'stable',
     });
-    const body = (await response.json().catch(() => ({}))) as Partial<BotSessionAnswer> & {
-      error?: string;
-      code?: string;
-    };
-    if (response.status !== 201 || !body.token || !body.expiresAt) {
-      throw new BotApiError(
-        body.error ?? `HTTP ${response.status}`,
-        body.code ?? 'HTTP_ERROR',
-        response.status,
-      );
-    }
     session = { token: body.token, expiresAt: body.expiresAt };
     if (body.hwid) boundHwid = body.hwid;
     if (body.lease) await leases.accept(body.lease);
     whitelist = body.whitelist ?? [];
     update = body.update ?? null;
     if (update) emitter.emit('updateAvailable', update);
-    return body as BotSessionAnswer;
+    return body;
   }
 
   /** The lease kept with the stored session when it still verifies; a renewal otherwise. */
@@ -311,6 +300,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
       // authenticated never counted as connected (counting it made online counters drift).
       const wasAuthenticated = isAuthenticated;
       isAuthenticated = false;
+      // The server asks again (bot_log_start) when the new connection's journal is read.
+      log.stop();
       if (wasAuthenticated) emitter.emit('disconnected', reason);
       // The manager reconnects by itself after network failures, not after a server-side close.
       if (reason === 'io server disconnect' && !isStopped) scheduleReconnect();
@@ -324,6 +315,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
     });
     current.on('connect_error', (error) => emitter.emit('error', error));
     current.on('bot_command', (command) => commands.receive(command));
+    current.on('bot_log_start', () => log.start());
+    current.on('bot_log_stop', () => log.stop());
     const authenticated = new Promise<void>((resolve, reject) => {
       connectWaiter = { resolve, reject };
     });
@@ -351,6 +344,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     clearInterval(keepAlive);
     clearTimeout(retryTimer);
     leases.stop();
+    log.stop();
     isAuthenticated = false;
     socket?.disconnect();
     settle(new Error('client stopped'));
@@ -367,6 +361,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       socket.connect();
     },
     onCommand: (kind, handler) => commands.on(kind, handler),
+    log,
     get isConnected() {
       return isAuthenticated;
     },

@@ -33,6 +33,7 @@ export {
   type VerifiedLease,
 } from './lease.ts';
 export { realTimer, type SetTimer } from './lease-keeper.ts';
+export { type AgentLogger, REDACTED } from './log.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { runSimulatedCommands } from './simulated-commands.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { BOT_STATUS_LABELS, type BotReport } from '@bot/contracts';
 import { BotApiError, type BotClient, createBotClient, reconnectionDelay } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import type { VerifiedLease } from './lease.ts';
@@ -131,17 +132,36 @@ async function startBot(index: number): Promise<void> {
     console.error(`[${entry.username}] bail révoqué : ${error.code} ${error.message}`);
   });
   void connectBot(client, entry.username);
+  let previous: BotReport | undefined;
   const start = setTimeout(() => {
     timers.push(
       setInterval(() => {
         // A stopped agent reports nothing any more; a paused one waits for `resume`.
         if (stoppedClients.has(client) || commands.isPaused()) return;
-        if (client.report(world.tick())) counters.reports += 1;
+        const report = world.tick();
+        logActivity(client, report, previous);
+        previous = report;
+        if (client.report(report)) counters.reports += 1;
         else counters.dropped += 1;
       }, periodMs),
     );
   }, Math.random() * periodMs);
   timers.push(start);
+}
+
+/**
+ * What the simulated agent writes to its log ("Journal du bot", decision 209): each account that
+ * changed activity, where it is; a stopped account is a warning.
+ */
+function logActivity(client: BotClient, report: BotReport, previous: BotReport | undefined): void {
+  for (const account of report.accounts) {
+    const before = previous?.accounts.find((other) => other.name === account.name);
+    if (before?.status === account.status) continue;
+    const { x, y } = account.position;
+    const line = `${account.name} : ${BOT_STATUS_LABELS[account.status].toLowerCase()} en [${x}, ${y}]`;
+    if (account.status === 'stopped') client.log.warn(line);
+    else client.log.info(line);
+  }
 }
 
 /** Refusals told once per code (200 bots refused for the same reason would flood the console). */

@@ -33,6 +33,8 @@ import { createDiscordOutbox } from './modules/alerts/discord-outbox.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
+import { botLogRoutes } from './modules/bot-log/bot-log.routes.ts';
+import { purgeBotLog } from './modules/bot-log/bot-log.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { expireBotCommands } from './modules/commands/command-delivery.ts';
@@ -234,6 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(worldRoutes);
       await api.register(botRoutes);
       await api.register(commandsRoutes);
+      await api.register(botLogRoutes);
       await api.register(usersOnlineRoutes);
       await api.register(releasesRoutes);
       await api.register(alertsRoutes);
@@ -288,6 +291,8 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
   // Remote commands the agent did not acknowledge in time (decision 208).
   loops.every('expiration des commandes aux bots', config.commands.sweepMs, () => expireBotCommands(ctx));
+  // The bots' journals keep `botLogRetentionDays` (decision 209).
+  loops.every('purge du journal des bots', config.botLog.purgeEveryMs, () => purgeBotLog(ctx));
   // The real-time module's six (modules/realtime/realtime.loops.ts names them).
   for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
   return loops;

@@ -183,6 +183,11 @@ export interface AppConfig {
   alerts: AlertsConfig;
   /** Remote commands (decision 208): how long one waits for the agent, the expiry sweep, per-bot cap. */
   commands: { ttlMs: number; sweepMs: number; maxPendingPerBot: number };
+  /**
+   * The bots' journals (decision 209): lines per second per bot and the burst above it, and how
+   * often lines older than the retention setting are removed.
+   */
+  botLog: { linesPerSecond: number; burst: number; purgeEveryMs: number };
 }
 
 interface AlertsConfig {
@@ -341,5 +346,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       discordMaxAttempts: 5,
     },
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
+    botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },
   });
 }

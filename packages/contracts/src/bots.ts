@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BotCommand, BotCommandAck, BotCommandDelivery, BotCommandResult } from './bot-commands.ts';
+import type { BotLogBatch, BotLogLines } from './bot-log.ts';
 import { hwidComponentsSchema } from './licensing.ts';
 import { int32 } from './numbers.ts';
 import { agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
@@ -201,6 +202,12 @@ export const SOCKET_EVENTS = {
   botCommandResult: 'bot_command_result',
   /** Server → the bot's watchers and the issuer: a command changed state. */
   botCommandUpdate: 'bot_command_update',
+  /** Server → bot agent: someone opened its journal, stream the log (decision 209). */
+  botLogStart: 'bot_log_start',
+  /** Server → bot agent: nobody watches its journal any more, send nothing. */
+  botLogStop: 'bot_log_stop',
+  /** Bot agent → server: log lines (`BotLogBatch`); server → journal sockets: `BotLogLines`. */
+  botLog: 'bot_log',
 } as const;
 
 /**
@@ -233,6 +240,8 @@ export const socketAuthenticateInput = z.discriminatedUnion('type', [
     viewport: mapViewportSchema.optional(),
   }),
   z.strictObject({ type: z.literal('bot'), token: z.string().min(1).max(256), hwid: hwidSchema }),
+  /** A journal socket (decision 209): open while someone reads the bot's log. */
+  z.strictObject({ type: z.literal('log'), token: z.string().min(1).max(256), hwid: hwidSchema }),
 ]);
 export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;
 
@@ -246,7 +255,11 @@ export type SocketAuthenticateAck = { ok: true } | { ok: false; error: string; c
 export interface ServerToClientEvents {
   auth_error: (body: { error: string; code: string }) => void;
   /** Admin sockets also learn their feed: the whole fleet, or what their viewport shows (decision 206). */
-  authenticated: (info: { type: 'client' | 'admin' | 'bot'; hwid?: string; feed?: AdminFeed }) => void;
+  authenticated: (info: {
+    type: 'client' | 'admin' | 'bot' | 'log';
+    hwid?: string;
+    feed?: AdminFeed;
+  }) => void;
   /** Client sockets: one bot state; admin sockets: a batch of changed states. */
   bot_update: (payload: BotState | BotState[]) => void;
   bot_snapshot: (states: BotState[]) => void;
@@ -258,6 +271,9 @@ export interface ServerToClientEvents {
   lease_revoked: (revocation: LeaseRevocation) => void;
   bot_command: (command: BotCommandDelivery) => void;
   bot_command_update: (command: BotCommand) => void;
+  bot_log_start: () => void;
+  bot_log_stop: () => void;
+  bot_log: (lines: BotLogLines) => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */
@@ -267,4 +283,5 @@ export interface ClientToServerEvents {
   map_viewport: (viewport: MapViewport) => void;
   bot_command_ack: (ack: BotCommandAck) => void;
   bot_command_result: (result: BotCommandResult) => void;
+  bot_log: (batch: BotLogBatch) => void;
 }

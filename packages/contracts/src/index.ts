@@ -4,6 +4,7 @@ export * from './alerts.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './bot-commands.ts';
+export * from './bot-log.ts';
 export * from './bot-timeline.ts';
 export * from './bots.ts';
 export * from './catalog.ts';

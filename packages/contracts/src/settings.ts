@@ -33,6 +33,8 @@ export const siteSettingsSchema = z.strictObject({
     .int()
     .min(0)
     .max(24 * 30),
+  /** How long the lines of the bots' journals are kept (decision 209). */
+  botLogRetentionDays: z.number().int().min(1).max(90),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -50,6 +52,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   staffTwoFactorRequired: false,
   leaseLifetimeHours: 24,
   leaseGraceHours: 24,
+  botLogRetentionDays: 3,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -71,6 +74,7 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   staffTwoFactorRequired: 'Double authentification obligatoire pour le personnel',
   leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
   leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',
+  botLogRetentionDays: 'Conservation du journal des bots (jours)',
 };
 
 export const publicSettingsSchema = siteSettingsSchema.pick({

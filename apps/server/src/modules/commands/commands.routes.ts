@@ -2,10 +2,15 @@ import { botCommandAnswer, botCommandInput, botCommandListAnswer, hwidSchema } f
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { boundHwidOf, cancelBotCommand, issueBotCommand, listBotCommands } from './commands.service.ts';
+import {
+  BOT_STAFF_PERMISSIONS,
+  boundHwidOf,
+  cancelBotCommand,
+  issueBotCommand,
+  listBotCommands,
+} from './commands.service.ts';
 
-/** Staff who act on bots: from the map, from users online, from the admin user page. */
-const staffGuard = requireAnyPermission('can_manageMap', 'can_manageUsersOnline', 'can_manageUsers');
+const staffGuard = requireAnyPermission(...BOT_STAFF_PERMISSIONS);
 const commandId = z.string().uuid('Identifiant invalide.');
 
 /** Remote commands to a bot (decision 208): its owner on their bot, staff on any. */

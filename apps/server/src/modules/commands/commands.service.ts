@@ -53,8 +53,11 @@ export async function boundHwidOf(ctx: AppContext, userId: string): Promise<stri
   return user.hwid;
 }
 
-/** The owner a staff command goes to: who has the PC bound now (staff may not outrank them). */
-async function ownerForStaff(ctx: AppContext, hwid: string, actor: CommandIssuer) {
+/** Staff who act on bots (and read their journal): from the map, users online, the admin user page. */
+export const BOT_STAFF_PERMISSIONS = ['can_manageMap', 'can_manageUsersOnline', 'can_manageUsers'] as const;
+
+/** Whom staff reach through a PC: who has it bound now (staff may not outrank them). */
+export async function ownerForStaff(ctx: AppContext, hwid: string, actor: { id: string }) {
   const owner = await findUserByHwid(ctx, hwid);
   if (!owner) throw new AppError('NOT_FOUND', { message: 'Aucun compte n’est lié à ce PC.' });
   await assertMayManageUser(ctx, { actorId: actor.id, target: owner });

@@ -10,6 +10,7 @@ import { getSettings } from '../settings/settings.service.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
 import { BotCommandRelay } from './bot-commands.ts';
 import { BotFanOut } from './bot-fan-out.ts';
+import { BotLogRelay } from './bot-log-relay.ts';
 import { BotPresence } from './bot-presence.ts';
 import { BotSessions } from './bot-sessions.ts';
 import { RedisBotStateStore } from './bot-state-store.redis.ts';
@@ -75,6 +76,7 @@ export function createRealtimeHub(
   const stopRelay = cluster.start({ events: ctx.events, viewports, fanOut, presence });
   const botSessions = new BotSessions({ io, store, presence, metrics, config });
   const commands = new BotCommandRelay({ ctx, io });
+  const botLog = new BotLogRelay({ ctx, io, audience });
   const lifecycle = new SocketLifecycle({
     config,
     log: ctx.log,
@@ -85,6 +87,7 @@ export function createRealtimeHub(
     presence,
     bots: botSessions,
     commands,
+    botLog,
     authenticator: new SocketAuthenticator(ctx),
     slots: new AuthenticationSlots(),
     staffFeed: { store, audience, viewports, fullFeedMaxBots: config.fullFeedMaxBots },
@@ -95,6 +98,7 @@ export function createRealtimeHub(
     lifecycle.close();
     access.close();
     commands.close();
+    botLog.close();
     fanOut.close();
     viewports.close();
     presence.close();
@@ -114,7 +118,18 @@ export function createRealtimeHub(
       kickBot: (hwid) => botSessions.kick(hwid),
       connectedViewers: () => listViewers(io, cluster.isDegraded()),
     },
-    loops: realtimeLoops({ config, redis, fanOut, presence, recorder, access, viewports, audience, metrics }),
+    loops: realtimeLoops({
+      config,
+      redis,
+      fanOut,
+      presence,
+      recorder,
+      access,
+      viewports,
+      audience,
+      metrics,
+      botLog,
+    }),
     close: () => {
       closing ??= close();
       return closing;
@@ -183,7 +198,7 @@ async function offlineTimeoutMs(ctx: AppContext): Promise<number> {
   return (await getSettings(ctx)).botOfflineTimeoutSeconds * 1000;
 }
 
-/** Rooms whose watchers other nodes must know about: one bot's page, and the fleet map. */
+/** Rooms whose watchers other nodes must know about: one bot's page, its journal, and the fleet map. */
 function isSharedAudienceRoom(room: string): boolean {
-  return room === rooms.admins || room.startsWith(rooms.bot(''));
+  return room === rooms.admins || room.startsWith(rooms.bot('')) || rooms.hwidOfBotLog(room) !== undefined;
 }

@@ -4,6 +4,7 @@ import type { RedisConnection } from '../../core/redis.ts';
 import type { ActivityRecorder } from '../bots/bots.history.ts';
 import type { Audience } from './audience.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
+import type { BotLogRelay } from './bot-log-relay.ts';
 import type { BotPresence } from './bot-presence.ts';
 import type { MapViewports } from './map-viewports.ts';
 import type { RealtimeMetrics } from './realtime.metrics.ts';
@@ -11,6 +12,8 @@ import type { SocketAccess } from './socket-access.ts';
 
 /** How often each node shares which rooms it watches (a watcher elsewhere waits at most this). */
 export const AUDIENCE_REFRESH_MS = 1_000;
+/** How often streaming journals are checked: a bot stops within this once its last reader left. */
+const JOURNAL_TICK_MS = 1_000;
 
 interface LoopParts {
   config: RealtimeConfig;
@@ -22,6 +25,7 @@ interface LoopParts {
   viewports: MapViewports;
   audience: Audience;
   metrics: RealtimeMetrics;
+  botLog: BotLogRelay;
 }
 
 /**
@@ -60,6 +64,8 @@ export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
       run: () => parts.access.sweepExpired(),
     },
     { name: 'comptes par case de la carte', everyMs: config.mapCellsMs, run: () => parts.viewports.tick() },
+    // Journals nobody reads any more stop; dropped lines are told (decision 209).
+    { name: 'journaux des bots', everyMs: JOURNAL_TICK_MS, run: () => parts.botLog.tick() },
   ];
   if (redis) {
     loops.push({

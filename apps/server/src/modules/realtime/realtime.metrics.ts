@@ -32,7 +32,7 @@ export function createRealtimeMetrics(
     labelNames: ['type'],
     registers: [registry],
     collect() {
-      const counts = { client: 0, admin: 0, bot: 0, unauthenticated: 0 };
+      const counts = { client: 0, admin: 0, bot: 0, log: 0, unauthenticated: 0 };
       for (const kind of read.socketKinds()) counts[(kind ?? 'unauthenticated') as keyof typeof counts] += 1;
       for (const [type, count] of Object.entries(counts)) this.set({ type }, count);
     },

@@ -8,7 +8,8 @@ import {
 } from '@bot/contracts';
 import type { Server, Socket } from 'socket.io';
 
-type PeerKind = 'client' | 'admin' | 'bot';
+/** `log`: a journal socket, open while someone reads a bot's log (decision 209). */
+type PeerKind = 'client' | 'admin' | 'bot' | 'log';
 
 /** What the hub remembers about each socket (Socket.IO's `socket.data`; other nodes read it too). */
 export interface SocketData {

@@ -1,9 +1,16 @@
+const BOT_LOG_PREFIX = 'bot-log:';
+
 /** Socket.IO room names: always built here, never inline. */
 export const rooms = {
   /** Browsers watching one bot (its owner, staff). */
   bot: (hwid: string): string => `bot:${hwid}`,
   /** The bot agent socket of one PC (at most one). */
   agent: (hwid: string): string => `agent:${hwid}`,
+  /** Journal sockets reading one bot's log (decision 209). */
+  botLog: (hwid: string): string => `${BOT_LOG_PREFIX}${hwid}`,
+  /** The hwid of a journal room, or undefined for another room. */
+  hwidOfBotLog: (room: string): string | undefined =>
+    room.startsWith(BOT_LOG_PREFIX) ? room.slice(BOT_LOG_PREFIX.length) : undefined,
   /** Staff watching the whole fleet. */
   admins: 'admins',
   /** Staff maps following a viewport (decision 206): online counts only, states come per map. */

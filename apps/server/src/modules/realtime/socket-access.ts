@@ -1,6 +1,7 @@
-import { ERRORS, type ErrorCode, SOCKET_EVENTS } from '@bot/contracts';
+import { ERRORS, type ErrorCode, type Permission, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
+import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
 import {
   canRunBot,
   findAllowedAccounts,
@@ -146,7 +147,8 @@ export class SocketAccess {
   /** Two-factor became mandatory for staff: staff sockets without it close. */
   private async recheckStaffSockets(): Promise<void> {
     const staff = new Set<string | undefined>();
-    for (const socket of localSocketsIn(this.deps.io, rooms.browsers)) staff.add(socket.data.userId);
+    for (const socket of this.deps.io.sockets.sockets.values() as Iterable<HubSocket>)
+      if (socket.data.kind !== 'bot') staff.add(socket.data.userId);
     for (const userId of staff) if (userId) await this.recheckUser(userId);
   }
 
@@ -164,6 +166,10 @@ export class SocketAccess {
     }
     const staffRefusal = await this.staffRefusalOf(userId, held);
     for (const socket of browsers) {
+      if (socket.data.kind === 'log') {
+        const refusal = await this.journalRefusalOf(socket, held);
+        if (refusal) refuse(socket, refusal);
+      }
       if (socket.data.kind === 'admin' && staffRefusal) refuse(socket, staffRefusal);
       if (socket.data.kind === 'client' && staffRefusal && socket.data.hwid !== user.hwid)
         refuse(socket, staffRefusal === 'TWO_FACTOR_ENROLLMENT_REQUIRED' ? staffRefusal : 'FORBIDDEN');
@@ -177,6 +183,19 @@ export class SocketAccess {
   /** Why a user may not use staff power on sockets now, or null when they may. */
   private async staffRefusalOf(userId: string, held: readonly string[]): Promise<ErrorCode | null> {
     if (!held.includes('can_manageMap')) return 'FORBIDDEN';
+    return this.secondFactorRefusalOf(userId);
+  }
+
+  /** Why a journal socket may no longer read its bot's log (decision 209), or null. */
+  private async journalRefusalOf(socket: HubSocket, held: readonly Permission[]): Promise<ErrorCode | null> {
+    const { userId, hwid } = socket.data;
+    if (!userId || !hwid) return 'FORBIDDEN';
+    if (!(await mayReadBotLog(this.deps.ctx, { userId, hwid, permissions: held }))) return 'FORBIDDEN';
+    const isOwner = (await findUserById(this.deps.ctx, userId))?.hwid === hwid;
+    return isOwner ? null : this.secondFactorRefusalOf(userId);
+  }
+
+  private async secondFactorRefusalOf(userId: string): Promise<ErrorCode | null> {
     const twoFactorEnabled = await hasTwoFactorEnabled(this.deps.ctx, userId);
     return (await lacksRequiredSecondFactor(this.deps.ctx, { twoFactorEnabled }))
       ? 'TWO_FACTOR_ENROLLMENT_REQUIRED'

@@ -8,6 +8,7 @@ import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import { getPermissionsOfUsers } from '../access/access.service.ts';
 import { type AuthenticatedSession, findSessionsByTokens } from '../auth/sessions.service.ts';
+import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
 import {
   canRunBot,
   findAllowedAccountsOfUsers,
@@ -25,12 +26,12 @@ import { type Refusal, refusal } from './realtime.types.ts';
 /** Who a socket turned out to be, with what its socket data records. */
 export type SocketIdentity =
   | {
-      kind: 'admin' | 'client';
+      kind: 'admin' | 'client' | 'log';
       userId: string;
       username: string;
       sessionId: string;
       sessionExpiresAt: number;
-      /** The bot a client socket watches. */
+      /** The bot a client socket watches, or whose journal a log socket reads. */
       hwid?: string;
       /** What an admin socket's map shows, when it offered one (decision 206). */
       viewport?: MapViewport;
@@ -108,6 +109,7 @@ export class SocketAuthenticator {
     const { ctx } = this;
     const session = await this.webSessions.load(input.token);
     if (!session) return refusal('UNAUTHORIZED');
+    if (input.type === 'log') return this.authenticateJournal(input, session);
     const isStaff = (await this.permissions.load(session.userId)).includes('can_manageMap');
     if (input.type === 'admin') {
       if (!isStaff) return refusal('FORBIDDEN');
@@ -134,6 +136,35 @@ export class SocketAuthenticator {
       sessionExpiresAt: session.expiresAt.getTime(),
       hwid: input.type === 'client' ? input.hwid : undefined,
       viewport: input.type === 'admin' ? input.viewport : undefined,
+    };
+  }
+
+  /**
+   * A journal socket: the bot's owner, or staff who may act on it (decision 209). Refusals count
+   * like a client socket's (guessing hwids); staff reading someone else's pass the two-factor gate.
+   */
+  private async authenticateJournal(
+    input: Extract<SocketAuthenticateInput, { type: 'log' }>,
+    session: AuthenticatedSession,
+  ): Promise<SocketIdentity | Refusal> {
+    const { ctx } = this;
+    const { userId } = session;
+    if (await ctx.limiter.isExhausted('watchRefusal', userId)) return refusal('RATE_LIMITED');
+    const permissions = await this.permissions.load(userId);
+    if (!(await mayReadBotLog(ctx, { userId, hwid: input.hwid, permissions }))) {
+      await ctx.limiter.hit('watchRefusal', userId).catch(() => undefined);
+      return refusal('FORBIDDEN');
+    }
+    const isOwner = (await this.hwidsOfUsers.load(userId)) === input.hwid;
+    if (!isOwner && (await lacksRequiredSecondFactor(ctx, session)))
+      return refusal('TWO_FACTOR_ENROLLMENT_REQUIRED');
+    return {
+      kind: 'log',
+      userId,
+      username: session.username,
+      sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
+      hwid: input.hwid,
     };
   }
 

@@ -5,6 +5,7 @@ import { runInBackground } from '../../core/background.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import type { Audience } from './audience.ts';
 import type { BotCommandRelay } from './bot-commands.ts';
+import type { BotLogRelay } from './bot-log-relay.ts';
 import type { BotPresence } from './bot-presence.ts';
 import type { BotSessions } from './bot-sessions.ts';
 import type { BotStateStore } from './bot-state-store.ts';
@@ -36,6 +37,7 @@ interface LifecycleDeps {
   presence: BotPresence;
   bots: BotSessions;
   commands: BotCommandRelay;
+  botLog: BotLogRelay;
 }
 
 /**
@@ -72,6 +74,7 @@ export class SocketLifecycle {
     socket.on('disconnect', () => {
       stopAuthTimer();
       if (socket.data.feed === 'viewport') this.deps.viewports.remove(socket.id);
+      this.left(socket);
       if (!this.isClosed)
         runInBackground(this.deps.log, 'bot hors ligne', () => this.deps.presence.disconnected(socket));
     });
@@ -83,7 +86,19 @@ export class SocketLifecycle {
     socket.on(SOCKET_EVENTS.botCommandResult, (payload: unknown) =>
       this.deps.commands.result(socket, payload),
     );
+    socket.on(SOCKET_EVENTS.botLog, (payload: unknown) => {
+      runInBackground(this.deps.log, 'lignes du journal du bot', () =>
+        this.deps.botLog.received(socket, payload),
+      );
+    });
   };
+
+  /** A journal may stop streaming when its last reader leaves; a bot's stream ends with it. */
+  private left(socket: HubSocket): void {
+    const { kind, hwid } = socket.data;
+    if (kind === 'log' && hwid) this.deps.botLog.viewerLeft(hwid);
+    if (kind === 'bot') this.deps.botLog.agentLeft(socket);
+  }
 
   /** One `authenticate` per socket, in time; answers how to stop its timer (the socket left). */
   private handleAuthentication(socket: HubSocket): () => void {
@@ -151,6 +166,11 @@ export class SocketLifecycle {
       runInBackground(this.deps.log, 'commandes en attente du bot', () =>
         this.deps.commands.admitted(socket),
       );
+      this.deps.botLog.agentAdmitted(socket);
+    } else if (identity.kind === 'log') {
+      // Not a page of the site: no settings broadcasts, not counted among the viewers online.
+      await socket.join([rooms.session(identity.sessionId), rooms.user(identity.userId)]);
+      await this.deps.botLog.viewerAdmitted(socket, identity.hwid as string);
     } else await this.admitBrowser(socket, identity);
     return undefined;
   }

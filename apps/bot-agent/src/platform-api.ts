@@ -1,0 +1,43 @@
+import { type BotSessionAnswer, SOCKET_TIMEOUT_MS } from '@bot/contracts';
+import { BotApiError } from './errors.ts';
+
+type ErrorBody = { error?: string; code?: string };
+
+/** POSTs JSON to the platform's API; answers the status and the body (empty when not JSON). */
+async function post<T>(
+  serverUrl: string,
+  route: string,
+  body: unknown,
+): Promise<{ status: number; body: T & ErrorBody }> {
+  const response = await fetch(`${serverUrl}/api${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(SOCKET_TIMEOUT_MS),
+  });
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as T & ErrorBody };
+}
+
+function refusal(status: number, body: ErrorBody): BotApiError {
+  return new BotApiError(body.error ?? `HTTP ${status}`, body.code ?? 'HTTP_ERROR', status);
+}
+
+/** `POST /api/bot/sessions`: the session (token, whitelist, lease...), or the platform's refusal. */
+export async function requestSession(
+  serverUrl: string,
+  input: Record<string, unknown>,
+): Promise<BotSessionAnswer> {
+  const { status, body } = await post<Partial<BotSessionAnswer>>(serverUrl, '/bot/sessions', input);
+  if (status !== 201 || !body.token || !body.expiresAt) throw refusal(status, body);
+  return body as BotSessionAnswer;
+}
+
+/** `POST /api/bot/lease`: a fresh lease token for the session, or the platform's refusal. */
+export async function requestLease(
+  serverUrl: string,
+  input: { token: string; hwid: string },
+): Promise<string> {
+  const { status, body } = await post<{ lease?: string }>(serverUrl, '/bot/lease', input);
+  if (status === 200 && body.lease) return body.lease;
+  throw refusal(status, body);
+}

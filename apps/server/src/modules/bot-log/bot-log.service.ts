@@ -1,0 +1,107 @@
+import {
+  BOT_LOG_MESSAGE_MAX_CHARS,
+  BOT_LOG_RECENT_LINES,
+  type BotLogLevel,
+  type BotLogLine,
+  type Permission,
+} from '@bot/contracts';
+import { desc, eq, lt } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { BOT_STAFF_PERMISSIONS, ownerForStaff } from '../commands/commands.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
+import { findUserById } from '../users/users.service.ts';
+import { type BotLogLineRow, botLogLines } from './bot-log.table.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A line to keep, as the hub accepted it. */
+export interface NewBotLogLine {
+  level: BotLogLevel;
+  time: Date;
+  message: string;
+  origin: BotLogLine['origin'];
+}
+
+function toBotLogLine(row: BotLogLineRow): BotLogLine {
+  return {
+    id: String(row.id),
+    level: row.level,
+    time: row.time.toISOString(),
+    message: row.message,
+    origin: row.origin,
+  };
+}
+
+/** A message cut to what is kept, ending with "…" when it was longer. */
+function capMessage(message: string): string {
+  if (message.length <= BOT_LOG_MESSAGE_MAX_CHARS) return message;
+  return `${message.slice(0, BOT_LOG_MESSAGE_MAX_CHARS - 1)}…`;
+}
+
+/** Keeps lines of a bot's log; answers them as viewers read them, in the order received. */
+export async function recordBotLogLines(
+  ctx: AppContext,
+  input: { hwid: string; lines: readonly NewBotLogLine[]; now?: Date },
+): Promise<BotLogLine[]> {
+  if (input.lines.length === 0) return [];
+  const receivedAt = input.now ?? new Date();
+  const rows = await ctx.db
+    .insert(botLogLines)
+    .values(
+      input.lines.map((line) => ({
+        ...line,
+        message: capMessage(line.message),
+        hwid: input.hwid,
+        receivedAt,
+      })),
+    )
+    .returning();
+  return rows.sort((a, b) => a.id - b.id).map(toBotLogLine);
+}
+
+/** The last lines kept of a bot's log, oldest first. */
+export async function listBotLogLines(
+  ctx: AppContext,
+  input: { hwid: string; limit?: number },
+): Promise<BotLogLine[]> {
+  const rows = await ctx.db
+    .select()
+    .from(botLogLines)
+    .where(eq(botLogLines.hwid, input.hwid))
+    .orderBy(desc(botLogLines.id))
+    .limit(input.limit ?? BOT_LOG_RECENT_LINES);
+  return rows.reverse().map(toBotLogLine);
+}
+
+/** Forgets lines older than the `botLogRetentionDays` setting; answers how many. */
+export async function purgeBotLog(ctx: AppContext, now = new Date()): Promise<number> {
+  const { botLogRetentionDays } = await getSettings(ctx);
+  const before = new Date(now.getTime() - botLogRetentionDays * DAY_MS);
+  const removed = await ctx.db
+    .delete(botLogLines)
+    .where(lt(botLogLines.receivedAt, before))
+    .returning({ id: botLogLines.id });
+  return removed.length;
+}
+
+/**
+ * Whether a user may read a PC's journal: its owner (the PC bound to them now), or staff who act
+ * on bots and may manage that owner.
+ */
+export async function mayReadBotLog(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; permissions: readonly Permission[] },
+): Promise<boolean> {
+  const user = await findUserById(ctx, input.userId);
+  if (!user || user.bannedAt) return false;
+  if (user.hwid === input.hwid) return true;
+  if (!BOT_STAFF_PERMISSIONS.some((name) => input.permissions.includes(name))) return false;
+  try {
+    await ownerForStaff(ctx, input.hwid, { id: input.userId });
+    return true;
+  } catch (error) {
+    if (error instanceof AppError) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+import { BOT_LOG_LEVELS } from '@bot/contracts';
+import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Lines of the bots' own logs (decision 209), streamed only while someone reads the journal and
+ * kept `botLogRetentionDays`. The identity orders them as they were received.
+ */
+export const botLogLines = pgTable(
+  'bot_log_lines',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    hwid: text('hwid').notNull(),
+    level: text('level', { enum: BOT_LOG_LEVELS }).notNull(),
+    /** When the agent wrote it (its own clock). */
+    time: timestamp('time', { withTimezone: true }).notNull(),
+    message: text('message').notNull(),
+    /** `server`: the hub's own line (lines dropped past the rate limit). */
+    origin: text('origin', { enum: ['agent', 'server'] }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('bot_log_lines_hwid_id_idx').on(t.hwid, t.id),
+    index('bot_log_lines_received_idx').on(t.receivedAt),
+  ],
+);
+
+export type BotLogLineRow = typeof botLogLines.$inferSelect;

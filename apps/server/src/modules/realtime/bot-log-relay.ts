@@ -1,0 +1,187 @@
+import { BOT_LOG_RECENT_LINES, type BotLogLineInput, botLogBatchSchema, SOCKET_EVENTS } from '@bot/contracts';
+import { BurstyRateLimiter, RateLimiterMemory } from 'rate-limiter-flexible';
+import type { AppContext } from '../../context.ts';
+import { type NewBotLogLine, recordBotLogLines } from '../bot-log/bot-log.service.ts';
+import type { Audience } from './audience.ts';
+import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
+import { rooms } from './rooms.ts';
+
+interface LogRelayDeps {
+  ctx: AppContext;
+  io: HubServer;
+  audience: Audience;
+}
+
+/** An agent of this node streaming its log: what it may still send and what it lost. */
+interface Stream {
+  socket: HubSocket;
+  /** Lines of its ring buffer still accepted without the rate limit (once per watch). */
+  backlogLeft: number;
+  /** Lines lost since the last notice (past the rate limit, or the agent's own queue). */
+  dropped: number;
+  /** The last batch being written: batches are kept in the order they came. */
+  writing: Promise<unknown>;
+}
+
+/**
+ * The bots' journals (decision 209). Journal sockets (`authenticate` type `log`) join
+ * `bot-log:<hwid>`, a room every node knows is watched (the shared audience). The node holding a
+ * bot's socket tells its agent to stream (`bot_log_start`) when the room gains a watcher anywhere
+ * and to stop (`bot_log_stop`) when it has none; it rate-limits the lines, keeps them and sends them
+ * to the room on every node.
+ */
+export class BotLogRelay {
+  private readonly streams = new Map<string, Stream>();
+  private readonly limiter: BurstyRateLimiter;
+  private isClosed = false;
+
+  constructor(private readonly deps: LogRelayDeps) {
+    const { linesPerSecond, burst } = deps.ctx.config.botLog;
+    this.limiter = new BurstyRateLimiter(
+      new RateLimiterMemory({ keyPrefix: 'bot-log', points: linesPerSecond, duration: 1 }),
+      new RateLimiterMemory({
+        keyPrefix: 'bot-log-burst',
+        points: Math.max(1, burst - linesPerSecond),
+        duration: 10,
+      }),
+    );
+    // Another node's socket joined a room: if it is the journal of a bot held here, start it.
+    deps.io.on('watching', (room: string) => {
+      const hwid = rooms.hwidOfBotLog(room);
+      if (hwid) this.watchersChanged(hwid);
+    });
+  }
+
+  close(): void {
+    this.isClosed = true;
+    this.streams.clear();
+  }
+
+  /** A journal socket was admitted: it watches the bot's log from now on. */
+  async viewerAdmitted(socket: HubSocket, hwid: string): Promise<void> {
+    const room = rooms.botLog(hwid);
+    await socket.join(room);
+    this.deps.audience.joined(room);
+    socket.emit(SOCKET_EVENTS.authenticated, { type: 'log', hwid });
+    this.watchersChanged(hwid);
+  }
+
+  /** A journal socket left (its room is already left): the bot may stop if it was the last one. */
+  viewerLeft(hwid: string): void {
+    this.watchersChanged(hwid);
+  }
+
+  /** An agent was admitted here: it streams at once if its journal is open somewhere. */
+  agentAdmitted(socket: HubSocket): void {
+    if (socket.data.hwid) this.watchersChanged(socket.data.hwid);
+  }
+
+  agentLeft(socket: HubSocket): void {
+    const { hwid } = socket.data;
+    if (hwid && this.streams.get(hwid)?.socket === socket) this.streams.delete(hwid);
+  }
+
+  /**
+   * Periodic: stops the agents nobody watches any more (a watcher on another node is known gone
+   * once its node stops announcing the room), and says how many lines were dropped, at most once
+   * per tick.
+   */
+  tick(): Promise<void> {
+    for (const [hwid, stream] of this.streams) {
+      if (!this.isWatched(hwid)) this.stop(hwid, stream);
+      else if (stream.dropped > 0) {
+        this.write(hwid, stream, [
+          { level: 'warn', time: new Date(), message: droppedNotice(stream.dropped), origin: 'server' },
+        ]);
+        stream.dropped = 0;
+      }
+    }
+    return Promise.resolve();
+  }
+
+  /** `bot_log` from an agent: lines of a stream we asked for, else ignored. */
+  async received(socket: HubSocket, payload: unknown): Promise<void> {
+    const { hwid } = socket.data;
+    const stream = hwid ? this.streams.get(hwid) : undefined;
+    const parsed = botLogBatchSchema.safeParse(payload);
+    if (!hwid || !stream || stream.socket !== socket || !parsed.success) return;
+    const { lines, backlog, dropped = 0 } = parsed.data;
+    const accepted = backlog ? this.takeBacklog(stream, lines) : await this.takeWithinRate(hwid, lines);
+    stream.dropped += lines.length - accepted.length + dropped;
+    this.write(
+      hwid,
+      stream,
+      accepted.map((line) => ({ ...line, time: new Date(line.time), origin: 'agent' })),
+    );
+  }
+
+  private takeBacklog(stream: Stream, lines: BotLogLineInput[]): BotLogLineInput[] {
+    const accepted = lines.slice(0, stream.backlogLeft);
+    stream.backlogLeft -= accepted.length;
+    return accepted;
+  }
+
+  /** The lines within the bot's rate (a steady rate and a burst above it); the rest are dropped. */
+  private async takeWithinRate(hwid: string, lines: BotLogLineInput[]): Promise<BotLogLineInput[]> {
+    const accepted: BotLogLineInput[] = [];
+    for (const line of lines) {
+      const allowed = await this.limiter.consume(hwid).then(
+        () => true,
+        () => false,
+      );
+      if (!allowed) break;
+      accepted.push(line);
+    }
+    return accepted;
+  }
+
+  /** Keeps the lines, in the order they came, then sends them to the journal's watchers on every node. */
+  private write(hwid: string, stream: Stream, lines: NewBotLogLine[]): void {
+    if (lines.length === 0) return;
+    const { ctx, io } = this.deps;
+    stream.writing = stream.writing
+      .then(async () => {
+        const recorded = await recordBotLogLines(ctx, { hwid, lines });
+        if (!this.isClosed) io.to(rooms.botLog(hwid)).emit(SOCKET_EVENTS.botLog, { hwid, lines: recorded });
+      })
+      .catch((error: unknown) =>
+        ctx.log.error({ err: error, hwid }, 'lignes du journal du bot non enregistrées'),
+      );
+  }
+
+  private watchersChanged(hwid: string): void {
+    if (this.isClosed) return;
+    const [agent] = localSocketsIn(this.deps.io, rooms.agent(hwid));
+    if (agent?.data.kind !== 'bot') return;
+    const stream = this.streams.get(hwid);
+    const watched = this.isWatched(hwid);
+    if (watched && stream?.socket !== agent) this.start(hwid, agent);
+    else if (!watched && stream) this.stop(hwid, stream);
+  }
+
+  private start(hwid: string, socket: HubSocket): void {
+    this.streams.set(hwid, {
+      socket,
+      backlogLeft: BOT_LOG_RECENT_LINES,
+      dropped: 0,
+      writing: Promise.resolve(),
+    });
+    socket.emit(SOCKET_EVENTS.botLogStart);
+  }
+
+  private stop(hwid: string, stream: Stream): void {
+    this.streams.delete(hwid);
+    stream.socket.emit(SOCKET_EVENTS.botLogStop);
+  }
+
+  private isWatched(hwid: string): boolean {
+    const room = rooms.botLog(hwid);
+    return this.deps.audience.isWatchedHere(room) || this.deps.audience.isWatchedElsewhere(room);
+  }
+}
+
+function droppedNotice(count: number): string {
+  return count === 1
+    ? '1 ligne du bot non transmise : trop de lignes à la fois.'
+    : `${count} lignes du bot non transmises : trop de lignes à la fois.`;
+}
