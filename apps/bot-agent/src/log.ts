@@ -33,6 +33,8 @@ export interface AgentLogger {
   error(message: string): void;
   /** The lines kept (the last `BOT_LOG_RECENT_LINES`), secrets already removed. */
   recent(): readonly BotLogLineInput[];
+  /** Someone reads the journal now: lines leave as they are written. */
+  readonly isStreaming: boolean;
 }
 
 interface KeptLine {
