@@ -1,5 +1,6 @@
 import {
   type AdminFeed,
+  type BotLogLine,
   type BotState,
   type ClientToServerEvents,
   type MapCells,
@@ -54,6 +55,13 @@ export interface AdminHandlers {
   onAuthError?: (body: { error: string; code: string }) => void;
 }
 
+export interface BotLogHandlers {
+  /** New lines of the bot's log (the agent's backlog first, then its tail). */
+  onLines: (lines: BotLogLine[]) => void;
+  onConnectionChange?: (state: LiveConnectionState) => void;
+  onAuthError?: (body: { error: string; code: string }) => void;
+}
+
 export const HWID_REQUIRED = 'HWID requis';
 export const TOKEN_MISSING = 'Token manquant';
 
@@ -77,6 +85,8 @@ export function createSocketClient(deps: SocketClientDeps) {
   const log = deps.log ?? ((message: string) => console.log(message));
   const connect = deps.connect ?? io;
   const hwidSockets = new Map<string, LiveSocket>();
+  /** Open journals ("Journal du bot"): the agent streams its log while one is open (decision 209). */
+  const logSockets = new Map<string, LiveSocket>();
   let adminSocket: LiveSocket | undefined;
   let adminFeed: AdminFeed | undefined;
   /** What the admin socket offers to follow (the map's area and filters); sent on every connect. */
@@ -157,6 +167,30 @@ export function createSocketClient(deps: SocketClientDeps) {
     socket.disconnect();
   }
 
+  /** Reads one bot's log while the journal is open; an earlier journal of the same bot is closed first. */
+  function connectToBotLog(hwid: string, handlers: BotLogHandlers): LiveSocket | undefined {
+    if (!deps.getToken()) {
+      log(TOKEN_MISSING);
+      return undefined;
+    }
+    disconnectBotLog(hwid);
+    const socket = open(undefined);
+    logSockets.set(hwid, socket);
+    watchConnection(socket, (token) => ({ token, type: 'log', hwid }), handlers);
+    socket.on(SOCKET_EVENTS.botLog, (batch) => {
+      if (batch.hwid === hwid) handlers.onLines(batch.lines);
+    });
+    return socket;
+  }
+
+  function disconnectBotLog(hwid: string): void {
+    const socket = logSockets.get(hwid);
+    if (!socket) return;
+    logSockets.delete(hwid);
+    socket.removeAllListeners();
+    socket.disconnect();
+  }
+
   /** Watches the whole fleet; a new admin socket replaces the old one. */
   function connectAsAdmin(handlers: AdminHandlers): LiveSocket | undefined {
     if (!deps.getToken()) {
@@ -213,6 +247,7 @@ export function createSocketClient(deps: SocketClientDeps) {
 
   function disconnectAll(): void {
     for (const hwid of [...hwidSockets.keys()]) disconnectHwid(hwid);
+    for (const hwid of [...logSockets.keys()]) disconnectBotLog(hwid);
     disconnectAdmin();
   }
 
@@ -222,6 +257,8 @@ export function createSocketClient(deps: SocketClientDeps) {
     disconnectAll,
     connectAsAdmin,
     disconnectAdmin,
+    connectToBotLog,
+    disconnectBotLog,
     setAdminViewport,
     /** Open sockets (tests, diagnostics). */
     openHwids: () => [...hwidSockets.keys()],

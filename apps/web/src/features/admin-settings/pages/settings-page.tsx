@@ -172,6 +172,16 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
               'Le bot continue hors connexion jusqu’à la fin du bail plus ce délai.'
             }
           />
+          <TextField
+            {...form.register('botLogRetentionDays', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.botLogRetentionDays}
+            error={Boolean(error('botLogRetentionDays'))}
+            helperText={
+              error('botLogRetentionDays') ??
+              'Les lignes reçues pendant la lecture du journal, de 1 à 90 jours.'
+            }
+          />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
           <Button type="submit" variant="contained" disabled={!isDirty || isSubmitting}>

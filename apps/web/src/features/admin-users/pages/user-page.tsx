@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { BotLogCard } from '../../bot-log/index.ts';
 import { timelineKeys } from '../../bot-timeline/index.ts';
 import { adminUserKeys, adminUserQuery } from '../api/admin-users.ts';
 import { BotSection } from '../components/bot-section.tsx';
@@ -81,6 +82,7 @@ export default function UserPage() {
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
         <BotTimelineSection userId={id} />
+        {data.hwid ? <BotLogCard scope="staff" hwid={data.hwid} /> : null}
         <SessionsSection user={data} onChanged={onChanged} />
         <OrdersSection userId={id} />
         <WhitelistSection userId={id} />

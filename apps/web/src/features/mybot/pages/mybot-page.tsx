@@ -23,6 +23,7 @@ import {
 } from '../../../lib/socket/index.ts';
 import { BotKeyCard, HwidCard } from '../../account/index.ts';
 import { fetchMeInfo } from '../../auth/index.ts';
+import { BotLogCard } from '../../bot-log/index.ts';
 import { BotTimelineView, myBotTimelineQuery } from '../../bot-timeline/index.ts';
 import { AlertsCard } from '../../notifications/index.ts';
 import { DownloadCard } from '../../releases/index.ts';
@@ -201,10 +202,11 @@ export default function MyBotPage() {
         <Stack spacing={3} sx={{ minWidth: 0 }}>
           {hwid ? <BotCommandsCard hwid={hwid} /> : null}
           {hwid ? (
-            <SectionCard title="Journal en direct">
+            <SectionCard title="Événements en direct">
               <EventLog events={events} />
             </SectionCard>
           ) : null}
+          {hwid ? <BotLogCard scope="me" hwid={hwid} online={state?.online ?? false} /> : null}
           {/* First in its column: the build's notes and checksum, next to the checklist's button. */}
           <DownloadCard />
           <BotKeyCard />
