@@ -78,15 +78,19 @@ export async function pagePointOf(page: Page, x: number, y: number): Promise<{ x
   };
 }
 
-/** The view once the map has stated it twice alike (it restates its view a few times a second). */
+/**
+ * The view once the map's description states the framing the canvas has now: the canvas counts its
+ * changes (`data-view-revision`) and the description, refreshed a few times a second, says which
+ * one it describes.
+ */
 export async function settledView(page: Page): Promise<MapView> {
-  let previous = await readMapView(page);
-  for (;;) {
-    await page.waitForTimeout(300);
-    const next = await readMapView(page);
-    if (JSON.stringify(next) === JSON.stringify(previous)) return next;
-    previous = next;
-  }
+  await page.waitForFunction(() => {
+    const canvas = document.querySelector('[data-testid="map-canvas"]');
+    const described = document.querySelector('[data-testid="map-view"]');
+    const revision = canvas?.getAttribute('data-view-revision');
+    return revision != null && described?.getAttribute('data-revision') === revision;
+  });
+  return readMapView(page);
 }
 
 /** One wheel notch zooms the map by this much (apps/web/src/features/admin-map/interaction). */

@@ -23,7 +23,8 @@ interface DescribedArea {
 
 /** The canvas in words: what a screen reader user is told, and what the journeys read. */
 export interface MapDescription {
-  view: { cx: number; cy: number; scale: number; isClustered: boolean };
+  /** `revision`: the framing this describes (the canvas's `data-view-revision` is the current one). */
+  view: { cx: number; cy: number; scale: number; isClustered: boolean; revision: number };
   area: { minX: number; minY: number; maxX: number; maxY: number };
   /** Accounts held here that pass the filter (those the nodes count for clusters are not). */
   shownCount: number;
@@ -61,7 +62,7 @@ function describeAreas({ renderer }: MapEngine): DescribedArea[] {
 export function describeMap(engine: MapEngine): MapDescription {
   const { renderer, buffers } = engine;
   return {
-    view: { ...renderer.view, isClustered: renderer.isClustered() },
+    view: { ...renderer.view, isClustered: renderer.isClustered(), revision: renderer.revision },
     area: renderer.visibleArea(),
     shownCount: buffers.visibleCount,
     accounts: describeAccounts(engine),

@@ -33,6 +33,7 @@ export function MapTextAlternative({
         data-cy={view.cy}
         data-scale={view.scale}
         data-clustered={view.isClustered}
+        data-revision={view.revision}
         data-min-x={area.minX}
         data-min-y={area.minY}
         data-max-x={area.maxX}

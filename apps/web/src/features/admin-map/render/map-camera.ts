@@ -24,6 +24,8 @@ export class MapCamera {
   width = 0;
   height = 0;
   world: World | null = null;
+  /** Counts the changes of what the canvas frames (the description says which one it states). */
+  revision = 0;
 
   /** The world's extent: the loaded world's, else the whole coordinate range. */
   bounds() {
@@ -44,13 +46,13 @@ export class MapCamera {
     this.view.cy = (minY + maxY) / 2;
     const scale = Math.min(this.width / (maxX - minX + 2), this.height / (maxY - minY + 2));
     this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
-    this.viewChanged();
+    this.changed();
   }
 
   panBy(dx: number, dy: number): void {
     this.view.cx -= dx / this.view.scale;
     this.view.cy -= dy / this.view.scale;
-    this.viewChanged();
+    this.changed();
   }
 
   /** Zooms by `factor` keeping the world point under (sx, sy) in place. */
@@ -59,10 +61,16 @@ export class MapCamera {
     this.view.scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.view.scale * factor));
     this.view.cx = wx - (sx - this.width / 2) / this.view.scale;
     this.view.cy = wy - (sy - this.height / 2) / this.view.scale;
+    this.changed();
+  }
+
+  /** The framing changed (a pan, a zoom, a new canvas size). */
+  protected changed(): void {
+    this.revision++;
     this.viewChanged();
   }
 
-  /** Called on each pan and zoom. */
+  /** Called on each change of the framing. */
   protected viewChanged(): void {}
 
   /** Zoomed out far enough that the map asks for clusters (each account is drawn beyond). */

@@ -57,6 +57,7 @@ export class MapRenderer extends MapCamera {
     if (!context) throw new Error('Canvas 2D indisponible');
     this.context = context;
     this.background = document.createElement('canvas');
+    canvas.dataset.viewRevision = String(this.revision);
   }
 
   start(): void {
@@ -88,8 +89,7 @@ export class MapRenderer extends MapCamera {
     this.background.height = h;
     this.image = this.context.createImageData(w, h);
     this.pixels = new Uint32Array(this.image.data.buffer);
-    this.isBackgroundStale = true;
-    this.isDirty = true;
+    this.changed();
   }
 
   setServerCells(cells: readonly MapCells[] | null): void {
@@ -106,6 +106,8 @@ export class MapRenderer extends MapCamera {
   protected override viewChanged(): void {
     this.isBackgroundStale = true;
     this.isDirty = true;
+    // The framing now, next to the description that states it a moment later (e2e/map-reading.ts).
+    this.canvas.dataset.viewRevision = String(this.revision);
   }
 
   /** Clusters on screen: zoomed out, or zoomed in on an area where nodes sent counts (decision 206). */
