@@ -76,6 +76,8 @@ export interface BotClient {
    */
   onCommand<K extends BotCommandKind>(kind: K, handler: CommandHandler<K>): void;
   readonly isConnected: boolean;
+  /** A `pause` command succeeded and no `resume` since: every report says `paused: true`. */
+  readonly isPaused: boolean;
   /** Game accounts the server accepts for this bot (from the last session opened). */
   readonly whitelist: readonly string[];
   /** The newer build the server told of when the last session opened, or null. */
@@ -113,10 +115,19 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
+  /** Paused by a remote command: reports carry `paused: true` (the keep-alive too). */
+  let isPaused = false;
   const commands = new CommandRunner({
     ack: (id) => void socket?.emit('bot_command_ack', { id }),
     result: (result) =>
       isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
+    // A pause that succeeded makes every report say `paused` until a resume succeeds; the last
+    // report goes again at once, so watchers read the new state without waiting for the next one.
+    ran: (command, result) => {
+      if (!result.ok || (command.kind !== 'pause' && command.kind !== 'resume')) return;
+      isPaused = command.kind === 'pause';
+      if (isAuthenticated && lastReport) send(lastReport);
+    },
   });
   const clock = options.now ?? Date.now;
   const components = options.components
@@ -290,7 +301,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   }
 
   function send(report: BotReport): void {
-    socket?.emit('bot_update', report);
+    socket?.emit('bot_update', isPaused ? { ...report, paused: true } : report);
     lastSentAt = Date.now();
   }
 
@@ -369,6 +380,9 @@ export function createBotClient(options: BotClientOptions): BotClient {
     onCommand: (kind, handler) => commands.on(kind, handler),
     get isConnected() {
       return isAuthenticated;
+    },
+    get isPaused() {
+      return isPaused;
     },
     get whitelist() {
       return whitelist;

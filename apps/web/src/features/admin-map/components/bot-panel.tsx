@@ -1,6 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -42,6 +43,9 @@ export function BotPanel({
       <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
         {hwid}
       </Typography>
+      {state?.paused ? (
+        <Chip size="small" color="warning" label="En pause" data-testid="map-panel-paused" sx={{ mt: 1 }} />
+      ) : null}
       {state ? (
         <>
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>

@@ -107,8 +107,9 @@ export default function MyBotPage() {
             <Chip
               data-testid="mybot-online"
               data-online={state?.online ? 'true' : 'false'}
-              color={state?.online ? 'success' : 'default'}
-              label={state?.online ? 'Bot en ligne' : 'Bot hors ligne'}
+              data-paused={state?.online && state.paused ? 'true' : 'false'}
+              color={state?.online ? (state.paused ? 'warning' : 'success') : 'default'}
+              label={state?.online ? (state.paused ? 'Bot en pause' : 'Bot en ligne') : 'Bot hors ligne'}
             />
             <Chip
               data-testid="mybot-connection"
