@@ -173,8 +173,9 @@ export async function cancelBotCommand(
         actor: issuer,
         action: 'bot.command_cancel',
         target: { type: 'bot', id: hwid, label: owner?.username },
-        before: { id: row.id, kind: row.kind, state: current.state },
-        after: { state: row.state },
+        // The command named after, so the entry reads "Type : Pause · État : … → Annulée".
+        before: { state: current.state },
+        after: { id: row.id, kind: row.kind, state: row.state },
       });
     }
     announce(tx, row);
