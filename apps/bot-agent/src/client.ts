@@ -76,8 +76,6 @@ export interface BotClient {
    */
   onCommand<K extends BotCommandKind>(kind: K, handler: CommandHandler<K>): void;
   readonly isConnected: boolean;
-  /** A `pause` command succeeded and no `resume` since: every report says `paused: true`. */
-  readonly isPaused: boolean;
   /** Game accounts the server accepts for this bot (from the last session opened). */
   readonly whitelist: readonly string[];
   /** The newer build the server told of when the last session opened, or null. */
@@ -115,17 +113,15 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
-  /** Paused by a remote command: reports carry `paused: true` (the keep-alive too). */
-  let isPaused = false;
+  let isPaused = false; // by a remote command: reports (keep-alives too) carry `paused: true`
   const commands = new CommandRunner({
     ack: (id) => void socket?.emit('bot_command_ack', { id }),
     result: (result) =>
       isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
-    // A pause that succeeded makes every report say `paused` until a resume succeeds; the last
-    // report goes again at once, so watchers read the new state without waiting for the next one.
-    ran: (command, result) => {
-      if (!result.ok || (command.kind !== 'pause' && command.kind !== 'resume')) return;
-      isPaused = command.kind === 'pause';
+    // Reports say `paused` from a pause that succeeded to a resume; the last one goes again at once.
+    ran: ({ kind }, { ok }) => {
+      if (!ok || (kind !== 'pause' && kind !== 'resume')) return;
+      isPaused = kind === 'pause';
       if (isAuthenticated && lastReport) send(lastReport);
     },
   });
@@ -380,9 +376,6 @@ export function createBotClient(options: BotClientOptions): BotClient {
     onCommand: (kind, handler) => commands.on(kind, handler),
     get isConnected() {
       return isAuthenticated;
-    },
-    get isPaused() {
-      return isPaused;
     },
     get whitelist() {
       return whitelist;

@@ -68,3 +68,32 @@ it('refuses commands past the per-minute limit with a message about commands', a
     'Trop de commandes envoyées en une minute : patientez un instant avant d’en envoyer une autre.',
   );
 });
+
+it('lists the published routes to staff who send commands, without the route editor’s permission', async () => {
+  const editor = await server.createUser({ permissions: ['can_manageRoute'] });
+  const make = (name: string, status: 'draft' | 'published') =>
+    call<Data<{ id: string }>>(
+      'POST',
+      '/admin/routes',
+      { name, kind: 'gathering', status, steps: [] },
+      editor.token,
+    );
+  const published = await make('Zèbre publié', 'published');
+  await make('Brouillon caché', 'draft');
+  const staff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
+  const answer = await call<Data<{ id: string; name: string }[]>>(
+    'GET',
+    '/admin/bots/route-choices',
+    undefined,
+    staff.token,
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body.data).toContainEqual({
+    id: published.body.data.id,
+    name: 'Zèbre publié',
+    kind: 'gathering',
+  });
+  expect(answer.body.data.some((route) => route.name === 'Brouillon caché')).toBe(false);
+  const customer = await createBotOwner(server);
+  expect((await call('GET', '/admin/bots/route-choices', undefined, customer.token)).status).toBe(403);
+});

@@ -79,7 +79,7 @@ export class BotCommandRelay {
     const watchers = rooms.bot(command.hwid);
     io.local.to(watchers).emit(SOCKET_EVENTS.botCommandUpdate, maskStaff(command));
     // Staff maps hear every command, whoever sent it (each socket once), with the issuer named.
-    const staff = [rooms.admins, rooms.mapViewers];
+    const staff: string[] = [rooms.admins, rooms.mapViewers];
     if (issuerId && command.issuer.type === 'staff') staff.push(rooms.user(issuerId));
     io.local.to(staff).except(watchers).emit(SOCKET_EVENTS.botCommandUpdate, command);
     if (command.state !== 'queued') return;
