@@ -10,6 +10,7 @@ import { adminTableKey } from '../../../components/admin-table/index.ts';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { timelineKeys } from '../../bot-timeline/index.ts';
 import { adminUserKeys, adminUserQuery } from '../api/admin-users.ts';
+import { BotCommandsSection } from '../components/bot-commands-section.tsx';
 import { BotSection } from '../components/bot-section.tsx';
 import { BotTimelineSection } from '../components/bot-timeline-section.tsx';
 import { OrdersSection, WhitelistSection } from '../components/commerce-sections.tsx';
@@ -80,6 +81,7 @@ export default function UserPage() {
         <RolesSection user={data} onChanged={onChanged} />
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
+        <BotCommandsSection userId={id} />
         <BotTimelineSection userId={id} />
         <SessionsSection user={data} onChanged={onChanged} />
         <OrdersSection userId={id} />

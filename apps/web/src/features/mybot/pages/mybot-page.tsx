@@ -200,7 +200,9 @@ export default function MyBotPage() {
           <MyBotTimeline />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
-          {hwid ? <BotCommandsCard hwid={hwid} /> : null}
+          {hwid ? (
+            <BotCommandsCard hwid={hwid} accounts={state?.accounts.map((account) => account.name) ?? []} />
+          ) : null}
           {hwid ? (
             <SectionCard title="Journal en direct">
               <EventLog events={events} />
