@@ -92,7 +92,7 @@ export function BotCommandControls({
         ownerView={!isStaff}
         onCancel={(id) => cancel.mutate(id)}
         isCancelling={cancel.isPending}
-        routeName={routeName}
+        routeName={isStaff ? routeName : undefined}
       />
     </Box>
   );

@@ -27,11 +27,11 @@ function issuerOf(command: BotCommand): string {
   return command.issuer.username ?? 'le propriétaire';
 }
 
-/** What a command carries, in a few words (the account stopped, the route pushed). */
-function detailOf(command: BotCommand, routeName: (id: string) => string): string {
+/** What a command carries, in a few words (the account stopped; for staff, the route pushed). */
+function detailOf(command: BotCommand, routeName?: (id: string) => string): string {
   const { payload } = command;
   if (command.kind === 'stopAccount' && typeof payload.account === 'string') return ` « ${payload.account} »`;
-  if (command.kind === 'configure' && typeof payload.routeId === 'string')
+  if (command.kind === 'configure' && routeName && typeof payload.routeId === 'string')
     return ` (itinéraire ${routeName(payload.routeId)})`;
   return '';
 }
@@ -45,12 +45,13 @@ export function BotCommandList({
   ownerView,
   onCancel,
   isCancelling,
-  routeName = (id) => id,
+  routeName,
 }: {
   commands: BotCommand[];
   ownerView?: boolean;
   onCancel: (id: string) => void;
   isCancelling: boolean;
+  /** Staff: a route's name (customers read no route list, nor ids). */
   routeName?: (id: string) => string;
 }) {
   if (commands.length === 0) return <Typography color="text.secondary">Aucune commande envoyée.</Typography>;
