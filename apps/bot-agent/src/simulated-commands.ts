@@ -5,7 +5,8 @@ import type { SimulatedBot } from './world.ts';
 const RESTART_DELAY_MS = 50;
 
 /**
- * The simulator's answers to remote commands (decision 208): pause stops its reports until resume,
+ * The simulator's answers to remote commands (decision 208): pause freezes its world until resume
+ * (the SDK keeps re-sending the last report, marked `paused`, so the bot stays online and paused),
  * restart reconnects, stopAccount stops that account, configure changes the route of its accounts.
  * Answers `isPaused` for the report loop.
  */
