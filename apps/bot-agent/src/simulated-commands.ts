@@ -12,23 +12,33 @@ const RESTART_DELAY_MS = 50;
  */
 export function runSimulatedCommands(client: BotClient, world: SimulatedBot): { isPaused(): boolean } {
   let paused = false;
+  // Each command is written to the agent's log, as a real agent would ("Journal du bot", decision 209).
   client.onCommand('pause', () => {
     paused = true;
+    client.log.info('Commande reçue : pause. Les comptes de jeu attendent.');
     return undefined;
   });
   client.onCommand('resume', () => {
     paused = false;
+    client.log.info('Commande reçue : reprise.');
     return undefined;
   });
   client.onCommand('restart', () => {
+    client.log.warn('Commande reçue : redémarrage de l’agent.');
     setTimeout(() => client.reconnect(), RESTART_DELAY_MS);
     return undefined;
   });
-  client.onCommand('stopAccount', ({ account }) =>
-    world.stopAccount(account) ? undefined : { ok: false, message: `Compte de jeu inconnu : ${account}` },
-  );
+  client.onCommand('stopAccount', ({ account }) => {
+    if (world.stopAccount(account)) {
+      client.log.warn(`Commande reçue : arrêt du compte ${account}.`);
+      return undefined;
+    }
+    client.log.error(`Commande refusée : compte de jeu inconnu (${account}).`);
+    return { ok: false, message: `Compte de jeu inconnu : ${account}` };
+  });
   client.onCommand('configure', (configuration) => {
     world.configure(configuration);
+    client.log.info(`Nouvelle configuration : route ${configuration.routeId ?? 'inchangée'}.`);
     return undefined;
   });
   return { isPaused: () => paused };
