@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { RELEASE_PART_BYTES } from '@bot/contracts';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createRelease,
   publishRelease,
   storeReleasePart,
 } from '../apps/server/src/modules/releases/releases.service.ts';
+import { updateSettings } from '../apps/server/src/modules/settings/settings.service.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 const shared = serverAndBrowser();
@@ -30,6 +31,13 @@ async function published(version: string, channel: 'stable' | 'beta') {
 }
 
 describe('agent releases in the browser', () => {
+  // Offered to every customer at once (staged rollouts have their own tests, decision 910).
+  beforeAll(() =>
+    updateSettings(shared.server.app.ctx, {
+      patch: { releaseRolloutPercent: 100 },
+      actor: { id: null, username: null, ip: null },
+    }),
+  );
   it('staff publish a build; a customer downloads it from the bot page and gets the same bytes', async () => {
     // Over one part: the page sends it in two.
     const build = randomBytes(RELEASE_PART_BYTES + 300_000);

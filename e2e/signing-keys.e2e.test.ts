@@ -12,6 +12,7 @@ const shared = serverAndBrowser();
 
 interface Key {
   kid: string;
+  purpose: 'lease' | 'release';
   state: 'current' | 'previous' | 'revoked';
 }
 
@@ -24,9 +25,12 @@ describe('lease signing keys in the admin settings', () => {
     const published = async () =>
       (
         (await (await fetch(`${shared.server.url}/.well-known/jwks.json`)).json()) as {
-          keys: { kid: string }[];
+          keys: { kid: string; purpose?: string }[];
         }
-      ).keys.map((key) => key.kid);
+      ).keys
+        // The release manifests' key is published beside them (decision 910); this is about leases.
+        .filter((key) => key.purpose === 'lease')
+        .map((key) => key.kid);
     const before = (await published())[0] as string; // the first key, made on first need
 
     const { page, close } = await openPage(shared.browser, shared.server.url, { blockServiceWorkers: true });
@@ -34,15 +38,15 @@ describe('lease signing keys in the admin settings', () => {
     await navigateInApp(page, '/admin/settings');
     await expectHeading(page, 'Paramètres');
     const card = page.getByRole('list', { name: 'Clés de signature' });
-    await card.getByText(`${before.slice(0, 12)}… — Clé en service`).waitFor();
+    await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Clé en service`).waitFor();
 
     await page.getByRole('button', { name: 'Changer de clé' }).click();
     await page
       .getByRole('dialog', { name: 'Changer de clé ?' })
       .getByRole('button', { name: 'Changer de clé' })
       .click();
-    await card.getByText(`${before.slice(0, 12)}… — Ancienne clé (vérifie encore ses baux)`).waitFor();
-    const current = (await keys()).find((key) => key.state === 'current') as Key;
+    await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Ancienne clé (vérifie encore ses baux)`).waitFor();
+    const current = (await keys()).find((key) => key.state === 'current' && key.purpose === 'lease') as Key;
     expect(current.kid).not.toBe(before);
     expect(await published()).toEqual(expect.arrayContaining([before, current.kid]));
 
@@ -55,7 +59,7 @@ describe('lease signing keys in the admin settings', () => {
       .getByRole('dialog', { name: 'Révoquer cette clé ?' })
       .getByRole('button', { name: 'Révoquer' })
       .click();
-    await card.getByText(`${before.slice(0, 12)}… — Révoquée`).waitFor();
+    await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Révoquée`).waitFor();
     expect(await published()).toEqual([current.kid]);
     await close();
   });

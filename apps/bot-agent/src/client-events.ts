@@ -1,6 +1,6 @@
-import type { AgentUpdate } from '@bot/contracts';
 import type { BotApiError } from './errors.ts';
 import type { VerifiedLease } from './lease.ts';
+import type { VerifiedUpdate } from './updates.ts';
 
 /** What a `BotClient` tells its listeners (`client.on`). */
 export interface BotClientEvents {
@@ -9,8 +9,11 @@ export interface BotClientEvents {
   disconnected: [reason: string];
   /** The server closed the connection for good (replaced, kicked, banned...); the agent stopped. */
   fatal: [error: BotApiError];
-  /** A newer build exists on the agent's channel (told when a session opens). */
-  updateAvailable: [update: AgentUpdate];
+  /**
+   * A build to install, its manifest verified (told when a session opens, and at once over the
+   * socket when the running build was withdrawn: `rollback`). A refused one is an `error` (`UpdateError`).
+   */
+  updateAvailable: [update: VerifiedUpdate];
   /** A fresh lease replaced the one held (`client.lease` is the new one). */
   leaseRenewed: [lease: VerifiedLease];
   /** The lease runs out soon (or runs on its grace) and could not be renewed yet. */

@@ -1,107 +1,28 @@
 import { EventEmitter } from 'node:events';
 import {
   type AgentUpdate,
-  type BotCommandKind,
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
-  type ReleaseChannel,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
-import type { BotClientEvents } from './client-events.ts';
-import { type CommandHandler, CommandRunner } from './commands.ts';
+import type { BotClient, BotClientOptions } from './client-types.ts';
+import { CommandRunner } from './commands.ts';
 import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
-import { hashHwidComponents, type RawHwidComponents } from './hwid.ts';
-import { LeaseVerifier, type LeaseVerifierOptions, type VerifiedLease } from './lease.ts';
-import { LeaseKeeper, type SetTimer } from './lease-keeper.ts';
-import { AgentLog, type AgentLogger } from './log.ts';
-import { requestLease, requestSession } from './platform-api.ts';
+import { hashHwidComponents } from './hwid.ts';
+import { LeaseVerifier } from './lease.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
+import { AgentLog } from './log.ts';
+import { requestDeferral, requestLease, requestSession } from './platform-api.ts';
 import { reconnectionDelay } from './reconnection.ts';
+import { AgentUpdates } from './updates.ts';
 
 export type { BotClientEvents } from './client-events.ts';
+export type { BotClient, BotClientOptions } from './client-types.ts';
 export { BotApiError } from './errors.ts';
 export { reconnectionDelay } from './reconnection.ts';
-
-export interface BotClientOptions {
-  /** Server base URL, e.g. `http://127.0.0.1:3000` (the API is under `/api`, the socket under `/socket.io`). */
-  serverUrl: string;
-  /** The user's bot access key (shown in their account page). */
-  accessKey: string;
-  /** Hardware id of this PC. */
-  hwid: string;
-  /**
-   * The raw values of this PC's parts (`readMachineComponents()` reads them on Linux): the SDK sends
-   * only their HMACs under `productKey`, and the platform then recognises this PC after one part
-   * changed (docs/licensing.md). Without them the hwid is the only component.
-   */
-  components?: RawHwidComponents;
-  /** The product's key the components are hashed with (default `DEFAULT_HWID_PRODUCT_KEY`). */
-  productKey?: string;
-  /** Agent version (semver: `1.4.0`, `1.5.0-beta.1`). */
-  version: string;
-  /** The release channel this agent follows, for `updateAvailable` (default stable). */
-  channel?: ReleaseChannel;
-  /**
-   * A bot session opened earlier (reused until the server refuses it), with the lease it came with
-   * when the agent kept it: verified offline, it spares a renewal at start.
-   */
-  session?: { token: string; expiresAt: string; lease?: string };
-  /** The last report is sent again after this much silence, so the server keeps the bot online. */
-  keepAliveMs?: number;
-  /** The platform's public key set shipped with the agent (refreshed from the server when online). */
-  keys?: LeaseVerifierOptions['keys'];
-  /** The clock the lease checks use, and the timer their renewals wait on (tests move both). */
-  now?: () => number;
-  setTimer?: SetTimer;
-  /** The latest time this agent saw, stored between runs, and where to store it. */
-  lastSeenAt?: number;
-  onLastSeen?: (at: number) => void;
-  /**
-   * Patterns removed from the log before it leaves the PC (decision 209), besides the access key,
-   * the session token, the lease and anything shaped like a token, always removed.
-   */
-  redact?: readonly RegExp[];
-}
-
-export interface BotClient {
-  /** `POST /api/bot/sessions`: binds the hwid on first use; answers the token and the whitelist. */
-  openSession(): Promise<BotSessionAnswer>;
-  /** Opens a session when needed, connects and authenticates; resolves once authenticated. */
-  connect(): Promise<void>;
-  /** Sends the bot's state (accounts, positions, stats). False when not connected (kept for later). */
-  report(report: BotReport): boolean;
-  /** Closes the connection; no reconnection afterwards. */
-  stop(): Promise<void>;
-  /** Drops the connection and connects again (a `restart` command, after its result is sent). */
-  reconnect(): void;
-  /**
-   * Runs remote commands of this kind (decision 208): each is acknowledged on receipt, run once per
-   * id, and its outcome sent (the handler's `{ok: false, message}` or a throw: failed).
-   */
-  onCommand<K extends BotCommandKind>(kind: K, handler: CommandHandler<K>): void;
-  /**
-   * The agent's log ("Journal du bot", decision 209): the last lines are kept, and they stream to
-   * the platform only while someone reads the journal. Secrets are removed as lines are written.
-   */
-  readonly log: AgentLogger;
-  readonly isConnected: boolean;
-  /** Game accounts the server accepts for this bot (from the last session opened). */
-  readonly whitelist: readonly string[];
-  /** The newer build the server told of when the last session opened, or null. */
-  readonly update: AgentUpdate | null;
-  /** The verified lease the agent runs on (null before the first session). */
-  readonly lease: VerifiedLease | null;
-  /** The hwid this PC is bound as: its own, or the bound one its components matched (decision 906). */
-  readonly hwid: string;
-  /** `POST /api/bot/lease`: a fresh lease for the current session, verified before it is used. */
-  renewLease(): Promise<VerifiedLease>;
-  /** Checks the lease held against the keys and the clock (offline); stops the agent when it fails. */
-  checkLease(): Promise<VerifiedLease>;
-  on<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
-  off<K extends keyof BotClientEvents>(event: K, listener: (...args: BotClientEvents[K]) => void): void;
-}
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -112,7 +33,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
   emitter.on('error', () => {}); // errors are reported, never thrown at the event loop
   let session = options.session;
   let whitelist: string[] = [];
-  let update: AgentUpdate | null = null;
+  /** Told with the first session only: the previous run's crash (decision 910). */
+  let untoldCrash = options.lastCrash;
   let socket: AgentSocket | undefined;
   let isAuthenticated = false;
   let isStopped = false;
@@ -159,6 +81,16 @@ export function createBotClient(options: BotClientOptions): BotClient {
     onLastSeen: options.onLastSeen,
   });
 
+  const updates = new AgentUpdates({
+    keys: () => verifier.keySet,
+    refreshKeys: () => verifier.refreshKeys(),
+    now: clock,
+    defer: (version, minutes) => {
+      if (!session) return Promise.reject(new Error('no bot session'));
+      return requestDeferral(serverUrl, { token: session.token, hwid: boundHwid, version, minutes });
+    },
+  });
+
   const leases = new LeaseKeeper({
     verifier,
     now: clock,
@@ -190,14 +122,24 @@ export function createBotClient(options: BotClientOptions): BotClient {
       ...(components && Object.keys(components).length > 0 ? { components } : {}),
       version: options.version,
       channel: options.channel ?? 'stable',
+      ...(untoldCrash ? { lastCrash: untoldCrash } : {}),
     });
+    untoldCrash = undefined;
     session = { token: body.token, expiresAt: body.expiresAt };
     if (body.hwid) boundHwid = body.hwid;
     if (body.lease) await leases.accept(body.lease);
     whitelist = body.whitelist ?? [];
-    update = body.update ?? null;
-    if (update) emitter.emit('updateAvailable', update);
+    if (body.update) await offerUpdate(body.update);
     return body;
+  }
+
+  /** An update is told only once its signed manifest verifies; a refused one is an `error`. */
+  async function offerUpdate(offer: AgentUpdate): Promise<void> {
+    try {
+      emitter.emit('updateAvailable', await updates.accept(offer));
+    } catch (error) {
+      emitter.emit('error', error as Error);
+    }
   }
 
   /** The lease kept with the stored session when it still verifies; a renewal otherwise. */
@@ -322,6 +264,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     });
     current.on('connect_error', (error) => emitter.emit('error', error));
     current.on('bot_command', (command) => commands.receive(command));
+    current.on('update_available', (offer) => void offerUpdate(offer));
     current.on('bot_log_start', () => log.start());
     current.on('bot_log_stop', () => log.stop());
     const authenticated = new Promise<void>((resolve, reject) => {
@@ -368,6 +311,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
       socket.connect();
     },
     onCommand: (kind, handler) => commands.on(kind, handler),
+    downloadUpdate: () => updates.download(),
+    deferUpdate: (minutes) => updates.defer(minutes),
     log,
     get isConnected() {
       return isAuthenticated;
@@ -376,7 +321,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       return whitelist;
     },
     get update() {
-      return update;
+      return updates.current;
     },
     get lease() {
       return leases.current;

@@ -36,4 +36,5 @@ export { realTimer, type SetTimer } from './lease-keeper.ts';
 export { type AgentLogger, REDACTED } from './log.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { runSimulatedCommands } from './simulated-commands.ts';
+export { AgentUpdates, UpdateError, type UpdateRefusal, type VerifiedUpdate } from './updates.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

@@ -117,7 +117,9 @@ export class LeaseVerifier {
   async verifyOffline(token: string, kid = decodeProtectedHeader(token).kid ?? ''): Promise<VerifiedLease> {
     let payload: Uint8Array;
     try {
-      const verified = await compactVerify(token, createLocalJWKSet(this.keys), { algorithms: ['EdDSA'] });
+      // Lease keys only: a release manifest's key never vouches for a lease (decision 910).
+      const leaseKeys = { keys: this.keys.keys.filter((key) => (key.purpose ?? 'lease') === 'lease') };
+      const verified = await compactVerify(token, createLocalJWKSet(leaseKeys), { algorithms: ['EdDSA'] });
       if (verified.protectedHeader.typ !== LEASE_TYPE) throw new LeaseError('LEASE_MALFORMED');
       payload = verified.payload;
     } catch (error) {

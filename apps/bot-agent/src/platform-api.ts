@@ -41,3 +41,13 @@ export async function requestLease(
   if (status === 200 && body.lease) return body.lease;
   throw refusal(status, body);
 }
+
+/** `POST /api/bot/update-deferral`: the agent put the update off until then (the session proves who asks). */
+export async function requestDeferral(
+  serverUrl: string,
+  input: { token: string; hwid: string; version: string; minutes: number },
+): Promise<{ until: string }> {
+  const { status, body } = await post<{ until?: string }>(serverUrl, '/bot/update-deferral', input);
+  if (status === 200 && body.until) return { until: body.until };
+  throw refusal(status, body);
+}

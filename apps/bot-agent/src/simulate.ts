@@ -17,6 +17,9 @@ import { SimulatedBot } from './world.ts';
 /** Where the seed wrote its file: `DATA_DIR` resolved as the server resolves it (`./data` by default). */
 const DEFAULT_FILE = path.resolve(process.env.DATA_DIR || 'data', 'demo-bots.json');
 
+/** How often a bot of the broken version (`--fail-version`) drops and comes back. */
+const FAILING_RECONNECT_MS = 20_000;
+
 const { values } = parseArgs({
   options: {
     bots: { type: 'string', default: '100' },
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     url: { type: 'string' },
     file: { type: 'string', default: DEFAULT_FILE },
     version: { type: 'string' },
+    'fail-version': { type: 'string' },
     duration: { type: 'string', default: '0' },
     ramp: { type: 'string', default: '200' },
     help: { type: 'boolean', default: false },
@@ -38,6 +42,8 @@ if (values.help) {
   --file F        the seed's file (default: DATA_DIR/demo-bots.json)
   --version V     the agent version the bots play (default: the seed's, ${DEMO_AGENT_VERSION});
                   another one opens a session per bot (30 per minute and address): keep --bots small
+  --fail-version V  bots playing version V are broken: every account in error, a reconnection every
+                  ${FAILING_RECONNECT_MS / 1000} s (what halts a staged rollout of V, decision 910)
   --duration S    stop after S seconds (0: until Ctrl-C)
   --ramp C        new connections per second while starting`);
   process.exit(0);
@@ -87,7 +93,9 @@ const periodMs = 1000 / rate;
 
 async function startBot(index: number): Promise<void> {
   const entry = demo.bots[index]!;
-  const world = new SimulatedBot(entry.hwid, entry.accounts);
+  const isFailing = values['fail-version'] === agentVersion;
+  const world = new SimulatedBot(entry.hwid, entry.accounts, { failing: isFailing });
+  if (isFailing) timers.push(setInterval(() => client.reconnect(), FAILING_RECONNECT_MS));
   const client = createBotClient({
     serverUrl,
     accessKey: entry.accessKey,

@@ -41,6 +41,8 @@ export class SimulatedBot {
   constructor(
     readonly hwid: string,
     accountNames: string[],
+    /** A broken build (`npm run simulate -- --fail-version`): every running account is in error. */
+    private readonly options: { failing?: boolean } = {},
   ) {
     this.random = createRandom(seedOf(hwid));
     this.accounts = accountNames.map((name, index) => {
@@ -129,6 +131,10 @@ export class SimulatedBot {
           break;
       }
       account.message = account.status === 'banking' ? 'Dépôt en banque' : null;
+      if (this.options.failing) {
+        account.status = 'error';
+        account.message = 'Erreur de la version simulée défaillante';
+      }
     });
     return { accounts: this.accounts.map((account) => ({ ...account, stats: { ...account.stats } })) };
   }

@@ -50,6 +50,9 @@ import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
 import { createStripeProvider } from './modules/payments/stripe.provider.ts';
 import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
 import { createRealtimeHub } from './modules/realtime/realtime.hub.ts';
+import { ADOPTION_SAMPLE_MS, sampleVersions } from './modules/releases/release-adoption.ts';
+import { checkRollouts } from './modules/releases/release-health.ts';
+import { advanceRollouts } from './modules/releases/release-rollouts.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { expireStaleDrafts } from './modules/releases/releases.service.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
@@ -291,6 +294,10 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
   // Remote commands the agent did not acknowledge in time (decision 208).
   loops.every('expiration des commandes aux bots', config.commands.sweepMs, () => expireBotCommands(ctx));
+  // Staged rollouts (decision 910): due steps, the automatic halt, the versions' adoption.
+  loops.every('étapes des déploiements', config.releases.rolloutCheckMs, () => advanceRollouts(ctx));
+  loops.every('santé des déploiements', config.releases.rolloutCheckMs, () => checkRollouts(ctx));
+  loops.every('adoption des versions', ADOPTION_SAMPLE_MS, () => sampleVersions(ctx));
   // The bots' journals keep `botLogRetentionDays` (decision 209).
   loops.every('purge du journal des bots', config.botLog.purgeEveryMs, () => purgeBotLog(ctx));
   // The real-time module's six (modules/realtime/realtime.loops.ts names them).

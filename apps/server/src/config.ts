@@ -188,6 +188,8 @@ export interface AppConfig {
    * often lines older than the retention setting are removed.
    */
   botLog: { linesPerSecond: number; burst: number; purgeEveryMs: number };
+  /** Staged rollouts (decision 910): how often due steps and the bots' health are checked. */
+  releases: { rolloutCheckMs: number };
 }
 
 interface AlertsConfig {
@@ -347,5 +349,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
     botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },
+    releases: { rolloutCheckMs: MINUTE },
   });
 }

@@ -18,6 +18,9 @@ export function releasesSuite() {
     call = apiClient(server);
     staff = await server.createUser({ permissions: ['can_manageSettings'] });
     customer = await server.createUser({ permissions: ['can_useGathering'] });
+    // These files are about files and links: a build is offered to every bot at once. Staged
+    // rollouts (decision 910) have their own tests.
+    await call('PUT', '/admin/settings', { releaseRolloutPercent: 100 }, staff.token);
   });
   afterAll(() => server.close());
 

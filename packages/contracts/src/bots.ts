@@ -3,7 +3,7 @@ import type { BotCommand, BotCommandAck, BotCommandDelivery, BotCommandResult } 
 import type { BotLogBatch, BotLogLines } from './bot-log.ts';
 import { hwidComponentsSchema } from './licensing.ts';
 import { int32 } from './numbers.ts';
-import { agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
+import { type AgentUpdate, agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
 
 export const hwidSchema = z
   .string()
@@ -93,6 +93,17 @@ export const botSessionInput = z.strictObject({
   version: semverSchema,
   /** The release channel the agent follows, for the update notice (default stable). */
   channel: releaseChannelSchema.default('stable'),
+  /**
+   * The agent's previous run ended in a crash: its version, when, and what it said. Counted per
+   * version when a rollout is judged (decision 910) and shown in the bot's timeline.
+   */
+  lastCrash: z
+    .strictObject({
+      version: semverSchema,
+      at: z.string().datetime({ offset: true }),
+      message: z.string().trim().max(500),
+    })
+    .optional(),
 });
 export type BotSessionInput = z.input<typeof botSessionInput>;
 
@@ -212,6 +223,8 @@ export const SOCKET_EVENTS = {
   botLogStop: 'bot_log_stop',
   /** Bot agent → server: log lines (`BotLogBatch`); server → journal sockets: `BotLogLines`. */
   botLog: 'bot_log',
+  /** Server → bot agent: an update now (the build it runs was withdrawn: go back, decision 910). */
+  updateAvailable: 'update_available',
 } as const;
 
 /**
@@ -278,6 +291,7 @@ export interface ServerToClientEvents {
   bot_log_start: () => void;
   bot_log_stop: () => void;
   bot_log: (lines: BotLogLines) => void;
+  update_available: (update: AgentUpdate) => void;
 }
 
 /** Events peers emit; payloads are validated by the server with the schemas above. */

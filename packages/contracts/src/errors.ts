@@ -197,6 +197,10 @@ export const ERRORS = {
     status: 409,
     message: "Le fichier n'est pas complet : envoyez toutes ses parties avant de publier.",
   },
+  RELEASE_YANKED: {
+    status: 409,
+    message: 'Cette version a été retirée : publiez une version corrigée plutôt que de la redéployer.',
+  },
   RELEASE_CHECKSUM_MISMATCH: {
     status: 422,
     message: "L'empreinte SHA-256 ne correspond pas au fichier reçu. Envoyez le fichier à nouveau.",

@@ -16,6 +16,7 @@ export * from './licensing.ts';
 export * from './numbers.ts';
 export * from './orders.ts';
 export * from './permissions.ts';
+export * from './release-rollouts.ts';
 export * from './releases.ts';
 export * from './roles.ts';
 export * from './routes.ts';

@@ -35,6 +35,8 @@ export const publicJwkSchema = z.looseObject({
   kid: z.string(),
   alg: z.literal('EdDSA'),
   use: z.literal('sig'),
+  /** What the key signs (decision 910); absent on keys published before release manifests: leases. */
+  purpose: z.enum(['lease', 'release']).optional(),
 });
 export const jwksSchema = z.object({ keys: z.array(publicJwkSchema) });
 export type PublicJwks = z.infer<typeof jwksSchema>;
@@ -55,8 +57,22 @@ export const SIGNING_KEY_STATE_LABELS: Record<SigningKeyState, string> = {
 };
 
 /** A signing key as staff see it: never its private part. */
+/** What a signing key signs: bot leases, or release manifests (decision 910). One current key each. */
+export const SIGNING_KEY_PURPOSES = ['lease', 'release'] as const;
+export type SigningKeyPurpose = (typeof SIGNING_KEY_PURPOSES)[number];
+export const SIGNING_KEY_PURPOSE_LABELS: Record<SigningKeyPurpose, string> = {
+  lease: 'Baux des bots',
+  release: 'Manifestes des versions',
+};
+
+/** `POST /admin/signing-keys/rotate`: which key (the lease key when the body is empty). */
+export const signingKeyRotateInput = z
+  .strictObject({ purpose: z.enum(SIGNING_KEY_PURPOSES).default('lease') })
+  .nullish();
+
 export const signingKeySchema = z.object({
   kid: z.string(),
+  purpose: z.enum(SIGNING_KEY_PURPOSES),
   state: z.enum(SIGNING_KEY_STATES),
   createdAt: z.string(),
   retiredAt: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listAnswer } from './admin.ts';
+import { releaseRolloutSchema } from './release-rollouts.ts';
 
 /**
  * Agent releases: builds of the bot agent that staff publish and customers download (decision 900).
@@ -63,6 +64,14 @@ export const releaseInput = z.strictObject({
     .min(1, 'Le nom du fichier est requis.')
     .max(200, 'Nom de fichier trop long.')
     .regex(/^[^<>:"|?*]+$/u, 'Nom de fichier invalide : les caractères < > : " | ? * sont refusés.'),
+  /** The oldest agent able to install this build itself (told in its signed manifest). */
+  minAgentVersion: z
+    .string()
+    .trim()
+    .transform((value) => value || null)
+    .pipe(semverSchema.nullable())
+    .nullable()
+    .default(null),
 });
 export type ReleaseInput = z.infer<typeof releaseInput>;
 
@@ -118,6 +127,9 @@ export const releaseSchema = z.object({
   createdBy: z.string().nullable(),
   /** Downloads started (requests from the first byte). */
   downloads: z.number().int(),
+  minAgentVersion: z.string().nullable(),
+  /** Staged rollout (decision 910); drafts have none yet. */
+  rollout: releaseRolloutSchema,
 });
 export type Release = z.infer<typeof releaseSchema>;
 
@@ -130,7 +142,7 @@ export const latestReleaseQuery = z.object({ channel: releaseChannelSchema.defau
 export const latestReleaseAnswer = z.object({
   data: z
     .object({
-      release: releaseSchema.omit({ createdBy: true, downloads: true }),
+      release: releaseSchema.omit({ createdBy: true, downloads: true, rollout: true }),
       /** `url` is a path under the API base (`/releases/:id/download?expires=&signature=`). */
       download: z.object({ url: z.string(), expiresAt: z.string() }),
       /** The customer's bot online now: its version, and whether this build is newer (semver). */
@@ -152,6 +164,10 @@ export const agentUpdateSchema = z.object({
   notes: z.string(),
   /** Where the owner downloads it (signed in, from their bot page). */
   pageUrl: z.string(),
+  /** The signed manifest (compact JWS, decision 910): what the SDK verifies before installing. */
+  manifest: z.string().nullable(),
+  /** The build this agent runs was withdrawn: this one is where it goes back to. */
+  rollback: z.boolean(),
 });
 export type AgentUpdate = z.infer<typeof agentUpdateSchema>;
 

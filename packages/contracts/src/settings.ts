@@ -35,6 +35,12 @@ export const siteSettingsSchema = z.strictObject({
     .max(24 * 30),
   /** How long the lines of the bots' journals are kept (decision 209). */
   botLogRetentionDays: z.number().int().min(1).max(90),
+  /** The share of its channel a newly published build is first offered to (decision 910). */
+  releaseRolloutPercent: z.number().int().min(1).max(100),
+  /** A rollout halts itself when its bots fare this many times worse than the previous version's. */
+  rolloutHaltRatio: z.number().min(1.1).max(20),
+  /** Bots on the new version needed before the halt judges it. */
+  rolloutHaltMinBots: z.number().int().min(1).max(10_000),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -53,6 +59,9 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   leaseLifetimeHours: 24,
   leaseGraceHours: 24,
   botLogRetentionDays: 3,
+  releaseRolloutPercent: 10,
+  rolloutHaltRatio: 2,
+  rolloutHaltMinBots: 5,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -75,6 +84,9 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
   leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',
   botLogRetentionDays: 'Conservation du journal des bots (jours)',
+  releaseRolloutPercent: 'Part des bots à qui une nouvelle version est d’abord proposée (%)',
+  rolloutHaltRatio: 'Arrêt automatique d’un déploiement à partir de (× la version précédente)',
+  rolloutHaltMinBots: 'Bots sur la nouvelle version avant de la juger',
 };
 
 export const publicSettingsSchema = siteSettingsSchema.pick({

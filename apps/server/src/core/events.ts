@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { BotCommand } from '@bot/contracts';
+import type { BotCommand, ReleaseChannel } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { runInBackground } from './background.ts';
 
@@ -34,6 +34,8 @@ export interface DomainEvents {
    * `command` names staff issuers (the hub masks them for customers).
    */
   'botCommand.changed': { command: BotCommand; userId: string; issuerId: string | null };
+  /** A build was withdrawn (decision 910): every node tells its agents running it to go back. */
+  'release.yanked': { version: string; channel: ReleaseChannel };
 }
 
 export type DomainEventName = keyof DomainEvents;
@@ -136,6 +138,7 @@ const DOMAIN_EVENT_NAMES = {
   'notifications.created': true,
   'signingKey.revoked': true,
   'botCommand.changed': true,
+  'release.yanked': true,
 } satisfies Record<DomainEventName, true>;
 
 function isDomainEventName(name: string): name is DomainEventName {

@@ -106,6 +106,10 @@ function toEntry(event: EventRow): BotTimelineEntry {
   const entry: BotTimelineEntry = { ...EMPTY, id: event.id, at: event.at.toISOString(), kind: event.kind };
   const detail = event.detail;
   if (event.kind === 'connected') entry.version = detail.version ?? null;
+  if (event.kind === 'crashed') {
+    entry.version = detail.version ?? null;
+    entry.message = detail.message ?? null;
+  }
   if (event.kind === 'disconnected' && detail.connectedAt) {
     entry.durationSeconds = Math.max(
       0,

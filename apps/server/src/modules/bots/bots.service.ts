@@ -7,7 +7,7 @@ import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { issueLease } from '../licensing/lease.service.ts';
-import { latestRelease } from '../releases/releases.service.ts';
+import { updateFor } from '../releases/release-rollouts.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { findUserByBotKey, releaseHwid } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -16,6 +16,7 @@ import {
   listWhitelistedAccountNames,
   listWhitelistedAccountNamesOfUsers,
 } from '../whitelist/whitelist.service.ts';
+import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
 import { bindOrRecognisePc } from './pc-identity.ts';
 
@@ -42,6 +43,7 @@ export async function openBotSession(
     components?: HwidComponents;
     version: string;
     channel?: ReleaseChannel;
+    lastCrash?: { version: string; at: string; message: string };
     ip: string | null;
   },
 ): Promise<BotSessionAnswer> {
@@ -62,6 +64,16 @@ export async function openBotSession(
     ip: input.ip,
   });
 
+  if (input.lastCrash) {
+    const { version, at, message } = input.lastCrash;
+    await writeBotEvent(ctx, {
+      hwid,
+      userId: user.id,
+      kind: 'crashed',
+      at: new Date(at),
+      detail: { version, message },
+    });
+  }
   const token = `bs_${newSecret(32)}`;
   const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
   await ctx.db.insert(botSessions).values({
@@ -79,7 +91,7 @@ export async function openBotSession(
     token,
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
-    update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable' }),
+    update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
     lease: await issueLease(ctx, { userId: user.id, hwid }),
   };
 }
@@ -98,17 +110,6 @@ export function outdatedAgentRefusal(
     message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
     pageUrl,
   };
-}
-
-/** A newer build on the agent's channel, told in the session answer (the SDK shows it). */
-async function updateFor(
-  ctx: AppContext,
-  agent: { version: string; channel: ReleaseChannel },
-): Promise<BotSessionAnswer['update']> {
-  const latest = await latestRelease(ctx, agent.channel);
-  if (!latest || !semver.gt(latest.version, agent.version)) return null;
-  const { version, channel, notes } = latest;
-  return { version, channel, notes, pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}` };
 }
 
 export interface LiveBotSession {

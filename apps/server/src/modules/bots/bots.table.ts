@@ -59,11 +59,12 @@ export const botEvents = pgTable(
     /** The owner at the time. */
     userId: userIdColumn(),
     kind: text('kind', {
-      enum: ['bound', 'component_changed', 'connected', 'disconnected', 'error', 'recovered'],
+      enum: ['bound', 'component_changed', 'connected', 'disconnected', 'error', 'recovered', 'crashed'],
     }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /**
      * connected: version; disconnected: connectedAt; error/recovered: account, message;
+     * crashed: version, message (the agent's previous run, told when its next session opened);
      * component_changed: components (their French names, comma-separated).
      */
     detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),

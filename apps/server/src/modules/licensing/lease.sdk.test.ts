@@ -107,7 +107,10 @@ it('rotation: the previous key still verifies its leases, new leases carry the n
   expect(rotated.kid).not.toBe(oldKid);
 
   const keys = await fetchKeys();
-  expect(keys.keys.map((key) => key.kid)).toEqual([rotated.kid, oldKid]);
+  // The set also publishes the release key (decision 910); only lease keys sign leases.
+  const leaseKeys = keys.keys.filter((key) => key.purpose === 'lease');
+  expect(leaseKeys.map((key) => key.kid)).toEqual([rotated.kid, oldKid]);
+  expect(keys.keys.filter((key) => key.purpose === 'release')).toHaveLength(1);
   const after = await sessionLease(owner);
   expect(decodeProtectedHeader(after).kid).toBe(rotated.kid);
   const verifier = new LeaseVerifier({ hwid: owner.hwid, keys });
@@ -115,7 +118,9 @@ it('rotation: the previous key still verifies its leases, new leases carry the n
   await verifier.verifyOffline(after);
 
   await revokeSigningKey(server.app.ctx, { kid: oldKid, actor: SYSTEM });
-  expect((await fetchKeys()).keys.map((key) => key.kid)).toEqual([rotated.kid]);
+  expect((await fetchKeys()).keys.filter((key) => key.purpose === 'lease').map((key) => key.kid)).toEqual([
+    rotated.kid,
+  ]);
   // Online, the SDK refreshes the set for the lease it checks and refuses the revoked key.
   const online = new LeaseVerifier({ hwid: owner.hwid, serverUrl: server.url });
   await expect(online.verify(before)).rejects.toMatchObject({ code: 'LEASE_KEY_UNKNOWN' });

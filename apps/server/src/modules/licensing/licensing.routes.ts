@@ -4,6 +4,7 @@ import {
   leaseAnswer,
   leaseRenewInput,
   signingKeyAnswer,
+  signingKeyRotateInput,
   signingKeysAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -78,8 +79,10 @@ export const signingKeysAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/admin/signing-keys/rotate',
-    { schema: { tags, response: { 200: signingKeyAnswer } } },
-    async (request) => ({ data: await rotateSigningKey(ctx, auditActorOf(request)) }),
+    { schema: { tags, body: signingKeyRotateInput, response: { 200: signingKeyAnswer } } },
+    async (request) => ({
+      data: await rotateSigningKey(ctx, auditActorOf(request), request.body?.purpose ?? 'lease'),
+    }),
   );
 
   app.post(

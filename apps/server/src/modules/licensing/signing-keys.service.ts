@@ -1,4 +1,4 @@
-import type { PublicJwks, SigningKey } from '@bot/contracts';
+import type { PublicJwks, SigningKey, SigningKeyPurpose } from '@bot/contracts';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   type CryptoKey,
@@ -24,22 +24,32 @@ export interface LeaseSigner {
 /** Imported private keys by kid: a kid names one immutable key, so the cache never goes stale. */
 const importedKeys = new Map<string, Promise<CryptoKey>>();
 
-/** A fresh Ed25519 pair: the public JWK (with its thumbprint as kid) and the sealed private JWK. */
-async function newKeyPair(ctx: AppContext): Promise<typeof signingKeys.$inferInsert> {
+/**
+ * A fresh Ed25519 pair: the public JWK (with its thumbprint as kid, and its purpose: verifiers use a
+ * lease key for leases only, a release key for manifests only) and the sealed private JWK.
+ */
+async function newKeyPair(
+  ctx: AppContext,
+  purpose: SigningKeyPurpose,
+): Promise<typeof signingKeys.$inferInsert> {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateJwk = await exportJWK(privateKey);
   return {
     kid,
+    purpose,
     state: 'current',
-    publicJwk: { ...(publicJwk as Record<string, string>), kid, alg: 'EdDSA', use: 'sig' },
+    publicJwk: { ...(publicJwk as Record<string, string>), kid, alg: 'EdDSA', use: 'sig', purpose },
     privateJwkSealed: seal(JSON.stringify(privateJwk), ctx.sealingKey),
   };
 }
 
-async function findCurrent(ctx: AppContext): Promise<SigningKeyRow | undefined> {
-  const [row] = await ctx.db.select().from(signingKeys).where(eq(signingKeys.state, 'current'));
+async function findCurrent(ctx: AppContext, purpose: SigningKeyPurpose): Promise<SigningKeyRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(signingKeys)
+    .where(and(eq(signingKeys.state, 'current'), eq(signingKeys.purpose, purpose)));
   return row;
 }
 
@@ -47,14 +57,17 @@ async function findCurrent(ctx: AppContext): Promise<SigningKeyRow | undefined> 
  * The key that signs new leases, created on first need. Every node reads the same row, so a
  * rotation on one node is used at once by all; two nodes creating the first key together keep one.
  */
-export async function currentSigner(ctx: AppContext): Promise<LeaseSigner> {
-  let row = await findCurrent(ctx);
+export async function currentSigner(
+  ctx: AppContext,
+  purpose: SigningKeyPurpose = 'lease',
+): Promise<LeaseSigner> {
+  let row = await findCurrent(ctx, purpose);
   if (!row) {
     await ctx.db
       .insert(signingKeys)
-      .values(await newKeyPair(ctx))
+      .values(await newKeyPair(ctx, purpose))
       .onConflictDoNothing();
-    row = await findCurrent(ctx);
+    row = await findCurrent(ctx, purpose);
     if (!row) throw new Error('aucune clé de signature en service');
   }
   return { kid: row.kid, privateKey: await importPrivateKey(ctx, row) };
@@ -81,7 +94,9 @@ async function publishedWindowMs(ctx: AppContext): Promise<number> {
 
 /** `GET /.well-known/jwks.json`: the current key and the previous ones whose leases may still run. */
 export async function publishedKeys(ctx: AppContext): Promise<PublicJwks> {
-  await currentSigner(ctx); // a fresh install publishes its first key before any lease exists
+  // A fresh install publishes its first keys before any lease or manifest exists.
+  await currentSigner(ctx, 'lease');
+  await currentSigner(ctx, 'release');
   const since = new Date(Date.now() - (await publishedWindowMs(ctx)));
   const rows = await ctx.db
     .select({ publicJwk: signingKeys.publicJwk, state: signingKeys.state, retiredAt: signingKeys.retiredAt })
@@ -98,6 +113,7 @@ export async function listSigningKeys(ctx: AppContext): Promise<SigningKey[]> {
   const rows = await ctx.db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
   return rows.map((row) => ({
     kid: row.kid,
+    purpose: row.purpose,
     state: row.state,
     createdAt: row.createdAt.toISOString(),
     retiredAt: row.retiredAt?.toISOString() ?? null,
@@ -108,18 +124,21 @@ export async function listSigningKeys(ctx: AppContext): Promise<SigningKey[]> {
   }));
 }
 
-/** Retires the current key (if any) and puts a new one in service, in the caller's transaction. */
-async function replaceCurrent(tx: AppContext): Promise<{ before: string | null; after: string }> {
+/** Retires the current key of a purpose (if any) and puts a new one in service, in the caller's transaction. */
+async function replaceCurrent(
+  tx: AppContext,
+  purpose: SigningKeyPurpose,
+): Promise<{ before: string | null; after: string }> {
   // Serialises two rotations at once (on any node): the second waits and retires the first's key.
   await tx.db.execute(sql`lock table ${signingKeys} in share row exclusive mode`);
-  const before = await findCurrent(tx);
+  const before = await findCurrent(tx, purpose);
   if (before) {
     await tx.db
       .update(signingKeys)
       .set({ state: 'previous', retiredAt: new Date() })
       .where(and(eq(signingKeys.kid, before.kid), eq(signingKeys.state, 'current')));
   }
-  const next = await newKeyPair(tx);
+  const next = await newKeyPair(tx, purpose);
   await tx.db.insert(signingKeys).values(next);
   return { before: before?.kid ?? null, after: next.kid };
 }
@@ -128,15 +147,19 @@ async function replaceCurrent(tx: AppContext): Promise<{ before: string | null; 
  * Key rotation (`npm run keys:rotate`, `POST /api/admin/signing-keys/rotate`): new leases are signed
  * with a new key; the previous one keeps verifying the leases it signed until they expire.
  */
-export function rotateSigningKey(ctx: AppContext, actor: AuditActor): Promise<SigningKey> {
+export function rotateSigningKey(
+  ctx: AppContext,
+  actor: AuditActor,
+  purpose: SigningKeyPurpose = 'lease',
+): Promise<SigningKey> {
   return inTransaction(ctx, async (tx) => {
-    const { before, after } = await replaceCurrent(tx);
+    const { before, after } = await replaceCurrent(tx, purpose);
     await writeAudit(tx, {
       actor,
       action: 'signing_key.rotate',
       target: { type: 'signing_key', id: after },
       before: { currentKid: before },
-      after: { currentKid: after },
+      after: { currentKid: after, purpose },
     });
     return findKey(tx, after);
   });
@@ -156,7 +179,7 @@ export function revokeSigningKey(
     const [row] = await tx.db.select().from(signingKeys).where(eq(signingKeys.kid, input.kid)).for('update');
     if (!row) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
     if (row.state === 'revoked') return findKey(tx, row.kid);
-    const replaced = row.state === 'current' ? await replaceCurrent(tx) : undefined;
+    const replaced = row.state === 'current' ? await replaceCurrent(tx, row.purpose) : undefined;
     await tx.db
       .update(signingKeys)
       .set({ state: 'revoked', revokedAt: new Date() })

@@ -12,6 +12,10 @@ export const signingKeys = pgTable(
   {
     /** The RFC 7638 thumbprint of the public key. */
     kid: text('kid').primaryKey(),
+    /** What the key signs: bot leases, or release manifests (decision 910); one current key each. */
+    purpose: text('purpose', { enum: ['lease', 'release'] })
+      .notNull()
+      .default('lease'),
     state: text('state', { enum: ['current', 'previous', 'revoked'] }).notNull(),
     /** The public JWK, as the JWKS publishes it. */
     publicJwk: json('public_jwk').$type<Record<string, string>>().notNull(),
@@ -21,7 +25,7 @@ export const signingKeys = pgTable(
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('signing_keys_one_current_idx').on(t.state).where(sql`state = 'current'`)],
+  (t) => [uniqueIndex('signing_keys_one_current_idx').on(t.purpose, t.state).where(sql`state = 'current'`)],
 );
 
 export type SigningKeyRow = typeof signingKeys.$inferSelect;

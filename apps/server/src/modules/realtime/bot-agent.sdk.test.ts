@@ -12,6 +12,7 @@ import {
   whitelist,
 } from '../../../test/helpers/realtime.ts';
 import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
+import { updateSettings } from '../settings/settings.service.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -120,6 +121,8 @@ it('tells the agent when a newer build of its channel is published', async () =>
   const { ctx } = server.app;
   const actor = { id: null, username: null, ip: null };
   const file = Buffer.from('agent build 7.1.0-beta.1');
+  // Offered to every bot at once (staged rollouts have their own tests, decision 910).
+  await updateSettings(ctx, { patch: { releaseRolloutPercent: 100 }, actor });
   const draft = await createRelease(ctx, {
     version: '7.1.0-beta.1',
     channel: 'beta',

@@ -21,6 +21,7 @@ import { MapViewports } from './map-viewports.ts';
 import { AUDIENCE_REFRESH_MS, realtimeLoops } from './realtime.loops.ts';
 import { createRealtimeMetrics } from './realtime.metrics.ts';
 import type { HubServer, HubSocket } from './realtime.types.ts';
+import { tellAgentsOfYanks } from './release-notices.ts';
 import { rooms } from './rooms.ts';
 import { SocketAccess } from './socket-access.ts';
 import { AuthenticationSlots, SocketAuthenticator } from './socket-auth.ts';
@@ -77,6 +78,7 @@ export function createRealtimeHub(
   const botSessions = new BotSessions({ io, store, presence, metrics, config });
   const commands = new BotCommandRelay({ ctx, io });
   const botLog = new BotLogRelay({ ctx, io, audience });
+  const stopYankNotices = tellAgentsOfYanks(ctx, io);
   const lifecycle = new SocketLifecycle({
     config,
     log: ctx.log,
@@ -99,6 +101,7 @@ export function createRealtimeHub(
     access.close();
     commands.close();
     botLog.close();
+    stopYankNotices();
     fanOut.close();
     viewports.close();
     presence.close();

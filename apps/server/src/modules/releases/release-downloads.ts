@@ -23,8 +23,9 @@ export function downloadLink(
   ctx: AppContext,
   releaseId: string,
   now = Date.now(),
+  ttlMs = RELEASE_LINK_TTL_MS,
 ): { url: string; expiresAt: string } {
-  const expires = Math.floor((now + RELEASE_LINK_TTL_MS) / 1000);
+  const expires = Math.floor((now + ttlMs) / 1000);
   const signature = linkSignature(ctx, releaseId, expires);
   return {
     url: `/releases/${releaseId}/download?expires=${expires}&signature=${signature}`,

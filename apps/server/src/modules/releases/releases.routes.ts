@@ -20,6 +20,7 @@ import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { canRunBot } from '../bots/bots.service.ts';
+import { getUserById } from '../users/users.service.ts';
 import {
   downloadLink,
   isNotModified,
@@ -29,12 +30,13 @@ import {
   requestedRange,
   sendReleaseFile,
 } from './release-downloads.ts';
+import { releaseRolloutRoutes } from './release-rollouts.routes.ts';
+import { offeredRelease } from './release-rollouts.ts';
 import {
   countDownload,
   createRelease,
   deleteRelease,
   findPublishedRelease,
-  latestRelease,
   listReleases,
   publishRelease,
   runningAgentOf,
@@ -46,6 +48,7 @@ const tags = ['releases'];
 /** Agent releases: staff publish builds, customers with an active package download them. */
 export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(releasesAdminRoutes);
+  await app.register(releaseRolloutRoutes);
   const { ctx } = app;
 
   app.get(
@@ -58,9 +61,11 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = sessionOf(request);
       if (!canRunBot(await getUserPermissions(ctx, userId))) throw new AppError('BOT_PERMISSION_REQUIRED');
-      const release = await latestRelease(ctx, request.query.channel);
+      // The build offered to the customer's PC (a rollout in progress reaches its share first).
+      const hwid = (await getUserById(ctx, userId)).hwid;
+      const release = await offeredRelease(ctx, { channel: request.query.channel, hwid });
       if (!release) return { data: null };
-      const { createdBy: _by, downloads: _count, ...shown } = release;
+      const { createdBy: _by, downloads: _count, rollout: _rollout, ...shown } = release;
       return {
         data: {
           release: shown,

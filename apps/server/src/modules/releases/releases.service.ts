@@ -5,24 +5,24 @@ import {
   RELEASE_DRAFTS_PER_STAFF,
   RELEASE_PART_BYTES,
   type Release,
-  type ReleaseChannel,
   type ReleaseDraftInput,
   type ReleasePublishInput,
   releasePartCount,
 } from '@bot/contracts';
-import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import semver from 'semver';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
-type ReleaseRow = typeof agentReleases.$inferSelect;
+export type ReleaseRow = typeof agentReleases.$inferSelect;
 
-function toRelease(row: ReleaseRow): Release {
+export function toRelease(row: ReleaseRow): Release {
   return {
     id: row.id,
     version: row.version,
@@ -35,10 +35,19 @@ function toRelease(row: ReleaseRow): Release {
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,
     downloads: row.downloads,
+    minAgentVersion: row.minAgentVersion,
+    rollout: {
+      state: row.rolloutState,
+      percent: row.rolloutPercent,
+      steps: row.rolloutSteps,
+      changedAt: row.rolloutChangedAt?.toISOString() ?? null,
+      halt: row.rolloutHalt ?? null,
+      yankReason: row.yankReason,
+    },
   };
 }
 
-function auditTarget(row: ReleaseRow) {
+export function auditTarget(row: ReleaseRow) {
   return { type: 'release', id: row.id, label: `${row.version} (${row.channel})` };
 }
 
@@ -56,7 +65,7 @@ export async function listReleases(ctx: AppContext): Promise<Release[]> {
  */
 export async function createRelease(
   ctx: AppContext,
-  input: ReleaseDraftInput & { actor: AuditActor },
+  input: Omit<ReleaseDraftInput, 'minAgentVersion'> & { minAgentVersion?: string | null; actor: AuditActor },
 ): Promise<Release> {
   await expireStaleDrafts(ctx);
   try {
@@ -78,6 +87,7 @@ export async function createRelease(
           channel: input.channel,
           notes: input.notes,
           fileName: input.fileName,
+          minAgentVersion: input.minAgentVersion ?? null,
           size: input.size,
           createdBy: authorId,
         })
@@ -167,16 +177,26 @@ export async function publishRelease(
     for await (const bytes of readParts(tx, draft.id, 0, input.parts - 1)) hash.update(bytes);
     if (hash.digest('hex') !== input.sha256) throw new AppError('RELEASE_CHECKSUM_MISMATCH');
 
+    // Offered to a share of the channel first (decision 910), raised by staff or by steps.
+    const percent = (await getSettings(tx)).releaseRolloutPercent;
+    const now = new Date();
     const [row] = await tx.db
       .update(agentReleases)
-      .set({ size, sha256: input.sha256, publishedAt: new Date() })
+      .set({
+        size,
+        sha256: input.sha256,
+        publishedAt: now,
+        rolloutState: percent >= 100 ? 'complete' : 'rolling',
+        rolloutPercent: percent,
+        rolloutChangedAt: now,
+      })
       .where(eq(agentReleases.id, draft.id))
       .returning();
     await writeAudit(tx, {
       actor: input.actor,
       action: 'release.publish',
       target: auditTarget(row!),
-      after: { size, sha256: input.sha256 },
+      after: { size, sha256: input.sha256, rolloutPercent: percent },
     });
     return toRelease(row!);
   });
@@ -234,23 +254,6 @@ export async function expireStaleDrafts(ctx: AppContext): Promise<number> {
   }
   if (expired > 0) ctx.log.info({ expired }, 'brouillons de version expirés supprimés');
   return expired;
-}
-
-/** The channels a follower of `channel` takes builds from: beta testers get stable fixes too. */
-function channelsFollowedBy(channel: ReleaseChannel): ReleaseChannel[] {
-  return channel === 'beta' ? ['stable', 'beta'] : ['stable'];
-}
-
-/** The newest published build a follower of `channel` should run, by semantic version. */
-export async function latestRelease(ctx: AppContext, channel: ReleaseChannel): Promise<Release | null> {
-  const rows = await ctx.db
-    .select()
-    .from(agentReleases)
-    .where(
-      and(isNotNull(agentReleases.publishedAt), inArray(agentReleases.channel, channelsFollowedBy(channel))),
-    );
-  const newest = rows.sort((a, b) => semver.rcompare(a.version, b.version))[0];
-  return newest ? toRelease(newest) : null;
 }
 
 /** The user's bot online now and whether `latestVersion` is newer than what it runs. */

@@ -1,3 +1,4 @@
+import type { ReleaseHealth, RolloutState, RolloutStep } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import {
   customType,
@@ -10,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { json } from '../../db/json-column.ts';
 import { users } from '../users/users.table.ts';
 
 /**
@@ -37,6 +39,23 @@ export const agentReleases = pgTable(
     downloads: integer('downloads').notNull().default(0),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The oldest agent able to install this build itself (told in the signed manifest). */
+    minAgentVersion: text('min_agent_version'),
+    /**
+     * Staged rollout (decision 910): the share of the channel's bots offered this build, how it
+     * rises, and its state. Builds from before rollouts are `complete` at 100 %.
+     */
+    rolloutState: text('rollout_state', { enum: ['rolling', 'paused', 'halted', 'complete', 'yanked'] })
+      .$type<RolloutState>()
+      .notNull()
+      .default('complete'),
+    rolloutPercent: integer('rollout_percent').notNull().default(100),
+    rolloutSteps: json('rollout_steps').$type<RolloutStep[]>().notNull().default([]),
+    /** When the share last changed (the next step counts from it). */
+    rolloutChangedAt: timestamp('rollout_changed_at', { withTimezone: true }),
+    /** Why the rollout halted itself: the figures of both versions side by side. */
+    rolloutHalt: json('rollout_halt').$type<ReleaseHealth>(),
+    yankReason: text('yank_reason'),
   },
   (t) => [
     uniqueIndex('agent_releases_version_idx').on(t.version),
@@ -58,4 +77,26 @@ export const agentReleaseParts = pgTable(
     bytes: bytea('bytes').notNull(),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.index] })],
+);
+
+/**
+ * An agent that put an update off (`client.deferUpdate`): staff see who waits and until when. One
+ * row per PC, the latest deferral.
+ */
+export const agentUpdateDeferrals = pgTable('agent_update_deferrals', {
+  hwid: text('hwid').primaryKey(),
+  version: text('version').notNull(),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+});
+
+/** Bots online per agent version, sampled every few minutes: the releases page's adoption. */
+export const agentVersionSamples = pgTable(
+  'agent_version_samples',
+  {
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    version: text('version').notNull(),
+    bots: integer('bots').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.at, t.version] })],
 );

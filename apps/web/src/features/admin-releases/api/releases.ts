@@ -3,6 +3,8 @@ import {
   RELEASE_PART_BYTES,
   type Release,
   type ReleaseInput,
+  type ReleaseRolloutInput,
+  releaseAdoptionAnswer,
   releasePartCount,
   releaseSchema,
   releasesAnswer,
@@ -90,3 +92,40 @@ export async function publishBuild(
     )
   ).data;
 }
+
+/** Raise or lower the share, set the steps, pause or resume a rollout (decision 910). */
+export async function changeRollout(id: string, input: ReleaseRolloutInput): Promise<Release> {
+  return (
+    await api.put(`${RELEASES_ENDPOINT}/${id}/rollout`, input, {
+      schema: releaseAnswer,
+      fallback: 'Modification du déploiement impossible.',
+    })
+  ).data;
+}
+
+/** Withdraws a build: no longer offered, its agents go back to the previous one. */
+export async function yankRelease(id: string, reason: string): Promise<Release> {
+  return (
+    await api.post(
+      `${RELEASES_ENDPOINT}/${id}/yank`,
+      { reason },
+      {
+        schema: releaseAnswer,
+        fallback: 'Retrait impossible.',
+      },
+    )
+  ).data;
+}
+
+/** Bots online per version over the last days, and the updates put off now. */
+export const adoptionQuery = {
+  queryKey: [...releaseKeys.all, 'adoption'] as const,
+  queryFn: async () =>
+    (
+      await api.get(`${RELEASES_ENDPOINT}/adoption`, {
+        schema: releaseAdoptionAnswer,
+        fallback: 'Adoption illisible.',
+      })
+    ).data,
+  refetchInterval: 60_000,
+};

@@ -42,7 +42,14 @@ const publishFormSchema = releaseInput.extend({
 });
 type PublishFields = z.infer<typeof publishFormSchema>;
 
-const EMPTY: PublishFields = { version: '', channel: 'stable', notes: '', fileName: '', file: null };
+const EMPTY: PublishFields = {
+  version: '',
+  channel: 'stable',
+  notes: '',
+  fileName: '',
+  minAgentVersion: null,
+  file: null,
+};
 
 /** Chooses the build file and describes it; the page uploads it and shows the progress here. */
 export function PublishDialog({
@@ -128,6 +135,15 @@ export function PublishDialog({
                 ))}
               </TextField>
             )}
+          />
+          <TextField
+            {...form.register('minAgentVersion')}
+            label="Version minimale de l’agent pour s’y mettre à jour (facultatif)"
+            error={errors.minAgentVersion !== undefined}
+            helperText={
+              errors.minAgentVersion?.message ??
+              'Inscrite dans le manifeste signé : un agent plus ancien la télécharge à la main.'
+            }
           />
           <TextField
             {...form.register('notes')}

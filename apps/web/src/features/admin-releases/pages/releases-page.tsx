@@ -1,4 +1,10 @@
-import { formatFileSize, RELEASE_CHANNEL_LABELS, type Release, type ReleaseInput } from '@bot/contracts';
+import {
+  formatFileSize,
+  RELEASE_CHANNEL_LABELS,
+  type Release,
+  type ReleaseInput,
+  ROLLOUT_STATE_LABELS,
+} from '@bot/contracts';
 import AddIcon from '@mui/icons-material/Add';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -26,7 +32,9 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
 import { adminSettingsQuery } from '../../admin-settings/index.ts';
 import { deleteRelease, fetchReleases, publishBuild, releaseKeys } from '../api/releases.ts';
+import { AdoptionCard } from '../components/adoption-card.tsx';
 import { PublishDialog } from '../components/publish-dialog.tsx';
+import { RolloutDialog } from '../components/rollout-dialog.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
@@ -38,6 +46,7 @@ export default function ReleasesPage() {
   const [isPublishing, setIsPublishing] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [withdrawing, setWithdrawing] = useState<Release | null>(null);
+  const [managing, setManaging] = useState<Release | null>(null);
   /** The draft of an upload that failed: publishing the same file again resumes into it. */
   const [failedDraft, setFailedDraft] = useState<{ id: string; attempt: string } | null>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -74,7 +83,7 @@ export default function ReleasesPage() {
     setIsBusy(true);
     try {
       await deleteRelease(withdrawing.id);
-      notifySuccess(`Version ${withdrawing.version} retirée.`);
+      notifySuccess(`Version ${withdrawing.version} supprimée.`);
       setWithdrawing(null);
       await refresh();
     } catch {
@@ -124,38 +133,61 @@ export default function ReleasesPage() {
                 <TableCell>Fichier</TableCell>
                 <TableCell>SHA-256</TableCell>
                 <TableCell>Publiée le</TableCell>
+                <TableCell>Déploiement</TableCell>
                 <TableCell align="right">Téléchargements</TableCell>
                 <TableCell align="right">Actions</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {releases.data?.map((release) => (
-                <ReleaseRow key={release.id} release={release} onWithdraw={() => setWithdrawing(release)} />
+                <ReleaseRow
+                  key={release.id}
+                  release={release}
+                  onWithdraw={() => setWithdrawing(release)}
+                  onManage={() => setManaging(release)}
+                />
               ))}
             </TableBody>
           </Table>
         </TableContainer>
       )}
+      <AdoptionCard />
+      {managing ? (
+        <RolloutDialog
+          release={managing}
+          onClose={() => setManaging(null)}
+          onChanged={() => void refresh()}
+        />
+      ) : null}
       {isPublishing ? (
         <PublishDialog progress={progress} onClose={() => setIsPublishing(false)} onSubmit={onPublish} />
       ) : null}
       <ConfirmDialog
         open={withdrawing !== null}
-        title={`Retirer la version ${withdrawing?.version ?? ''} ?`}
-        confirmLabel="Retirer"
+        title={`Supprimer la version ${withdrawing?.version ?? ''} ?`}
+        confirmLabel="Supprimer"
         isBusy={isBusy}
         onConfirm={onWithdraw}
         onCancel={() => setWithdrawing(null)}
       >
         {withdrawing?.publishedAt
-          ? 'Son fichier est supprimé : les liens déjà donnés cessent de fonctionner et les clients reçoivent la version précédente. Les bots déjà installés continuent de tourner.'
+          ? 'Son fichier est supprimé : les liens déjà donnés cessent de fonctionner et les clients reçoivent la version précédente. Les bots déjà installés continuent de tourner (pour les faire revenir à la précédente, retirez-la plutôt depuis « Déploiement »).'
           : 'Ce brouillon et les parties du fichier déjà envoyées sont supprimés. Aucun client ne l’a reçu.'}
       </ConfirmDialog>
     </>
   );
 }
 
-function ReleaseRow({ release, onWithdraw }: { release: Release; onWithdraw: () => void }) {
+function ReleaseRow({
+  release,
+  onWithdraw,
+  onManage,
+}: {
+  release: Release;
+  onWithdraw: () => void;
+  onManage: () => void;
+}) {
+  const { rollout } = release;
   return (
     <TableRow>
       <TableCell>
@@ -207,10 +239,32 @@ function ReleaseRow({ release, onWithdraw }: { release: Release; onWithdraw: () 
           <Chip size="small" variant="outlined" label="Brouillon : envoi incomplet" />
         )}
       </TableCell>
+      <TableCell>
+        {release.publishedAt ? (
+          <Button
+            size="small"
+            variant="outlined"
+            color={rollout.state === 'halted' || rollout.state === 'yanked' ? 'error' : 'inherit'}
+            onClick={onManage}
+            aria-label={`Déploiement de la version ${release.version}`}
+            data-testid="rollout-manage"
+            data-state={rollout.state}
+          >
+            {ROLLOUT_STATE_LABELS[rollout.state]}
+            {rollout.state === 'rolling' || rollout.state === 'paused' ? ` · ${rollout.percent} %` : ''}
+          </Button>
+        ) : (
+          '—'
+        )}
+      </TableCell>
       <TableCell align="right">{numberFormat.format(release.downloads)}</TableCell>
       <TableCell align="right">
-        <Tooltip title="Retirer">
-          <IconButton aria-label={`Retirer la version ${release.version}`} color="error" onClick={onWithdraw}>
+        <Tooltip title="Supprimer">
+          <IconButton
+            aria-label={`Supprimer la version ${release.version}`}
+            color="error"
+            onClick={onWithdraw}
+          >
             <DeleteIcon />
           </IconButton>
         </Tooltip>

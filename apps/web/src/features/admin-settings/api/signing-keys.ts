@@ -1,4 +1,4 @@
-import { type SigningKey, signingKeyAnswer, signingKeysAnswer } from '@bot/contracts';
+import { type SigningKey, type SigningKeyPurpose, signingKeyAnswer, signingKeysAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
@@ -16,12 +16,16 @@ export const signingKeysQuery = queryOptions({
     ).data,
 });
 
-export async function rotateSigningKey(): Promise<SigningKey> {
+export async function rotateSigningKey(purpose: SigningKeyPurpose): Promise<SigningKey> {
   return (
-    await api.post('/admin/signing-keys/rotate', undefined, {
-      schema: signingKeyAnswer,
-      fallback: 'Le changement de clé a échoué.',
-    })
+    await api.post(
+      '/admin/signing-keys/rotate',
+      { purpose },
+      {
+        schema: signingKeyAnswer,
+        fallback: 'Le changement de clé a échoué.',
+      },
+    )
   ).data;
 }
 

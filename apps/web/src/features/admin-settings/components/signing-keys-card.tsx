@@ -1,4 +1,10 @@
-import { SIGNING_KEY_STATE_LABELS, type SigningKey } from '@bot/contracts';
+import {
+  SIGNING_KEY_PURPOSE_LABELS,
+  SIGNING_KEY_PURPOSES,
+  SIGNING_KEY_STATE_LABELS,
+  type SigningKey,
+  type SigningKeyPurpose,
+} from '@bot/contracts';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -6,6 +12,7 @@ import CardHeader from '@mui/material/CardHeader';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,7 +26,7 @@ import {
   signingKeysQuery,
 } from '../api/signing-keys.ts';
 
-type Pending = { kind: 'rotate' } | { kind: 'revoke'; key: SigningKey };
+type Pending = { kind: 'rotate'; purpose: SigningKeyPurpose } | { kind: 'revoke'; key: SigningKey };
 
 const shortKid = (kid: string) => `${kid.slice(0, 12)}…`;
 
@@ -46,7 +53,7 @@ export function SigningKeysCard() {
     setIsWorking(true);
     try {
       if (pending.kind === 'rotate') {
-        const key = await rotateSigningKey();
+        const key = await rotateSigningKey(pending.purpose);
         notifySuccess(`Nouvelle clé en service : ${shortKid(key.kid)}`);
       } else {
         await revokeSigningKey(pending.key.kid);
@@ -67,14 +74,23 @@ export function SigningKeysCard() {
         title="Clés de signature des baux"
         slotProps={{ title: { variant: 'h6', component: 'h2' } }}
         action={
-          <Button variant="outlined" onClick={() => setPending({ kind: 'rotate' })}>
-            Changer de clé
-          </Button>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+            {SIGNING_KEY_PURPOSES.map((purpose) => (
+              <Button
+                key={purpose}
+                variant="outlined"
+                onClick={() => setPending({ kind: 'rotate', purpose })}
+              >
+                {purpose === 'lease' ? 'Changer de clé' : 'Changer la clé des versions'}
+              </Button>
+            ))}
+          </Stack>
         }
       />
       <CardContent sx={{ pt: 0 }}>
         <Typography variant="body2" color="text.secondary">
-          Chaque bot vérifie hors ligne le bail signé par ces clés. Publiées sur /.well-known/jwks.json.
+          Chaque bot vérifie hors ligne le bail signé par ces clés, et le manifeste de chaque version avant de
+          l’installer (clé des versions). Publiées sur /.well-known/jwks.json.
         </Typography>
         <List dense aria-label="Clés de signature">
           {keys.map((key) => (
@@ -90,7 +106,7 @@ export function SigningKeysCard() {
               }
             >
               <ListItemText
-                primary={`${shortKid(key.kid)} — ${SIGNING_KEY_STATE_LABELS[key.state]}`}
+                primary={`${shortKid(key.kid)} — ${SIGNING_KEY_PURPOSE_LABELS[key.purpose]} — ${SIGNING_KEY_STATE_LABELS[key.state]}`}
                 secondary={keyDates(key)}
               />
             </ListItem>

@@ -173,6 +173,33 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
             }
           />
           <TextField
+            {...form.register('releaseRolloutPercent', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.releaseRolloutPercent}
+            error={Boolean(error('releaseRolloutPercent'))}
+            helperText={
+              error('releaseRolloutPercent') ?? '100 : chaque nouvelle version est proposée à tous.'
+            }
+          />
+          <TextField
+            {...form.register('rolloutHaltRatio', { valueAsNumber: true })}
+            type="number"
+            slotProps={{ htmlInput: { step: 0.1 } }}
+            label={SETTINGS_LABELS.rolloutHaltRatio}
+            error={Boolean(error('rolloutHaltRatio'))}
+            helperText={
+              error('rolloutHaltRatio') ??
+              'Comptes en erreur, reconnexions ou plantages : au-delà, le déploiement s’arrête seul.'
+            }
+          />
+          <TextField
+            {...form.register('rolloutHaltMinBots', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.rolloutHaltMinBots}
+            error={Boolean(error('rolloutHaltMinBots'))}
+            helperText={error('rolloutHaltMinBots')}
+          />
+          <TextField
             {...form.register('botLogRetentionDays', { valueAsNumber: true })}
             type="number"
             label={SETTINGS_LABELS.botLogRetentionDays}

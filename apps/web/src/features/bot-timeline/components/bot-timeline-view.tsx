@@ -31,6 +31,7 @@ const KIND_COLORS: Partial<Record<BotTimelineEntry['kind'], string>> = {
   refund: 'warning.main',
   package_ended: 'warning.main',
   alert: 'warning.main',
+  crashed: 'error.main',
 };
 
 /** The sentence under an entry's title, in French. */
@@ -46,6 +47,8 @@ function detailOf(entry: BotTimelineEntry): string {
       return entry.account ?? '';
     case 'component_changed':
       return entry.message ?? '';
+    case 'crashed':
+      return [entry.version ? `Version ${entry.version}` : '', entry.message].filter(Boolean).join(' : ');
     case 'action':
       return `${auditActionLabel(entry.action ?? '')}${entry.actor ? ` — par ${entry.actor}` : ''}`;
     case 'command': {

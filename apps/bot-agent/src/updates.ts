@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import {
+  type AgentUpdate,
+  type PublicJwks,
+  RELEASE_MANIFEST_TYPE,
+  type ReleaseManifest,
+  releaseManifestSchema,
+} from '@bot/contracts';
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors as joseErrors } from 'jose';
+
+/** Why an update was refused: its manifest, or the bytes downloaded against it. */
+export type UpdateRefusal =
+  | 'MANIFEST_MISSING'
+  | 'MANIFEST_INVALID'
+  | 'MANIFEST_KEY_UNKNOWN'
+  | 'MANIFEST_EXPIRED'
+  | 'UPDATE_SIZE_MISMATCH'
+  | 'UPDATE_CHECKSUM_MISMATCH'
+  | 'UPDATE_DOWNLOAD_FAILED';
+
+export class UpdateError extends Error {
+  constructor(readonly code: UpdateRefusal) {
+    super(`Mise à jour refusée : ${code}`);
+    this.name = 'UpdateError';
+  }
+}
+
+/** An update the platform offered, its manifest verified: what the agent may install. */
+export interface VerifiedUpdate extends AgentUpdate {
+  /** The verified content of `manifest` (version, size, SHA-256, address...). */
+  verified: ReleaseManifest;
+}
+
+interface UpdateDeps {
+  /** The platform's keys (those of purpose `release` verify manifests). */
+  keys: () => PublicJwks;
+  /** Fetches the key set again (a manifest signed by a key not known yet). */
+  refreshKeys: () => Promise<unknown>;
+  now: () => number;
+  /** `POST /api/bot/update-deferral` with the session (the SDK's client supplies it). */
+  defer: (version: string, minutes: number) => Promise<{ until: string }>;
+}
+
+/** The keys that sign release manifests (a lease key never does, decision 910). */
+function releaseKeys(keys: PublicJwks): PublicJwks {
+  return { keys: keys.keys.filter((key) => key.purpose === 'release') };
+}
+
+/**
+ * The agent's side of updates (decision 910): an offer is kept only once its manifest verifies
+ * against the platform's release keys; a download is handed over only when its bytes have the
+ * manifest's size and SHA-256; an agent may put an update off, and staff see it.
+ */
+export class AgentUpdates {
+  private offered: VerifiedUpdate | null = null;
+
+  constructor(private readonly deps: UpdateDeps) {}
+
+  get current(): VerifiedUpdate | null {
+    return this.offered;
+  }
+
+  /** Verifies an offer; answers it once verified (the one kept), or throws why it was refused. */
+  async accept(update: AgentUpdate): Promise<VerifiedUpdate> {
+    if (!update.manifest) throw new UpdateError('MANIFEST_MISSING');
+    const verified = { ...update, verified: await this.verify(update.manifest) };
+    if (verified.verified.version !== update.version) throw new UpdateError('MANIFEST_INVALID');
+    this.offered = verified;
+    return verified;
+  }
+
+  /** The build's bytes, checked against the verified manifest (never the unchecked offer). */
+  async download(): Promise<Buffer> {
+    const manifest = this.offered?.verified;
+    if (!manifest) throw new UpdateError('MANIFEST_MISSING');
+    const response = await fetch(manifest.url, { signal: AbortSignal.timeout(10 * 60_000) }).catch(
+      () => undefined,
+    );
+    if (!response?.ok) throw new UpdateError('UPDATE_DOWNLOAD_FAILED');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (bytes.length !== manifest.size) throw new UpdateError('UPDATE_SIZE_MISMATCH');
+    if (createHash('sha256').update(bytes).digest('hex') !== manifest.sha256)
+      throw new UpdateError('UPDATE_CHECKSUM_MISMATCH');
+    return bytes;
+  }
+
+  /** "Pas maintenant": the platform records until when (staff see it on the releases page). */
+  defer(minutes: number): Promise<{ until: string }> {
+    const version = this.offered?.version;
+    if (!version) return Promise.reject(new UpdateError('MANIFEST_MISSING'));
+    return this.deps.defer(version, minutes);
+  }
+
+  private async verify(token: string): Promise<ReleaseManifest> {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw new UpdateError('MANIFEST_INVALID');
+    }
+    const known = () => releaseKeys(this.deps.keys()).keys.some((key) => key.kid === kid);
+    if (!known()) await this.deps.refreshKeys().catch(() => undefined);
+    if (!kid || !known()) throw new UpdateError('MANIFEST_KEY_UNKNOWN');
+    let payload: Uint8Array;
+    try {
+      const verified = await compactVerify(token, createLocalJWKSet(releaseKeys(this.deps.keys())), {
+        algorithms: ['EdDSA'],
+      });
+      if (verified.protectedHeader.typ !== RELEASE_MANIFEST_TYPE) throw new UpdateError('MANIFEST_INVALID');
+      payload = verified.payload;
+    } catch (error) {
+      if (error instanceof UpdateError) throw error;
+      if (error instanceof joseErrors.JWKSNoMatchingKey) throw new UpdateError('MANIFEST_KEY_UNKNOWN');
+      throw new UpdateError('MANIFEST_INVALID');
+    }
+    const claims = parseClaims(payload);
+    if (claims.exp * 1000 <= this.deps.now()) throw new UpdateError('MANIFEST_EXPIRED');
+    return claims.manifest;
+  }
+}
+
+function parseClaims(payload: Uint8Array): { exp: number; manifest: ReleaseManifest } {
+  try {
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as { exp?: unknown };
+    const manifest = releaseManifestSchema.parse(claims);
+    if (typeof claims.exp !== 'number') throw new Error('no expiry');
+    return { exp: claims.exp, manifest };
+  } catch {
+    throw new UpdateError('MANIFEST_INVALID');
+  }
+}
