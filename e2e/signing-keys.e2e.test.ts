@@ -45,7 +45,9 @@ describe('lease signing keys in the admin settings', () => {
       .getByRole('dialog', { name: 'Changer de clé ?' })
       .getByRole('button', { name: 'Changer de clé' })
       .click();
-    await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Ancienne clé (vérifie encore ses baux)`).waitFor();
+    await card
+      .getByText(`${before.slice(0, 12)}… — Baux des bots — Ancienne clé (vérifie encore ses baux)`)
+      .waitFor();
     const current = (await keys()).find((key) => key.state === 'current' && key.purpose === 'lease') as Key;
     expect(current.kid).not.toBe(before);
     expect(await published()).toEqual(expect.arrayContaining([before, current.kid]));
