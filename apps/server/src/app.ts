@@ -15,6 +15,7 @@ import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
+import { LoadMonitor } from './core/load-monitor.ts';
 import { createMailer } from './core/mailer.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
@@ -118,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const cleanups: (() => Promise<void> | void)[] = [];
   const events = new EventBus(log);
+  const metrics = createMetrics();
   const parts: Omit<AppContext, 'live'> = {
     config,
     db: database.db,
@@ -127,7 +129,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redis,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
-    metrics: createMetrics(),
+    metrics,
+    load: new LoadMonitor(config.load, log, metrics.registry),
     // Stripe when its keys are configured, the embedded sandbox otherwise.
     payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),
     sealingKey: Buffer.from(await getOrCreateServerSecret(database, 'bot-key-sealing'), 'base64url'),
@@ -294,6 +297,9 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
   // Remote commands the agent did not acknowledge in time (decision 208).
   loops.every('expiration des commandes aux bots', config.commands.sweepMs, () => expireBotCommands(ctx));
+  // The node's headroom (issue 36): readiness and the bots' admission read it.
+  loops.every('mesure de la charge', config.load.sampleMs, () => ctx.load.sample());
+  ctx.onClose(() => ctx.load.close());
   // Staged rollouts (decision 910): due steps, the automatic halt, the versions' adoption.
   loops.every('étapes des déploiements', config.releases.rolloutCheckMs, () => advanceRollouts(ctx));
   loops.every('santé des déploiements', config.releases.rolloutCheckMs, () => checkRollouts(ctx));

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { LoadConfig } from './core/load-monitor.ts';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
 
@@ -188,6 +189,8 @@ export interface AppConfig {
    * often lines older than the retention setting are removed.
    */
   botLog: { linesPerSecond: number; burst: number; purgeEveryMs: number };
+  /** When this node calls itself overloaded (core/load-monitor.ts, docs/capacity.md). */
+  load: LoadConfig;
   /** Staged rollouts (decision 910): how often due steps and the bots' health are checked. */
   releases: { rolloutCheckMs: number };
 }
@@ -350,5 +353,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
     botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },
     releases: { rolloutCheckMs: MINUTE },
+    load: { sampleMs: 500, enterUtilization: 0.9, exitUtilization: 0.7, samplesToEnter: 4 },
   });
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import { type EventBus, HeldEvents } from './core/events.ts';
+import type { LoadMonitor } from './core/load-monitor.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { Metrics } from './core/metrics.ts';
 import type { RateLimiter } from './core/rate-limiter.ts';
@@ -33,6 +34,8 @@ export interface AppContext {
   mailer: Mailer;
   log: Logger;
   metrics: Metrics;
+  /** This node's headroom: overloaded, it fails readiness and refuses new bot sockets (issue 36). */
+  load: LoadMonitor;
   /** Checkout and refunds: Stripe when configured, the sandbox otherwise. */
   payments: PaymentProvider;
   /** Short-lived caches of what guarded requests read every time (each drops entries on events). */

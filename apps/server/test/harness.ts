@@ -55,6 +55,7 @@ export interface StartTestServerOptions {
   mail?: Partial<AppConfig['mail']>;
   alerts?: Partial<AppConfig['alerts']>;
   commands?: Partial<AppConfig['commands']>;
+  load?: Partial<AppConfig['load']>;
   env?: Record<string, string>;
   /** Let the app open (and migrate) the database its config names, e.g. a PostgreSQL of the test's own. */
   openDatabaseFromConfig?: boolean;
@@ -109,6 +110,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     mail: { ...base.mail, ...options.mail },
     alerts: { ...base.alerts, ...options.alerts },
     commands: { ...base.commands, ...options.commands },
+    load: { ...base.load, ...options.load },
   };
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }

@@ -205,6 +205,8 @@ async function publishedBuildLink(api: string, password: string, file: Buffer): 
   const sha256 = createHash('sha256').update(file).digest('hex');
   const parts = Math.ceil(file.length / RELEASE_PART_BYTES);
   await json('POST', `/admin/releases/${draft.data.id}/publish`, { parts, sha256 }, token);
+  // Offered to every PC at once (a staged rollout starts with a share, decision 910).
+  await json('PUT', `/admin/releases/${draft.data.id}/rollout`, { percent: 100 }, token);
   return `${api}${(await json('GET', '/releases/latest', undefined, token)).data.download.url}`;
 }
 

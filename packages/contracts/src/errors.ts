@@ -47,6 +47,11 @@ export const ERRORS = {
       'Cette action renvoie un secret qui n’est jamais conservé : envoyez-la sans en-tête Idempotency-Key.',
   },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Cette méthode n’est pas acceptée pour cette adresse.' },
+  OVERLOADED: {
+    status: 503,
+    message:
+      'Ce serveur est surchargé : il ne prend plus de nouveaux bots pour le moment. Réessayez dans quelques secondes.',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',

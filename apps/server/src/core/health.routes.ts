@@ -33,7 +33,8 @@ function withTimeout(work: Promise<unknown>): Promise<unknown> {
 /**
  * `/healthz` is liveness: the process answers, nothing else is touched (a database outage must not
  * get the node restarted). `/readyz` is readiness: the database, Redis when configured and a
- * writable DATA_DIR; 503 names what fails. Maintenance mode affects neither (maintenance guard).
+ * writable DATA_DIR; 503 names what fails, or says the node is overloaded (`OVERLOADED`). Maintenance
+ * mode affects neither (maintenance guard).
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -67,7 +68,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         response: {
           200: z.object({ status: z.literal('ready'), engine: z.string(), checks }),
-          503: z.object({ error: z.string(), code: z.literal('SERVICE_UNAVAILABLE'), checks }),
+          503: z.object({ error: z.string(), code: z.enum(['SERVICE_UNAVAILABLE', 'OVERLOADED']), checks }),
         },
       },
     },
@@ -81,6 +82,17 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         ]),
       ) as Record<CheckName, z.infer<typeof checkResult>>;
       const failing = entries.map(([name]) => name).filter((name) => results[name] === 'failed');
+      // Overloaded, the node asks for no new work (load balancers and orchestrators stop sending it);
+      // what it holds goes on (issue 36).
+      if (failing.length === 0 && ctx.load.isOverloaded)
+        return reply
+          .status(503)
+          .header('Retry-After', '5')
+          .send({
+            error: ERRORS.OVERLOADED.message,
+            code: 'OVERLOADED' as const,
+            checks: results,
+          });
       if (failing.length === 0) return { status: 'ready' as const, engine: ctx.engine, checks: results };
       for (const [index, [name]] of entries.entries()) {
         const outcome = outcomes[index];

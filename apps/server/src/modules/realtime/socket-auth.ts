@@ -171,6 +171,9 @@ export class SocketAuthenticator {
   private async authenticateBot(
     input: Extract<SocketAuthenticateInput, { type: 'bot' }>,
   ): Promise<SocketIdentity | Refusal> {
+    // An overloaded node takes no new bot: the agent retries later and, behind nginx, lands on
+    // another node; bots already connected here stay (issue 36).
+    if (this.ctx.load.isOverloaded) return refusal('OVERLOADED');
     const session = await this.botSessions.load(input.token);
     if (session?.hwid !== input.hwid) return refusal('BOT_SESSION_INVALID');
     const [permissions, allowedAccounts] = await Promise.all([

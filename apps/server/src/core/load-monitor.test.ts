@@ -1,0 +1,88 @@
+import { type BotClient, createBotClient } from '@bot/bot-agent';
+import type { BotState } from '@bot/contracts';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness.ts';
+import { metricValue } from '../../test/helpers/metrics.ts';
+import {
+  account,
+  collect,
+  connectAndAuthenticate,
+  connectOwnerBot,
+  createBotOwner,
+  type TestSocket,
+} from '../../test/helpers/realtime.ts';
+
+let server: TestServer;
+const sockets: TestSocket[] = [];
+const clients: BotClient[] = [];
+
+beforeAll(async () => {
+  // Utilisation never reaches 2: not overloaded until a test lowers the thresholds.
+  server = await startTestServer({
+    load: { sampleMs: 50, enterUtilization: 2, exitUtilization: 2, samplesToEnter: 1 },
+  });
+});
+afterAll(async () => {
+  for (const client of clients) await client.stop();
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+/** Lowers (or raises back) the thresholds: the next samples decide. */
+function setThresholds(enter: number, exit: number) {
+  Object.assign(server.app.ctx.config.load, { enterUtilization: enter, exitUtilization: exit });
+}
+
+const readiness = async () => {
+  const answer = await fetch(`${server.api}/readyz`);
+  return { status: answer.status, body: (await answer.json()) as { code?: string; error?: string } };
+};
+
+it('an overloaded node fails readiness, refuses new bots, keeps those it holds, and recovers', async () => {
+  expect((await readiness()).status).toBe(200);
+  const held = await createBotOwner(server, { accounts: ['Charge-Un'] });
+  const heldBot = await connectOwnerBot(server, held);
+  sockets.push(heldBot.socket);
+  expect(heldBot.ack).toEqual({ ok: true });
+  const watcher = await connectAndAuthenticate(server, {
+    type: 'client',
+    token: held.token,
+    hwid: held.hwid,
+  });
+  sockets.push(watcher.socket);
+  const seen = collect<BotState>(watcher.socket, 'bot_update');
+
+  setThresholds(0, 0);
+  await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
+  expect((await readiness()).status).toBe(503);
+  expect(await metricValue(server.app, 'node_overloaded')).toBe(1);
+
+  // A new bot is refused with a French reason; the SDK keeps retrying with its jittered backoff.
+  const newcomer = await createBotOwner(server, { accounts: ['Charge-Deux'] });
+  const refused = await connectOwnerBot(server, newcomer);
+  sockets.push(refused.socket);
+  expect(refused.ack).toMatchObject({
+    ok: false,
+    code: 'OVERLOADED',
+    error: expect.stringContaining('surchargé'),
+  });
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: newcomer.accessKey,
+    hwid: newcomer.hwid,
+    version: '1.0.0',
+  });
+  clients.push(client);
+  const connected = client.connect();
+
+  // The bot already held is never dropped for load: its reports still reach its owner.
+  heldBot.socket.emit('bot_update', { accounts: [account('Charge-Un', { status: 'fighting' })] });
+  await vi.waitFor(() => expect(seen.some((state) => state.accounts[0]?.status === 'fighting')).toBe(true));
+  expect(heldBot.socket.connected).toBe(true);
+
+  setThresholds(2, 2);
+  await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
+  await connected;
+  expect(client.isConnected).toBe(true);
+  expect(await metricValue(server.app, 'node_overloaded')).toBe(0);
+});
