@@ -56,6 +56,8 @@ export class AgentLog implements AgentLogger {
   private sentUpTo = 0;
   private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Streaming was asked and the ring buffer's missing lines have not left yet. */
+  private isBacklogPending = false;
 
   constructor(private readonly options: AgentLogOptions) {}
 
@@ -80,18 +82,17 @@ export class AgentLog implements AgentLogger {
     return this.ring.map((kept) => kept.line);
   }
 
-  /** The server asked for the log: what it lacks of the ring buffer, then the tail. */
+  /**
+   * The server asked for the log: what it lacks of the ring buffer, then the tail. The request may
+   * come before the connection is authenticated (the server asks as it admits the agent): what
+   * cannot leave yet leaves at the next flush.
+   */
   start(): void {
     this.stop();
-    const backlog = this.ring.filter((kept) => kept.seq > this.sentUpTo);
-    for (let at = 0; at < backlog.length; at += BOT_LOG_BATCH_MAX_LINES) {
-      const chunk = backlog.slice(at, at + BOT_LOG_BATCH_MAX_LINES);
-      if (!this.options.send({ lines: chunk.map((kept) => kept.line), backlog: true })) return;
-      this.sentUpTo = chunk.at(-1)?.seq ?? this.sentUpTo;
-    }
-    this.sentUpTo = this.nextSeq - 1;
+    this.isBacklogPending = true;
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();
+    this.flush();
   }
 
   /** Nobody reads the journal any more (or the connection is gone): nothing leaves. */
@@ -100,6 +101,7 @@ export class AgentLog implements AgentLogger {
     this.timer = undefined;
     this.queue = [];
     this.dropped = 0;
+    this.isBacklogPending = false;
   }
 
   private write(level: BotLogLevel, message: string): void {
@@ -111,19 +113,34 @@ export class AgentLog implements AgentLogger {
     const seq = this.nextSeq++;
     this.ring.push({ seq, line });
     if (this.ring.length > BOT_LOG_RECENT_LINES) this.ring.shift();
-    if (!this.isStreaming) return;
+    // Before the backlog has left, a new line is part of it.
+    if (!this.isStreaming || this.isBacklogPending) return;
     this.sentUpTo = seq;
     if (this.queue.length < QUEUE_MAX) this.queue.push(line);
     else this.dropped += 1;
   }
 
   private flush(): void {
+    if (this.isBacklogPending && !this.sendBacklog()) return;
     if (this.queue.length === 0 && this.dropped === 0) return;
     const lines = this.queue.slice(0, BOT_LOG_BATCH_MAX_LINES);
     const batch: BotLogBatch = this.dropped > 0 ? { lines, dropped: this.dropped } : { lines };
     if (!this.options.send(batch)) return;
     this.queue = this.queue.slice(lines.length);
     this.dropped = 0;
+  }
+
+  /** The ring buffer's lines the server never received, in batches; false when one could not leave. */
+  private sendBacklog(): boolean {
+    const backlog = this.ring.filter((kept) => kept.seq > this.sentUpTo);
+    for (let at = 0; at < backlog.length; at += BOT_LOG_BATCH_MAX_LINES) {
+      const chunk = backlog.slice(at, at + BOT_LOG_BATCH_MAX_LINES);
+      if (!this.options.send({ lines: chunk.map((kept) => kept.line), backlog: true })) return false;
+      this.sentUpTo = chunk.at(-1)?.seq ?? this.sentUpTo;
+    }
+    this.sentUpTo = this.nextSeq - 1;
+    this.isBacklogPending = false;
+    return true;
   }
 
   private redact(message: string): string {

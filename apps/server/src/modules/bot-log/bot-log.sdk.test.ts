@@ -71,3 +71,25 @@ it('the SDK sends what the journal lacks, then the tail, without its secrets', a
     'reconnecté',
   ]);
 });
+
+it('an agent that connects while its journal is already open streams (the start comes before its authentication answer)', async () => {
+  const owner = await createBotOwner(server);
+  // The reader is back first (a server restart: pages reconnect faster than agents).
+  const journal = await openJournal(owner.token, owner.hwid);
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: owner.accessKey,
+    hwid: owner.hwid,
+    version: '1.0.0',
+  });
+  clients.push(client);
+  client.log.info('écrite avant la connexion');
+  await client.connect();
+  client.log.warn('écrite après la connexion');
+  await vi.waitFor(() =>
+    expect(journal.received.map((line) => line.message)).toEqual([
+      'écrite avant la connexion',
+      'écrite après la connexion',
+    ]),
+  );
+});
