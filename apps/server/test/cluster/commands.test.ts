@@ -10,6 +10,7 @@ import {
   type TestSocket,
   waitFor,
 } from '../helpers/realtime.ts';
+import { publishedRoute } from '../helpers/routes.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
 
 let cluster: InProcessCluster;
@@ -75,10 +76,11 @@ it('a configuration staff push on node A reaches the bot on node B, and A sees i
 
   const staffSees = collect<BotCommand>(staffSocket, 'bot_command_update');
   const ownerSees = collect<BotCommand>(ownerSocket, 'bot_command_update');
+  const routeId = await publishedRoute(nodeA, 'Route du cluster');
   const sent = await apiClient(nodeA)<{ data: BotCommand }>(
     'POST',
     `/admin/bots/${owner.hwid}/commands`,
-    { kind: 'configure', payload: { routeId: 'route-cluster' } },
+    { kind: 'configure', payload: { routeId } },
     staff.token,
   );
   expect(sent.status).toBe(201);
@@ -89,7 +91,7 @@ it('a configuration staff push on node A reaches the bot on node B, and A sees i
   });
   expect(staffSees.every((update) => update.issuer.username === staff.user.username)).toBe(true);
   expect(ownerSees.every((update) => update.issuer.username === null)).toBe(true);
-  expect(world.tick().accounts[0]?.routeId).toBe('route-cluster');
+  expect(world.tick().accounts[0]?.routeId).toBe(routeId);
 });
 
 it('a command handed to the bot on B and not acknowledged is handed once more when it moves to C', async () => {

@@ -108,6 +108,9 @@ export async function finishCommand(
 
 /** Said of a command the agent received but never finished (its process died, for instance). */
 const NO_RESULT = 'Reçue par le bot, sans résultat dans le délai.';
+/** Why a command expired when the bot never connected, or never confirmed it received it. */
+const NOT_CONNECTED = 'Le bot ne s’est pas connecté avant l’échéance.';
+const NOT_ACKNOWLEDGED = 'Envoyée, mais le bot n’a pas confirmé sa réception à temps.';
 
 /**
  * Commands not finished within their TTL: `expired` (the sweep started in app.ts). One the agent
@@ -120,12 +123,17 @@ export async function expireBotCommands(ctx: AppContext, now = new Date()): Prom
       .set({ state: 'expired', message: NO_RESULT, updatedAt: now })
       .where(and(eq(botCommands.state, 'acknowledged'), lte(botCommands.expiresAt, now)))
       .returning();
-    const undelivered = await tx.db
+    const neverSent = await tx.db
       .update(botCommands)
-      .set({ state: 'expired', updatedAt: now })
-      .where(and(inArray(botCommands.state, ['queued', 'sent']), lte(botCommands.expiresAt, now)))
+      .set({ state: 'expired', message: NOT_CONNECTED, updatedAt: now })
+      .where(and(eq(botCommands.state, 'queued'), lte(botCommands.expiresAt, now)))
       .returning();
-    const rows = [...unanswered, ...undelivered];
+    const unacknowledged = await tx.db
+      .update(botCommands)
+      .set({ state: 'expired', message: NOT_ACKNOWLEDGED, updatedAt: now })
+      .where(and(eq(botCommands.state, 'sent'), lte(botCommands.expiresAt, now)))
+      .returning();
+    const rows = [...unanswered, ...neverSent, ...unacknowledged];
     for (const row of rows) announce(tx, row);
     return rows.length;
   });

@@ -9,6 +9,7 @@ import {
   type TestSocket,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
+import { publishedRoute } from '../../../test/helpers/routes.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { acknowledgeCommand, markCommandSent } from './command-delivery.ts';
 import { issueBotCommand } from './commands.service.ts';
@@ -100,16 +101,17 @@ it('audits staff commands and names staff only to staff, live and in the timelin
   sockets.push(staffSocket);
   const ownerSees = waitFor<BotCommand>(watcher, 'bot_command_update');
   const staffSees = waitFor<BotCommand>(staffSocket, 'bot_command_update');
+  const routeEst = await publishedRoute(server, 'Route est');
   const sent = await call<Data<BotCommand>>(
     'POST',
     `/admin/bots/${owner.hwid}/commands`,
-    { kind: 'configure', payload: { routeId: 'route-est' } },
+    { kind: 'configure', payload: { routeId: routeEst } },
     staff.token,
   );
   expect(sent.status).toBe(201);
   expect((await ownerSees).issuer).toEqual({ type: 'staff', username: null });
   expect((await staffSees).issuer).toEqual({ type: 'staff', username: staff.user.username });
-  expect(sent.body.data.payload).toEqual({ routeId: 'route-est', accounts: [] });
+  expect(sent.body.data.payload).toEqual({ routeId: routeEst, accounts: [] });
 
   const [audit] = await server.app.ctx.db
     .select()
@@ -185,8 +187,8 @@ it('keeps one pending configuration per bot: a newer one replaces the older', as
       { kind: 'configure', payload: { routeId } },
       owner.token,
     );
-  const older = await configure('route-a');
-  const newer = await configure('route-b');
+  const older = await configure(await publishedRoute(server));
+  const newer = await configure(await publishedRoute(server));
   const listed = await call<Data<BotCommand[]>>('GET', '/me/bot/commands', undefined, owner.token);
   expect(listed.body.data.map((command) => [command.id, command.state, command.message])).toEqual([
     [newer.body.data.id, 'queued', null],
@@ -213,7 +215,10 @@ it('expires a command the bot did not acknowledge within its time (the sweep sta
     'bot_command_update',
     (update) => update.id === command.id && update.state === 'expired',
   );
-  expect(expired.state).toBe('expired');
+  expect(expired).toMatchObject({
+    state: 'expired',
+    message: 'Le bot ne s’est pas connecté avant l’échéance.',
+  });
   await vi.waitFor(async () => {
     const listed = await call<Data<BotCommand[]>>('GET', '/me/bot/commands', undefined, owner.token);
     expect(listed.body.data[0]).toMatchObject({ id: command.id, state: 'expired' });
@@ -261,4 +266,55 @@ it('expires a command the bot acknowledged but never finished, saying so; it no 
     issuer,
   });
   expect(fourth.state).toBe('queued');
+});
+
+it('refuses what names nothing real, and leaves a staff command to staff', async () => {
+  const owner = await createBotOwner(server, { accounts: ['Vrai-Compte'] });
+  const send = (body: unknown, token = owner.token, route = '/me/bot/commands') =>
+    call<{ code: string; error: string }>('POST', route, body, token);
+  expect(await send({ kind: 'configure', payload: { routeId: 'pas-une-route' } })).toMatchObject({
+    status: 400,
+    body: { code: 'VALIDATION_ERROR', error: 'Itinéraire inconnu ou non publié.' },
+  });
+  expect(
+    await send({ kind: 'configure', payload: { routeId: null, accounts: [{ name: 'Compte-d-un-autre' }] } }),
+  ).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+
+  // A command staff queued: the owner reads it unnamed and may not cancel it.
+  const staff = await server.createUser({ permissions: ['can_manageUsers'] });
+  const queued = await call<Data<BotCommand>>(
+    'POST',
+    `/admin/bots/${owner.hwid}/commands`,
+    { kind: 'restart' },
+    staff.token,
+  );
+  const refused = await call<{ code: string; error: string }>(
+    'POST',
+    `/me/bot/commands/${queued.body.data.id}/cancel`,
+    undefined,
+    owner.token,
+  );
+  expect(refused).toMatchObject({
+    status: 403,
+    body: { error: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.' },
+  });
+  // The owner's own cancellation answers without naming anyone.
+  const own = await call<Data<BotCommand>>('POST', '/me/bot/commands', { kind: 'pause' }, owner.token);
+  const cancelled = await call<Data<BotCommand>>(
+    'POST',
+    `/me/bot/commands/${own.body.data.id}/cancel`,
+    undefined,
+    owner.token,
+  );
+  expect(cancelled.body.data.issuer).toEqual({ type: 'owner', username: owner.user.username });
+  const byStaff = await call<Data<BotCommand>>(
+    'POST',
+    `/admin/bots/${owner.hwid}/commands/${queued.body.data.id}/cancel`,
+    undefined,
+    staff.token,
+  );
+  expect(byStaff.body.data).toMatchObject({
+    state: 'cancelled',
+    issuer: { type: 'staff', username: staff.user.username },
+  });
 });

@@ -17,7 +17,9 @@ import {
   type TestSocket,
   waitFor,
   waitForClose,
+  whitelist,
 } from '../../../test/helpers/realtime.ts';
+import { publishedRoute } from '../../../test/helpers/routes.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -132,12 +134,13 @@ it('runs each command through its whole life with the real SDK and the simulator
   await ended(updates, resume.id);
   expect(commands.isPaused()).toBe(false);
 
+  const [north, south] = [await publishedRoute(server, 'Nord'), await publishedRoute(server, 'Sud')];
   const configure = await send(owner, {
     kind: 'configure',
-    payload: { routeId: 'route-nord', accounts: [{ name: owner.accounts[1]!, routeId: 'route-sud' }] },
+    payload: { routeId: north, accounts: [{ name: owner.accounts[1]!, routeId: south }] },
   });
   await ended(updates, configure.id);
-  expect(world.tick().accounts.map((account) => account.routeId)).toEqual(['route-nord', 'route-sud']);
+  expect(world.tick().accounts.map((account) => account.routeId)).toEqual([north, south]);
 
   const stop = await send(owner, { kind: 'stopAccount', payload: { account: owner.accounts[0]! } });
   await ended(updates, stop.id);
@@ -147,6 +150,19 @@ it('runs each command through its whole life with the real SDK and the simulator
   client.report(world.tick());
   await stopped;
 
+  // An account off the owner's whitelist is refused by the server; one whitelisted that this bot
+  // does not drive reaches the agent, which says so.
+  const refused = await apiClient(server)<{ code: string; error: string }>(
+    'POST',
+    '/me/bot/commands',
+    { kind: 'stopAccount', payload: { account: 'Inconnu-du-serveur' } },
+    owner.token,
+  );
+  expect(refused.status).toBe(400);
+  expect(refused.body.error).toBe(
+    'Le compte de jeu Inconnu-du-serveur n’est pas sur la liste blanche de ce bot.',
+  );
+  await whitelist(server, owner.user.id, ['Personne']);
   const unknown = await send(owner, { kind: 'stopAccount', payload: { account: 'Personne' } });
   const failed = await ended(updates, unknown.id, 'failed');
   expect(failed.message).toBe('Compte de jeu inconnu : Personne');

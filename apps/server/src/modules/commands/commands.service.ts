@@ -6,6 +6,8 @@ import { newId } from '../../core/ids.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
+import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import { publishedRouteIds } from '../world/world.service.ts';
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
@@ -82,6 +84,7 @@ export async function issueBotCommand(
   const { issuer, hwid } = input;
   const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : await getUserById(ctx, issuer.id);
   if (!issuer.staff && owner.hwid !== hwid) throw new AppError('HWID_NOT_BOUND');
+  await assertTargetsExist(ctx, { ownerId: owner.id, command });
   await ctx.limiter.hit('botCommand', issuer.id).catch((error: unknown) => {
     // The generic "too many attempts" would read as a sign-in problem: said for commands.
     if (!isAppError(error) || error.code !== 'RATE_LIMITED') throw error;
@@ -143,8 +146,38 @@ export async function issueBotCommand(
 }
 
 /**
+ * What a command names must exist: a game account on the owner's whitelist (the only ones their bot
+ * may drive), a published route. The agent would refuse the rest, after a round trip.
+ */
+async function assertTargetsExist(
+  ctx: AppContext,
+  input: { ownerId: string; command: ReturnType<typeof botCommandInput.parse> },
+) {
+  const { command } = input;
+  if (command.kind !== 'stopAccount' && command.kind !== 'configure') return;
+  const accounts = new Set(await listWhitelistedAccountNames(ctx, input.ownerId));
+  const named =
+    command.kind === 'stopAccount'
+      ? [command.payload.account]
+      : command.payload.accounts.map((entry) => entry.name);
+  const unknown = named.find((name) => !accounts.has(name));
+  if (unknown !== undefined)
+    throw new AppError('VALIDATION_ERROR', {
+      message: `Le compte de jeu ${unknown} n’est pas sur la liste blanche de ce bot.`,
+    });
+  if (command.kind !== 'configure') return;
+  const routes = [command.payload.routeId, ...command.payload.accounts.map((entry) => entry.routeId)].filter(
+    (id): id is string => typeof id === 'string',
+  );
+  const published = await publishedRouteIds(ctx, routes);
+  if (routes.some((id) => !published.has(id)))
+    throw new AppError('VALIDATION_ERROR', { message: 'Itinéraire inconnu ou non publié.' });
+}
+
+/**
  * Cancels a command the agent has not been handed yet (`queued`); one already sent may be running.
- * Staff cancellations are audited.
+ * An owner cancels their own commands (staff ones are staff's to cancel); staff cancellations are
+ * audited.
  */
 export async function cancelBotCommand(
   ctx: AppContext,
@@ -160,6 +193,10 @@ export async function cancelBotCommand(
       .for('update');
     if (!current || (!issuer.staff && current.userId !== issuer.id))
       throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+    if (!issuer.staff && current.issuedByStaff)
+      throw new AppError('FORBIDDEN', {
+        message: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.',
+      });
     if (current.state !== 'queued') throw new AppError('BOT_COMMAND_NOT_CANCELLABLE');
     const [row] = await tx.db
       .update(botCommands)
@@ -182,7 +219,8 @@ export async function cancelBotCommand(
       });
     }
     announce(tx, row);
-    return toBotCommand(row);
+    // A customer reads staff unnamed, here too.
+    return issuer.staff ? toBotCommand(row) : maskStaff(toBotCommand(row));
   });
 }
 

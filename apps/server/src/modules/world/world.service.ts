@@ -148,6 +148,20 @@ export async function listRoutes(
 const ROUTE_CHOICES_MAX = 500;
 
 /** The published routes a bot can be told to follow (a `configure` command), by name. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Of these route ids, those of published routes (what a configuration may name). */
+export async function publishedRouteIds(ctx: AppContext, ids: readonly string[]): Promise<Set<string>> {
+  // Route ids are UUIDs: anything else names no route (and must not reach a uuid comparison).
+  const candidates = ids.filter((id) => UUID.test(id));
+  if (candidates.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ id: botRoutes.id })
+    .from(botRoutes)
+    .where(and(inArray(botRoutes.id, candidates), eq(botRoutes.status, 'published')));
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function listRouteChoices(ctx: AppContext): Promise<RouteChoice[]> {
   return ctx.db
     .select({ id: botRoutes.id, name: botRoutes.name, kind: botRoutes.kind })

@@ -1,0 +1,15 @@
+import { newId } from '../../src/core/ids.ts';
+import { createRoute } from '../../src/modules/world/world.service.ts';
+import type { TestServer } from '../harness.ts';
+
+/** A published route (what a configuration push may name), made through the world's use case. */
+export async function publishedRoute(
+  server: Pick<TestServer, 'app'>,
+  name = `Route ${newId().slice(-6)}`,
+): Promise<string> {
+  const route = await createRoute(server.app.ctx, {
+    route: { name, kind: 'gathering', status: 'published', steps: [] },
+    actor: { id: null, username: null, ip: null },
+  });
+  return route.id;
+}
