@@ -86,3 +86,26 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   expect(client.isConnected).toBe(true);
   expect(await metricValue(server.app, 'node_overloaded')).toBe(0);
 });
+
+it("overloaded, a bot's watchers get its latest state at each flush instead of every change", async () => {
+  const owner = await createBotOwner(server, { accounts: ['Charge-Trois'] });
+  const bot = await connectOwnerBot(server, owner);
+  sockets.push(bot.socket);
+  const watcher = await connectAndAuthenticate(server, {
+    type: 'client',
+    token: owner.token,
+    hwid: owner.hwid,
+  });
+  sockets.push(watcher.socket);
+  const seen = collect<BotState>(watcher.socket, 'bot_update');
+  setThresholds(0, 0);
+  await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
+
+  for (const status of ['fighting', 'banking', 'idle'] as const)
+    bot.socket.emit('bot_update', { accounts: [account('Charge-Trois', { status })] });
+  await vi.waitFor(() => expect(seen.at(-1)?.accounts[0]?.status).toBe('idle'));
+  // Three changes, at most two messages (the flush may fall between them), the latest last.
+  expect(seen.length).toBeLessThanOrEqual(2);
+  setThresholds(2, 2);
+  await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
+});

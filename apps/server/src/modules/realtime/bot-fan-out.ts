@@ -29,6 +29,8 @@ interface FanOutDeps {
   isCurrent(state: BotState): boolean;
   /** True while the other nodes are unreachable: deliver to this node's sockets only, at once. */
   isDegraded(): boolean;
+  /** True while this node is overloaded: its watchers get the latest state per bot at each flush. */
+  isOverloaded(): boolean;
   /** Hands states (JSON bytes) to the other nodes, which deliver them to their own sockets (`fromPeer`). */
   sendToPeers(audience: PeerAudience, count: number, states: Uint8Array): void;
 }
@@ -44,7 +46,8 @@ const fromBytes = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
 
 /**
- * Delivers bot states: to a bot's watchers (owner, staff on its page) at once, to staff watching
+ * Delivers bot states: to a bot's watchers (owner, staff on its page) at once (overloaded: the
+ * latest per bot at each flush), to staff watching
  * the whole fleet in batches every `adminFlushMs`, plus offline notices and the online count.
  * With several nodes, states go only to the nodes that watch them (`Audience`), and each node
  * encodes them only for its own sockets: a bot's watchers elsewhere get the watched states of every
@@ -52,6 +55,8 @@ const fromBytes = (bytes: Uint8Array): string =>
  */
 export class BotFanOut {
   private readonly pendingForStaff = new Map<string, BotState>();
+  /** Overloaded: the latest state of each bot for this node's watchers, sent at the next flush. */
+  private readonly pendingForLocalWatchers = new Map<string, BotState>();
   /** The latest state of each bot watched elsewhere (a report updates its state object in place). */
   private pendingForPeerWatchers = new Map<string, BotState>();
   private isCountDirty = false;
@@ -81,6 +86,7 @@ export class BotFanOut {
   /** The bot went away: watchers get its offline state, staff `bot_disconnect`. */
   wentOffline(state: BotState): void {
     this.pendingForStaff.delete(state.hwid);
+    this.pendingForLocalWatchers.delete(state.hwid);
     const offline = { ...state, online: false };
     const room = rooms.bot(state.hwid);
     // Behind the online states waiting for other nodes, so that none of them comes after it…
@@ -99,8 +105,14 @@ export class BotFanOut {
     this.isCountDirty = true;
   }
 
-  /** Sends the queued states to staff, and the online count when it changed. */
+  /** Sends the queued states to staff (and, overloaded, to watchers), and the online count when it changed. */
   flush(): void {
+    if (this.pendingForLocalWatchers.size > 0) {
+      const states = [...this.pendingForLocalWatchers.values()];
+      this.pendingForLocalWatchers.clear();
+      for (const state of states)
+        if (this.deps.isCurrent(state)) this.toLocalWatchers(rooms.bot(state.hwid), state);
+    }
     if (this.pendingForStaff.size > 0) {
       const batch = [...this.pendingForStaff.values()];
       this.pendingForStaff.clear();
@@ -129,7 +141,10 @@ export class BotFanOut {
    */
   private toWatchers(state: BotState): void {
     const room = rooms.bot(state.hwid);
-    this.toLocalWatchers(room, state);
+    // Overloaded, every change cannot go out at once without delaying all of them: the latest state
+    // per bot goes at the next flush (decision 911).
+    if (this.deps.isOverloaded()) this.pendingForLocalWatchers.set(state.hwid, state);
+    else this.toLocalWatchers(room, state);
     if (this.isWatchedOnPeers(room)) this.queueForPeers(state);
   }
 

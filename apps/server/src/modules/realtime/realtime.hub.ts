@@ -183,6 +183,7 @@ function deliveryParts(
     countOnline: () => store.count(),
     isCurrent: (state) => bots.isCurrent(state),
     isDegraded: cluster.isDegraded,
+    isOverloaded: () => ctx.load.isOverloaded,
     sendToPeers: (peers, count, states) => io.serverSideEmit('botStates', peers, count, states),
   });
   return { store, audience, metrics, refuse: refuserCounting(metrics), bots, viewports, fanOut };
