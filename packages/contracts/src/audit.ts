@@ -89,6 +89,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'bot.command': 'Commande envoyée au bot',
   'bot.command_cancel': 'Commande au bot annulée',
   'alerts.fleet_update': 'Alertes de la flotte modifiées',
+  'maintenance_window.create': 'Fenêtre de maintenance programmée',
+  'maintenance_window.cancel': 'Fenêtre de maintenance annulée',
   'session.revoke': 'Session révoquée',
   'signing_key.rotate': 'Clé de signature des baux renouvelée',
   'signing_key.revoke': 'Clé de signature des baux révoquée',
@@ -112,6 +114,7 @@ export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   bot: 'Bot',
   release: 'Version du bot',
   signing_key: 'Clé de signature',
+  maintenance_window: 'Fenêtre de maintenance',
 };
 
 /** The action filter's groups ("user." selects every `user.*` action). */
@@ -131,6 +134,7 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
   release: 'Versions du bot',
   session: 'Sessions',
   alerts: 'Alertes de la flotte',
+  maintenance_window: 'Fenêtres de maintenance',
   signing_key: 'Clés de signature des baux',
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HWID_MATCH_POLICIES } from './licensing.ts';
+import { runningMaintenanceSchema } from './maintenance-windows.ts';
 import { stableVersionSchema } from './releases.ts';
 
 /** Every site setting with its validation and its default. */
@@ -35,6 +36,8 @@ export const siteSettingsSchema = z.strictObject({
     .max(24 * 30),
   /** How long the lines of the bots' journals are kept (decision 209). */
   botLogRetentionDays: z.number().int().min(1).max(90),
+  /** How long in-app notifications are kept before the pruning loop deletes them (decision 907). */
+  notificationRetentionDays: z.number().int().min(1).max(3650),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -53,6 +56,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   leaseLifetimeHours: 24,
   leaseGraceHours: 24,
   botLogRetentionDays: 3,
+  notificationRetentionDays: 90,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -75,17 +79,23 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
   leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',
   botLogRetentionDays: 'Conservation du journal des bots (jours)',
+  notificationRetentionDays: 'Conservation des notifications (jours)',
 };
 
-export const publicSettingsSchema = siteSettingsSchema.pick({
-  isSnow: true,
-  registrationOpen: true,
-  maintenanceMode: true,
-  maintenanceMessage: true,
-  announcement: true,
-  // Customers are told the cooldown before they unbind their PC.
-  hwidResetCooldownHours: true,
-});
+export const publicSettingsSchema = siteSettingsSchema
+  .pick({
+    isSnow: true,
+    registrationOpen: true,
+    maintenanceMode: true,
+    maintenanceMessage: true,
+    announcement: true,
+    // Customers are told the cooldown before they unbind their PC.
+    hwidResetCooldownHours: true,
+  })
+  .extend({
+    /** The maintenance window running now, if any (decision 907): the banner shows its message. */
+    maintenanceWindow: runningMaintenanceSchema,
+  });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
 /** Runtime config the server gives the web app at `/config.json`. */
