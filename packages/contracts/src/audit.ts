@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { MAINTENANCE_SCOPE_LABELS } from './maintenance-windows.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
 import { RELEASE_CHANNEL_LABELS } from './releases.ts';
 import { SETTINGS_LABELS } from './settings.ts';
@@ -220,6 +221,9 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   retiredAt: 'Retirée le',
   createdAt: 'Créé le',
   updatedAt: 'Modifié le',
+  message: 'Message',
+  scope: 'Alertes suspendues',
+  cancelledAt: 'Annulée le',
 };
 
 /** French values of the enumerations found in audit details, by field. */
@@ -229,6 +233,7 @@ export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   provider: PROVIDER_LABELS,
   source: { manual: 'Staff', order: 'Commande' },
   channel: RELEASE_CHANNEL_LABELS,
+  scope: MAINTENANCE_SCOPE_LABELS,
 };
 
 /** A field's French name; a field not in the dictionary still reads as words ("newField" → "New field"). */
