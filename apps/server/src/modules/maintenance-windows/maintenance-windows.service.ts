@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000;
 type Row = typeof maintenanceWindows.$inferSelect;
 
 /** The rules a window of each scope mutes (decision 907): the alerts the platform itself causes. */
-export const MUTED_RULES: Record<MaintenanceScope, ReadonlySet<AlertRule>> = {
+const MUTED_RULES: Record<MaintenanceScope, ReadonlySet<AlertRule>> = {
   all: new Set<AlertRule>(['bot_offline', 'account_error', ...FLEET_ALERT_RULES]),
   fleet: new Set<AlertRule>(FLEET_ALERT_RULES),
 };
