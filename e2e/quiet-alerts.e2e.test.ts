@@ -1,4 +1,5 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { alertPreferences } from '../apps/server/src/modules/alerts/alerts.table.ts';
 import { DiscordReceiver } from '../apps/server/test/discord-receiver.ts';
@@ -13,6 +14,12 @@ const shared = serverAndBrowser({
   alerts: { evaluateEveryMs: 3_600_000, discordPollMs: 50, discordRetryBaseMs: 20 },
 });
 afterAll(() => discord.close());
+
+/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e quiet-alerts` keeps what the tests saw. */
+const screenshotDir = process.env.SCREENSHOT_DIR;
+async function shoot(page: Page, name: string): Promise<void> {
+  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+}
 
 /** `<input type="datetime-local">` value for a time, in the browser's (and this machine's) zone. */
 function localInput(date: Date): string {
@@ -41,6 +48,7 @@ describe('quiet alerts in the browser', () => {
     // The banner of this tab follows at once, staff included.
     const banner = admin.page.getByTestId('maintenance-window-banner');
     await banner.filter({ hasText: 'Maintenance du serveur en cours' }).waitFor();
+    await shoot(admin.page, 'maintenance-window-admin');
 
     const visitor = await openPage(shared.browser, shared.server.url);
     await signInThroughForm(visitor.page, customer.user.username, customer.password);
@@ -93,6 +101,7 @@ describe('quiet alerts in the browser', () => {
     });
     await page.reload();
     await channels.getByTestId('channel-failing-discord').filter({ hasText: 'HTTP 404' }).waitFor();
+    await shoot(page, 'channels-failing');
     expect(await channels.getByLabel('Rappel tant qu’un incident dure').inputValue()).toBe('6');
     expect(
       await channels.getByLabel('E-mail : un résumé par jour au lieu d’un e-mail par alerte').isChecked(),

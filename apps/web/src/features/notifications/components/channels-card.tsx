@@ -156,11 +156,26 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
         </FormGroup>
         <ChannelFailureNotice channel="email" failure={health?.email ?? null} />
         <ChannelFailureNotice channel="discord" failure={health?.discord ?? null} />
-        <RuleCheckbox
-          control={form.control}
-          name="emailDigest"
-          label="E-mail : un résumé par jour au lieu d’un e-mail par alerte"
+        <Typography variant="body2" color="text.secondary">
+          Le test part vers ce qui est enregistré (votre adresse e-mail, le webhook enregistré), même si le
+          canal n’est pas coché.
+        </Typography>
+        <TextField
+          {...form.register('discordWebhookUrl')}
+          label="Adresse du webhook Discord"
+          placeholder="https://discord.com/api/webhooks/…"
+          error={webhookError !== undefined}
+          helperText={webhookError ?? 'Paramètres du salon Discord › Intégrations › Webhooks › Copier l’URL.'}
+          autoComplete="off"
+          size="small"
         />
+        <div>
+          <RuleCheckbox
+            control={form.control}
+            name="emailDigest"
+            label="E-mail : un résumé par jour au lieu d’un e-mail par alerte"
+          />
+        </div>
         <Typography variant="body2" color="text.secondary">
           Le résumé part peu après minuit (heure de Paris) avec les alertes et rétablissements de la veille ;
           la cloche et Discord restent immédiats.
@@ -179,19 +194,6 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
             </option>
           ))}
         </TextField>
-        <Typography variant="body2" color="text.secondary">
-          Le test part vers ce qui est enregistré (votre adresse e-mail, le webhook enregistré), même si le
-          canal n’est pas coché.
-        </Typography>
-        <TextField
-          {...form.register('discordWebhookUrl')}
-          label="Adresse du webhook Discord"
-          placeholder="https://discord.com/api/webhooks/…"
-          error={webhookError !== undefined}
-          helperText={webhookError ?? 'Paramètres du salon Discord › Intégrations › Webhooks › Copier l’URL.'}
-          autoComplete="off"
-          size="small"
-        />
         <div>
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les canaux
