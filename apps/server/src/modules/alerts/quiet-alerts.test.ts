@@ -16,6 +16,7 @@ import { newId } from '../../core/ids.ts';
 import { botEvents } from '../bots/bots.table.ts';
 import { mailOutbox } from '../mail/mail-outbox.table.ts';
 import { updateSettings } from '../settings/settings.service.ts';
+import { parisDay } from './alert-digest.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { notifications } from './alerts.table.ts';
 import { pruneNotifications } from './notifications-pruning.ts';
@@ -178,7 +179,9 @@ describe('the daily digest by e-mail', () => {
       channels: { inApp: true, email: true, discord: false },
       emailDigest: true,
     });
-    const start = Date.now();
+    // Alerts of one Paris day, whatever the hour the test runs at (midnight must not fall between them).
+    let start = Date.now();
+    while (parisDay(new Date(start)) !== parisDay(new Date(start + 30 * MINUTE))) start += 30 * MINUTE;
     await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
     await connectBot(owner);
     await eventWritten(owner.user.id, 'connected', 2);
@@ -189,8 +192,8 @@ describe('the daily digest by e-mail', () => {
     expect(await queued()).toEqual([]);
 
     // The next Paris day: one mail with both.
-    await evaluateAlerts(server.app.ctx, new Date(start + 24 * HOUR + 8 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 25 * HOUR));
+    await evaluateAlerts(server.app.ctx, new Date(start + 30 * HOUR));
+    await evaluateAlerts(server.app.ctx, new Date(start + 31 * HOUR));
     const digest = await server.mail.waitFor({ to: owner.user.email, subject: 'Résumé de vos alertes du' });
     expect(digest.text).toContain('2 messages');
     expect(digest.text).toContain('Votre bot est hors ligne');
