@@ -213,4 +213,43 @@ describe('during and after a window', () => {
     expect(await titles(watcher)).toEqual(['File des e-mails en retard']);
     await server.app.ctx.db.delete(mailOutbox).where(eq(mailOutbox.to, 'client@example.test'));
   });
+
+  it('leaves an incident told before the window untouched during it: its recovery comes once, after', async () => {
+    const owner = await createBotOwner(server);
+    await call(
+      'PUT',
+      '/me/alerts',
+      { ...DEFAULT_ALERT_PREFERENCES, botOffline: true, offlineMinutes: 5 },
+      owner.token,
+    );
+    const { socket } = await connectOwnerBot(server, owner);
+    const closed = waitForClose(socket);
+    socket.disconnect();
+    await closed;
+    await vi.waitFor(async () => {
+      const rows = await server.app.ctx.db
+        .select()
+        .from(botEvents)
+        .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'disconnected')));
+      expect(rows).toHaveLength(1);
+    });
+    // Told an hour later (after the first test's window), before this one.
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + HOUR));
+    expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
+    await schedule({ startsAt: at(3 * HOUR), endsAt: at(4 * HOUR), message: 'Redémarrage', scope: 'all' });
+
+    sockets.push((await connectOwnerBot(server, owner)).socket);
+    await vi.waitFor(async () => {
+      const rows = await server.app.ctx.db
+        .select()
+        .from(botEvents)
+        .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'connected')));
+      expect(rows).toHaveLength(2);
+    });
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 3 * HOUR + 30 * MINUTE));
+    expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 10 * MINUTE));
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 20 * MINUTE));
+    expect(await titles(owner)).toEqual(['Votre bot est de nouveau en ligne', 'Votre bot est hors ligne']);
+  });
 });
