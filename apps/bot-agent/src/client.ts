@@ -124,10 +124,17 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let lastRefusal: BotApiError | undefined;
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
+  let isPaused = false; // by a remote command: reports (keep-alives too) carry `paused: true`
   const commands = new CommandRunner({
     ack: (id) => void socket?.emit('bot_command_ack', { id }),
     result: (result) =>
       isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
+    // Reports say `paused` from a pause that succeeded to a resume; the last one goes again at once.
+    ran: ({ kind }, { ok }) => {
+      if (!ok || (kind !== 'pause' && kind !== 'resume')) return;
+      isPaused = kind === 'pause';
+      if (isAuthenticated && lastReport) send(lastReport);
+    },
   });
   const clock = options.now ?? Date.now;
   const log = new AgentLog({
@@ -279,7 +286,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   }
 
   function send(report: BotReport): void {
-    socket?.emit('bot_update', report);
+    socket?.emit('bot_update', isPaused ? { ...report, paused: true } : report);
     lastSentAt = Date.now();
   }
 

@@ -28,6 +28,8 @@ interface CommandLink {
   ack(id: string): void;
   /** False when not connected: the result waits for the next authenticated connection. */
   result(result: BotCommandResult): boolean;
+  /** After a command ran (once per id), with its outcome: the agent's own state follows it. */
+  ran?(command: BotCommandDelivery, result: BotCommandResult): void;
 }
 
 /**
@@ -55,7 +57,10 @@ export class CommandRunner {
       this.outcomes.set(command.id, outcome);
       if (this.outcomes.size > REMEMBERED) this.outcomes.delete(this.outcomes.keys().next().value as string);
     }
-    void outcome.then((result) => this.send(result));
+    void outcome.then((result) => {
+      this.send(result);
+      if (!known) this.link.ran?.(command, result);
+    });
   }
 
   /** A connection was authenticated: results it could not send before go now. */

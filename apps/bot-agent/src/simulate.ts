@@ -96,7 +96,7 @@ async function startBot(index: number): Promise<void> {
     session: reusesSeedSessions ? (entry.session ?? undefined) : undefined,
   });
   clients.push(client);
-  // Remote commands: a paused bot sends no reports until it is resumed.
+  // Remote commands: a paused bot's world stands still; the SDK's keep-alive says it is paused.
   const commands = runSimulatedCommands(client, world);
   let wasAuthenticated = false;
   client.on('authenticated', () => {
@@ -136,7 +136,7 @@ async function startBot(index: number): Promise<void> {
   const start = setTimeout(() => {
     timers.push(
       setInterval(() => {
-        // A stopped agent reports nothing any more; a paused one waits for `resume`.
+        // A stopped agent reports nothing any more; a paused one is kept alive by the SDK until `resume`.
         if (stoppedClients.has(client) || commands.isPaused()) return;
         const report = world.tick();
         logActivity(client, report, previous);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { BOT_COMMAND_LABELS, BOT_COMMAND_STATE_LABELS } from './bot-commands.ts';
 import { MAINTENANCE_SCOPE_LABELS } from './maintenance-windows.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
 import { RELEASE_CHANNEL_LABELS } from './releases.ts';
@@ -186,6 +187,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   permissions: 'Permissions',
   source: 'Origine',
   kind: 'Type',
+  payload: 'Paramètres',
+  account: 'Compte de jeu',
+  routeId: 'Itinéraire',
+  state: 'État',
   status: 'Statut',
   stepCount: "Nombre d'étapes",
   priceCents: 'Prix',
@@ -229,7 +234,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
 /** French values of the enumerations found in audit details, by field. */
 export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   status: { ...ORDER_STATUS_LABELS, ...ROUTE_STATUS_LABELS },
-  kind: { ...ROUTE_KIND_LABELS, ...VOUCHER_KIND_LABELS },
+  kind: { ...ROUTE_KIND_LABELS, ...VOUCHER_KIND_LABELS, ...BOT_COMMAND_LABELS },
+  state: BOT_COMMAND_STATE_LABELS,
   provider: PROVIDER_LABELS,
   source: { manual: 'Staff', order: 'Commande' },
   channel: RELEASE_CHANNEL_LABELS,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_KINDS } from './world.ts';
 
 /**
  * Remote commands to a bot agent (decision 208). Each is stored with its state; only the agent's
@@ -102,6 +103,11 @@ export const botCommandSchema = z.object({
   expiresAt: z.string(),
 });
 export type BotCommand = z.infer<typeof botCommandSchema>;
+
+/** A published route staff may push to a bot (`GET /admin/bots/route-choices`). */
+export const routeChoiceSchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(ROUTE_KINDS) });
+export type RouteChoice = z.infer<typeof routeChoiceSchema>;
+export const routeChoicesAnswer = z.object({ data: z.array(routeChoiceSchema) });
 
 export const botCommandAnswer = z.object({ data: botCommandSchema });
 export const botCommandListAnswer = z.object({ data: z.array(botCommandSchema) });

@@ -66,6 +66,8 @@ export const botReportSchema = z.strictObject({
   /** Accepted for older agents and ignored: the version shown is the one checked when the session opened. */
   version: z.string().max(32).optional(),
   accounts: z.array(botAccountSchema).max(8),
+  /** True while the agent is paused by a remote command (decision 208); absent or false: running. */
+  paused: z.boolean().optional(),
 });
 export type BotReport = z.infer<typeof botReportSchema>;
 
@@ -78,6 +80,8 @@ export const botStateSchema = z.object({
   connectedAt: z.string(),
   lastSeenAt: z.string(),
   accounts: z.array(botAccountSchema),
+  /** The agent's last report said it is paused (a `pause` command it ran); absent: running. */
+  paused: z.boolean().optional(),
 });
 export type BotState = z.infer<typeof botStateSchema>;
 

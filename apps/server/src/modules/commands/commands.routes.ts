@@ -1,7 +1,14 @@
-import { botCommandAnswer, botCommandInput, botCommandListAnswer, hwidSchema } from '@bot/contracts';
+import {
+  botCommandAnswer,
+  botCommandInput,
+  botCommandListAnswer,
+  hwidSchema,
+  routeChoicesAnswer,
+} from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { listRouteChoices } from '../world/world.service.ts';
 import {
   BOT_STAFF_PERMISSIONS,
   boundHwidOf,
@@ -60,6 +67,14 @@ export const commandsRoutes: FastifyPluginAsyncZod = async (app) => {
       const hwid = await boundHwidOf(ctx, issuer.id);
       return { data: await cancelBotCommand(ctx, { hwid, id: request.params.id, issuer }) };
     },
+  );
+
+  // The routes a configuration may name, for every staff member who sends commands (the route
+  // editor's list needs can_manageRoute).
+  app.get(
+    '/admin/bots/route-choices',
+    { onRequest: staffGuard, schema: { tags: ['admin: map'], response: { 200: routeChoicesAnswer } } },
+    async () => ({ data: await listRouteChoices(ctx) }),
   );
 
   app.get(

@@ -244,3 +244,35 @@ it('runs a command once when the agent gets it twice, and keeps a result until i
   expect(sent).toEqual([`ack ${id}`, `ack ${id}`, `result ${id} true`, `result ${id} true`]);
   expect(runs).toBe(1);
 });
+
+it('shows a paused bot as paused (the SDK says so in its reports, kept alive while the simulator is silent), until it resumes', async () => {
+  const { owner, watcher, updates } = await ownerWatching();
+  const client = createBotClient({
+    serverUrl: server.url,
+    accessKey: owner.accessKey,
+    hwid: owner.hwid,
+    version: '1.0.0',
+    keepAliveMs: 200,
+  });
+  clients.push(client);
+  const world = new SimulatedBot(owner.hwid, owner.accounts);
+  const commands = runSimulatedCommands(client, world);
+  await client.connect();
+  const reported = waitFor<BotState>(watcher, 'bot_update', (state) => state.accounts.length === 2);
+  client.report(world.tick());
+  expect((await reported).paused).toBeUndefined();
+
+  const paused = waitFor<BotState>(watcher, 'bot_update', (state) => state.paused === true);
+  const pause = await send(owner, { kind: 'pause' });
+  await ended(updates, pause.id);
+  await paused;
+  expect(commands.isPaused()).toBe(true);
+  // The simulator reports nothing while paused: the SDK's keep-alive still says "paused".
+  const kept = collect<BotState>(watcher, 'bot_update');
+  await vi.waitFor(() => expect(kept.filter((state) => state.paused === true).length).toBeGreaterThan(1));
+
+  const running = waitFor<BotState>(watcher, 'bot_update', (state) => state.online && !state.paused);
+  const resume = await send(owner, { kind: 'resume' });
+  await ended(updates, resume.id);
+  await running;
+});

@@ -1,7 +1,7 @@
 import { type BotCommand, type BotCommandInput, type BotCommandState, botCommandInput } from '@bot/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
@@ -70,6 +70,10 @@ export async function ownerForStaff(ctx: AppContext, hwid: string, actor: { id: 
  * cap; a configuration push replaces one not acknowledged yet (cancelled, "remplacée"). Staff
  * commands are audited.
  */
+/** The per-minute limit of commands (rate rule `botCommand`), as the issuer reads it. */
+const COMMAND_RATE_MESSAGE =
+  'Trop de commandes envoyées en une minute : patientez un instant avant d’en envoyer une autre.';
+
 export async function issueBotCommand(
   ctx: AppContext,
   input: { hwid: string; command: BotCommandInput; issuer: CommandIssuer; now?: Date },
@@ -78,7 +82,11 @@ export async function issueBotCommand(
   const { issuer, hwid } = input;
   const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : await getUserById(ctx, issuer.id);
   if (!issuer.staff && owner.hwid !== hwid) throw new AppError('HWID_NOT_BOUND');
-  await ctx.limiter.hit('botCommand', issuer.id);
+  await ctx.limiter.hit('botCommand', issuer.id).catch((error: unknown) => {
+    // The generic "too many attempts" would read as a sign-in problem: said for commands.
+    if (!isAppError(error) || error.code !== 'RATE_LIMITED') throw error;
+    throw new AppError('RATE_LIMITED', { message: COMMAND_RATE_MESSAGE, retryAfter: error.retryAfter });
+  });
   return inTransaction(ctx, async (tx) => {
     // One issuance at a time per owner: the cap and the supersession see every earlier command.
     await lockUser(tx, owner.id);
@@ -168,8 +176,9 @@ export async function cancelBotCommand(
         actor: issuer,
         action: 'bot.command_cancel',
         target: { type: 'bot', id: hwid, label: owner?.username },
-        before: { id: row.id, kind: row.kind, state: current.state },
-        after: { state: row.state },
+        // The command named after, so the entry reads "Type : Pause · État : … → Annulée".
+        before: { state: current.state },
+        after: { id: row.id, kind: row.kind, state: row.state },
       });
     }
     announce(tx, row);

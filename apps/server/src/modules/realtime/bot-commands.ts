@@ -18,10 +18,10 @@ interface CommandDeps {
 
 /**
  * Remote commands on this node's sockets (decision 208). Every node hears `botCommand.changed`:
- * each tells its own watchers of the bot (staff unnamed) and the staff issuer's browsers, and the
- * node holding the bot's socket hands a queued command over. A bot connecting here is handed what
- * waits for it, and a command sent to an earlier connection and never acknowledged once more. The
- * agent's acknowledgements and results go to the commands module, in the order they came.
+ * each tells its own watchers of the bot (staff unnamed), the staff maps and the staff issuer's
+ * browsers, and the node holding the bot's socket hands a queued command over. A bot connecting
+ * here is handed what waits for it, and a command sent to an earlier connection and never
+ * acknowledged once more. The agent's acknowledgements and results go to the commands module, in the order they came.
  */
 export class BotCommandRelay {
   private readonly unsubscribe: () => void;
@@ -78,8 +78,10 @@ export class BotCommandRelay {
     const { command, issuerId } = event;
     const watchers = rooms.bot(command.hwid);
     io.local.to(watchers).emit(SOCKET_EVENTS.botCommandUpdate, maskStaff(command));
-    if (issuerId && command.issuer.type === 'staff')
-      io.local.to(rooms.user(issuerId)).except(watchers).emit(SOCKET_EVENTS.botCommandUpdate, command);
+    // Staff maps hear every command, whoever sent it (each socket once), with the issuer named.
+    const staff: string[] = [rooms.admins, rooms.mapViewers];
+    if (issuerId && command.issuer.type === 'staff') staff.push(rooms.user(issuerId));
+    io.local.to(staff).except(watchers).emit(SOCKET_EVENTS.botCommandUpdate, command);
     if (command.state !== 'queued') return;
     const [agent] = localSocketsIn(io, rooms.agent(command.hwid));
     if (agent?.data.kind === 'bot')

@@ -117,6 +117,9 @@ export class BotPresence {
     const { state } = connection;
     state.lastSeenAt = isoTimestamp(now);
     state.accounts = mergeAccounts(state.accounts, accounts);
+    // Only a paused bot carries the field: a running one's state stays as it was.
+    if (report.paused === true) state.paused = true;
+    else if (state.paused !== undefined) delete state.paused;
     this.unsaved.add(connection);
     this.deps.fanOut.publish(state);
   }

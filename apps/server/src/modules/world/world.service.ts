@@ -3,6 +3,7 @@ import {
   mapIdOf,
   type Permission,
   type Route,
+  type RouteChoice,
   type RouteInput,
   type RouteKind,
   type RouteStep,
@@ -142,6 +143,18 @@ export async function listRoutes(
     .offset(offset);
   const [counted] = await ctx.db.select({ total: count() }).from(botRoutes).where(where);
   return { data: rows.map(toRoute), total: counted?.total ?? 0 };
+}
+
+const ROUTE_CHOICES_MAX = 500;
+
+/** The published routes a bot can be told to follow (a `configure` command), by name. */
+export async function listRouteChoices(ctx: AppContext): Promise<RouteChoice[]> {
+  return ctx.db
+    .select({ id: botRoutes.id, name: botRoutes.name, kind: botRoutes.kind })
+    .from(botRoutes)
+    .where(eq(botRoutes.status, 'published'))
+    .orderBy(asc(botRoutes.name), asc(botRoutes.id))
+    .limit(ROUTE_CHOICES_MAX);
 }
 
 export function streamRoutes(ctx: AppContext, query: Partial<RoutesQuery>): AsyncIterable<Route> {

@@ -76,4 +76,20 @@ describe('audit values in French', () => {
     expect(nested).toBe('Permission : Voir la carte en direct de tous les bots, Fin : Sans fin');
     expect(nested).not.toMatch(/[{}"]/);
   });
+
+  it('reads remote commands sent or cancelled by staff in French (bot.command, bot.command_cancel)', () => {
+    const id = '01a217b9-0ecb-7402-9ec1-12e3298aa57e';
+    expect(summarizeDiff(null, { id, kind: 'resume', payload: {} })).toBe(
+      'Type : Reprise · Paramètres : Aucun',
+    );
+    expect(summarizeDiff(null, { id, kind: 'stopAccount', payload: { account: 'Alpha' } })).toBe(
+      'Type : Arrêt d’un compte de jeu · Paramètres : Compte de jeu : Alpha',
+    );
+    expect(
+      formatValue({ routeId: null, accounts: [{ name: 'Alpha', enabled: false, routeId: null }] }, 'payload'),
+    ).toBe('Itinéraire : Vide, Comptes de jeu : Alpha (arrêté)');
+    expect(summarizeDiff({ state: 'queued' }, { id, kind: 'pause', state: 'cancelled' })).toBe(
+      'Type : Pause · État : En attente du bot → Annulée',
+    );
+  });
 });

@@ -73,7 +73,7 @@ export function formatValue(value: unknown, key = ''): string {
   if (typeof value === 'string') return formatText(value, key);
   if (Array.isArray(value))
     return value.length ? value.map((item) => formatValue(item, key)).join(', ') : 'Aucun';
-  if (isRecord(value)) return formatRecord(value);
+  if (isRecord(value)) return formatRecord(value, key);
   return String(value);
 }
 
@@ -94,12 +94,17 @@ function formatText(value: string, key: string): string {
 }
 
 /** A reference to someone or something reads as its name; any other object as "Field : value" pairs. */
-function formatRecord(value: Record<string, unknown>): string {
+function formatRecord(value: Record<string, unknown>, key: string): string {
   if (typeof value.username === 'string') return value.username;
+  // A game account of a bot's configuration (`configure`): its name, and whether it runs.
+  if (key === 'accounts' && typeof value.name === 'string' && typeof value.enabled === 'boolean') {
+    const route = typeof value.routeId === 'string' ? `, itinéraire ${value.routeId}` : '';
+    return `${value.name} (${value.enabled ? 'actif' : 'arrêté'}${route})`;
+  }
   if (typeof value.name === 'string') return value.name;
-  return Object.entries(value)
-    .map(([key, item]) => `${auditFieldLabel(key)} : ${formatValue(item, key)}`)
-    .join(', ');
+  const entries = Object.entries(value);
+  if (entries.length === 0) return 'Aucun';
+  return entries.map(([key, item]) => `${auditFieldLabel(key)} : ${formatValue(item, key)}`).join(', ');
 }
 
 /** One-line summary for a list cell, identifiers left out: `Affichage de la neige : Non → Oui · …`. */

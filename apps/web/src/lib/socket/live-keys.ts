@@ -12,6 +12,9 @@ export const liveKeys = {
   botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
   /** Remote commands to one bot (GET /me/bot/commands, then every `bot_command_update`), newest first. */
   botCommands: (hwid: string) => ['live', 'bot', hwid, 'commands'] as const,
+  /** A bot's timeline ("Historique du bot"): the owner's, and staff's of one PC (`timelineKeys`). */
+  myTimeline: ['me', 'bot', 'timeline'] as const,
+  botTimeline: (hwid: string) => ['admin', 'bots', hwid, 'timeline'] as const,
   /** The whole fleet as the admin socket sees it. */
   fleet: ['live', 'fleet'] as const,
   fleetConnection: ['live', 'fleet', 'connection'] as const,
@@ -21,11 +24,21 @@ export function setConnection(queryClient: QueryClient, key: readonly unknown[],
   queryClient.setQueryData(key, state);
 }
 
-/** A command's new state (`bot_command_update`) replaces the one listed for its bot; a new one goes first. */
+/**
+ * A command's new state (`bot_command_update`) replaces the one listed for its bot; a new one goes
+ * first. The bot's timeline lists commands with their state: it is read again.
+ */
 export function applyCommandUpdate(queryClient: QueryClient, command: BotCommand): void {
+  refreshCommandTimelines(queryClient, command.hwid);
   queryClient.setQueryData<BotCommand[]>(liveKeys.botCommands(command.hwid), (old = []) =>
     old.some((listed) => listed.id === command.id)
       ? old.map((listed) => (listed.id === command.id ? command : listed))
       : [command, ...old],
   );
+}
+
+/** The timelines that list a bot's commands, after one of them changed state. */
+export function refreshCommandTimelines(queryClient: QueryClient, hwid: string): void {
+  void queryClient.invalidateQueries({ queryKey: liveKeys.myTimeline });
+  void queryClient.invalidateQueries({ queryKey: liveKeys.botTimeline(hwid) });
 }

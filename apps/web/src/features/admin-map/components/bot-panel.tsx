@@ -1,6 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -8,9 +9,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
+import { BotCommandControls } from '../../../components/bot-commands/index.ts';
 import { StatusChip } from '../../../components/status-chip.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
-import { BotCommandsPanel } from './bot-commands-panel.tsx';
 
 const numberFormat = new Intl.NumberFormat('fr-FR');
 
@@ -42,6 +43,9 @@ export function BotPanel({
       <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
         {hwid}
       </Typography>
+      {state?.paused ? (
+        <Chip size="small" color="warning" label="En pause" data-testid="map-panel-paused" sx={{ mt: 1 }} />
+      ) : null}
       {state ? (
         <>
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
@@ -89,7 +93,18 @@ export function BotPanel({
         </Typography>
       )}
       <Divider sx={{ my: 1.5 }} />
-      <BotCommandsPanel hwid={hwid} />
+      {/* Staff's remote commands; the admin socket writes every command's state (decision 208). */}
+      <Box data-testid="map-panel-commands">
+        <Typography variant="subtitle2" sx={{ mb: 1 }}>
+          Commandes à distance
+        </Typography>
+        <BotCommandControls
+          hwid={hwid}
+          scope="staff"
+          accounts={state?.accounts.map((account) => account.name) ?? []}
+          live
+        />
+      </Box>
     </Paper>
   );
 }

@@ -1,6 +1,7 @@
 import { describeUserAgent, type OnlineBot, type OnlineSession } from '@bot/contracts';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
+import SettingsRemoteIcon from '@mui/icons-material/SettingsRemote';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -23,6 +24,7 @@ import {
   USERS_ONLINE_REFRESH_MS,
   USERS_ONLINE_SESSIONS,
 } from '../api/users-online.ts';
+import { BotCommandsDialog } from '../components/bot-commands-dialog.tsx';
 
 const relative = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'auto' });
 
@@ -47,6 +49,7 @@ type Pending = { kind: 'bot'; bot: OnlineBot } | { kind: 'session'; session: Onl
 export default function UsersOnlinePage() {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<Pending>(null);
+  const [commanded, setCommanded] = useState<OnlineBot | null>(null);
   const [isWorking, setIsWorking] = useState(false);
   const [versionSearch, setVersionSearch] = useState('');
   const versionFilter = useDeferredValue(versionSearch.trim());
@@ -94,21 +97,35 @@ export default function UsersOnlinePage() {
       {
         field: 'actions',
         headerName: 'Actions',
-        width: 70,
+        width: 110,
         sortable: false,
         renderCell: ({ row }) => (
-          <Tooltip title="Déconnecter le bot">
-            <IconButton
-              aria-label={`Déconnecter le bot ${row.hwid}`}
-              color="warning"
-              onClick={(event) => {
-                event.stopPropagation();
-                setPending({ kind: 'bot', bot: row });
-              }}
-            >
-              <PowerSettingsNewIcon />
-            </IconButton>
-          </Tooltip>
+          <>
+            <Tooltip title="Commandes à distance">
+              <IconButton
+                aria-label={`Commandes à distance du bot ${row.hwid}`}
+                data-testid="users-online-commands-open"
+                onClick={(event) => {
+                  event.stopPropagation();
+                  setCommanded(row);
+                }}
+              >
+                <SettingsRemoteIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title="Déconnecter le bot">
+              <IconButton
+                aria-label={`Déconnecter le bot ${row.hwid}`}
+                color="warning"
+                onClick={(event) => {
+                  event.stopPropagation();
+                  setPending({ kind: 'bot', bot: row });
+                }}
+              >
+                <PowerSettingsNewIcon />
+              </IconButton>
+            </Tooltip>
+          </>
         ),
       },
     ],
@@ -249,6 +266,7 @@ export default function UsersOnlinePage() {
             ? `${pending.session.username} sera déconnecté de ce navigateur (${pending.session.ip ?? 'IP inconnue'}).`
             : ''}
       </ConfirmDialog>
+      <BotCommandsDialog bot={commanded} onClose={() => setCommanded(null)} />
     </>
   );
 }

@@ -11,6 +11,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { BotLogCard } from '../../bot-log/index.ts';
 import { timelineKeys } from '../../bot-timeline/index.ts';
 import { adminUserKeys, adminUserQuery } from '../api/admin-users.ts';
+import { BotCommandsSection } from '../components/bot-commands-section.tsx';
 import { BotSection } from '../components/bot-section.tsx';
 import { BotTimelineSection } from '../components/bot-timeline-section.tsx';
 import { OrdersSection, WhitelistSection } from '../components/commerce-sections.tsx';
@@ -81,6 +82,7 @@ export default function UserPage() {
         <RolesSection user={data} onChanged={onChanged} />
         <GrantsSection user={data} onChanged={() => onChanged()} />
         <BotSection user={data} onChanged={onChanged} />
+        <BotCommandsSection userId={id} />
         <BotTimelineSection userId={id} />
         {data.hwid ? <BotLogCard scope="staff" hwid={data.hwid} /> : null}
         <SessionsSection user={data} onChanged={onChanged} />

@@ -1,15 +1,17 @@
 import { type BotTimeline, botTimelineAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { liveKeys } from '../../../lib/socket/live-keys.ts';
 
 const fallback = 'Impossible de charger l’historique du bot.';
 
 /** The signed-in customer's bot (their PC, or the last one they had). */
 export const timelineKeys = {
-  mine: ['me', 'bot', 'timeline'] as const,
+  /** The sockets read them again when a command of the bot changes state (`liveKeys`). */
+  mine: liveKeys.myTimeline,
   /** Every PC's timeline staff have open (refreshed after an action on a user). */
   staffViews: ['admin', 'bots'] as const,
-  ofBot: (hwid: string) => ['admin', 'bots', hwid, 'timeline'] as const,
+  ofBot: liveKeys.botTimeline,
 };
 
 export const myBotTimelineQuery = queryOptions({

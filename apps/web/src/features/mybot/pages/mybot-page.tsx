@@ -108,8 +108,9 @@ export default function MyBotPage() {
             <Chip
               data-testid="mybot-online"
               data-online={state?.online ? 'true' : 'false'}
-              color={state?.online ? 'success' : 'default'}
-              label={state?.online ? 'Bot en ligne' : 'Bot hors ligne'}
+              data-paused={state?.online && state.paused ? 'true' : 'false'}
+              color={state?.online ? (state.paused ? 'warning' : 'success') : 'default'}
+              label={state?.online ? (state.paused ? 'Bot en pause' : 'Bot en ligne') : 'Bot hors ligne'}
             />
             <Chip
               data-testid="mybot-connection"
@@ -200,7 +201,9 @@ export default function MyBotPage() {
           <MyBotTimeline />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
-          {hwid ? <BotCommandsCard hwid={hwid} /> : null}
+          {hwid ? (
+            <BotCommandsCard hwid={hwid} accounts={state?.accounts.map((account) => account.name) ?? []} />
+          ) : null}
           {hwid ? (
             <SectionCard title="Événements en direct">
               <EventLog events={events} />

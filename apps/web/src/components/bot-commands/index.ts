@@ -1,0 +1,2 @@
+/** Remote commands to a bot (decision 208): one set of controls for owners and staff. */
+export { BotCommandControls } from './bot-command-controls.tsx';

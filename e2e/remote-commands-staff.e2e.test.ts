@@ -1,0 +1,56 @@
+import { runSimulatedCommands } from '@bot/bot-agent';
+import { afterAll, expect, it } from 'vitest';
+import { type LiveBot, startLiveBot } from './live-helpers.ts';
+import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+
+const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, botUpdatesPerSecond: 50 } });
+const bots: LiveBot[] = [];
+afterAll(async () => {
+  for (const bot of bots) await bot.stop().catch(() => undefined);
+});
+
+const command = (kind: string, state: string) =>
+  `[data-testid="bot-command"][data-kind="${kind}"][data-state="${state}"]`;
+
+it('staff stop a game account from the users-online list; the page has no socket, the state still comes', async () => {
+  const bot = await startLiveBot(shared.server, { accounts: 2 });
+  bots.push(bot);
+  runSimulatedCommands(bot.client, bot.world);
+  const staff = await shared.server.createUser({ permissions: ['can_manageUsersOnline'] });
+  const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+  await signInThroughForm(page, staff.user.username, staff.password);
+  await page.goto('/admin/usersOnline');
+  await page.getByRole('button', { name: `Commandes à distance du bot ${bot.hwid}` }).click();
+  const dialog = page.getByTestId('users-online-commands');
+  const [, second] = bot.accounts;
+  await dialog.locator(`[data-testid="bot-command-stop-account"][data-account="${second}"]`).click();
+  await dialog.locator(command('stopAccount', 'succeeded')).waitFor({ timeout: 10_000 });
+  await dialog.getByText(`« ${second} »`).waitFor();
+  expect(bot.tick().accounts.find((account) => account.name === second)?.status).toBe('stopped');
+  expect(errors).toEqual([]);
+  await close();
+});
+
+it('staff restart a bot from the admin user page, and cancel a command waiting for an offline one', async () => {
+  const bot = await startLiveBot(shared.server);
+  bots.push(bot);
+  runSimulatedCommands(bot.client, bot.world);
+  const staff = await shared.server.createUser({ permissions: ['can_manageUsers'] });
+  const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+  await signInThroughForm(page, staff.user.username, staff.password);
+  await page.goto(`/admin/users/${bot.owner.user.id}`);
+  const section = page.getByRole('region', { name: 'Commandes à distance' });
+  const reconnected = new Promise<void>((resolve) => bot.client.on('authenticated', resolve));
+  await section.getByTestId('bot-command-restart').click();
+  await section.locator(command('restart', 'succeeded')).waitFor({ timeout: 10_000 });
+  await reconnected;
+
+  await bot.stop();
+  await section.getByTestId('bot-command-pause').click();
+  const waiting = section.locator(command('pause', 'queued'));
+  await waiting.waitFor({ timeout: 5_000 });
+  await waiting.getByTestId('bot-command-cancel').click();
+  await section.locator(command('pause', 'cancelled')).waitFor({ timeout: 5_000 });
+  expect(errors).toEqual([]);
+  await close();
+});
