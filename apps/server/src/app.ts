@@ -31,6 +31,7 @@ import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { evaluateAlerts } from './modules/alerts/alert-evaluator.ts';
 import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
 import { createDiscordOutbox } from './modules/alerts/discord-outbox.ts';
+import { pruneNotifications } from './modules/alerts/notifications-pruning.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
@@ -43,6 +44,7 @@ import { commandsRoutes } from './modules/commands/commands.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
 import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
 import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
+import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { expireStaleOrders } from './modules/orders/orders.service.ts';
@@ -247,6 +249,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(releasesRoutes);
       await api.register(alertsRoutes);
       await api.register(fleetAlertsRoutes);
+      await api.register(maintenanceWindowsRoutes);
       await api.register(leaseRoutes);
       await api.register(signingKeysAdminRoutes);
     },
@@ -292,6 +295,8 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('envoi des mails', config.mail.pollMs, mail.drain);
   loops.every('envoi des messages Discord', config.alerts.discordPollMs, discord.drain);
   loops.every('évaluation des alertes', config.alerts.evaluateEveryMs, () => evaluateAlerts(ctx));
+  // In-app notifications keep `notificationRetentionDays` (decision 907).
+  loops.every('purge des notifications', config.alerts.pruneEveryMs, () => pruneNotifications(ctx));
   loops.every('expiration des commandes', 60_000, () => expireStaleOrders(ctx));
   // Drafts also expire before the staff list and a new draft: this sweep only catches the rest.
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));

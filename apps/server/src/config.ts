@@ -203,6 +203,8 @@ interface AlertsConfig {
   discordPollMs: number;
   discordRetryBaseMs: number;
   discordMaxAttempts: number;
+  /** How often notifications older than the retention setting are pruned (decision 907). */
+  pruneEveryMs: number;
 }
 
 export interface RealtimeConfig {
@@ -349,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       discordPollMs: 5_000,
       discordRetryBaseMs: 5_000,
       discordMaxAttempts: 5,
+      pruneEveryMs: 60 * MINUTE,
     },
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
     botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },

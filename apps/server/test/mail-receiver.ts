@@ -14,6 +14,8 @@ export class MailReceiver {
   readonly messages: ReceivedMail[] = [];
   /** While true the server answers every recipient `451` (a temporary failure, as during an outage). */
   isRefusing = false;
+  /** Addresses the server refuses for good (`550`, as for a mailbox that does not exist). */
+  readonly refusedAddresses = new Set<string>();
   private readonly waiters: {
     match: (mail: ReceivedMail) => boolean;
     resolve: (mail: ReceivedMail) => void;
@@ -22,7 +24,9 @@ export class MailReceiver {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onRcptTo: (_address, _session, callback) => {
+    onRcptTo: (address, _session, callback) => {
+      if (this.refusedAddresses.has(address.address.toLowerCase()))
+        return callback(Object.assign(new Error('Boîte aux lettres inconnue'), { responseCode: 550 }));
       if (!this.isRefusing) return callback();
       callback(Object.assign(new Error('Service momentanément indisponible'), { responseCode: 451 }));
     },

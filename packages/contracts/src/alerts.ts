@@ -19,6 +19,8 @@ export const ALERT_RULES = [
   ...FLEET_ALERT_RULES,
   /** A test the user asked for from the channels card (`POST /me/alerts/test`). */
   'channel_test',
+  /** One of the user's channels keeps failing (decision 907): told in-app once. */
+  'channel_failure',
 ] as const;
 export type AlertRule = (typeof ALERT_RULES)[number];
 
@@ -33,6 +35,17 @@ export function isDiscordWebhookUrl(value: string): boolean {
 export const OFFLINE_MINUTES_MIN = 1;
 export const OFFLINE_MINUTES_MAX = 1440;
 const OFFLINE_MINUTES_MESSAGE = `Entre ${OFFLINE_MINUTES_MIN} et ${OFFLINE_MINUTES_MAX} minutes.`;
+
+/** The reminder choices: never, or every 1, 6 or 24 hours. */
+export const REMINDER_HOURS = [0, 1, 6, 24] as const;
+export type ReminderHours = (typeof REMINDER_HOURS)[number];
+
+export const REMINDER_LABELS: Record<ReminderHours, string> = {
+  0: 'Jamais',
+  1: 'Toutes les heures',
+  6: 'Toutes les 6 heures',
+  24: 'Toutes les 24 heures',
+};
 
 export const alertPreferencesSchema = z.object({
   /** Bot offline for more than `offlineMinutes` (and back online). */
@@ -51,6 +64,10 @@ export const alertPreferencesSchema = z.object({
   channels: z.object({ inApp: z.boolean(), email: z.boolean(), discord: z.boolean() }),
   /** Checked by the server (`DISCORD_WEBHOOK_INVALID`), so that the answer says what is wrong. */
   discordWebhookUrl: z.string().trim().max(300).nullable(),
+  /** A reminder every so many hours while an incident stays open; 0: never (decision 907). */
+  reminderHours: z.union(REMINDER_HOURS.map((hours) => z.literal(hours))).default(0),
+  /** E-mail: one mail a day summarising the day's alerts instead of one mail each (decision 907). */
+  emailDigest: z.boolean().default(false),
 });
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
 
@@ -62,6 +79,8 @@ export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
   payments: false,
   channels: { inApp: true, email: false, discord: false },
   discordWebhookUrl: null,
+  reminderHours: 0,
+  emailDigest: false,
 };
 
 export const alertPreferencesAnswer = z.object({ data: alertPreferencesSchema });
@@ -73,6 +92,16 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 /** A test message through one channel (the saved address or webhook), asked from the channels card. */
 export const alertTestSchema = z.object({ channel: z.enum(ALERT_CHANNELS) });
 export type AlertTest = z.infer<typeof alertTestSchema>;
+
+/** A channel that keeps failing (decision 907): since when, and the last error. */
+export const channelFailureSchema = z.object({ since: z.string(), lastError: z.string() }).nullable();
+export type ChannelFailure = z.infer<typeof channelFailureSchema>;
+
+/** `GET /me/alerts/channels`: the e-mail and Discord channels' health (in-app cannot fail). */
+export const channelHealthAnswer = z.object({
+  data: z.object({ email: channelFailureSchema, discord: channelFailureSchema }),
+});
+export type ChannelHealth = z.infer<typeof channelHealthAnswer>['data'];
 
 export const NOTIFICATION_KINDS = ['alert', 'recovery', 'info'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

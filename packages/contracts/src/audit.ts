@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
 import { BOT_COMMAND_LABELS, BOT_COMMAND_STATE_LABELS } from './bot-commands.ts';
+import { MAINTENANCE_SCOPE_LABELS } from './maintenance-windows.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
 import { RELEASE_CHANNEL_LABELS } from './releases.ts';
 import { SETTINGS_LABELS } from './settings.ts';
@@ -93,6 +94,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'bot.command': 'Commande envoyée au bot',
   'bot.command_cancel': 'Commande au bot annulée',
   'alerts.fleet_update': 'Alertes de la flotte modifiées',
+  'maintenance_window.create': 'Fenêtre de maintenance programmée',
+  'maintenance_window.cancel': 'Fenêtre de maintenance annulée',
   'session.revoke': 'Session révoquée',
   'signing_key.rotate': 'Clé de signature des baux renouvelée',
   'signing_key.revoke': 'Clé de signature des baux révoquée',
@@ -116,6 +119,7 @@ export const AUDIT_TARGET_TYPE_LABELS: Record<string, string> = {
   bot: 'Bot',
   release: 'Version du bot',
   signing_key: 'Clé de signature',
+  maintenance_window: 'Fenêtre de maintenance',
 };
 
 /** The action filter's groups ("user." selects every `user.*` action). */
@@ -135,6 +139,7 @@ export const AUDIT_ACTION_GROUP_LABELS: Record<string, string> = {
   release: 'Versions du bot',
   session: 'Sessions',
   alerts: 'Alertes de la flotte',
+  maintenance_window: 'Fenêtres de maintenance',
   signing_key: 'Clés de signature des baux',
 };
 
@@ -224,6 +229,9 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   retiredAt: 'Retirée le',
   createdAt: 'Créé le',
   updatedAt: 'Modifié le',
+  message: 'Message',
+  scope: 'Alertes suspendues',
+  cancelledAt: 'Annulée le',
 };
 
 /** French values of the enumerations found in audit details, by field. */
@@ -234,6 +242,7 @@ export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   provider: PROVIDER_LABELS,
   source: { manual: 'Staff', order: 'Commande' },
   channel: RELEASE_CHANNEL_LABELS,
+  scope: MAINTENANCE_SCOPE_LABELS,
 };
 
 /** A field's French name; a field not in the dictionary still reads as words ("newField" → "New field"). */

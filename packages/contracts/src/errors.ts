@@ -229,6 +229,18 @@ export const ERRORS = {
     status: 400,
     message: 'Indiquez l’adresse du webhook Discord pour recevoir les alertes sur Discord.',
   },
+  MAINTENANCE_WINDOW_INVALID: {
+    status: 400,
+    message: 'Fenêtre de maintenance invalide : la fin doit suivre le début et ne pas être passée.',
+  },
+  MAINTENANCE_WINDOW_TOO_LONG: {
+    status: 400,
+    message: 'Une fenêtre de maintenance dure au plus 7 jours.',
+  },
+  MAINTENANCE_WINDOW_OVER: {
+    status: 409,
+    message: 'Cette fenêtre de maintenance est déjà terminée ou annulée.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -13,6 +13,7 @@ export * from './errors.ts';
 export * from './fleet-viewport.ts';
 export * from './french.ts';
 export * from './licensing.ts';
+export * from './maintenance-windows.ts';
 export * from './numbers.ts';
 export * from './orders.ts';
 export * from './permissions.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HWID_MATCH_POLICIES } from './licensing.ts';
+import { runningMaintenanceSchema } from './maintenance-windows.ts';
 import { stableVersionSchema } from './releases.ts';
 
 /** Every site setting with its validation and its default. */
@@ -41,6 +42,8 @@ export const siteSettingsSchema = z.strictObject({
   rolloutHaltRatio: z.number().min(1.1).max(20),
   /** Bots on the new version needed before the halt judges it. */
   rolloutHaltMinBots: z.number().int().min(1).max(10_000),
+  /** How long in-app notifications are kept before the pruning loop deletes them (decision 907). */
+  notificationRetentionDays: z.number().int().min(1).max(3650),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -62,6 +65,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   releaseRolloutPercent: 10,
   rolloutHaltRatio: 2,
   rolloutHaltMinBots: 5,
+  notificationRetentionDays: 90,
 };
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
@@ -87,17 +91,23 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   releaseRolloutPercent: 'Part des bots à qui une nouvelle version est d’abord proposée (%)',
   rolloutHaltRatio: 'Arrêt automatique d’un déploiement à partir de (× la version précédente)',
   rolloutHaltMinBots: 'Bots sur la nouvelle version avant de la juger',
+  notificationRetentionDays: 'Conservation des notifications (jours)',
 };
 
-export const publicSettingsSchema = siteSettingsSchema.pick({
-  isSnow: true,
-  registrationOpen: true,
-  maintenanceMode: true,
-  maintenanceMessage: true,
-  announcement: true,
-  // Customers are told the cooldown before they unbind their PC.
-  hwidResetCooldownHours: true,
-});
+export const publicSettingsSchema = siteSettingsSchema
+  .pick({
+    isSnow: true,
+    registrationOpen: true,
+    maintenanceMode: true,
+    maintenanceMessage: true,
+    announcement: true,
+    // Customers are told the cooldown before they unbind their PC.
+    hwidResetCooldownHours: true,
+  })
+  .extend({
+    /** The maintenance window running now, if any (decision 907): the banner shows its message. */
+    maintenanceWindow: runningMaintenanceSchema,
+  });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
 /** Runtime config the server gives the web app at `/config.json`. */

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import { queueMail } from '../mail/mail-outbox.service.ts';
+import { parisDay } from './alert-digest.ts';
 import { type AlertMessage, alertMail, discordPayload } from './alert-messages.ts';
-import { discordOutbox, notifications } from './alerts.table.ts';
+import { alertDigestEntries, discordOutbox, notifications } from './alerts.table.ts';
 
 export interface Recipient {
   userId: string;
@@ -11,6 +12,8 @@ export interface Recipient {
   channelEmail: boolean;
   channelDiscord: boolean;
   discordWebhookUrl: string | null;
+  /** E-mail alerts wait for the daily digest instead of one mail each (decision 907). */
+  emailDigest: boolean;
 }
 
 /**
@@ -35,7 +38,17 @@ export async function deliver(
       createdAt: at,
     });
   }
-  if (recipient.channelEmail) {
+  if (recipient.channelEmail && recipient.emailDigest) {
+    await ctx.db.insert(alertDigestEntries).values({
+      id: newId(),
+      userId: recipient.userId,
+      day: parisDay(at),
+      kind: message.kind,
+      title: message.title,
+      body: message.body,
+      at,
+    });
+  } else if (recipient.channelEmail) {
     await queueMail(ctx, { to: recipient.email, ...alertMail(message, ctx.config.publicUrl) });
   }
   if (recipient.channelDiscord && recipient.discordWebhookUrl) {

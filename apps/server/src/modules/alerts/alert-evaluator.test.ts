@@ -51,6 +51,8 @@ const allChannels = (overrides: Partial<AlertPreferences> = {}): AlertPreference
   payments: false,
   channels: { inApp: true, email: true, discord: true },
   discordWebhookUrl: WEBHOOK,
+  reminderHours: 0,
+  emailDigest: false,
   ...overrides,
 });
 

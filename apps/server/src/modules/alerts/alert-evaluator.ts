@@ -10,11 +10,16 @@ import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm'
 import { type AppContext, inTransaction } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
+import {
+  type MaintenanceState,
+  maintenanceState,
+} from '../maintenance-windows/maintenance-windows.service.ts';
 import { users } from '../users/users.table.ts';
 import { expiringPackages, recentPayments } from './account-conditions.ts';
 import { type HoldingCondition, holdingConditions } from './alert-conditions.ts';
 import { deliver, type Recipient } from './alert-delivery.ts';
-import { type AlertMessage, alertMessage, recoveryMessage } from './alert-messages.ts';
+import { sendDueDigests } from './alert-digest.ts';
+import { type AlertMessage, alertMessage, recoveryMessage, reminderMessage } from './alert-messages.ts';
 import { alertIncidents, alertPreferences } from './alerts.table.ts';
 import { type FleetState, fleetConditions, isFleetRuleUnknown, readFleetState } from './fleet-conditions.ts';
 
@@ -29,6 +34,8 @@ type WatchedUser = Recipient & {
   accountError: boolean;
   packageExpiring: boolean;
   payments: boolean;
+  /** A reminder every so many hours while an incident stays open; 0: never (decision 907). */
+  reminderHours: number;
   /** The fleet alerts chosen that the staff member's permissions still open (decision 903). */
   fleetRules: ReadonlySet<FleetAlertRule>;
   fleetErrorPercent: number;
@@ -54,13 +61,15 @@ export async function evaluateAlerts(ctx: AppContext, now = new Date()): Promise
     const watched = await watchedUsers(tx);
     const wanted = new Set(watched.flatMap((user) => [...user.fleetRules]));
     const fleet = await readFleetState(tx, { wanted, now });
-    const run: Evaluation = { tx, now, fleet, notified };
+    const maintenance = await maintenanceState(tx, now);
+    const run: Evaluation = { tx, now, fleet, maintenance, notified };
     for (const user of watched) await evaluateUser(run, user);
     await closeUnwatched(
       tx,
       watched.map((user) => user.userId),
       now,
     );
+    await sendDueDigests(tx, now);
     // Published after the commit: the bells of the users just notified update at once, on whatever node.
     if (notified.size > 0) tx.events.emit('notifications.created', { userIds: [...notified] });
     return true;
@@ -74,6 +83,8 @@ interface Evaluation {
   tx: AppContext;
   now: Date;
   fleet: FleetState;
+  /** The maintenance windows: rules muted now, and when the last window of each rule ended (decision 907). */
+  maintenance: MaintenanceState;
   /** Users who got an in-app notification. */
   notified: Set<string>;
 }
@@ -137,7 +148,8 @@ function isRuleOn(user: WatchedUser, rule: AlertRule): boolean {
   if (rule === 'account_error') return user.accountError;
   if (rule === 'package_expiring') return user.packageExpiring;
   if (rule === 'payment_succeeded' || rule === 'payment_failed') return user.payments;
-  if (rule === 'channel_test') return false; // a test is sent on request, never an incident
+  // A test is sent on request, a channel failure when it happens: never an incident.
+  if (rule === 'channel_test' || rule === 'channel_failure') return false;
   return user.fleetRules.has(rule);
 }
 
@@ -159,26 +171,43 @@ async function evaluateUser(run: Evaluation, user: WatchedUser): Promise<void> {
   const holdingByKey = new Map(
     holding.map((condition) => [key(condition.rule, condition.subject), condition]),
   );
+  const { muted } = run.maintenance;
   for (const incident of open) {
     const condition = holdingByKey.get(key(incident.rule, incident.subject));
     const isOtherBot = incident.hwid !== null && incident.hwid !== user.hwid;
+    holdingByKey.delete(key(incident.rule, incident.subject));
+    // A maintenance window mutes the rule: an incident not yet told ends silently, one already told
+    // waits, untouched, for the window's end (decision 907).
+    if (muted.has(incident.rule)) {
+      if (!incident.notifiedAt) await closeSilently(tx, [incident.id], now);
+      continue;
+    }
     if (condition) await notifyIfDue(run, user, incident, condition);
     else if (!isRuleOn(user, incident.rule) || isOtherBot) await closeSilently(tx, [incident.id], now);
     else if (!isUnknown(run, incident, accountsKnown)) await closeWithRecovery(run, user, incident);
-    holdingByKey.delete(key(incident.rule, incident.subject));
   }
   for (const condition of holdingByKey.values()) {
-    const incident = await openIncident(tx, user, condition, { now, quietMs: tx.config.alerts.quietMs });
+    if (muted.has(condition.rule)) continue;
+    const incident = await openIncident(tx, user, condition, {
+      now,
+      quietMs: tx.config.alerts.quietMs,
+      windowEnd: run.maintenance.lastEnd.get(condition.rule),
+    });
     if (incident) await notifyIfDue(run, user, incident, condition);
   }
 }
 
-/** Opens an incident; its alert waits for the quiet period after the last one on the same subject. */
+/**
+ * Opens an incident; its alert waits for the quiet period after the last one on the same subject,
+ * and after the end of the last maintenance window that muted its rule: what the window left behind
+ * settles (a bot reconnecting) before anything is said, and only what still holds then is told
+ * (decision 907).
+ */
 async function openIncident(
   ctx: AppContext,
   user: WatchedUser,
   condition: HoldingCondition,
-  { now, quietMs }: { now: Date; quietMs: number },
+  { now, quietMs, windowEnd }: { now: Date; quietMs: number; windowEnd: Date | undefined },
 ): Promise<Incident | undefined> {
   const [previous] = await ctx.db
     .select({ closedAt: max(alertIncidents.closedAt) })
@@ -190,7 +219,10 @@ async function openIncident(
         eq(alertIncidents.subject, condition.subject),
       ),
     );
-  const quietEnd = previous?.closedAt ? previous.closedAt.getTime() + quietMs : 0;
+  const quietEnd = Math.max(
+    previous?.closedAt ? previous.closedAt.getTime() + quietMs : 0,
+    windowEnd ? windowEnd.getTime() + quietMs : 0,
+  );
   const [incident] = await ctx.db
     .insert(alertIncidents)
     .values({
@@ -215,7 +247,8 @@ async function notifyIfDue(
   condition: HoldingCondition,
 ): Promise<void> {
   const { tx, now } = run;
-  if (incident.notifiedAt || incident.notifyAfter > now) return;
+  if (incident.notifiedAt) return remindIfDue(run, user, incident, condition);
+  if (incident.notifyAfter > now) return;
   // Claim first: the message goes out only with the update that marked it sent.
   const claimed = await tx.db
     .update(alertIncidents)
@@ -223,7 +256,61 @@ async function notifyIfDue(
     .where(and(eq(alertIncidents.id, incident.id), isNull(alertIncidents.notifiedAt)))
     .returning({ id: alertIncidents.id });
   if (claimed.length === 0) return;
-  await deliverTo(run, user, incident.id, alertMessage(incident, now, condition));
+  const absorbed = incident.rule === 'bot_offline' ? await absorbAccountIncidents(tx, incident, now) : [];
+  await deliverTo(run, user, incident.id, alertMessage(incident, now, { ...condition, absorbed }));
+}
+
+/**
+ * The PC is offline and told: its game accounts' open incidents end inside the bot's, silently (no
+ * recovery of their own later). One incident, one message (decision 907); the bot's names the
+ * accounts that were in error.
+ */
+async function absorbAccountIncidents(ctx: AppContext, incident: Incident, now: Date): Promise<string[]> {
+  if (!incident.hwid) return [];
+  const closed = await ctx.db
+    .update(alertIncidents)
+    .set({ closedAt: now })
+    .where(
+      and(
+        eq(alertIncidents.userId, incident.userId),
+        eq(alertIncidents.hwid, incident.hwid),
+        eq(alertIncidents.rule, 'account_error'),
+        isNull(alertIncidents.closedAt),
+      ),
+    )
+    .returning({ subject: alertIncidents.subject, notifiedAt: alertIncidents.notifiedAt });
+  return closed
+    .filter((row) => row.notifiedAt)
+    .map((row) => row.subject)
+    .sort();
+}
+
+/** While an incident stays open, a reminder every `reminderHours` (0: never), claimed like the alert. */
+async function remindIfDue(
+  run: Evaluation,
+  user: WatchedUser,
+  incident: Incident,
+  condition: HoldingCondition,
+): Promise<void> {
+  const { tx, now } = run;
+  const last = incident.remindedAt ?? incident.notifiedAt;
+  if (user.reminderHours === 0 || !last || !RECOVERING_RULES.has(incident.rule)) return;
+  if (now.getTime() - last.getTime() < user.reminderHours * 3_600_000) return;
+  const claimed = await tx.db
+    .update(alertIncidents)
+    .set({ remindedAt: now })
+    .where(
+      and(
+        eq(alertIncidents.id, incident.id),
+        isNull(alertIncidents.closedAt),
+        incident.remindedAt
+          ? eq(alertIncidents.remindedAt, incident.remindedAt)
+          : isNull(alertIncidents.remindedAt),
+      ),
+    )
+    .returning({ id: alertIncidents.id });
+  if (claimed.length === 0) return;
+  await deliverTo(run, user, incident.id, reminderMessage(incident, now, condition));
 }
 
 async function deliverTo(run: Evaluation, user: WatchedUser, incidentId: string, message: AlertMessage) {

@@ -18,17 +18,22 @@ interface Incident {
 export function alertMessage(
   incident: Incident,
   now: Date,
-  condition: { message: string | null; text?: Omit<AlertMessage, 'rule'> },
+  condition: { message: string | null; text?: Omit<AlertMessage, 'rule'>; absorbed?: string[] },
 ): AlertMessage {
   if (condition.text) return { ...condition.text, rule: incident.rule };
-  const { message } = condition;
+  const { message, absorbed = [] } = condition;
   if (incident.rule === 'bot_offline') {
     const minutes = Math.max(1, Math.round((now.getTime() - incident.since.getTime()) / 60_000));
+    // The PC's accounts in error are part of this incident (decision 907): no message of their own.
+    const accounts =
+      absorbed.length > 0
+        ? ` Compte${absorbed.length > 1 ? 's' : ''} de jeu en erreur avant la coupure : ${absorbed.join(', ')} (suivi${absorbed.length > 1 ? 's' : ''} avec le bot).`
+        : '';
     return {
       kind: 'alert',
       rule: incident.rule,
       title: 'Votre bot est hors ligne',
-      body: `Votre bot ne s’est pas manifesté depuis ${minutes} min (déconnecté le ${frenchDate(incident.since)}).`,
+      body: `Votre bot ne s’est pas manifesté depuis ${minutes} min (déconnecté le ${frenchDate(incident.since)}).${accounts}`,
     };
   }
   return {
@@ -36,6 +41,20 @@ export function alertMessage(
     rule: incident.rule,
     title: `Compte ${incident.subject} en erreur`,
     body: `Le compte de jeu ${incident.subject} est en erreur depuis le ${frenchDate(incident.since)}${message ? ` : ${message}` : '.'}`,
+  };
+}
+
+/** A reminder while the incident stays open (decision 907): the alert as it stands now, marked so. */
+export function reminderMessage(
+  incident: Incident,
+  now: Date,
+  condition: { message: string | null; text?: Omit<AlertMessage, 'rule'> },
+): AlertMessage {
+  const alert = alertMessage(incident, now, condition);
+  return {
+    ...alert,
+    title: `Rappel : ${alert.title}`,
+    body: `${alert.body} Toujours en cours, depuis ${durationText(now.getTime() - incident.since.getTime())}.`,
   };
 }
 

@@ -38,6 +38,7 @@ export async function sendChannelTest(ctx: AppContext, userId: string, channel: 
     channelEmail: channel === 'email',
     channelDiscord: channel === 'discord',
     discordWebhookUrl: preferences.discordWebhookUrl,
+    emailDigest: false, // a test is sent at once
   };
   await inTransaction(ctx, (tx) => deliver(tx, { recipient, incidentId: null, message, at }));
   if (channel === 'discord') ctx.events.emit('discord.queued', {});

@@ -2,6 +2,7 @@ import {
   alertPreferencesAnswer,
   alertPreferencesSchema,
   alertTestSchema,
+  channelHealthAnswer,
   FLEET_ALERT_PERMISSIONS,
   fleetAlertPreferencesAnswer,
   fleetAlertPreferencesSchema,
@@ -24,6 +25,7 @@ import {
   saveFleetAlertPreferences,
   unreadCount,
 } from './alerts.service.ts';
+import { channelHealth } from './channel-health.ts';
 
 const tags = ['me: alerts'];
 
@@ -45,6 +47,12 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       data: await saveAlertPreferences(ctx, sessionOf(request).userId, request.body),
     }),
+  );
+
+  app.get(
+    '/me/alerts/channels',
+    { schema: { tags, response: { 200: channelHealthAnswer } } },
+    async (request) => ({ data: await channelHealth(ctx, sessionOf(request).userId) }),
   );
 
   app.post(

@@ -9,6 +9,8 @@ import {
   type FleetAlertRule,
   fleetAlertRulesFor,
   isDiscordWebhookUrl,
+  REMINDER_HOURS,
+  type ReminderHours,
 } from '@bot/contracts';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
@@ -31,7 +33,13 @@ export async function getAlertPreferences(ctx: AppContext, userId: string): Prom
     payments: row.payments,
     channels: { inApp: row.channelInApp, email: row.channelEmail, discord: row.channelDiscord },
     discordWebhookUrl: row.discordWebhookUrl,
+    reminderHours: toReminderHours(row.reminderHours),
+    emailDigest: row.emailDigest,
   };
+}
+
+function toReminderHours(hours: number): ReminderHours {
+  return (REMINDER_HOURS as readonly number[]).includes(hours) ? (hours as ReminderHours) : 0;
 }
 
 export async function saveAlertPreferences(
@@ -52,12 +60,23 @@ export async function saveAlertPreferences(
     channelEmail: input.channels.email,
     channelDiscord: input.channels.discord,
     discordWebhookUrl: webhook,
+    reminderHours: input.reminderHours,
+    emailDigest: input.emailDigest,
     updatedAt: new Date(),
   };
-  await ctx.db
-    .insert(alertPreferences)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: alertPreferences.userId, set: values });
+  await inTransaction(ctx, async (tx) => {
+    const [before] = await tx.db
+      .select({ url: alertPreferences.discordWebhookUrl })
+      .from(alertPreferences)
+      .where(eq(alertPreferences.userId, userId));
+    // Another webhook: the old one's failure no longer says anything (decision 907).
+    const resetDiscord =
+      before && before.url !== webhook ? { discordFailingSince: null, discordLastError: null } : {};
+    await tx.db
+      .insert(alertPreferences)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: alertPreferences.userId, set: { ...values, ...resetDiscord } });
+  });
   return getAlertPreferences(ctx, userId);
 }
 

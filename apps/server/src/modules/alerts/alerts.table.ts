@@ -26,6 +26,15 @@ export const alertPreferences = pgTable('alert_preferences', {
   fleetErrorPercent: integer('fleet_error_percent').notNull().default(20),
   paymentWebhooks: boolean('payment_webhooks').notNull().default(false),
   mailBacklog: boolean('mail_backlog').notNull().default(false),
+  /** A reminder every so many hours while an incident stays open; 0: never (decision 907). */
+  reminderHours: integer('reminder_hours').notNull().default(0),
+  /** E-mail alerts gathered into one mail a day (decision 907). */
+  emailDigest: boolean('email_digest').notNull().default(false),
+  /** A channel failing (decision 907): since when, the last error; cleared by a success or a new address. */
+  emailFailingSince: timestamp('email_failing_since', { withTimezone: true }),
+  emailLastError: text('email_last_error'),
+  discordFailingSince: timestamp('discord_failing_since', { withTimezone: true }),
+  discordLastError: text('discord_last_error'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -52,6 +61,8 @@ export const alertIncidents = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true }),
     /** Only incidents whose alert went out get a recovery message. */
     recoveryNotifiedAt: timestamp('recovery_notified_at', { withTimezone: true }),
+    /** The last reminder while it stays open (decision 907). */
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('alert_incidents_open_idx').on(t.userId, t.rule, t.subject).where(sql`${t.closedAt} is null`),
@@ -95,4 +106,22 @@ export const discordOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('discord_outbox_due_idx').on(t.nextAttemptAt)],
+);
+
+/**
+ * E-mail alerts waiting for the user's daily digest (decision 907): `day` is the Paris calendar day
+ * they happened on; the digest of a day leaves once that day is over, the rows deleted as it is queued.
+ */
+export const alertDigestEntries = pgTable(
+  'alert_digest_entries',
+  {
+    id: uuid('id').primaryKey(),
+    userId: userIdColumn(),
+    day: text('day').notNull(),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('alert_digest_entries_day_idx').on(t.day, t.userId)],
 );

@@ -8,6 +8,7 @@ import {
   recordFailedAttempt,
 } from '../../core/outbox.ts';
 import { discordOutbox } from './alerts.table.ts';
+import { clearChannelFailure, healthNoted, recordChannelFailure } from './channel-health.ts';
 
 const OUTBOX: OutboxOptions = { table: discordOutbox, batchSize: 20, claimSeconds: 60 };
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -45,6 +46,9 @@ async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> 
       .update(discordOutbox)
       .set({ sentAt: new Date(), lockedUntil: null })
       .where(eq(discordOutbox.id, message.id));
+    await healthNoted(ctx, () =>
+      clearChannelFailure(ctx, { channel: 'discord', target: { url: message.url } }),
+    );
     return;
   }
   const attempts = message.attempts + 1;
@@ -61,6 +65,16 @@ async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> 
     delayMs: outcome.retryAfterMs ?? backoffMs(discordRetryBaseMs, attempts),
     isGivingUp,
   });
+  // Given up: the webhook is gone or Discord keeps failing; its owners are told once (decision 907).
+  if (isGivingUp) {
+    await healthNoted(ctx, () =>
+      recordChannelFailure(ctx, {
+        channel: 'discord',
+        target: { url: message.url },
+        error: `Discord a répondu ${outcome.error}`,
+      }),
+    );
+  }
 }
 
 async function post(ctx: AppContext, message: ClaimedMessage): Promise<Outcome> {

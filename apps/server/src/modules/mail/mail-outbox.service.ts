@@ -10,6 +10,7 @@ import {
   type OutboxOptions,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
+import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/channel-health.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
 const OUTBOX: OutboxOptions = { table: mailOutbox, batchSize: 20, claimSeconds: 120 };
@@ -101,6 +102,7 @@ async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
       .update(mailOutbox)
       .set({ sentAt: new Date(), text: '', html: '', lockedUntil: null })
       .where(eq(mailOutbox.id, mail.id));
+    await healthNoted(ctx, () => clearChannelFailure(ctx, { channel: 'email', target: { email: mail.to } }));
   } catch (error) {
     const attempts = mail.attempts + 1;
     const { retryBaseMs, maxAttempts } = ctx.config.mail;
@@ -113,5 +115,17 @@ async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
       delayMs: backoffMs(retryBaseMs, attempts),
       isGivingUp,
     });
+    // The SMTP server refused the address for good (5xx), or the retries ran out: the account's
+    // mail channel is failing, its owner told in-app once (decision 907).
+    const code = (error as { responseCode?: unknown }).responseCode;
+    if (isGivingUp || (typeof code === 'number' && code >= 500)) {
+      await healthNoted(ctx, () =>
+        recordChannelFailure(ctx, {
+          channel: 'email',
+          target: { email: mail.to },
+          error: `serveur d’e-mail : ${(error as Error).message ?? String(error)}`,
+        }),
+      );
+    }
   }
 }

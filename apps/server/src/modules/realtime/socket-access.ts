@@ -8,6 +8,7 @@ import {
   isOutdatedAgent,
   outdatedAgentRefusal,
 } from '../bots/bots.service.ts';
+import { runningMaintenance } from '../maintenance-windows/maintenance-windows.service.ts';
 import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
 import { findSessionsAwaitingSecondFactor, hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -88,7 +89,7 @@ export class SocketAccess {
       ),
       events.on('settings.changed', ({ keys }) =>
         later(async () => {
-          const settings = toPublicSettings(await getSettings(ctx));
+          const settings = toPublicSettings(await getSettings(ctx), await runningMaintenance(ctx));
           // Every node got the event: each tells its own browsers.
           io.local.to(rooms.browsers).emit(SOCKET_EVENTS.settingsUpdate, settings);
           if (keys.includes('staffTwoFactorRequired')) await this.recheckStaffSockets();

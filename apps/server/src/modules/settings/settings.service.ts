@@ -94,8 +94,12 @@ async function readSettings(ctx: AppContext, log: Logger): Promise<SiteSettings>
   return value as SiteSettings;
 }
 
-export function toPublicSettings(value: SiteSettings): PublicSettings {
+export function toPublicSettings(
+  value: SiteSettings,
+  maintenanceWindow: PublicSettings['maintenanceWindow'] = null,
+): PublicSettings {
   return {
+    maintenanceWindow,
     isSnow: value.isSnow,
     registrationOpen: value.registrationOpen,
     maintenanceMode: value.maintenanceMode,

@@ -29,6 +29,7 @@ import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
+import { MaintenanceWindowsCard } from '../components/maintenance-windows-card.tsx';
 import { SigningKeysCard } from '../components/signing-keys-card.tsx';
 
 const HISTORY = '/admin/settings/history';
@@ -209,6 +210,16 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
               'Les lignes reçues pendant la lecture du journal, de 1 à 90 jours.'
             }
           />
+          <TextField
+            {...form.register('notificationRetentionDays', { valueAsNumber: true })}
+            type="number"
+            label={SETTINGS_LABELS.notificationRetentionDays}
+            error={Boolean(error('notificationRetentionDays'))}
+            helperText={
+              error('notificationRetentionDays') ??
+              'Les notifications plus anciennes sont supprimées, lues ou non (1 à 3650 jours).'
+            }
+          />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
           <Button type="submit" variant="contained" disabled={!isDirty || isSubmitting}>
@@ -241,8 +252,12 @@ export default function SettingsPage() {
   const [open, setOpen] = useState<AuditEntry | null>(null);
   return (
     <>
-      <PageHeader title="Paramètres" subtitle="Neige, inscriptions, maintenance, bot et annonce." />
+      <PageHeader
+        title="Paramètres"
+        subtitle="Neige, inscriptions, maintenance, fenêtres de maintenance, bot et annonce."
+      />
       {settings.data ? <SettingsForm settings={settings.data} /> : null}
+      <MaintenanceWindowsCard />
       <SigningKeysCard />
       <Card variant="outlined" sx={{ mt: 2 }}>
         <CardHeader title="Historique" slotProps={{ title: { variant: 'h6' } }} />

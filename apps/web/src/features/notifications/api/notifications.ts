@@ -2,6 +2,8 @@ import {
   type AlertChannel,
   type AlertPreferences,
   alertPreferencesAnswer,
+  type ChannelHealth,
+  channelHealthAnswer,
   type FleetAlertPreferences,
   type FleetAlertPreferencesAnswer,
   fleetAlertPreferencesAnswer,
@@ -18,6 +20,7 @@ export const notificationKeys = {
   unread: ['me', 'notifications', 'unread'] as const,
   preferences: ['me', 'alerts'] as const,
   fleet: ['me', 'alerts', 'fleet'] as const,
+  health: ['me', 'alerts', 'channels'] as const,
   list: ['me', 'notifications', 'list'] as const,
 };
 
@@ -69,6 +72,20 @@ export const alertPreferencesQuery = queryOptions({
         fallback: 'Impossible de charger vos alertes.',
       })
     ).data,
+});
+
+/** Whether the e-mail and Discord channels keep failing (decision 907), with the last error. */
+export const channelHealthQuery = queryOptions({
+  queryKey: notificationKeys.health,
+  queryFn: async (): Promise<ChannelHealth> =>
+    (
+      await api.get('/me/alerts/channels', {
+        schema: channelHealthAnswer,
+        fallback: 'Impossible de lire l’état de vos canaux.',
+        silent: true,
+      })
+    ).data,
+  refetchInterval: 60_000,
 });
 
 export async function saveAlertPreferences(preferences: AlertPreferences): Promise<AlertPreferences> {

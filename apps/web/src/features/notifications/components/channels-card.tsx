@@ -2,8 +2,12 @@ import {
   type AlertChannel,
   type AlertPreferences,
   alertPreferencesSchema,
+  type ChannelFailure,
   isDiscordWebhookUrl,
+  REMINDER_HOURS,
+  REMINDER_LABELS,
 } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormGroup from '@mui/material/FormGroup';
@@ -13,11 +17,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
+import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import {
   alertPreferencesQuery,
+  channelHealthQuery,
   notificationKeys,
   saveAlertPreferences,
   sendAlertTest,
@@ -65,8 +71,30 @@ export function ChannelsCard() {
   return saved.data ? <ChannelsForm preferences={saved.data} /> : null;
 }
 
+const FAILING_NAMES = { email: 'L’e-mail', discord: 'Discord' } as const;
+
+/** A channel that keeps failing (decision 907): since when and the last error, until a message goes through. */
+function ChannelFailureNotice({
+  channel,
+  failure,
+}: {
+  channel: 'email' | 'discord';
+  failure: ChannelFailure;
+}) {
+  if (!failure) return null;
+  return (
+    <Alert severity="error" data-testid={`channel-failing-${channel}`}>
+      {FAILING_NAMES[channel]} est en échec depuis le {formatDateTime(failure.since)} : {failure.lastError}.
+      {channel === 'discord'
+        ? ' Collez un nouveau webhook ou choisissez un autre canal.'
+        : ' Vérifiez votre adresse ou choisissez un autre canal.'}
+    </Alert>
+  );
+}
+
 function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
   const queryClient = useQueryClient();
+  const health = useQuery(channelHealthQuery).data;
   const form = useForm<AlertPreferences>({
     resolver: schemaResolver(channelsFormSchema),
     values: preferences,
@@ -86,6 +114,7 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
         discordWebhookUrl: values.discordWebhookUrl?.trim() || null,
       });
       queryClient.setQueryData(notificationKeys.preferences, next);
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.health });
       notifySuccess('Canaux enregistrés.');
     } catch {
       // shown by the API client
@@ -96,7 +125,7 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
     <SectionCard
       id="canaux"
       title="Canaux des alertes"
-      subheader="Où vous prévenir : dans l’application, par e-mail, sur un salon Discord."
+      subheader="Où vous prévenir : dans l’application, par e-mail, sur un salon Discord ; rappels et résumé quotidien."
     >
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Canaux des alertes">
         <FormGroup>
@@ -125,6 +154,8 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
             </Box>
           ))}
         </FormGroup>
+        <ChannelFailureNotice channel="email" failure={health?.email ?? null} />
+        <ChannelFailureNotice channel="discord" failure={health?.discord ?? null} />
         <Typography variant="body2" color="text.secondary">
           Le test part vers ce qui est enregistré (votre adresse e-mail, le webhook enregistré), même si le
           canal n’est pas coché.
@@ -138,6 +169,31 @@ function ChannelsForm({ preferences }: { preferences: AlertPreferences }) {
           autoComplete="off"
           size="small"
         />
+        <div>
+          <RuleCheckbox
+            control={form.control}
+            name="emailDigest"
+            label="E-mail : un résumé par jour au lieu d’un e-mail par alerte"
+          />
+        </div>
+        <Typography variant="body2" color="text.secondary">
+          Le résumé part peu après minuit (heure de Paris) avec les alertes et rétablissements de la veille ;
+          la cloche et Discord restent immédiats.
+        </Typography>
+        <TextField
+          {...form.register('reminderHours', { valueAsNumber: true })}
+          select
+          slotProps={{ select: { native: true } }}
+          label="Rappel tant qu’un incident dure"
+          size="small"
+          sx={{ maxWidth: '20rem' }}
+        >
+          {REMINDER_HOURS.map((hours) => (
+            <option key={hours} value={hours}>
+              {REMINDER_LABELS[hours]}
+            </option>
+          ))}
+        </TextField>
         <div>
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Enregistrer les canaux

@@ -20,7 +20,15 @@ async function fetchPublicSettings(): Promise<PublicSettings> {
     maintenanceMessage: typeof raw.maintenanceMessage === 'string' ? raw.maintenanceMessage : '',
     announcement: typeof raw.announcement === 'string' ? raw.announcement : '',
     hwidResetCooldownHours: typeof raw.hwidResetCooldownHours === 'number' ? raw.hwidResetCooldownHours : 24,
+    maintenanceWindow: runningMaintenanceOf(raw.maintenanceWindow),
   };
+}
+
+/** The maintenance window running now (decision 907), read field by field like the rest. */
+function runningMaintenanceOf(raw: unknown): PublicSettings['maintenanceWindow'] {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { message, endsAt } = raw as Record<string, unknown>;
+  return typeof message === 'string' && typeof endsAt === 'string' ? { message, endsAt } : null;
 }
 
 export const usePublicSettings = create<{ settings: PublicSettings | undefined }>(() => ({

@@ -29,8 +29,18 @@ function useBannerHeight(element: RefObject<HTMLDivElement | null>, isShown: boo
   }, [element, isShown]);
 }
 
+/** The window's end, in the reader's time (no date when it is today). */
+function untilText(endsAt: string): string {
+  const end = new Date(endsAt);
+  const isToday = end.toDateString() === new Date().toDateString();
+  return end.toLocaleString(
+    'fr-FR',
+    isToday ? { timeStyle: 'short' } : { dateStyle: 'short', timeStyle: 'short' },
+  );
+}
+
 /**
- * Maintenance notice and announcement from the public settings: plain paragraphs and static CSS
+ * Maintenance notice, running maintenance window and announcement from the public settings: plain paragraphs and static CSS
  * (no MUI Alert, Box or Typography in the first load, docs/decisions/103).
  */
 export function SiteBanner({
@@ -44,7 +54,9 @@ export function SiteBanner({
   const element = useRef<HTMLDivElement>(null);
   const isMaintenanceShown = showMaintenance && settings?.maintenanceMode === true;
   const announcement = settings?.announcement ?? '';
-  const isShown = isMaintenanceShown || announcement !== '';
+  // A scheduled maintenance window shows by itself while it runs, everywhere (decision 907).
+  const running = settings?.maintenanceWindow ?? null;
+  const isShown = isMaintenanceShown || running !== null || announcement !== '';
   useBannerHeight(element, isShown);
   if (!settings || !isShown) return null;
   return (
@@ -53,6 +65,11 @@ export function SiteBanner({
         <p className={classes.maintenance}>
           {settings.maintenanceMessage ||
             'Le site est en maintenance. Certaines fonctions sont indisponibles.'}
+        </p>
+      ) : null}
+      {running ? (
+        <p className={classes.maintenance} data-testid="maintenance-window-banner">
+          {running.message} (jusqu’à {untilText(running.endsAt)})
         </p>
       ) : null}
       {announcement ? <p className={classes.announcement}>{announcement}</p> : null}
