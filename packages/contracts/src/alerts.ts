@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { Permission } from './permissions.ts';
 
 /** The fleet alerts staff may choose (decision 903). */
-export const FLEET_ALERT_RULES = ['fleet_errors', 'payment_webhooks', 'mail_backlog'] as const;
+export const FLEET_ALERT_RULES = [
+  'fleet_errors',
+  'payment_webhooks',
+  'mail_backlog',
+  'release_halted',
+] as const;
 export type FleetAlertRule = (typeof FLEET_ALERT_RULES)[number];
 
 export function isFleetAlertRule(rule: string): rule is FleetAlertRule {
@@ -131,6 +136,7 @@ export const FLEET_ALERT_PERMISSIONS: Record<FleetAlertRule, readonly Permission
   fleet_errors: ['can_manageMap', 'can_manageUsersOnline'],
   payment_webhooks: ['can_manageSettings'],
   mail_backlog: ['can_manageSettings'],
+  release_halted: ['can_manageSettings'],
 };
 
 export function fleetAlertRulesFor(held: readonly Permission[]): FleetAlertRule[] {
@@ -144,12 +150,14 @@ export const FLEET_ALERT_FIELDS = {
   fleet_errors: 'fleetErrors',
   payment_webhooks: 'paymentWebhooks',
   mail_backlog: 'mailBacklog',
+  release_halted: 'releaseHalted',
 } as const satisfies Record<FleetAlertRule, string>;
 
 export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
   fleet_errors: 'Part des bots en erreur',
   payment_webhooks: 'Webhooks de paiement en échec',
   mail_backlog: 'File des e-mails en retard',
+  release_halted: 'Déploiement d’une version arrêté de lui-même',
 };
 
 export const FLEET_ERROR_PERCENT_MIN = 1;
@@ -173,6 +181,8 @@ export const fleetAlertPreferencesSchema = z.object({
   paymentWebhooks: z.boolean(),
   /** A mail waits in the outbox for more than `MAIL_BACKLOG_MINUTES`. */
   mailBacklog: z.boolean(),
+  /** A staged rollout halted itself: the new version fares worse than the previous (decision 910). */
+  releaseHalted: z.boolean(),
 });
 export type FleetAlertPreferences = z.infer<typeof fleetAlertPreferencesSchema>;
 
@@ -181,6 +191,7 @@ export const DEFAULT_FLEET_ALERT_PREFERENCES: FleetAlertPreferences = {
   fleetErrorPercent: 20,
   paymentWebhooks: false,
   mailBacklog: false,
+  releaseHalted: false,
 };
 
 export const fleetAlertPreferencesAnswer = z.object({

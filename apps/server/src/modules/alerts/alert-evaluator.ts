@@ -104,6 +104,7 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
           eq(alertPreferences.fleetErrors, true),
           eq(alertPreferences.paymentWebhooks, true),
           eq(alertPreferences.mailBacklog, true),
+          eq(alertPreferences.releaseHalted, true),
         ),
         isNull(users.bannedAt),
       ),
@@ -121,7 +122,7 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
 /** The fleet alerts chosen, less those the staff member's permissions no longer open. */
 async function allowedFleetRules(
   ctx: AppContext,
-  chosen: { userId: string; fleetErrors: boolean; paymentWebhooks: boolean; mailBacklog: boolean },
+  chosen: { userId: string } & Record<(typeof FLEET_ALERT_FIELDS)[FleetAlertRule], boolean>,
 ): Promise<Set<FleetAlertRule>> {
   const rules = new Set(FLEET_ALERT_RULES.filter((rule) => chosen[FLEET_ALERT_FIELDS[rule]]));
   if (rules.size === 0) return rules;

@@ -72,6 +72,10 @@ const FLEET_RECOVERIES: Partial<Record<AlertRule, (lasted: string) => { title: s
     title: 'File des e-mails résorbée',
     body: `Plus aucun e-mail n’attend depuis longtemps (après ${lasted} de retard).`,
   }),
+  release_halted: (lasted) => ({
+    title: 'Déploiement repris ou version retirée',
+    body: `Le déploiement arrêté ne l’est plus (après ${lasted}) : repris par l’équipe, ou la version a été retirée.`,
+  }),
 };
 
 /** The recovery when it stops holding. */

@@ -98,6 +98,7 @@ async function readFleetAlertPreferences(ctx: AppContext, userId: string): Promi
       fleetErrorPercent: alertPreferences.fleetErrorPercent,
       paymentWebhooks: alertPreferences.paymentWebhooks,
       mailBacklog: alertPreferences.mailBacklog,
+      releaseHalted: alertPreferences.releaseHalted,
     })
     .from(alertPreferences)
     .where(eq(alertPreferences.userId, userId));

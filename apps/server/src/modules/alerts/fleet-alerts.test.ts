@@ -52,6 +52,7 @@ const fleet = (overrides: Partial<FleetAlertPreferences> = {}): FleetAlertPrefer
   fleetErrorPercent: 20,
   paymentWebhooks: false,
   mailBacklog: false,
+  releaseHalted: false,
   ...overrides,
 });
 
@@ -101,7 +102,7 @@ describe('choosing fleet alerts', () => {
       undefined,
       settingsStaff.token,
     );
-    expect(initial.body).toEqual({ data: fleet(), allowed: ['payment_webhooks', 'mail_backlog'] });
+    expect(initial.body).toEqual({ data: fleet(), allowed: ['payment_webhooks', 'mail_backlog', 'release_halted'] });
 
     // The map's alert needs a fleet permission this member does not hold: the server says so.
     const forbidden = await call(

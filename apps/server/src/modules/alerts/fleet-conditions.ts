@@ -1,5 +1,6 @@
 import {
   type FleetAlertRule,
+  HEALTH_FIGURE_LABELS,
   MAIL_BACKLOG_MINUTES,
   WEBHOOK_FAILURES_THRESHOLD,
   WEBHOOK_FAILURES_WINDOW_MINUTES,
@@ -7,6 +8,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
 import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
+import { type HaltedRelease, haltedReleases } from '../releases/release-health.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
 /**
@@ -18,6 +20,8 @@ export interface FleetState {
   errors: { online: number; inError: number } | undefined;
   webhooks: WebhookHealth | undefined;
   mail: Awaited<ReturnType<typeof mailBacklog>> | undefined;
+  /** Builds whose staged rollout halted itself (decision 910). */
+  halted: HaltedRelease[] | undefined;
 }
 
 export interface FleetWatcher {
@@ -36,6 +40,7 @@ export async function readFleetState(
     errors: wanted.has('fleet_errors') ? await fleetErrors(ctx) : undefined,
     webhooks: wanted.has('payment_webhooks') ? await webhookHealth(ctx, 'stripe', now) : undefined,
     mail: wanted.has('mail_backlog') ? await mailBacklog(ctx) : undefined,
+    halted: wanted.has('release_halted') ? await haltedReleases(ctx) : undefined,
   };
 }
 
@@ -55,6 +60,7 @@ export function isFleetRuleUnknown(state: FleetState, rule: FleetAlertRule): boo
   if (rule === 'fleet_errors') return state.errors === undefined;
   // Only an accepted call ends a webhook incident: fewer failures lately may just mean fewer calls.
   if (rule === 'payment_webhooks') return state.webhooks?.last?.accepted !== true;
+  if (rule === 'release_halted') return state.halted === undefined;
   return state.mail === undefined;
 }
 
@@ -101,7 +107,22 @@ export function fleetConditions(state: FleetState, watcher: FleetWatcher, now: D
       }),
     );
   }
+  if (watcher.fleetRules.has('release_halted'))
+    for (const release of state.halted ?? []) holding.push(haltCondition(release, now));
   return holding;
+}
+
+/** One halted build: which figure of its bots stopped it, against which version. */
+function haltCondition(release: HaltedRelease, now: Date): HoldingCondition {
+  const exceeded = release.health.figures.filter((figure) => figure.exceeded);
+  const figures = exceeded
+    .map((figure) => `${HEALTH_FIGURE_LABELS[figure.name]} : ${figure.release} contre ${figure.baseline}`)
+    .join(' ; ');
+  const baseline = release.health.baselineVersion ?? 'les autres versions';
+  return fleetCondition('release_halted', `release:${release.version}`, new Date(release.health.at ?? now), {
+    title: `Déploiement de la version ${release.version} arrêté`,
+    body: `Ses ${release.health.releaseBots} bots font pire que ceux de ${baseline} (${figures}). Il ne s’étend plus : reprenez-le ou retirez la version depuis la page des versions.`,
+  });
 }
 
 function fleetCondition(

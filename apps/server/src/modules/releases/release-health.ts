@@ -108,6 +108,21 @@ async function judgeRelease(
   };
 }
 
+/** A build whose rollout halted itself, with the figures that stopped it. */
+export interface HaltedRelease {
+  version: string;
+  health: ReleaseHealth;
+}
+
+/** The builds halted now (the fleet alert `release_halted` holds while one is). */
+export async function haltedReleases(ctx: AppContext): Promise<HaltedRelease[]> {
+  const rows = await ctx.db
+    .select({ version: agentReleases.version, health: agentReleases.rolloutHalt })
+    .from(agentReleases)
+    .where(eq(agentReleases.rolloutState, 'halted'));
+  return rows.flatMap((row) => (row.health ? [{ version: row.version, health: row.health }] : []));
+}
+
 /**
  * Periodic (every node; the conditional update makes one of them halt it): a rollout in progress
  * whose bots fare worse than the previous version's stops itself, with both figures kept for the

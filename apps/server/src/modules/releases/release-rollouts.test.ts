@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { createBotOwner } from '../../../test/helpers/realtime.ts';
+import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { signLease } from '../licensing/lease.service.ts';
 import { updateSettings } from '../settings/settings.service.ts';
@@ -30,6 +31,19 @@ beforeAll(async () => {
   server = await startTestServer({ rateLimits: { botSession: { max: 10_000, windowMs: 60_000 } } });
   staff = await server.createUser({ permissions: ['can_manageSettings', 'can_manageAudit'] });
   await updateSettings(server.app.ctx, { patch: { rolloutHaltMinBots: 3 }, actor: SYSTEM });
+  const chosen = await apiClient(server)(
+    'PUT',
+    '/me/alerts/fleet',
+    {
+      fleetErrors: false,
+      fleetErrorPercent: 20,
+      paymentWebhooks: false,
+      mailBacklog: false,
+      releaseHalted: true,
+    },
+    staff.token,
+  );
+  expect(chosen.status).toBe(200);
 });
 afterAll(async () => {
   for (const client of clients) await client.stop();
@@ -169,6 +183,16 @@ describe('staged rollouts', () => {
     expect(agent.update).toBeNull();
     const audit = await server.app.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'release.halt'));
     expect(audit.map((entry) => entry.targetLabel)).toContain('3.2.0 (stable)');
+    // Staff who chose the fleet alert are told, with the figure that stopped it.
+    await evaluateAlerts(server.app.ctx);
+    const told = await apiClient(server)<{ data: { title: string; body: string }[] }>(
+      'GET',
+      '/me/notifications',
+      undefined,
+      staff.token,
+    );
+    const alert = told.body.data.find((entry) => entry.title === 'Déploiement de la version 3.2.0 arrêté');
+    expect(alert?.body).toContain('Comptes de jeu en erreur (%) : 100 contre 0');
   });
 
   it('counts the crashes agents report against their version', async () => {

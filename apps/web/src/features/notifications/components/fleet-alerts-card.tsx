@@ -36,6 +36,8 @@ const RULE_LABELS: Record<FleetAlertRule, string> = {
   fleet_errors: 'la part des bots en ligne ayant un compte en erreur atteint…',
   payment_webhooks: `les webhooks de paiement Stripe échouent (${WEBHOOK_FAILURES_THRESHOLD} appels refusés en ${WEBHOOK_FAILURES_WINDOW_MINUTES} min)`,
   mail_backlog: `un e-mail attend d’être envoyé depuis plus de ${MAIL_BACKLOG_MINUTES} min`,
+  release_halted:
+    'le déploiement d’une nouvelle version s’arrête de lui-même (ses bots font pire que la version précédente)',
 };
 
 /**

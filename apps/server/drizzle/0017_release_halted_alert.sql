@@ -1,0 +1,1 @@
+ALTER TABLE "alert_preferences" ADD COLUMN "release_halted" boolean DEFAULT false NOT NULL;
