@@ -102,7 +102,10 @@ describe('choosing fleet alerts', () => {
       undefined,
       settingsStaff.token,
     );
-    expect(initial.body).toEqual({ data: fleet(), allowed: ['payment_webhooks', 'mail_backlog', 'release_halted'] });
+    expect(initial.body).toEqual({
+      data: fleet(),
+      allowed: ['payment_webhooks', 'mail_backlog', 'release_halted'],
+    });
 
     // The map's alert needs a fleet permission this member does not hold: the server says so.
     const forbidden = await call(
