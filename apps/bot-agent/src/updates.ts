@@ -63,10 +63,13 @@ export class AgentUpdates {
   /** Verifies an offer; answers it once verified (the one kept), or throws why it was refused. */
   async accept(update: AgentUpdate): Promise<VerifiedUpdate> {
     if (!update.manifest) throw new UpdateError('MANIFEST_MISSING');
-    const verified = { ...update, verified: await this.verify(update.manifest) };
-    if (verified.verified.version !== update.version) throw new UpdateError('MANIFEST_INVALID');
-    this.offered = verified;
-    return verified;
+    const manifest = await this.verify(update.manifest);
+    if (manifest.version !== update.version) throw new UpdateError('MANIFEST_INVALID');
+    // What the agent acts on comes from the signed manifest, never from the offer around it (only
+    // the release notes are not signed: text to show).
+    const { version, channel, rollback, pageUrl } = manifest;
+    this.offered = { ...update, version, channel, rollback, pageUrl, verified: manifest };
+    return this.offered;
   }
 
   /** The build's bytes, checked against the verified manifest (never the unchecked offer). */

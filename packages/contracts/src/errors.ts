@@ -210,6 +210,11 @@ export const ERRORS = {
     status: 422,
     message: "L'empreinte SHA-256 ne correspond pas au fichier reçu. Envoyez le fichier à nouveau.",
   },
+  RELEASE_WITHDRAWN: {
+    status: 410,
+    message:
+      'Cette version n’est plus proposée (retirée, ou son déploiement est arrêté). Installez celle que votre espace propose.',
+  },
   RELEASE_LINK_INVALID: {
     status: 403,
     message: 'Lien de téléchargement invalide ou expiré. Demandez-en un nouveau depuis votre espace.',

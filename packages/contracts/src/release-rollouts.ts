@@ -98,6 +98,8 @@ export const releaseManifestSchema = z.object({
   url: z.string().url(),
   minAgentVersion: z.string().nullable(),
   rollback: z.boolean(),
+  /** Where the owner downloads it by hand (signed too: an agent shows it). */
+  pageUrl: z.string().url(),
 });
 export type ReleaseManifest = z.infer<typeof releaseManifestSchema>;
 

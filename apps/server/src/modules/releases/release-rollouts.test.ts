@@ -235,6 +235,17 @@ describe('withdrawn builds and signed manifests', () => {
     const bad = await publish('5.1.0');
     await complete(bad);
     const { client } = await runningBot('5.1.0');
+    // An agent offered the build before it was withdrawn holds a signed link to it.
+    const offered = await createBotOwner(server, { version: '5.0.1' });
+    const before = createBotClient({
+      serverUrl: server.url,
+      accessKey: offered.accessKey,
+      hwid: offered.hwid,
+      version: '5.0.1',
+    });
+    await before.openSession();
+    const heldLink = before.update?.verified.url ?? '';
+    expect(before.update?.version).toBe('5.1.0');
     const toldBack = new Promise<VerifiedUpdate>((resolve) => client.on('updateAvailable', resolve));
     const yanked = await apiClient(server)<{ data: Release }>(
       'POST',
@@ -251,6 +262,18 @@ describe('withdrawn builds and signed manifests', () => {
     expect(update).toMatchObject({ version: '5.0.0', rollback: true });
     expect(update.verified).toMatchObject({ version: '5.0.0', rollback: true });
     expect((await client.downloadUpdate()).toString()).toBe('build 5.0.0');
+    // The link handed out before the withdrawal no longer brings the build.
+    const withdrawn = await fetch(heldLink);
+    expect(withdrawn.status).toBe(410);
+    await expect(before.downloadUpdate()).rejects.toMatchObject({ code: 'UPDATE_DOWNLOAD_FAILED' });
+    // Withdrawn once; a second time is refused.
+    const again = await apiClient(server)(
+      'POST',
+      `/admin/releases/${bad.id}/yank`,
+      { reason: 'encore' },
+      staff.token,
+    );
+    expect(again.status).toBe(409);
 
     const back = await apiClient(server)(
       'PUT',
@@ -308,6 +331,13 @@ describe('withdrawn builds and signed manifests', () => {
       code: 'MANIFEST_EXPIRED',
     });
     await expect(verifier().accept(offer)).resolves.toMatchObject({ version: '6.0.0' });
+    // What the agent acts on comes from the signed manifest, not from the offer around it.
+    const relabelled = await verifier().accept({
+      ...offer,
+      rollback: true,
+      pageUrl: 'https://evil.example/',
+    });
+    expect(relabelled).toMatchObject({ rollback: false, pageUrl: `${server.url}/started` });
     expect(refusals).toEqual([]);
 
     // The stored bytes changed after publication (same size): the download is refused.

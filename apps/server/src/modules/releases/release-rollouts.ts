@@ -58,12 +58,20 @@ async function publishedFor(ctx: AppContext, channel: ReleaseChannel): Promise<R
   return rows.sort((a, b) => semver.rcompare(a.version, b.version));
 }
 
-/** The newest build offered to this PC on this channel (the download card, the agent's update). */
+/** Neither withdrawn nor halted: a build someone may still install. */
+const isGood = (row: ReleaseRow) => row.rolloutState !== 'yanked' && row.rolloutState !== 'halted';
+
+/**
+ * The build the customer's download card offers: the newest offered to their PC, else (no PC yet,
+ * or outside the share of every build so far) the newest one still good: a customer always has
+ * something to install.
+ */
 export async function offeredRelease(
   ctx: AppContext,
   input: { channel: ReleaseChannel; hwid: string | null },
 ): Promise<Release | null> {
-  const offered = (await publishedFor(ctx, input.channel)).find((row) => isOffered(row, input.hwid));
+  const published = await publishedFor(ctx, input.channel);
+  const offered = published.find((row) => isOffered(row, input.hwid)) ?? published.find(isGood);
   return offered ? toRelease(offered) : null;
 }
 
@@ -77,8 +85,9 @@ export async function updateFor(
 ): Promise<AgentUpdate | null> {
   const [running] = await ctx.db.select().from(agentReleases).where(eq(agentReleases.version, agent.version));
   const rollback = running?.rolloutState === 'yanked';
+  // Going back does not wait for a share: the newest good build, whatever its rollout.
   const target = (await publishedFor(ctx, agent.channel)).find(
-    (row) => isOffered(row, agent.hwid) && row.version !== agent.version,
+    (row) => (rollback ? isGood(row) : isOffered(row, agent.hwid)) && row.version !== agent.version,
   );
   if (!target || (!rollback && !semver.gt(target.version, agent.version))) return null;
   return {
@@ -86,13 +95,20 @@ export async function updateFor(
     channel: target.channel,
     notes: target.notes,
     pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`,
-    manifest: await signManifest(ctx, target, rollback),
+    manifest: await signManifest(ctx, target, {
+      rollback,
+      pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`,
+    }),
     rollback,
   };
 }
 
 /** The manifest of a build, signed with the release key (EdDSA, `typ` bot-release+jwt). */
-async function signManifest(ctx: AppContext, row: ReleaseRow, rollback: boolean): Promise<string | null> {
+async function signManifest(
+  ctx: AppContext,
+  row: ReleaseRow,
+  told: { rollback: boolean; pageUrl: string },
+): Promise<string | null> {
   if (!row.size || !row.sha256) return null;
   const now = Date.now();
   const link = downloadLink(ctx, row.id, now, MANIFEST_TTL_MS);
@@ -104,7 +120,7 @@ async function signManifest(ctx: AppContext, row: ReleaseRow, rollback: boolean)
     sha256: row.sha256,
     url: `${ctx.config.publicUrl}/api${link.url}`,
     minAgentVersion: row.minAgentVersion,
-    rollback,
+    ...told,
   };
   const signer = await currentSigner(ctx, 'release');
   return new SignJWT({ ...manifest })
@@ -168,6 +184,7 @@ export function yankRelease(
 ): Promise<Release> {
   return inTransaction(ctx, async (tx) => {
     const row = await lockPublished(tx, input.id);
+    if (row.rolloutState === 'yanked') throw new AppError('RELEASE_YANKED');
     const [updated] = await tx.db
       .update(agentReleases)
       .set({ rolloutState: 'yanked', yankReason: input.reason, rolloutChangedAt: new Date() })

@@ -83,7 +83,7 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/releases/:id/download',
     {
       compress: false,
-      config: { errors: [403, 416] },
+      config: { errors: [403, 410, 416] },
       schema: {
         tags,
         params: idParams,
@@ -107,6 +107,9 @@ export const releasesRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('RELEASE_LINK_INVALID');
       const release = await findPublishedRelease(ctx, id);
       if (!release?.size || !release.sha256) throw new AppError('NOT_FOUND');
+      // A link handed out before the build was withdrawn or halted no longer brings it (decision 910).
+      if (release.rollout.state === 'yanked' || release.rollout.state === 'halted')
+        throw new AppError('RELEASE_WITHDRAWN');
       const etag = `"${release.sha256}"`;
       reply.header('accept-ranges', 'bytes');
       reply.header('etag', etag);
