@@ -24,6 +24,10 @@ it('staff stop a game account from the users-online list; the page has no socket
   const dialog = page.getByTestId('users-online-commands');
   const [, second] = bot.accounts;
   await dialog.locator(`[data-testid="bot-command-stop-account"][data-account="${second}"]`).click();
+  await page
+    .getByRole('dialog', { name: `Arrêter le compte ${second} ?` })
+    .getByTestId('confirm-action')
+    .click();
   await dialog.locator(command('stopAccount', 'succeeded')).waitFor({ timeout: 10_000 });
   await dialog.getByText(`« ${second} »`).waitFor();
   expect(bot.tick().accounts.find((account) => account.name === second)?.status).toBe('stopped');

@@ -1,0 +1,38 @@
+import type { BotState } from '@bot/contracts';
+import Chip from '@mui/material/Chip';
+import type { LiveConnectionState } from '../../../lib/socket/index.ts';
+
+/**
+ * The bot's presence in the page header: online, paused or offline as the live connection tells;
+ * while that connection is down, the last state may be stale, so "État du bot inconnu".
+ */
+export function BotPresenceChip({
+  state,
+  connection,
+}: {
+  state: BotState | null;
+  connection: LiveConnectionState;
+}) {
+  if (connection !== 'connected') {
+    return (
+      <Chip
+        data-testid="mybot-online"
+        data-online="unknown"
+        data-paused="unknown"
+        variant="outlined"
+        label="État du bot inconnu"
+      />
+    );
+  }
+  const isOnline = state?.online === true;
+  const isPaused = isOnline && state?.paused === true;
+  return (
+    <Chip
+      data-testid="mybot-online"
+      data-online={isOnline ? 'true' : 'false'}
+      data-paused={isPaused ? 'true' : 'false'}
+      color={isOnline ? (isPaused ? 'warning' : 'success') : 'default'}
+      label={isOnline ? (isPaused ? 'Bot en pause' : 'Bot en ligne') : 'Bot hors ligne'}
+    />
+  );
+}
