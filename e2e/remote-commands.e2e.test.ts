@@ -60,6 +60,18 @@ it('an owner pauses, resumes and stops an account from /account/mybot; the page 
   expect(bot.tick().accounts.find((account) => account.name === first)?.status).toBe('stopped');
   await expect.poll(() => stop.isDisabled(), { timeout: 5_000 }).toBe(true);
   expect(errors).toEqual([]);
+
+  // The live connection drops: the last state may be stale, the page does not claim the bot online.
+  await page.context().setOffline(true);
+  await page
+    .locator('[data-testid="mybot-connection"]:not([data-state="connected"])')
+    .waitFor({ timeout: 10_000 });
+  await page
+    .locator('[data-testid="mybot-online"][data-online="unknown"]')
+    .getByText('État du bot inconnu')
+    .waitFor();
+  await page.context().setOffline(false);
+  await page.locator('[data-testid="mybot-online"][data-online="true"]').waitFor({ timeout: 10_000 });
   await close();
 });
 
