@@ -2,9 +2,12 @@ import type { BotState } from '@bot/contracts';
 import Chip from '@mui/material/Chip';
 import type { LiveConnectionState } from '../../../lib/socket/index.ts';
 
+const NO_FADE = { transition: 'none' } as const;
+
 /**
  * The bot's presence in the page header: online, paused or offline as the live connection tells;
- * while that connection is down, the last state may be stale, so "État du bot inconnu".
+ * while that connection is down, the last state may be stale, so "État du bot inconnu". A change
+ * shows at once (no colour fade: half-way its text would be hard to read).
  */
 export function BotPresenceChip({
   state,
@@ -21,6 +24,7 @@ export function BotPresenceChip({
         data-paused="unknown"
         variant="outlined"
         label="État du bot inconnu"
+        sx={NO_FADE}
       />
     );
   }
@@ -33,6 +37,7 @@ export function BotPresenceChip({
       data-paused={isPaused ? 'true' : 'false'}
       color={isOnline ? (isPaused ? 'warning' : 'success') : 'default'}
       label={isOnline ? (isPaused ? 'Bot en pause' : 'Bot en ligne') : 'Bot hors ligne'}
+      sx={NO_FADE}
     />
   );
 }
