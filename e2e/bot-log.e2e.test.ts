@@ -47,7 +47,7 @@ it('an owner on a phone reads their bot’s log live, filters, pauses, downloads
   // Paused, a new line waits; resumed, it shows.
   await journal.getByTestId('bot-log-pause').click();
   bot.client.log.info('Ligne arrivée pendant la pause');
-  await journal.getByRole('button', { name: 'Reprendre le défilement (1 nouvelles)' }).waitFor();
+  await journal.getByRole('button', { name: 'Reprendre le défilement (1 nouvelle ligne)' }).waitFor();
   expect(await lines.getByText('Ligne arrivée pendant la pause').count()).toBe(0);
   await journal.getByTestId('bot-log-pause').click();
   await lines.getByText('Ligne arrivée pendant la pause').waitFor();

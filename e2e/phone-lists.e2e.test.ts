@@ -135,6 +135,8 @@ describe('lists on a phone (390 px) become cards, wide tables say they scroll', 
     await page.goto('/account/mybot');
     await expectHeading(page, 'Mon bot');
     await page.getByTestId(`mybot-account-${bot.accounts[0]}`).waitFor({ timeout: 10_000 });
+    // Until the live connection is up the header says "État du bot inconnu": audit the settled page.
+    await page.locator('[data-testid="mybot-online"][data-online="true"]').waitFor({ timeout: 10_000 });
     const region = page.getByRole('region', { name: 'Comptes de jeu en direct' });
     expect(await region.getAttribute('tabindex')).toBe('0');
     // Coordinates never wrap while the row has room.

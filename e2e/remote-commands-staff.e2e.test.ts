@@ -1,5 +1,6 @@
 import { runSimulatedCommands } from '@bot/bot-agent';
 import { afterAll, expect, it } from 'vitest';
+import { apiClient } from '../apps/server/test/harness.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
@@ -24,6 +25,10 @@ it('staff stop a game account from the users-online list; the page has no socket
   const dialog = page.getByTestId('users-online-commands');
   const [, second] = bot.accounts;
   await dialog.locator(`[data-testid="bot-command-stop-account"][data-account="${second}"]`).click();
+  await page
+    .getByRole('dialog', { name: `Arrêter le compte ${second} ?` })
+    .getByTestId('confirm-action')
+    .click();
   await dialog.locator(command('stopAccount', 'succeeded')).waitFor({ timeout: 10_000 });
   await dialog.getByText(`« ${second} »`).waitFor();
   expect(bot.tick().accounts.find((account) => account.name === second)?.status).toBe('stopped');
@@ -44,6 +49,18 @@ it('staff restart a bot from the admin user page, and cancel a command waiting f
   await section.getByTestId('bot-command-restart').click();
   await section.locator(command('restart', 'succeeded')).waitFor({ timeout: 10_000 });
   await reconnected;
+
+  // The owner pauses it: the Bot card says so, and only Reprendre is offered.
+  await apiClient(shared.server)('POST', '/me/bot/commands', { kind: 'pause' }, bot.owner.token);
+  // Told by no socket: the page reads it once reloaded, then every 500 ms while it waits.
+  await page.reload();
+  await section.locator(command('pause', 'succeeded')).waitFor({ timeout: 10_000 });
+  await page.reload();
+  // The card is read every 10 s: the bot's report after the pause comes within that.
+  await page.getByTestId('user-bot-presence').getByText('En pause').waitFor({ timeout: 12_000 });
+  await expect.poll(() => section.getByTestId('bot-command-pause').isDisabled()).toBe(true);
+  await section.getByTestId('bot-command-resume').click();
+  await section.locator(command('resume', 'succeeded')).waitFor({ timeout: 10_000 });
 
   await bot.stop();
   await section.getByTestId('bot-command-pause').click();

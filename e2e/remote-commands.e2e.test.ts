@@ -30,17 +30,48 @@ it('an owner pauses, resumes and stops an account from /account/mybot; the page 
   // The true state: paused, not "en ligne"; the timeline shows the outcome without a reload.
   await page.locator('[data-testid="mybot-online"][data-paused="true"]').getByText('Bot en pause').waitFor();
   await timeline.getByText('Pause — par vous — Exécutée').waitFor({ timeout: 5_000 });
+  // Paused: its accounts read "En pause", not their last activity; only Reprendre makes sense.
+  for (const name of bot.accounts)
+    await page
+      .getByTestId(`mybot-account-${name}`)
+      .locator('[data-status="paused"]', { hasText: 'En pause' })
+      .waitFor();
+  await expect.poll(() => page.getByTestId('bot-command-pause').isDisabled()).toBe(true);
+  expect(await page.getByTestId('bot-command-resume').isEnabled()).toBe(true);
 
   await page.getByTestId('bot-command-resume').click();
   await page.locator(command('resume', 'succeeded')).waitFor({ timeout: 5_000 });
   expect(commands.isPaused()).toBe(false);
   await page.locator('[data-testid="mybot-online"][data-paused="false"]').getByText('Bot en ligne').waitFor();
+  await expect.poll(() => page.getByTestId('bot-command-resume').isDisabled()).toBe(true);
 
+  // Stopping an account asks first; once stopped, it is not offered again.
   const [first] = bot.accounts;
-  await page.locator(`[data-testid="bot-command-stop-account"][data-account="${first}"]`).click();
+  const stop = page.locator(`[data-testid="bot-command-stop-account"][data-account="${first}"]`);
+  await stop.click();
+  await page
+    .getByRole('dialog', { name: `Arrêter le compte ${first} ?` })
+    .getByRole('button', { name: 'Annuler' })
+    .click();
+  expect(await page.locator(command('stopAccount', 'queued')).count()).toBe(0);
+  await stop.click();
+  await page.getByTestId('confirm-action').click();
   await page.locator(command('stopAccount', 'succeeded')).waitFor({ timeout: 5_000 });
   expect(bot.tick().accounts.find((account) => account.name === first)?.status).toBe('stopped');
+  await expect.poll(() => stop.isDisabled(), { timeout: 5_000 }).toBe(true);
   expect(errors).toEqual([]);
+
+  // The live connection drops: the last state may be stale, the page does not claim the bot online.
+  await page.context().setOffline(true);
+  await page
+    .locator('[data-testid="mybot-connection"]:not([data-state="connected"])')
+    .waitFor({ timeout: 10_000 });
+  await page
+    .locator('[data-testid="mybot-online"][data-online="unknown"]')
+    .getByText('État du bot inconnu')
+    .waitFor();
+  await page.context().setOffline(false);
+  await page.locator('[data-testid="mybot-online"][data-online="true"]').waitFor({ timeout: 10_000 });
   await close();
 });
 
@@ -55,12 +86,31 @@ it('an owner whose bot is offline sees a command wait with its expiry, and cance
   await page.getByTestId('bot-command-restart').click();
   const waiting = page.locator(command('restart', 'queued'));
   await waiting.waitFor({ timeout: 5_000 });
+  await waiting.getByText('En file d’attente').waitFor();
   expect(await waiting.getByTestId('bot-command-expiry').textContent()).toMatch(/^expire à \d{2}:\d{2}$/);
   await waiting.getByTestId('bot-command-cancel').click();
   const cancelled = page.locator(command('restart', 'cancelled'));
   await cancelled.waitFor({ timeout: 5_000 });
+  await cancelled.getByText('(annulée par vous)').waitFor();
   expect(await cancelled.getByTestId('bot-command-expiry').count()).toBe(0);
   expect(await cancelled.getByTestId('bot-command-cancel').count()).toBe(0);
+
+  // A command sent by staff waits too: its owner cannot cancel it (the server would refuse).
+  const staff = await shared.server.createUser({ permissions: ['can_manageUsers'] });
+  await apiClient(shared.server)('POST', `/admin/bots/${bot.hwid}/commands`, { kind: 'pause' }, staff.token);
+  const fromStaff = page.locator(command('pause', 'queued'));
+  await fromStaff.getByText('par l’équipe', { exact: false }).waitFor({ timeout: 5_000 });
+  expect(await fromStaff.getByTestId('bot-command-cancel').count()).toBe(0);
+
+  // Up to ten may wait: the five newest are listed, every one on demand.
+  for (let sent = 3; sent <= 6; sent += 1) {
+    await page.getByTestId('bot-command-restart').click();
+    await expect.poll(() => page.getByTestId('bot-command').count()).toBe(Math.min(sent, 5));
+  }
+  await page.getByRole('button', { name: 'Voir les 6 commandes' }).click();
+  await expect.poll(() => page.getByTestId('bot-command').count()).toBe(6);
+  await page.getByRole('button', { name: 'Voir moins' }).click();
+  await expect.poll(() => page.getByTestId('bot-command').count()).toBe(5);
   expect(errors).toEqual([]);
   await close();
 });
@@ -93,6 +143,7 @@ it('staff push a published route picked by name and an account switched off from
   await page.getByRole('option', { name: 'Tour des forêts e2e' }).click();
   const [, second] = bot.accounts;
   await panel.locator(`[data-testid="bot-command-account-enabled"][data-account="${second}"]`).uncheck();
+  await panel.getByText(`${second} arrêté`, { exact: true }).waitFor();
   await panel.getByTestId('bot-command-configure').click();
   await panel.locator(command('configure', 'succeeded')).waitFor({ timeout: 5_000 });
   await panel.getByText('(itinéraire Tour des forêts e2e)').waitFor();
@@ -101,6 +152,10 @@ it('staff push a published route picked by name and an account switched off from
     [route.body.data.id, false],
     [route.body.data.id, true],
   ]);
+  // The panel names the route the bot reports, not its id.
+  await expect
+    .poll(() => panel.getByTestId('map-panel-route').allTextContents(), { timeout: 5_000 })
+    .toContain('Tour des forêts e2e');
 
   // The owner pauses their bot: the staff panel hears the command and the paused state, live.
   await apiClient(shared.server)('POST', '/me/bot/commands', { kind: 'pause' }, bot.owner.token);

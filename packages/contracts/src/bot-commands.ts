@@ -33,7 +33,7 @@ export const BOT_COMMAND_STATES = [
 export type BotCommandState = (typeof BOT_COMMAND_STATES)[number];
 
 export const BOT_COMMAND_STATE_LABELS: Record<BotCommandState, string> = {
-  queued: 'En attente du bot',
+  queued: 'En file d’attente',
   sent: 'Envoyée',
   acknowledged: 'Reçue par le bot',
   succeeded: 'Exécutée',

@@ -26,6 +26,14 @@ z.config({
         ? `Valeur manquante : il faut ${EXPECTED[issue.expected]}.`
         : `Valeur invalide : il faut ${EXPECTED[issue.expected]}.`;
     }
+    // A number's bound, as a person says it: zod's locale reads "Trop petit : nombre doit être >=1".
+    if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'number') {
+      const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum).toLocaleString(
+        'fr-FR',
+      );
+      if (issue.code === 'too_small') return issue.inclusive ? `Au moins ${bound}.` : `Plus de ${bound}.`;
+      return issue.inclusive ? `Au plus ${bound}.` : `Moins de ${bound}.`;
+    }
     return french(issue);
   },
 });

@@ -1,5 +1,6 @@
 import { BOT_STATUS_LABELS, type BotStatus } from '@bot/contracts';
 import Chip from '@mui/material/Chip';
+import { isShownPaused, PAUSED_LABEL } from '../lib/account-status.ts';
 
 /** One colour per status, shared by the bot page and the admin map. */
 /** Each at least 4.5:1 against the dark text drawn on it (WCAG AA). */
@@ -17,7 +18,20 @@ export const STATUS_COLORS: Record<BotStatus, string> = {
   error: '#ffffff',
 };
 
-export function StatusChip({ status }: { status: BotStatus }) {
+/** A game account's status; `paused`: the bot is paused, a working account reads "En pause". */
+export function StatusChip({ status, paused }: { status: BotStatus; paused?: boolean }) {
+  if (isShownPaused(status, paused)) {
+    return (
+      <Chip
+        size="small"
+        variant="outlined"
+        color="warning"
+        label={PAUSED_LABEL}
+        data-status="paused"
+        sx={{ fontWeight: 600 }}
+      />
+    );
+  }
   return (
     <Chip
       size="small"

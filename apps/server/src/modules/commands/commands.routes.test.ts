@@ -127,8 +127,8 @@ it('audits staff commands and names staff only to staff, live and in the timelin
   const mine = await call<Data<BotTimeline>>('GET', '/me/bot/timeline', undefined, owner.token);
   const commands = mine.body.data.entries.filter((entry) => entry.kind === 'command');
   expect(commands.map((entry) => [entry.action, entry.actor, entry.message])).toEqual([
-    ['pause', 'vous', 'En attente du bot'],
-    ['configure', 'l’équipe', 'En attente du bot'],
+    ['pause', 'vous', 'En file d’attente'],
+    ['configure', 'l’équipe', 'En file d’attente'],
   ]);
   // The audit entry is not listed a second time as an action.
   expect(mine.body.data.entries.some((entry) => entry.kind === 'action')).toBe(false);

@@ -89,7 +89,7 @@ describe('audit values in French', () => {
       formatValue({ routeId: null, accounts: [{ name: 'Alpha', enabled: false, routeId: null }] }, 'payload'),
     ).toBe('Itinéraire : Vide, Comptes de jeu : Alpha (arrêté)');
     expect(summarizeDiff({ state: 'queued' }, { id, kind: 'pause', state: 'cancelled' })).toBe(
-      'Type : Pause · État : En attente du bot → Annulée',
+      'Type : Pause · État : En file d’attente → Annulée',
     );
   });
 });

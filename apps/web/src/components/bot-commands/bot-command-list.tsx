@@ -4,12 +4,15 @@ import {
   type BotCommand,
   type BotCommandState,
 } from '@bot/contracts';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { dateTimeSeconds, hourMinute } from '../../lib/dates.ts';
-import { WAITING_STATES } from './use-bot-commands.ts';
+import { canCancel, WAITING_STATES } from './command-rules.ts';
+import { detailOf, issuerOf, messageOf } from './command-text.ts';
 
 const STATE_COLORS: Record<BotCommandState, 'default' | 'info' | 'success' | 'error' | 'warning'> = {
   queued: 'default',
@@ -20,29 +23,17 @@ const STATE_COLORS: Record<BotCommandState, 'default' | 'info' | 'success' | 'er
   expired: 'warning',
   cancelled: 'default',
 };
-
-/** Who sent a command, as the reader is told: staff by name to staff, "l’équipe" to a customer. */
-function issuerOf(command: BotCommand): string {
-  if (command.issuer.type === 'staff') return command.issuer.username ?? 'l’équipe';
-  return command.issuer.username ?? 'le propriétaire';
-}
-
-/** What a command carries, in a few words (the account stopped; for staff, the route pushed). */
-function detailOf(command: BotCommand, routeName?: (id: string) => string): string {
-  const { payload } = command;
-  if (command.kind === 'stopAccount' && typeof payload.account === 'string') return ` « ${payload.account} »`;
-  if (command.kind === 'configure' && routeName && typeof payload.routeId === 'string')
-    return ` (itinéraire ${routeName(payload.routeId)})`;
-  return '';
-}
+/** Commands listed at first, newest first; the others on demand. */
+const COMMANDS_SHOWN = 5;
 
 /**
  * A bot's latest remote commands (decision 208), each with the state the server holds; one still
- * waiting says when it expires, one not handed to the bot yet may be cancelled.
+ * waiting says when it expires, one not handed to the bot yet may be cancelled. The five newest
+ * first, every listed one on demand.
  */
 export function BotCommandList({
   commands,
-  ownerView,
+  ownerView = false,
   onCancel,
   isCancelling,
   routeName,
@@ -54,50 +45,67 @@ export function BotCommandList({
   /** Staff: a route's name (customers read no route list, nor ids). */
   routeName?: (id: string) => string;
 }) {
+  const [isAllShown, setAllShown] = useState(false);
   if (commands.length === 0) return <Typography color="text.secondary">Aucune commande envoyée.</Typography>;
+  const shown = isAllShown ? commands : commands.slice(0, COMMANDS_SHOWN);
   return (
-    <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-      {commands.map((command) => (
-        <Stack
-          key={command.id}
-          component="li"
-          direction="row"
-          spacing={1}
-          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-          data-testid="bot-command"
-          data-kind={command.kind}
-          data-state={command.state}
-        >
-          <Chip
-            size="small"
-            color={STATE_COLORS[command.state]}
-            label={BOT_COMMAND_STATE_LABELS[command.state]}
-          />
-          <Typography variant="body2">
-            {BOT_COMMAND_LABELS[command.kind]}
-            {detailOf(command, routeName)} — par{' '}
-            {ownerView && command.issuer.type === 'owner' ? 'vous' : issuerOf(command)},{' '}
-            {dateTimeSeconds.format(new Date(command.createdAt))}
-            {command.message ? ` (${command.message})` : ''}
-          </Typography>
-          {WAITING_STATES.includes(command.state) ? (
-            <Typography variant="caption" color="text.secondary" data-testid="bot-command-expiry">
-              expire à {hourMinute.format(new Date(command.expiresAt))}
-            </Typography>
-          ) : null}
-          {command.state === 'queued' ? (
-            <Button
-              size="small"
-              color="warning"
-              disabled={isCancelling}
-              data-testid="bot-command-cancel"
-              onClick={() => onCancel(command.id)}
+    <Box>
+      <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        {shown.map((command) => {
+          const message = messageOf(command, ownerView);
+          return (
+            <Stack
+              key={command.id}
+              component="li"
+              direction="row"
+              spacing={1}
+              sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+              data-testid="bot-command"
+              data-kind={command.kind}
+              data-state={command.state}
             >
-              Annuler
-            </Button>
-          ) : null}
-        </Stack>
-      ))}
-    </Stack>
+              <Chip
+                size="small"
+                color={STATE_COLORS[command.state]}
+                label={BOT_COMMAND_STATE_LABELS[command.state]}
+              />
+              <Typography variant="body2">
+                {BOT_COMMAND_LABELS[command.kind]}
+                {detailOf(command, routeName)} — par {issuerOf(command, ownerView)},{' '}
+                {dateTimeSeconds.format(new Date(command.createdAt))}
+                {message ? ` (${message})` : ''}
+              </Typography>
+              {WAITING_STATES.includes(command.state) ? (
+                <Typography variant="caption" color="text.secondary" data-testid="bot-command-expiry">
+                  expire à {hourMinute.format(new Date(command.expiresAt))}
+                </Typography>
+              ) : null}
+              {canCancel(command, ownerView) ? (
+                <Button
+                  size="small"
+                  color="warning"
+                  disabled={isCancelling}
+                  data-testid="bot-command-cancel"
+                  onClick={() => onCancel(command.id)}
+                >
+                  Annuler
+                </Button>
+              ) : null}
+            </Stack>
+          );
+        })}
+      </Stack>
+      {commands.length > COMMANDS_SHOWN ? (
+        <Button
+          size="small"
+          sx={{ mt: 1 }}
+          aria-expanded={isAllShown}
+          data-testid="bot-command-show-all"
+          onClick={() => setAllShown(!isAllShown)}
+        >
+          {isAllShown ? 'Voir moins' : `Voir les ${commands.length} commandes`}
+        </Button>
+      ) : null}
+    </Box>
   );
 }

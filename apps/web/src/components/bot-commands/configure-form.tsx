@@ -1,4 +1,4 @@
-import { type AgentConfiguration, agentConfigurationSchema, routeChoicesAnswer } from '@bot/contracts';
+import { type AgentConfiguration, agentConfigurationSchema } from '@bot/contracts';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
@@ -6,24 +6,9 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../lib/api.ts';
-
-const commandKeys = { routeChoices: ['admin', 'bots', 'route-choices'] as const };
-
-/** The published routes staff may push (GET /admin/bots/route-choices). */
-export const routeChoicesQuery = queryOptions({
-  queryKey: commandKeys.routeChoices,
-  queryFn: async () =>
-    (
-      await api.get('/admin/bots/route-choices', {
-        schema: routeChoicesAnswer,
-        fallback: 'Impossible de charger les itinéraires.',
-      })
-    ).data,
-  staleTime: 60_000,
-});
+import { routeChoicesQuery } from './route-names.ts';
 
 /** "" in the select: no route imposed, the agent chooses. */
 const AGENT_CHOICE = '';
@@ -90,7 +75,7 @@ export function ConfigureForm({
       {accounts.map((name) => (
         <FormControlLabel
           key={name}
-          label={`${name} actif`}
+          label={`${name} ${stopped.has(name) ? 'arrêté' : 'actif'}`}
           control={
             <Switch
               size="small"

@@ -1,18 +1,13 @@
 import {
   type BotCommand,
   type BotCommandInput,
-  type BotCommandState,
   botCommandAnswer,
   botCommandListAnswer,
 } from '@bot/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { applyCommandUpdate, liveKeys, refreshCommandTimelines } from '../../lib/socket/index.ts';
-
-/** States in which a command still waits for the bot (it may change without anyone acting). */
-export const WAITING_STATES: readonly BotCommandState[] = ['queued', 'sent', 'acknowledged'];
-/** How often a page without a socket reads the list again while a command waits. */
-const WAITING_REFRESH_MS = 2_000;
+import { refreshInterval } from './command-rules.ts';
 
 const stateOf = (commands: BotCommand[] | undefined) =>
   (commands ?? []).map((command) => `${command.id}:${command.state}`).join(',');
@@ -20,7 +15,8 @@ const stateOf = (commands: BotCommand[] | undefined) =>
 /**
  * A bot's commands at `path` (`/me/bot/commands` or `/admin/bots/:hwid/commands`), kept in the query
  * the sockets update (`bot_command_update`); sending and cancelling one. `live`: a socket of the
- * page updates the query; otherwise it is read again while a command waits (decision 208).
+ * page updates the query; otherwise it is read again every 500 ms while a command waits, and right
+ * after sending or cancelling one (decision 208).
  */
 export function useBotCommands(hwid: string, path: string, { live }: { live: boolean }) {
   const queryClient = useQueryClient();
@@ -38,26 +34,30 @@ export function useBotCommands(hwid: string, path: string, { live }: { live: boo
         refreshCommandTimelines(queryClient, hwid);
       return data;
     },
-    refetchInterval: (query) =>
-      !live && query.state.data?.some((command) => WAITING_STATES.includes(command.state))
-        ? WAITING_REFRESH_MS
-        : false,
+    refetchInterval: (query) => refreshInterval(live, query.state.data),
   });
   // Unless the socket already told a newer state of it.
   const told = (command: BotCommand) => {
     const listed = queryClient.getQueryData<BotCommand[]>(key)?.find((known) => known.id === command.id);
     if (!listed || listed.updatedAt < command.updatedAt) applyCommandUpdate(queryClient, command);
   };
+  // Without a socket, the list is read again at once: what the others did meanwhile, or why a
+  // cancellation was refused (the bot had the command already).
+  const reread = () => {
+    if (!live) void queryClient.invalidateQueries({ queryKey: key });
+  };
   const send = useMutation({
     mutationFn: async (command: BotCommandInput) =>
       (await api.post(path, command, { schema: botCommandAnswer })).data,
     onSuccess: told,
+    onSettled: reread,
   });
   const cancel = useMutation({
     mutationFn: async (id: string) =>
       (await api.post(`${path}/${encodeURIComponent(id)}/cancel`, undefined, { schema: botCommandAnswer }))
         .data,
     onSuccess: told,
+    onSettled: reread,
   });
   return { commands: commands.data ?? [], send, cancel };
 }

@@ -1,6 +1,6 @@
 import type { BotLogLine } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
-import { filterLines, linesAsText, MAX_LINES, mergeLines } from './lines.ts';
+import { filterLines, linesAsText, MAX_LINES, mergeLines, newerLines, resumeLabel } from './lines.ts';
 
 const line = (id: number, message: string, level: BotLogLine['level'] = 'info'): BotLogLine => ({
   id: String(id),
@@ -18,6 +18,23 @@ describe('journal lines', () => {
     const capped = mergeLines(many, []);
     expect(capped).toHaveLength(MAX_LINES);
     expect(capped[0]?.id).toBe('5');
+  });
+
+  it('counts the lines received after a pause by id, also once the page caps what it holds', () => {
+    const frozen = Array.from({ length: MAX_LINES }, (_, index) => line(index, `l${index}`));
+    const later = mergeLines(frozen, [
+      line(MAX_LINES, 'x'),
+      line(MAX_LINES + 1, 'y'),
+      line(MAX_LINES + 2, 'z'),
+    ]);
+    expect(later).toHaveLength(frozen.length);
+    expect(newerLines(later, frozen)).toBe(3);
+    expect(newerLines(frozen, frozen)).toBe(0);
+    expect(newerLines([line(1, 'a')], [])).toBe(1);
+    expect(resumeLabel(0)).toBe('Reprendre le défilement');
+    expect(resumeLabel(1)).toBe('Reprendre le défilement (1 nouvelle ligne)');
+    expect(resumeLabel(3)).toBe('Reprendre le défilement (3 nouvelles lignes)');
+    expect(resumeLabel(1_200)).toBe('Reprendre le défilement (1\u202f200 nouvelles lignes)');
   });
 
   it('filters by minimal level and by a search that ignores case and accents', () => {

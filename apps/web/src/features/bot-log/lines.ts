@@ -11,6 +11,24 @@ export function mergeLines(held: readonly BotLogLine[], incoming: readonly BotLo
   return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id)).slice(-MAX_LINES);
 }
 
+/**
+ * Lines received after a pause: those with a larger id than the last one frozen (the page keeps at
+ * most `MAX_LINES`, so comparing the lengths would say 0 once the journal is full).
+ */
+export function newerLines(lines: readonly BotLogLine[], frozen: readonly BotLogLine[]): number {
+  const last = frozen.at(-1);
+  if (!last) return lines.length;
+  const lastId = Number(last.id);
+  return lines.filter((line) => Number(line.id) > lastId).length;
+}
+
+/** The paused journal's button, with what waits: "1 nouvelle ligne", "3 nouvelles lignes". */
+export function resumeLabel(waiting: number): string {
+  if (waiting <= 0) return 'Reprendre le défilement';
+  const count = waiting.toLocaleString('fr-FR');
+  return `Reprendre le défilement (${count} ${waiting === 1 ? 'nouvelle ligne' : 'nouvelles lignes'})`;
+}
+
 /** The lines at or above a level whose message holds the search (case and accents ignored). */
 export function filterLines(
   lines: readonly BotLogLine[],

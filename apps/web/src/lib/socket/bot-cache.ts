@@ -29,9 +29,10 @@ export function diffBotStates(
   const push = (event: Omit<LiveEvent, 'id' | 'at'>) =>
     events.push({ id: ++eventCounter, at: when, ...event });
   if (!previous || previous.online !== next.online) {
-    push(
-      next.online ? { kind: 'online', text: 'Bot connecté' } : { kind: 'offline', text: 'Bot déconnecté' },
-    );
+    // Connected: when its session opened (a bot already online when the page opens is not new).
+    if (next.online)
+      events.push({ id: ++eventCounter, at: next.connectedAt, kind: 'online', text: 'Bot connecté' });
+    else push({ kind: 'offline', text: 'Bot déconnecté' });
   }
   const before = new Map((previous?.accounts ?? []).map((account) => [account.name, account]));
   for (const account of next.accounts) {

@@ -134,6 +134,18 @@ describe('fleet and event helpers', () => {
     expect(diffBotStates(b, b)).toEqual([]);
   });
 
+  it('diffBotStates dates "Bot connecté" when the bot connected, not when the page opened', () => {
+    const connectedAt = '2026-01-02T03:04:05.000Z';
+    const opened = new Date('2026-01-02T09:00:00.000Z');
+    const online = botState('A-000001', { connectedAt });
+    expect(diffBotStates(undefined, online, opened)[0]).toMatchObject({ kind: 'online', at: connectedAt });
+    // Back online: the new session's time too; the other changes keep the time they are seen.
+    const offline = { ...online, online: false };
+    const again = { ...online, connectedAt: '2026-01-02T08:59:00.000Z' };
+    expect(diffBotStates(offline, again, opened)[0]?.at).toBe('2026-01-02T08:59:00.000Z');
+    expect(diffBotStates(online, offline, opened)[0]?.at).toBe(opened.toISOString());
+  });
+
   it('viewport feed: starts empty, drops what the map stops showing, sums the nodes’ latest counts', () => {
     const full = applySnapshot([botState('A-000001'), botState('B-000001')], 7);
     const fleet = startViewportFeed(full);

@@ -9,7 +9,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { BotCommandControls } from '../../../components/bot-commands/index.ts';
+import { BotCommandControls, useRouteNames } from '../../../components/bot-commands/index.ts';
 import { StatusChip } from '../../../components/status-chip.tsx';
 import { dateTimeSeconds as dateTimeFormat } from '../../../lib/dates.ts';
 
@@ -25,6 +25,8 @@ export function BotPanel({
   state: BotState | null;
   onClose: () => void;
 }) {
+  const routeName = useRouteNames();
+  const paused = state?.online ? state.paused === true : undefined;
   return (
     <Paper
       variant="outlined"
@@ -72,10 +74,13 @@ export function BotPanel({
                       ({account.name}, niv. {account.level})
                     </Typography>
                   </Typography>
-                  <StatusChip status={account.status} />
+                  <StatusChip status={account.status} paused={paused} />
                 </Box>
                 <Typography variant="body2" color="text.secondary">
-                  Position [{account.position.x}, {account.position.y}] · itinéraire {account.routeId ?? '—'}
+                  Position [{account.position.x}, {account.position.y}] · itinéraire{' '}
+                  <span data-testid="map-panel-route">
+                    {account.routeId ? routeName(account.routeId) : '—'}
+                  </span>
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
                   Récoltes {numberFormat.format(account.stats.gathered)} · trésors{' '}
@@ -98,12 +103,7 @@ export function BotPanel({
         <Typography variant="subtitle2" sx={{ mb: 1 }}>
           Commandes à distance
         </Typography>
-        <BotCommandControls
-          hwid={hwid}
-          scope="staff"
-          accounts={state?.accounts.map((account) => account.name) ?? []}
-          live
-        />
+        <BotCommandControls hwid={hwid} scope="staff" accounts={state?.accounts ?? []} paused={paused} live />
       </Box>
     </Paper>
   );

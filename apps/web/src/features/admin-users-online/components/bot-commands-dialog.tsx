@@ -16,7 +16,12 @@ export function BotCommandsDialog({ bot, onClose }: { bot: OnlineBot | null; onC
       <DialogTitle>Commandes à distance{bot ? ` · ${bot.ownerUsername}` : ''}</DialogTitle>
       <DialogContent>
         {bot ? (
-          <BotCommandControls hwid={bot.hwid} scope="staff" accounts={bot.accountNames} live={false} />
+          <BotCommandControls
+            hwid={bot.hwid}
+            scope="staff"
+            accounts={bot.accountNames.map((name) => ({ name }))}
+            live={false}
+          />
         ) : null}
       </DialogContent>
       <DialogActions>

@@ -11,14 +11,21 @@ export function BotCommandsSection({ userId }: { userId: string }) {
   const bot = useQuery(userBotQuery(userId));
   const hwid = bot.data?.hwid;
   if (!hwid) return null;
-  const accounts = bot.data?.state?.accounts.map((account) => account.name) ?? [];
+  const state = bot.data?.state;
+  const paused = state?.online ? state.paused === true : undefined;
   return (
     <Section
       id="commandes-du-bot"
       title="Commandes à distance"
       subheader="Le bot confirme chaque commande : l’état affiché est celui qu’il a reçu."
     >
-      <BotCommandControls hwid={hwid} scope="staff" accounts={accounts} live={false} />
+      <BotCommandControls
+        hwid={hwid}
+        scope="staff"
+        accounts={state?.accounts ?? []}
+        paused={paused}
+        live={false}
+      />
     </Section>
   );
 }

@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { isShownPaused, PAUSED_LABEL } from '../../../lib/account-status.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { resetUserHwid, userBotQuery } from '../api/admin-users.ts';
 import { Section } from './section.tsx';
@@ -28,6 +29,7 @@ export function BotSection({
   const [isBusy, setBusy] = useState(false);
   const [isConfirming, setConfirming] = useState(false);
   const state = bot.data?.state ?? null;
+  const isPaused = state?.online === true && state.paused === true;
   const totals = (bot.data?.history ?? []).reduce(
     (sum, point) => ({
       gathered: sum.gathered + point.gathered,
@@ -60,9 +62,10 @@ export function BotSection({
       title="Bot"
       action={
         <Chip
-          color={state?.online ? 'success' : 'default'}
+          data-testid="user-bot-presence"
+          color={state?.online ? (isPaused ? 'warning' : 'success') : 'default'}
           variant={state?.online ? 'filled' : 'outlined'}
-          label={state?.online ? 'En ligne' : 'Hors ligne'}
+          label={state?.online ? (isPaused ? 'En pause' : 'En ligne') : 'Hors ligne'}
         />
       }
     >
@@ -121,7 +124,11 @@ export function BotSection({
                     <TableCell>{account.name}</TableCell>
                     <TableCell>{account.character}</TableCell>
                     <TableCell>{account.level}</TableCell>
-                    <TableCell>{BOT_STATUS_LABELS[account.status]}</TableCell>
+                    <TableCell>
+                      {isShownPaused(account.status, isPaused)
+                        ? PAUSED_LABEL
+                        : BOT_STATUS_LABELS[account.status]}
+                    </TableCell>
                     <TableCell>
                       [{account.position.x}, {account.position.y}]
                     </TableCell>

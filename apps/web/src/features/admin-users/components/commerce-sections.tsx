@@ -15,14 +15,14 @@ import { Section } from './section.tsx';
 export function OrdersSection({ userId }: { userId: string }) {
   const orders = useQuery(userOrdersQuery(userId));
   return (
-    <Section title="Commandes">
+    <Section title="Achats">
       {orders.isError ? (
-        <Typography color="text.secondary">Commandes indisponibles.</Typography>
+        <Typography color="text.secondary">Achats indisponibles.</Typography>
       ) : (orders.data ?? []).length === 0 ? (
-        <Typography color="text.secondary">Aucune commande.</Typography>
+        <Typography color="text.secondary">Aucun achat.</Typography>
       ) : (
         <Box sx={{ overflowX: 'auto', maxHeight: 360 }}>
-          <Table size="small" stickyHeader aria-label="Commandes">
+          <Table size="small" stickyHeader aria-label="Achats">
             <TableHead>
               <TableRow>
                 <TableCell>N°</TableCell>

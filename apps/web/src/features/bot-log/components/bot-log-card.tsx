@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { SectionCard } from '../../../components/section-card.tsx';
 import type { LiveConnectionState } from '../../../lib/socket/index.ts';
 import type { BotLogScope } from '../api/bot-log.ts';
-import { filterLines, linesAsText } from '../lines.ts';
+import { filterLines, linesAsText, newerLines, resumeLabel } from '../lines.ts';
 import { useBotLog } from '../use-bot-log.ts';
 import { BotLogLines } from './bot-log-lines.tsx';
 
@@ -64,7 +64,7 @@ function OpenJournal({
   const [frozen, setFrozen] = useState<BotLogLine[] | null>(null);
   const held = frozen ?? journal.lines;
   const shown = useMemo(() => filterLines(held, { minLevel, search }), [held, minLevel, search]);
-  const waiting = frozen ? journal.lines.length - frozen.length : 0;
+  const waiting = frozen ? newerLines(journal.lines, frozen) : 0;
   const isOnline = online ?? journal.isOnline;
 
   const download = () => {
@@ -110,9 +110,7 @@ function OpenJournal({
           onClick={() => setFrozen(frozen ? null : journal.lines)}
           data-testid="bot-log-pause"
         >
-          {frozen
-            ? `Reprendre le défilement${waiting > 0 ? ` (${waiting} nouvelles)` : ''}`
-            : 'Suspendre le défilement'}
+          {frozen ? resumeLabel(waiting) : 'Suspendre le défilement'}
         </Button>
         <Button variant="outlined" onClick={download} disabled={journal.lines.length === 0}>
           Télécharger (.txt)

@@ -14,13 +14,16 @@ import { StatusChip } from '../../../components/status-chip.tsx';
 const numberFormat = new Intl.NumberFormat('fr-FR');
 const position = (account: BotAccount) => `[${account.position.x}, ${account.position.y}]`;
 
-/** The game accounts the bot reports, live: a table, or one card per account on a phone. */
-export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] }) {
+/**
+ * The game accounts the bot reports, live: a table, or one card per account on a phone. `paused`:
+ * the bot is paused, its working accounts read "En pause" rather than their last activity.
+ */
+export function AccountsTable({ accounts, paused }: { accounts: readonly BotAccount[]; paused?: boolean }) {
   const isPhone = useIsPhone();
   if (accounts.length === 0) {
     return <Typography color="text.secondary">Aucun compte de jeu signalé par le bot.</Typography>;
   }
-  if (isPhone) return <AccountCards accounts={accounts} />;
+  if (isPhone) return <AccountCards accounts={accounts} paused={paused} />;
   return (
     <ScrollTable label="Comptes de jeu en direct">
       <Table size="small" aria-label="Comptes de jeu">
@@ -56,7 +59,7 @@ export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] })
               </TableCell>
               <TableCell align="right">{account.level}</TableCell>
               <TableCell>
-                <StatusChip status={account.status} />
+                <StatusChip status={account.status} paused={paused} />
               </TableCell>
               <TableCell data-testid="mybot-position" sx={{ whiteSpace: 'nowrap' }}>
                 {position(account)}
@@ -75,7 +78,7 @@ export function AccountsTable({ accounts }: { accounts: readonly BotAccount[] })
 }
 
 /** On a phone: the status and the position first, the figures below, nothing off screen. */
-function AccountCards({ accounts }: { accounts: readonly BotAccount[] }) {
+function AccountCards({ accounts, paused }: { accounts: readonly BotAccount[]; paused?: boolean }) {
   return (
     <Stack component="ul" spacing={1} aria-label="Comptes de jeu" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {accounts.map((account) => (
@@ -91,7 +94,7 @@ function AccountCards({ accounts }: { accounts: readonly BotAccount[] }) {
             <Typography sx={{ fontWeight: 600, flexGrow: 1 }}>
               {account.name} · {account.character} (niv. {account.level})
             </Typography>
-            <StatusChip status={account.status} />
+            <StatusChip status={account.status} paused={paused} />
           </Box>
           <Typography variant="body2">
             Position <span data-testid="mybot-position">{position(account)}</span>

@@ -30,6 +30,7 @@ import { DownloadCard } from '../../releases/index.ts';
 import { hourlySeries, myBotKeys, myBotQuery } from '../api/mybot.ts';
 import { AccountsTable } from '../components/accounts-table.tsx';
 import { BotCommandsCard } from '../components/bot-commands-card.tsx';
+import { BotPresenceChip } from '../components/bot-presence-chip.tsx';
 import { EventLog } from '../components/event-log.tsx';
 import { FirstRunGuide } from '../components/first-run-guide.tsx';
 
@@ -89,6 +90,8 @@ export default function MyBotPage() {
   const connection = useLiveData<LiveConnectionState>(liveKeys.botConnection(hwid ?? 'none'), 'connecting');
   const events = useLiveData<LiveEvent[]>(liveKeys.botEvents(hwid ?? 'none'), NO_EVENTS);
   const state = liveState ?? bot.data?.state ?? null;
+  // Paused or not, as far as the live connection tells (undefined: offline or not known now).
+  const paused = connection === 'connected' && state?.online ? state.paused === true : undefined;
   const history = bot.data?.history;
   const series = useMemo(() => hourlySeries(history ?? []), [history]);
   const isFirstRun = bot.data !== undefined && !hwid && (history?.length ?? 0) === 0;
@@ -105,13 +108,7 @@ export default function MyBotPage() {
       <PageHeader title="Mon bot" subtitle="Suivez votre bot en direct.">
         {hwid ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Chip
-              data-testid="mybot-online"
-              data-online={state?.online ? 'true' : 'false'}
-              data-paused={state?.online && state.paused ? 'true' : 'false'}
-              color={state?.online ? (state.paused ? 'warning' : 'success') : 'default'}
-              label={state?.online ? (state.paused ? 'Bot en pause' : 'Bot en ligne') : 'Bot hors ligne'}
-            />
+            <BotPresenceChip state={state} connection={connection} />
             <Chip
               data-testid="mybot-connection"
               data-state={connection}
@@ -146,7 +143,7 @@ export default function MyBotPage() {
             >
               <Box data-testid="mybot-state" data-hwid={hwid}>
                 {state?.online ? (
-                  <AccountsTable accounts={state.accounts} />
+                  <AccountsTable accounts={state.accounts} paused={state.paused === true} />
                 ) : (
                   <Typography color="text.secondary" data-testid="mybot-offline">
                     {state
@@ -201,9 +198,7 @@ export default function MyBotPage() {
           <MyBotTimeline />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
-          {hwid ? (
-            <BotCommandsCard hwid={hwid} accounts={state?.accounts.map((account) => account.name) ?? []} />
-          ) : null}
+          {hwid ? <BotCommandsCard hwid={hwid} accounts={state?.accounts ?? []} paused={paused} /> : null}
           {hwid ? (
             <SectionCard title="Événements en direct">
               <EventLog events={events} />

@@ -1,0 +1,70 @@
+import type { BotCommand } from '@bot/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  canCancel,
+  canStopAccount,
+  fitsState,
+  refreshInterval,
+  WAITING_REFRESH_MS,
+} from './command-rules.ts';
+import { issuerOf, messageOf } from './command-text.ts';
+
+const command = (overrides: Partial<BotCommand> = {}): BotCommand => ({
+  id: 'c1',
+  hwid: 'HWID-0001',
+  kind: 'pause',
+  payload: {},
+  state: 'queued',
+  message: null,
+  issuer: { type: 'owner', username: 'alice' },
+  createdAt: '2026-11-26T10:00:00.000Z',
+  updatedAt: '2026-11-26T10:00:00.000Z',
+  expiresAt: '2026-11-26T10:10:00.000Z',
+  ...overrides,
+});
+
+describe('remote command rules', () => {
+  it('reads the list again every 500 ms while a command waits, only without a socket', () => {
+    expect(WAITING_REFRESH_MS).toBe(500);
+    expect(refreshInterval(false, [command({ state: 'sent' })])).toBe(500);
+    expect(refreshInterval(false, [command({ state: 'acknowledged' })])).toBe(500);
+    expect(refreshInterval(false, [command({ state: 'succeeded' })])).toBe(false);
+    expect(refreshInterval(false, undefined)).toBe(false);
+    expect(refreshInterval(true, [command()])).toBe(false);
+  });
+
+  it('offers to cancel a queued command, to its owner not one sent by staff', () => {
+    const fromStaff = command({ issuer: { type: 'staff', username: null } });
+    expect(canCancel(command(), true)).toBe(true);
+    expect(canCancel(fromStaff, true)).toBe(false);
+    expect(canCancel(fromStaff, false)).toBe(true);
+    expect(canCancel(command({ state: 'sent' }), false)).toBe(false);
+  });
+
+  it('offers pause while running, resume while paused, both when the state is unknown', () => {
+    expect([fitsState('pause', true), fitsState('resume', true), fitsState('restart', true)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect([fitsState('pause', false), fitsState('resume', false)]).toEqual([true, false]);
+    expect([fitsState('pause', undefined), fitsState('resume', undefined)]).toEqual([true, true]);
+    expect([canStopAccount('stopped'), canStopAccount('gathering'), canStopAccount(undefined)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+});
+
+describe('remote command texts', () => {
+  it('tells the owner "vous" for their own commands and cancellations', () => {
+    const cancelled = command({ state: 'cancelled', message: 'annulée par le propriétaire' });
+    expect(issuerOf(cancelled, true)).toBe('vous');
+    expect(messageOf(cancelled, true)).toBe('annulée par vous');
+    expect(issuerOf(cancelled, false)).toBe('alice');
+    expect(messageOf(cancelled, false)).toBe('annulée par le propriétaire');
+    expect(messageOf(command({ message: 'annulée par l’équipe' }), true)).toBe('annulée par l’équipe');
+    expect(issuerOf(command({ issuer: { type: 'staff', username: null } }), true)).toBe('l’équipe');
+  });
+});
