@@ -100,6 +100,10 @@ it('a broken build stops itself at its share; staff read why and withdraw it; it
   );
   await dialog.getByLabel('Raison du retrait').fill('Tous les comptes en erreur');
   await dialog.getByRole('button', { name: 'Retirer cette version' }).click();
+  await page
+    .getByRole('dialog', { name: 'Retirer la version 8.1.0 ?' })
+    .getByRole('button', { name: 'Retirer la version' })
+    .click();
   await page.getByText('Version 8.1.0 retirée.').waitFor();
   await page.locator('[data-testid="rollout-manage"][data-state="yanked"]').waitFor();
   const updates = (await Promise.all(toldBack)) as { version: string }[];

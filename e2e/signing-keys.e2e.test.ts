@@ -40,13 +40,13 @@ describe('lease signing keys in the admin settings', () => {
     const card = page.getByRole('list', { name: 'Clés de signature' });
     await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Clé en service`).waitFor();
 
-    await page.getByRole('button', { name: 'Changer de clé' }).click();
+    await page.getByRole('button', { name: 'Changer la clé des baux' }).click();
     await page
-      .getByRole('dialog', { name: 'Changer de clé ?' })
-      .getByRole('button', { name: 'Changer de clé' })
+      .getByRole('dialog', { name: 'Changer la clé des baux ?' })
+      .getByRole('button', { name: 'Changer la clé des baux' })
       .click();
     await card
-      .getByText(`${before.slice(0, 12)}… — Baux des bots — Ancienne clé (vérifie encore ses baux)`)
+      .getByText(`${before.slice(0, 12)}… — Baux des bots — Ancienne clé (vérifie encore ce qu’elle a signé)`)
       .waitFor();
     const current = (await keys()).find((key) => key.state === 'current' && key.purpose === 'lease') as Key;
     expect(current.kid).not.toBe(before);

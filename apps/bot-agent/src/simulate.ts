@@ -116,7 +116,11 @@ async function startBot(index: number): Promise<void> {
   });
   client.on('updateAvailable', (update) => {
     if (index === 0)
-      console.log(`Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`);
+      console.log(
+        update.rollback
+          ? `Version retirée : retour demandé à la ${update.version} — ${update.pageUrl}`
+          : `Nouvelle version du bot disponible : ${update.version} — ${update.pageUrl}`,
+      );
   });
   client.on('fatal', (error) => {
     stoppedClients.add(client);

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
 import { BOT_COMMAND_LABELS, BOT_COMMAND_STATE_LABELS } from './bot-commands.ts';
+import { SIGNING_KEY_PURPOSE_LABELS } from './licensing.ts';
 import { MAINTENANCE_SCOPE_LABELS } from './maintenance-windows.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
+import { ROLLOUT_STATE_LABELS } from './release-rollouts.ts';
 import { RELEASE_CHANNEL_LABELS } from './releases.ts';
 import { SETTINGS_LABELS } from './settings.ts';
 import { VOUCHER_KIND_LABELS } from './vouchers.ts';
@@ -194,6 +196,17 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   account: 'Compte de jeu',
   routeId: 'Itinéraire',
   state: 'État',
+  percent: 'Part des bots (%)',
+  rolloutPercent: 'Part des bots (%)',
+  steps: 'Étapes',
+  step: 'Étape',
+  afterHours: 'Après (heures)',
+  purpose: 'Usage de la clé',
+  health: 'Santé comparée',
+  baselineVersion: 'Version comparée',
+  releaseBots: 'Bots de la nouvelle version',
+  baselineBots: 'Bots comparés',
+  figures: 'Mesures',
   status: 'Statut',
   stepCount: "Nombre d'étapes",
   priceCents: 'Prix',
@@ -238,7 +251,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
 export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   status: { ...ORDER_STATUS_LABELS, ...ROUTE_STATUS_LABELS },
   kind: { ...ROUTE_KIND_LABELS, ...VOUCHER_KIND_LABELS, ...BOT_COMMAND_LABELS },
-  state: BOT_COMMAND_STATE_LABELS,
+  state: { ...BOT_COMMAND_STATE_LABELS, ...ROLLOUT_STATE_LABELS },
+  purpose: SIGNING_KEY_PURPOSE_LABELS,
   provider: PROVIDER_LABELS,
   source: { manual: 'Staff', order: 'Commande' },
   channel: RELEASE_CHANNEL_LABELS,

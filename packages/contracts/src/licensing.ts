@@ -52,7 +52,7 @@ export const SIGNING_KEY_STATES = ['current', 'previous', 'revoked'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 export const SIGNING_KEY_STATE_LABELS: Record<SigningKeyState, string> = {
   current: 'Clé en service',
-  previous: 'Ancienne clé (vérifie encore ses baux)',
+  previous: 'Ancienne clé (vérifie encore ce qu’elle a signé)',
   revoked: 'Révoquée',
 };
 

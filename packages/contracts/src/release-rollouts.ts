@@ -34,7 +34,7 @@ export type HealthFigure = (typeof HEALTH_FIGURES)[number];
 
 export const HEALTH_FIGURE_LABELS: Record<HealthFigure, string> = {
   errorShare: 'Comptes de jeu en erreur (%)',
-  reconnectsPerBot: 'Connexions par bot (1 h)',
+  reconnectsPerBot: 'Reconnexions par bot (1 h)',
   crashesPerBot: 'Plantages signalés par bot (1 h)',
 };
 
@@ -71,7 +71,14 @@ export type ReleaseRollout = z.infer<typeof releaseRolloutSchema>;
 /** `PUT /admin/releases/:id/rollout`: raise or lower the share, set the steps, pause or resume. */
 export const releaseRolloutInput = z.strictObject({
   percent: z.number().int().min(0, 'Entre 0 et 100 %.').max(100, 'Entre 0 et 100 %.').optional(),
-  steps: z.array(rolloutStepSchema).max(5, 'Cinq étapes au plus.').optional(),
+  steps: z
+    .array(rolloutStepSchema)
+    .max(5, 'Cinq étapes au plus.')
+    .refine(
+      (steps) => steps.every((step, index) => index === 0 || step.percent > (steps[index - 1]?.percent ?? 0)),
+      'Chaque étape doit proposer la version à plus de bots que la précédente.',
+    )
+    .optional(),
   state: z.enum(['rolling', 'paused']).optional(),
 });
 export type ReleaseRolloutInput = z.infer<typeof releaseRolloutInput>;

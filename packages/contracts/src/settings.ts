@@ -88,9 +88,9 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
   leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',
   botLogRetentionDays: 'Conservation du journal des bots (jours)',
-  releaseRolloutPercent: 'Part des bots à qui une nouvelle version est d’abord proposée (%)',
-  rolloutHaltRatio: 'Arrêt automatique d’un déploiement à partir de (× la version précédente)',
-  rolloutHaltMinBots: 'Bots sur la nouvelle version avant de la juger',
+  releaseRolloutPercent: 'Première part d’un déploiement (%)',
+  rolloutHaltRatio: 'Seuil d’arrêt d’un déploiement (×)',
+  rolloutHaltMinBots: 'Bots nécessaires pour juger une version',
   notificationRetentionDays: 'Conservation des notifications (jours)',
 };
 

@@ -1,4 +1,4 @@
-import { HEALTH_FIGURES, type HealthFigure, type ReleaseHealth } from '@bot/contracts';
+import { HEALTH_FIGURE_LABELS, HEALTH_FIGURES, type HealthFigure, type ReleaseHealth } from '@bot/contracts';
 import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import semver from 'semver';
 import { type AppContext, inTransaction } from '../../context.ts';
@@ -150,7 +150,15 @@ export async function checkRollouts(ctx: AppContext, now = new Date()): Promise<
         action: 'release.halt',
         target: auditTarget(row),
         before: { state: row.rolloutState, percent: row.rolloutPercent },
-        after: { state: 'halted', health },
+        // Read by people in the audit trail: the figures in words, both versions side by side.
+        after: {
+          state: 'halted',
+          percent: row.rolloutPercent,
+          baselineVersion: health.baselineVersion ?? 'autres versions',
+          figures: health.figures.map(
+            (figure) => `${HEALTH_FIGURE_LABELS[figure.name]} : ${figure.release} contre ${figure.baseline}`,
+          ),
+        },
       });
     });
     ctx.log.warn(

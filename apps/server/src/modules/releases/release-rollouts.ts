@@ -149,17 +149,26 @@ export function changeRollout(
     const row = await lockPublished(tx, input.id);
     if (row.rolloutState === 'yanked') throw new AppError('RELEASE_YANKED');
     const percent = input.percent ?? row.rolloutPercent;
+    const steps = input.steps ?? row.rolloutSteps;
     const state =
       percent >= 100
         ? 'complete'
         : (input.state ?? (row.rolloutState === 'complete' ? 'rolling' : row.rolloutState));
+    const unchanged =
+      percent === row.rolloutPercent &&
+      state === row.rolloutState &&
+      JSON.stringify(steps) === JSON.stringify(row.rolloutSteps);
+    if (unchanged) return toRelease(row);
+    // A new share, or a rollout starting again, counts its next step from now.
+    const restarts =
+      percent !== row.rolloutPercent || (state === 'rolling' && row.rolloutState !== 'rolling');
     const [updated] = await tx.db
       .update(agentReleases)
       .set({
         rolloutPercent: percent,
-        rolloutSteps: input.steps ?? row.rolloutSteps,
+        rolloutSteps: steps,
         rolloutState: state,
-        rolloutChangedAt: percent === row.rolloutPercent ? row.rolloutChangedAt : new Date(),
+        rolloutChangedAt: restarts ? new Date() : row.rolloutChangedAt,
       })
       .where(eq(agentReleases.id, row.id))
       .returning();

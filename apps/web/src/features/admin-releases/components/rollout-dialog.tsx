@@ -20,6 +20,7 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { changeRollout, yankRelease } from '../api/releases.ts';
@@ -60,9 +61,13 @@ export function RolloutDialog({
   const [percent, setPercent] = useState(String(rollout.percent));
   const [steps, setSteps] = useState(stepsText(rollout.steps));
   const [reason, setReason] = useState('');
+  const [isConfirmingYank, setConfirmingYank] = useState(false);
   const [isBusy, setBusy] = useState(false);
   const parsedSteps = parseSteps(steps);
+  const share = /^\d{1,3}$/.test(percent.trim()) ? Number(percent) : Number.NaN;
+  const isShareValid = share >= 0 && share <= 100;
   const isYanked = rollout.state === 'yanked';
+  const nextStep = nextStepOf(release);
 
   const run = async (action: () => Promise<Release>, message: string) => {
     setBusy(true);
@@ -88,41 +93,52 @@ export function RolloutDialog({
           <Typography data-testid="rollout-state" data-state={rollout.state}>
             {ROLLOUT_STATE_LABELS[rollout.state]}
             {isYanked ? '' : ` : ${rollout.percent} % des bots du canal`}
-            {rollout.changedAt ? ` (depuis le ${formatDateTime(rollout.changedAt)})` : ''}
+            {rollout.changedAt ? ` (dernier changement le ${formatDateTime(rollout.changedAt)})` : ''}
           </Typography>
+          {nextStep ? (
+            <Typography color="text.secondary" data-testid="rollout-next-step">
+              Prochaine étape : {nextStep.percent} % vers le {formatDateTime(nextStep.at)}.
+            </Typography>
+          ) : null}
           {rollout.yankReason ? <Alert severity="warning">Retirée : {rollout.yankReason}</Alert> : null}
           {rollout.halt ? <HaltReport release={release} /> : null}
           {isYanked ? null : (
             <>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-                <TextField
-                  label="Part des bots (%)"
-                  type="number"
-                  value={percent}
-                  onChange={(event) => setPercent(event.target.value)}
-                  slotProps={{ htmlInput: { min: 0, max: 100 } }}
-                />
-                <TextField
-                  label="Étapes suivantes"
-                  value={steps}
-                  onChange={(event) => setSteps(event.target.value)}
-                  error={parsedSteps === null}
-                  helperText={
-                    parsedSteps === null
-                      ? 'Écrivez par exemple : 50 % après 24 h, 100 % après 48 h'
-                      : 'Par exemple : 50 % après 24 h, 100 % après 48 h'
-                  }
-                  sx={{ flex: 1 }}
-                />
-              </Stack>
+              <TextField
+                label="Part des bots (%)"
+                value={percent}
+                onChange={(event) => setPercent(event.target.value)}
+                error={!isShareValid}
+                helperText={
+                  isShareValid ? '100 : la version est proposée à tous.' : 'Un nombre entier entre 0 et 100.'
+                }
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                sx={{ maxWidth: 260 }}
+              />
+              <TextField
+                label="Étapes suivantes"
+                value={steps}
+                onChange={(event) => setSteps(event.target.value)}
+                error={parsedSteps === null}
+                helperText={
+                  parsedSteps === null
+                    ? 'Écrivez par exemple : 50 % après 24 h, 100 % après 24 h'
+                    : 'Chaque durée compte depuis l’étape précédente. Par exemple : 50 % après 24 h, 100 % après 24 h.'
+                }
+                fullWidth
+              />
               <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                 <Button
                   variant="contained"
-                  disabled={isBusy || parsedSteps === null}
+                  disabled={isBusy || parsedSteps === null || !isShareValid}
                   onClick={() =>
                     void change(
-                      { percent: Number(percent), steps: parsedSteps ?? [], state: 'rolling' },
-                      `Déploiement de ${release.version} : ${percent} %.`,
+                      {
+                        percent: share,
+                        steps: parsedSteps ?? [],
+                        ...(rollout.state === 'halted' ? { state: 'rolling' as const } : {}),
+                      },
+                      `Déploiement de ${release.version} : ${share} %.`,
                     )
                   }
                 >
@@ -134,6 +150,14 @@ export function RolloutDialog({
                     onClick={() => void change({ state: 'paused' }, 'Déploiement en pause.')}
                   >
                     Mettre en pause
+                  </Button>
+                ) : null}
+                {rollout.state === 'paused' ? (
+                  <Button
+                    disabled={isBusy}
+                    onClick={() => void change({ state: 'rolling' }, 'Déploiement repris.')}
+                  >
+                    Reprendre
                   </Button>
                 ) : null}
               </Stack>
@@ -148,9 +172,7 @@ export function RolloutDialog({
                   color="error"
                   variant="outlined"
                   disabled={isBusy || reason.trim() === ''}
-                  onClick={() =>
-                    void run(() => yankRelease(release.id, reason), `Version ${release.version} retirée.`)
-                  }
+                  onClick={() => setConfirmingYank(true)}
                 >
                   Retirer cette version
                 </Button>
@@ -164,20 +186,48 @@ export function RolloutDialog({
           Fermer
         </Button>
       </DialogActions>
+      <ConfirmDialog
+        open={isConfirmingYank}
+        title={`Retirer la version ${release.version} ?`}
+        confirmLabel="Retirer la version"
+        isBusy={isBusy}
+        onConfirm={() =>
+          void run(() => yankRelease(release.id, reason), `Version ${release.version} retirée.`)
+        }
+        onCancel={() => setConfirmingYank(false)}
+      >
+        C’est définitif : elle n’est plus proposée, les liens déjà donnés ne la téléchargent plus et les bots
+        qui l’ont installée reviennent à la version précédente. Pour corriger, publiez une nouvelle version.
+      </ConfirmDialog>
     </Dialog>
   );
+}
+
+/** When the next step of a rollout in progress is due (each step counts from the change before). */
+function nextStepOf(release: Release): { percent: number; at: string } | null {
+  const { rollout } = release;
+  const next = rollout.steps.find((step) => step.percent > rollout.percent);
+  const since = rollout.changedAt ?? release.publishedAt;
+  if (rollout.state !== 'rolling' || !next || !since) return null;
+  return {
+    percent: next.percent,
+    at: new Date(Date.parse(since) + next.afterHours * 3_600_000).toISOString(),
+  };
 }
 
 /** Why the rollout stopped itself: each figure of the new version beside the previous one's. */
 function HaltReport({ release }: { release: Release }) {
   const halt = release.rollout.halt;
   if (!halt) return null;
-  const baseline = halt.baselineVersion ?? 'les autres versions';
+  const baseline = halt.baselineVersion ?? 'Autres versions';
   return (
     <Stack spacing={1}>
       <Alert severity={release.rollout.state === 'halted' ? 'error' : 'info'}>
-        Arrêté automatiquement le {formatDateTime(halt.at)} : ses {halt.releaseBots} bots font pire que les{' '}
-        {halt.baselineBots} de {baseline}.
+        Arrêté automatiquement le {formatDateTime(halt.at)} : ses {halt.releaseBots} bots font pire que{' '}
+        {halt.baselineVersion
+          ? `les ${halt.baselineBots} de la version ${halt.baselineVersion}`
+          : `les ${halt.baselineBots} des autres versions (aucun bot ne tourne sur la version précédente)`}
+        .
       </Alert>
       <Table size="small" aria-label="Santé comparée des deux versions" data-testid="rollout-halt">
         <TableHead>

@@ -246,7 +246,7 @@ function ReleaseRow({
             variant="outlined"
             color={rollout.state === 'halted' || rollout.state === 'yanked' ? 'error' : 'inherit'}
             onClick={onManage}
-            aria-label={`Déploiement de la version ${release.version}`}
+            aria-label={`Déploiement de la version ${release.version} : ${ROLLOUT_STATE_LABELS[rollout.state]}`}
             data-testid="rollout-manage"
             data-state={rollout.state}
           >

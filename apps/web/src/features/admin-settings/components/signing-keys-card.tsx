@@ -30,6 +30,25 @@ type Pending = { kind: 'rotate'; purpose: SigningKeyPurpose } | { kind: 'revoke'
 
 const shortKid = (kid: string) => `${kid.slice(0, 12)}…`;
 
+const purposeOf = (pending: Pending | null): SigningKeyPurpose =>
+  pending?.kind === 'revoke' ? pending.key.purpose : (pending?.purpose ?? 'lease');
+
+function rotateTitle(pending: Pending | null): string {
+  return purposeOf(pending) === 'lease' ? 'Changer la clé des baux' : 'Changer la clé des versions';
+}
+
+/** What a rotation or a revocation does, for the key concerned. */
+function confirmText(pending: Pending | null): string {
+  const isLease = purposeOf(pending) === 'lease';
+  if (pending?.kind === 'revoke')
+    return isLease
+      ? 'Les baux signés par cette clé sont refusés tout de suite : les bots connectés en reçoivent un nouveau, ceux hors ligne s’arrêtent en vérifiant le leur. À faire si la clé a fuité.'
+      : 'Les manifestes signés par cette clé sont refusés tout de suite : les bots demandent la mise à jour de nouveau et reçoivent un manifeste signé par la clé en service. À faire si la clé a fuité.';
+  return isLease
+    ? 'Les nouveaux baux seront signés par une nouvelle clé ; l’actuelle vérifie encore les siens jusqu’à leur fin.'
+    : 'Les nouveaux manifestes des versions seront signés par une nouvelle clé ; l’actuelle reste publiée le temps que ses manifestes expirent.';
+}
+
 function keyDates(key: SigningKey): string {
   const parts = [`créée le ${formatDateTime(key.createdAt)}`];
   if (key.retiredAt) parts.push(`remplacée le ${formatDateTime(key.retiredAt)}`);
@@ -71,7 +90,7 @@ export function SigningKeysCard() {
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardHeader
-        title="Clés de signature des baux"
+        title="Clés de signature"
         slotProps={{ title: { variant: 'h6', component: 'h2' } }}
         action={
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
@@ -81,7 +100,7 @@ export function SigningKeysCard() {
                 variant="outlined"
                 onClick={() => setPending({ kind: 'rotate', purpose })}
               >
-                {purpose === 'lease' ? 'Changer de clé' : 'Changer la clé des versions'}
+                {purpose === 'lease' ? 'Changer la clé des baux' : 'Changer la clé des versions'}
               </Button>
             ))}
           </Stack>
@@ -115,15 +134,13 @@ export function SigningKeysCard() {
       </CardContent>
       <ConfirmDialog
         open={pending !== null}
-        title={pending?.kind === 'revoke' ? 'Révoquer cette clé ?' : 'Changer de clé ?'}
-        confirmLabel={pending?.kind === 'revoke' ? 'Révoquer' : 'Changer de clé'}
+        title={pending?.kind === 'revoke' ? 'Révoquer cette clé ?' : `${rotateTitle(pending)} ?`}
+        confirmLabel={pending?.kind === 'revoke' ? 'Révoquer' : rotateTitle(pending)}
         isBusy={isWorking}
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       >
-        {pending?.kind === 'revoke'
-          ? 'Les baux signés par cette clé sont refusés tout de suite : les bots connectés en reçoivent un nouveau, ceux hors ligne s’arrêtent en vérifiant le leur. À faire si la clé a fuité.'
-          : 'Les nouveaux baux seront signés par une nouvelle clé ; l’actuelle vérifie encore les siens jusqu’à leur fin.'}
+        {confirmText(pending)}
       </ConfirmDialog>
     </Card>
   );

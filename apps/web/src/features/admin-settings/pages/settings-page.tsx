@@ -190,7 +190,7 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
             error={Boolean(error('rolloutHaltRatio'))}
             helperText={
               error('rolloutHaltRatio') ??
-              'Comptes en erreur, reconnexions ou plantages : au-delà, le déploiement s’arrête seul.'
+              'Fois la version précédente (comptes en erreur, reconnexions, plantages) : au-delà, le déploiement s’arrête seul.'
             }
           />
           <TextField
@@ -198,7 +198,10 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
             type="number"
             label={SETTINGS_LABELS.rolloutHaltMinBots}
             error={Boolean(error('rolloutHaltMinBots'))}
-            helperText={error('rolloutHaltMinBots')}
+            helperText={
+              error('rolloutHaltMinBots') ??
+              'En dessous, la nouvelle version n’est pas jugée (trop peu de bots).'
+            }
           />
           <TextField
             {...form.register('botLogRetentionDays', { valueAsNumber: true })}
