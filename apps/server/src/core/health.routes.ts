@@ -73,6 +73,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
+      // Overloaded, the node asks for no new work (load balancers and orchestrators stop sending
+      // it; what it holds goes on, issue 36), at once: its probes would only queue behind the load,
+      // and one timing out would blame the disk or the database instead.
+      if (ctx.load.isOverloaded)
+        return reply
+          .status(503)
+          .header('Retry-After', '5')
+          .send({
+            error: ERRORS.OVERLOADED.message,
+            code: 'OVERLOADED' as const,
+            checks: {},
+          });
       const entries = Object.entries(probes) as [CheckName, () => Promise<unknown>][];
       const outcomes = await Promise.allSettled(entries.map(([, probe]) => withTimeout(probe())));
       const results = Object.fromEntries(
@@ -82,17 +94,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         ]),
       ) as Record<CheckName, z.infer<typeof checkResult>>;
       const failing = entries.map(([name]) => name).filter((name) => results[name] === 'failed');
-      // Overloaded, the node asks for no new work (load balancers and orchestrators stop sending it);
-      // what it holds goes on (issue 36).
-      if (failing.length === 0 && ctx.load.isOverloaded)
-        return reply
-          .status(503)
-          .header('Retry-After', '5')
-          .send({
-            error: ERRORS.OVERLOADED.message,
-            code: 'OVERLOADED' as const,
-            checks: results,
-          });
       if (failing.length === 0) return { status: 'ready' as const, engine: ctx.engine, checks: results };
       for (const [index, [name]] of entries.entries()) {
         const outcome = outcomes[index];
