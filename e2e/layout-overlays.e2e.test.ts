@@ -147,6 +147,14 @@ describe('an announcement and a maintenance banner take their own space above th
         await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
         expect(await isOnTop(brand)).toBe(true);
         expect(await blockingViolations(page)).toEqual([]);
+        // The reader may put the announcement away; the header then starts at the top.
+        await banner.getByRole('button', { name: 'Masquer l’annonce' }).click();
+        await banner.waitFor({ state: 'detached' });
+        await expect.poll(async () => (await box(page.locator('header').first())).y).toBeLessThanOrEqual(1);
+        // Put away for this tab: a reload does not bring it back.
+        await page.reload();
+        await page.locator('h1').first().waitFor();
+        expect(await page.getByTestId('site-banner').count()).toBe(0);
         await close();
       }
     } finally {

@@ -1,5 +1,5 @@
 import type { PublicSettings } from '@bot/contracts';
-import { type RefObject, useLayoutEffect, useRef } from 'react';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import classes from './site-banner.module.css';
 
 /** The banner's height, read by the fixed frames that sit under it (app bar, side menu, toasts). */
@@ -29,6 +29,17 @@ function useBannerHeight(element: RefObject<HTMLDivElement | null>, isShown: boo
   }, [element, isShown]);
 }
 
+/** The announcement the reader put away (this tab): a new text shows again. */
+const DISMISSED_KEY = 'announcement-dismissed';
+
+function readDismissed(): string | null {
+  try {
+    return sessionStorage.getItem(DISMISSED_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The window's end, in the reader's time (no date when it is today). */
 function untilText(endsAt: string): string {
   const end = new Date(endsAt);
@@ -52,8 +63,19 @@ export function SiteBanner({
   showMaintenance?: boolean;
 }) {
   const element = useRef<HTMLDivElement>(null);
+  const [dismissed, setDismissed] = useState(readDismissed);
   const isMaintenanceShown = showMaintenance && settings?.maintenanceMode === true;
-  const announcement = settings?.announcement ?? '';
+  // On a phone a long announcement takes a good part of the screen: the reader may put it away.
+  const announcement =
+    settings?.announcement && settings.announcement !== dismissed ? settings.announcement : '';
+  const dismiss = () => {
+    setDismissed(announcement);
+    try {
+      sessionStorage.setItem(DISMISSED_KEY, announcement);
+    } catch {
+      // Private browsing without storage: put away until the next page load.
+    }
+  };
   // A scheduled maintenance window shows by itself while it runs, everywhere (decision 907).
   const running = settings?.maintenanceWindow ?? null;
   const isShown = isMaintenanceShown || running !== null || announcement !== '';
@@ -72,7 +94,14 @@ export function SiteBanner({
           {running.message} (jusqu’à {untilText(running.endsAt)})
         </p>
       ) : null}
-      {announcement ? <p className={classes.announcement}>{announcement}</p> : null}
+      {announcement ? (
+        <p className={classes.announcement}>
+          <span>{announcement}</span>
+          <button type="button" className={classes.dismiss} onClick={dismiss} aria-label="Masquer l’annonce">
+            ×
+          </button>
+        </p>
+      ) : null}
     </div>
   );
 }
