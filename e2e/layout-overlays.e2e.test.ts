@@ -152,8 +152,13 @@ describe('an announcement and a maintenance banner take their own space above th
         await banner.waitFor({ state: 'detached' });
         await expect.poll(async () => (await box(page.locator('header').first())).y).toBeLessThanOrEqual(1);
         // Put away for this tab: a reload does not bring it back.
+        const settingsRead = page.waitForResponse((response) => response.url().endsWith('/settings/public'));
         await page.reload();
+        await settingsRead;
         await page.locator('h1').first().waitFor();
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
         expect(await page.getByTestId('site-banner').count()).toBe(0);
         await close();
       }
