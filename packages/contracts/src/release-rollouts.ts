@@ -134,7 +134,14 @@ export const releaseAdoptionAnswer = z.object({
   data: z.object({
     samples: z.array(versionAdoptionSchema),
     deferrals: z.array(
-      z.object({ hwid: z.string(), version: z.string(), until: z.string(), at: z.string() }),
+      z.object({
+        hwid: z.string(),
+        /** The customer whose PC it is now (null: released since). */
+        username: z.string().nullable(),
+        version: z.string(),
+        until: z.string(),
+        at: z.string(),
+      }),
     ),
   }),
 });

@@ -1,8 +1,9 @@
 import type { VersionAdoption } from '@bot/contracts';
-import { asc, gt, gte } from 'drizzle-orm';
+import { asc, eq, gt, gte } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { findBotSessionByToken } from '../bots/bots.service.ts';
+import { users } from '../users/users.table.ts';
 import { agentUpdateDeferrals, agentVersionSamples } from './releases.table.ts';
 
 /** How often the versions of the bots online are counted, and how far back the page reads. */
@@ -43,14 +44,22 @@ export async function readAdoption(ctx: AppContext, now = new Date()) {
     sample.versions[row.version] = row.bots;
   }
   const deferrals = await ctx.db
-    .select()
+    .select({
+      hwid: agentUpdateDeferrals.hwid,
+      username: users.username,
+      version: agentUpdateDeferrals.version,
+      until: agentUpdateDeferrals.until,
+      at: agentUpdateDeferrals.at,
+    })
     .from(agentUpdateDeferrals)
+    .leftJoin(users, eq(users.hwid, agentUpdateDeferrals.hwid))
     .where(gt(agentUpdateDeferrals.until, now))
     .orderBy(asc(agentUpdateDeferrals.until));
   return {
     samples,
     deferrals: deferrals.map((row) => ({
       hwid: row.hwid,
+      username: row.username,
       version: row.version,
       until: row.until.toISOString(),
       at: row.at.toISOString(),

@@ -57,7 +57,7 @@ export function AdoptionCard() {
                 <TableCell>Version</TableCell>
                 {columns.map((sample, index) => (
                   <TableCell key={sample.at} align="right">
-                    {index === 0 ? 'Dernier relevé' : formatDateTime(sample.at)}
+                    {index === 0 ? `Relevé de ${formatDateTime(sample.at)}` : formatDateTime(sample.at)}
                   </TableCell>
                 ))}
               </TableRow>
@@ -86,8 +86,8 @@ export function AdoptionCard() {
         <ul data-testid="deferrals">
           {deferrals.map((deferral) => (
             <li key={deferral.hwid}>
-              <code>{deferral.hwid}</code> : {deferral.version} reportée jusqu’au{' '}
-              {formatDateTime(deferral.until)}
+              {deferral.username ?? 'PC délié'} (<code>{deferral.hwid}</code>) : {deferral.version} reportée
+              jusqu’au {formatDateTime(deferral.until)}
             </li>
           ))}
         </ul>
