@@ -182,7 +182,8 @@ export const fleetAlertPreferencesSchema = z.object({
   /** A mail waits in the outbox for more than `MAIL_BACKLOG_MINUTES`. */
   mailBacklog: z.boolean(),
   /** A staged rollout halted itself: the new version fares worse than the previous (decision 910). */
-  releaseHalted: z.boolean(),
+  // Optional in a request: clients written before it keep working (it stays off).
+  releaseHalted: z.boolean().default(false),
 });
 export type FleetAlertPreferences = z.infer<typeof fleetAlertPreferencesSchema>;
 
