@@ -66,9 +66,10 @@ describe('alerts in the browser', () => {
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/account/notifications');
     const card = page.getByRole('region', { name: 'Alertes de la flotte' });
-    // Both permissions open all three alerts; a threshold out of range is said before sending.
-    await card.getByRole('checkbox').nth(2).waitFor();
-    expect(await card.getByRole('checkbox').count()).toBe(3);
+    // Both permissions open all four alerts; a threshold out of range is said before sending.
+    await card.getByRole('checkbox').nth(3).waitFor();
+    expect(await card.getByRole('checkbox').count()).toBe(4);
+    await card.getByLabel(/le déploiement d’une nouvelle version s’arrête de lui-même/).waitFor();
     await card.getByLabel('Seuil (% des bots en ligne)').fill('0');
     await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
     await card.getByText('Entre 1 et 100 %.').waitFor();
