@@ -59,7 +59,7 @@ export const commandsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/bot/commands/:id/cancel',
     {
       onRequest: requireSession,
-      config: { errors: [409] },
+      config: { errors: [403, 409] },
       schema: { tags: ['me'], params: z.object({ id: commandId }), response: { 200: botCommandAnswer } },
     },
     async (request) => {

@@ -49,6 +49,7 @@ export const releaseRolloutRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/releases/:id/yank',
     {
       onRequest: staff,
+      config: { errors: [409] },
       schema: {
         tags,
         params: idParams,
