@@ -60,9 +60,13 @@ describe('quiet alerts in the browser', () => {
     await list
       .getByRole('button', { name: 'Annuler la fenêtre « Maintenance du serveur en cours »' })
       .click();
-    await admin.page.getByRole('dialog').getByRole('button', { name: 'Annuler la fenêtre' }).click();
+    // Running, it is stopped now; the safe choice keeps it.
+    const dialog = admin.page.getByRole('dialog', { name: 'Arrêter cette fenêtre maintenant ?' });
+    await dialog.getByRole('button', { name: 'Garder la fenêtre' }).waitFor();
+    await dialog.getByRole('button', { name: 'Arrêter la fenêtre' }).click();
     await admin.page.getByText('Fenêtre de maintenance annulée.').waitFor();
     await list.getByText('Annulée — Maintenance du serveur en cours').waitFor();
+    await list.getByText(/arrêtée avant la fin prévue/).waitFor();
     await banner.waitFor({ state: 'detached' });
     // Other tabs get it pushed (socket) or at their next poll; a reload shows it at once.
     await visitor.page.reload();

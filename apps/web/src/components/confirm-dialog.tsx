@@ -15,6 +15,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Annuler',
   isBusy = false,
   onConfirm,
   onCancel,
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   /** What will happen, in plain words (consequences, delays). */
   children: ReactNode;
   confirmLabel: string;
+  /** The safe choice's words, when "Annuler" would read like the action (cancelling something). */
+  cancelLabel?: string;
   isBusy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -40,7 +43,7 @@ export function ConfirmDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>
-          Annuler
+          {cancelLabel}
         </Button>
         <Button
           color="error"

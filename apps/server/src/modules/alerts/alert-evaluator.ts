@@ -222,7 +222,8 @@ async function openIncident(
     );
   const quietEnd = Math.max(
     previous?.closedAt ? previous.closedAt.getTime() + quietMs : 0,
-    windowEnd ? windowEnd.getTime() + quietMs : 0,
+    // Only a condition that began before the window ended waits: one born after it is told at once.
+    windowEnd && condition.since <= windowEnd ? windowEnd.getTime() + quietMs : 0,
   );
   const [incident] = await ctx.db
     .insert(alertIncidents)

@@ -118,10 +118,12 @@ function haltCondition(release: HaltedRelease, now: Date): HoldingCondition {
   const figures = exceeded
     .map((figure) => `${HEALTH_FIGURE_LABELS[figure.name]} : ${figure.release} contre ${figure.baseline}`)
     .join(' ; ');
-  const baseline = release.health.baselineVersion ?? 'les autres versions';
+  const baseline = release.health.baselineVersion
+    ? `ceux de la version ${release.health.baselineVersion}`
+    : 'ceux des autres versions';
   return fleetCondition('release_halted', `release:${release.version}`, new Date(release.health.at ?? now), {
     title: `Déploiement de la version ${release.version} arrêté`,
-    body: `Ses ${release.health.releaseBots} bots font pire que ceux de ${baseline} (${figures}). Il ne s’étend plus : reprenez-le ou retirez la version depuis la page des versions.`,
+    body: `Ses ${release.health.releaseBots} bots font pire que ${baseline} (${figures}). Il ne s’étend plus : reprenez-le ou retirez la version depuis la page des versions.`,
   });
 }
 

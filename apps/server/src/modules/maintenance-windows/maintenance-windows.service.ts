@@ -23,9 +23,11 @@ const HOUR_MS = 3_600_000;
 type Row = typeof maintenanceWindows.$inferSelect;
 
 /** The rules a window of each scope mutes (decision 907): the alerts the platform itself causes. */
+/** Fleet alerts a maintenance can cause (a halted rollout is about a build, not the platform). */
+const PLATFORM_FLEET_RULES = FLEET_ALERT_RULES.filter((rule) => rule !== 'release_halted');
 const MUTED_RULES: Record<MaintenanceScope, ReadonlySet<AlertRule>> = {
-  all: new Set<AlertRule>(['bot_offline', 'account_error', ...FLEET_ALERT_RULES]),
-  fleet: new Set<AlertRule>(FLEET_ALERT_RULES),
+  all: new Set<AlertRule>(['bot_offline', 'account_error', ...PLATFORM_FLEET_RULES]),
+  fleet: new Set<AlertRule>(PLATFORM_FLEET_RULES),
 };
 
 /** When a window really stops: its end, or its cancellation if that came first. */

@@ -15,6 +15,10 @@ import { createBotOwner } from '../../../test/helpers/realtime.ts';
 import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { signLease } from '../licensing/lease.service.ts';
+import {
+  cancelMaintenanceWindow,
+  createMaintenanceWindow,
+} from '../maintenance-windows/maintenance-windows.service.ts';
 import { updateSettings } from '../settings/settings.service.ts';
 import { checkRollouts } from './release-health.ts';
 import { advanceRollouts, changeRollout, rolloutBucket } from './release-rollouts.ts';
@@ -183,8 +187,22 @@ describe('staged rollouts', () => {
     expect(agent.update).toBeNull();
     const audit = await server.app.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'release.halt'));
     expect(audit.map((entry) => entry.targetLabel)).toContain('3.2.0 (stable)');
-    // Staff who chose the fleet alert are told, with the figure that stopped it.
+    // Staff who chose the fleet alert are told, with the figure that stopped it, even during a
+    // maintenance window (a halted rollout is about a build, not the platform).
+    const window = await createMaintenanceWindow(server.app.ctx, {
+      window: {
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        message: 'Migration',
+        scope: 'all',
+      },
+      actor: { id: staff.user.id, username: staff.user.username, ip: null },
+    });
     await evaluateAlerts(server.app.ctx);
+    await cancelMaintenanceWindow(server.app.ctx, {
+      id: window.id,
+      actor: { id: staff.user.id, username: staff.user.username, ip: null },
+    });
     const told = await apiClient(server)<{ data: { title: string; body: string }[] }>(
       'GET',
       '/me/notifications',

@@ -46,6 +46,16 @@ const isOpen = (window: MaintenanceWindow) => window.state === 'scheduled' || wi
  * Scheduled maintenance windows (decision 907): while one runs, the alerts of its scope are muted
  * and the site banner shows its message; listed with their state, cancellable until they end.
  */
+/** When a window runs, or ran: a cancelled one that had started says when it really stopped. */
+function periodText(item: { startsAt: string; endsAt: string; cancelledAt: string | null }): string {
+  const stopped = item.cancelledAt && item.cancelledAt < item.endsAt ? item.cancelledAt : null;
+  if (stopped && stopped > item.startsAt)
+    return `Du ${formatDateTime(item.startsAt)} au ${formatDateTime(stopped)} (arrêtée avant la fin prévue, ${formatDateTime(item.endsAt)})`;
+  if (stopped)
+    return `Prévue du ${formatDateTime(item.startsAt)} au ${formatDateTime(item.endsAt)}, annulée avant de commencer`;
+  return `Du ${formatDateTime(item.startsAt)} au ${formatDateTime(item.endsAt)}`;
+}
+
 export function MaintenanceWindowsCard() {
   const queryClient = useQueryClient();
   const windows = useQuery(maintenanceWindowsQuery).data ?? [];
@@ -182,7 +192,7 @@ export function MaintenanceWindowsCard() {
             >
               <ListItemText
                 primary={`${MAINTENANCE_WINDOW_STATE_LABELS[item.state]} — ${item.message}`}
-                secondary={`Du ${formatDateTime(item.startsAt)} au ${formatDateTime(item.endsAt)} · ${MAINTENANCE_SCOPE_LABELS[item.scope]} · par ${item.createdBy ?? '—'}`}
+                secondary={`${periodText(item)} · ${MAINTENANCE_SCOPE_LABELS[item.scope]} · par ${item.createdBy ?? '—'}`}
               />
             </ListItem>
           ))}
@@ -190,8 +200,11 @@ export function MaintenanceWindowsCard() {
       </CardContent>
       <ConfirmDialog
         open={cancelling !== null}
-        title="Annuler cette fenêtre ?"
-        confirmLabel="Annuler la fenêtre"
+        title={
+          cancelling?.state === 'running' ? 'Arrêter cette fenêtre maintenant ?' : 'Annuler cette fenêtre ?'
+        }
+        confirmLabel={cancelling?.state === 'running' ? 'Arrêter la fenêtre' : 'Annuler la fenêtre'}
+        cancelLabel="Garder la fenêtre"
         isBusy={isWorking}
         onConfirm={cancel}
         onCancel={() => setCancelling(null)}
