@@ -19,6 +19,11 @@ import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { botEvents } from '../bots/bots.table.ts';
 import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import {
+  cancelMaintenanceWindow,
+  createMaintenanceWindow,
+  listMaintenanceWindows,
+} from './maintenance-windows.service.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -251,5 +256,24 @@ describe('during and after a window', () => {
     await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 10 * MINUTE));
     await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 20 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est de nouveau en ligne', 'Votre bot est hors ligne']);
+  });
+});
+
+describe('after a window', () => {
+  it('tells at once a condition born after the window ended (only one already there waits)', async () => {
+    // The windows of the tests above that still run end now; one ran until a minute ago.
+    const actor = { id: staff.user.id, username: staff.user.username, ip: null };
+    for (const window of await listMaintenanceWindows(server.app.ctx))
+      if (window.state === 'running') await cancelMaintenanceWindow(server.app.ctx, { id: window.id, actor });
+    await createMaintenanceWindow(server.app.ctx, {
+      window: { startsAt: at(-20 * MINUTE), endsAt: at(-MINUTE), message: 'Passée', scope: 'all' },
+      actor,
+      now: new Date(Date.now() - 30 * MINUTE),
+    });
+    // The bot drops now, after the window: told once it has been offline long enough, not 15 min
+    // after the window's end.
+    const owner = await offlineOwner({ reconnect: false });
+    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 6 * MINUTE));
+    expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
   });
 });
