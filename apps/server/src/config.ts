@@ -356,6 +356,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
     botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },
     releases: { rolloutCheckMs: MINUTE },
-    load: { sampleMs: 500, enterUtilization: 0.9, exitUtilization: 0.7, samplesToEnter: 4 },
+    load: { sampleMs: 500, enterUtilization: 0.9, exitUtilization: 0.7, samplesToEnter: 4, warmupMs: 15_000 },
   });
 }

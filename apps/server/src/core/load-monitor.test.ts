@@ -19,7 +19,7 @@ const clients: BotClient[] = [];
 beforeAll(async () => {
   // Utilisation never reaches 2: not overloaded until a test lowers the thresholds.
   server = await startTestServer({
-    load: { sampleMs: 50, enterUtilization: 2, exitUtilization: 2, samplesToEnter: 1 },
+    load: { sampleMs: 50, enterUtilization: 2, exitUtilization: 2, samplesToEnter: 1, warmupMs: 0 },
   });
 });
 afterAll(async () => {

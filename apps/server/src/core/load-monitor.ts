@@ -11,6 +11,8 @@ export interface LoadConfig {
   /** Utilisation below which it is no longer (hysteresis: it does not flap around one threshold). */
   exitUtilization: number;
   samplesToEnter: number;
+  /** A node starting (migrations, first compilations) is busy by nature: not judged this long. */
+  warmupMs: number;
 }
 
 /**
@@ -24,6 +26,7 @@ export class LoadMonitor {
   private readonly delay = monitorEventLoopDelay({ resolution: 20 });
   private busySamples = 0;
   private overloaded = false;
+  private readonly startedAt = Date.now();
   /** The last sample's utilisation (0-1) and event-loop delay p99 (ms). */
   utilization = 0;
   delayP99Ms = 0;
@@ -64,7 +67,8 @@ export class LoadMonitor {
     this.previous = now;
     this.delayP99Ms = this.delay.percentile(99) / 1e6;
     this.delay.reset();
-    const { enterUtilization, exitUtilization, samplesToEnter } = this.config;
+    const { enterUtilization, exitUtilization, samplesToEnter, warmupMs } = this.config;
+    if (Date.now() - this.startedAt < warmupMs) return;
     this.busySamples = this.utilization >= enterUtilization ? this.busySamples + 1 : 0;
     if (!this.overloaded && this.busySamples >= samplesToEnter) this.change(true);
     else if (this.overloaded && this.utilization < exitUtilization) this.change(false);
