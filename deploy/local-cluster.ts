@@ -19,6 +19,8 @@ export interface LocalClusterOptions {
   shared?: boolean;
   /** Extra environment of every node (LOG_LEVEL, ADMIN_PASSWORD…). */
   env?: Record<string, string>;
+  /** Extra environment of one node, by its index (a node with thresholds of its own…). */
+  nodeEnv?: Record<number, Record<string, string>>;
   /** Receives every output line of every process, prefixed with its name. */
   onOutput?: (line: string) => void;
 }
@@ -96,6 +98,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
         [...profileArgs(), serverMain],
         {
           ...options.env,
+          ...options.nodeEnv?.[i],
           PORT: String(port),
           HOST: '127.0.0.1',
           PUBLIC_URL: publicUrl,
@@ -213,9 +216,11 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<v
   await exited;
 }
 
+/** Started and serving: ready, or overloaded already (it serves what it holds, decision 911). */
 async function isReady(url: string): Promise<boolean> {
   try {
-    return (await fetch(`${url}/api/readyz`, { signal: AbortSignal.timeout(2_000) })).ok;
+    const answer = await fetch(`${url}/api/readyz`, { signal: AbortSignal.timeout(2_000) });
+    return answer.ok || ((await answer.json()) as { code?: string }).code === 'OVERLOADED';
   } catch {
     return false;
   }

@@ -54,6 +54,9 @@ const envSchema = z.object({
   REDIS_URL: z.string().url().optional(),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** docs/capacity.md: the event-loop utilisation (0-1) at which a node calls itself overloaded, and under which it no longer does. */
+  LOAD_ENTER_UTILIZATION: z.coerce.number().min(0).max(1).default(0.9),
+  LOAD_EXIT_UTILIZATION: z.coerce.number().min(0).max(1).default(0.7),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
   ADMIN_USERNAME: z.string().min(3).max(32).default('admin'),
@@ -356,6 +359,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     commands: { ttlMs: 15 * MINUTE, sweepMs: 10_000, maxPendingPerBot: 10 },
     botLog: { linesPerSecond: 5, burst: 20, purgeEveryMs: 60 * MINUTE },
     releases: { rolloutCheckMs: MINUTE },
-    load: { sampleMs: 500, enterUtilization: 0.9, exitUtilization: 0.7, samplesToEnter: 4, warmupMs: 15_000 },
+    load: {
+      sampleMs: 500,
+      enterUtilization: e.LOAD_ENTER_UTILIZATION,
+      exitUtilization: Math.min(e.LOAD_EXIT_UTILIZATION, e.LOAD_ENTER_UTILIZATION),
+      samplesToEnter: 4,
+      warmupMs: 15_000,
+    },
   });
 }

@@ -5,6 +5,7 @@ import { ERRORS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { OVERLOADED_RETRY_AFTER_S } from './load-monitor.ts';
 
 /** How long one readiness check may take: a probe must answer quickly, even during an outage. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -79,7 +80,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       if (ctx.load.isOverloaded)
         return reply
           .status(503)
-          .header('Retry-After', '5')
+          .header('Retry-After', String(OVERLOADED_RETRY_AFTER_S))
           .send({
             error: ERRORS.OVERLOADED.message,
             code: 'OVERLOADED' as const,

@@ -9,8 +9,11 @@ import {
   connectAndAuthenticate,
   connectOwnerBot,
   createBotOwner,
+  openSocket,
   type TestSocket,
+  waitFor,
 } from '../../test/helpers/realtime.ts';
+import { upgradeAnswer } from '../../test/raw-http.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -52,20 +55,40 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   sockets.push(watcher.socket);
   const seen = collect<BotState>(watcher.socket, 'bot_update');
 
+  // A bot whose socket opened just before the overload authenticates just after it.
+  const newcomer = await createBotOwner(server, { accounts: ['Charge-Deux'] });
+  const lateSocket = openSocket(server, { hwid: newcomer.hwid });
+  sockets.push(lateSocket);
+  await waitFor(lateSocket, 'connect');
+
   setThresholds(0, 0);
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
   expect((await readiness()).status).toBe(503);
   expect(await metricValue(server.app, 'node_overloaded')).toBe(1);
 
-  // A new bot is refused with a French reason; the SDK keeps retrying with its jittered backoff.
-  const newcomer = await createBotOwner(server, { accounts: ['Charge-Deux'] });
-  const refused = await connectOwnerBot(server, newcomer);
-  sockets.push(refused.socket);
-  expect(refused.ack).toMatchObject({
-    ok: false,
+  // A new bot (no Origin) is refused at the handshake, before any work, with a retry hint: behind
+  // nginx the 503 sends it to the next node.
+  const handshake = await upgradeAnswer(server.url);
+  expect(handshake.head).toMatch(/^HTTP\/1\.1 503/);
+  expect(handshake.head).toMatch(/Retry-After: 5/i);
+  expect(JSON.parse(handshake.body)).toMatchObject({
     code: 'OVERLOADED',
     error: expect.stringContaining('surchargé'),
   });
+  expect(await metricValue(server.app, 'socket_handshakes_refused_total', { code: 'OVERLOADED' })).toBe(1);
+  // One already through the handshake is refused when it authenticates, with the same French reason.
+  const late = await lateSocket.timeout(5_000).emitWithAck('authenticate', {
+    type: 'bot',
+    token: newcomer.botToken,
+    hwid: newcomer.hwid,
+  });
+  expect(late).toMatchObject({ ok: false, code: 'OVERLOADED', error: expect.stringContaining('surchargé') });
+  // Browsers still open their page's socket (a page is cheap next to a fleet).
+  const page = openSocket(server, { origin: server.url });
+  sockets.push(page);
+  await waitFor(page, 'connect');
+
+  // The SDK keeps retrying with its jittered backoff until the node takes bots again.
   const client = createBotClient({
     serverUrl: server.url,
     accessKey: newcomer.accessKey,

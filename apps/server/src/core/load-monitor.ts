@@ -2,6 +2,9 @@ import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'n
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 
+/** Seconds an overloaded node asks to wait (readiness, refused bot handshakes): a few samples' worth. */
+export const OVERLOADED_RETRY_AFTER_S = 5;
+
 /** When a node calls itself overloaded (decision 603 amended by issue 36, see docs/capacity.md). */
 export interface LoadConfig {
   /** How often the event loop's utilisation is read. */

@@ -1,11 +1,13 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode, SOCKET_PATH } from '@bot/contracts';
+import { Counter } from 'prom-client';
 import proxyaddr from 'proxy-addr';
 import type { AppContext } from '../../context.ts';
 import { clientAddressOf, type TrustProxy } from '../../core/client-address.ts';
 import { writeRawRefusal } from '../../core/error-handler.ts';
 import { AppError } from '../../core/errors.ts';
+import { OVERLOADED_RETRY_AFTER_S } from '../../core/load-monitor.ts';
 import type { HubServer } from './realtime.types.ts';
 
 type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -20,14 +22,25 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
  * behind a local proxy, where every client looks like 127.0.0.1.
  *
  * Refusals answer in the one `{error, code}` shape (engine.io answered in its own): a foreign origin
- * 403, past the limit 429 with Retry-After, plain HTTP on the socket path 400 (WebSocket only). Runs
+ * 403, an overloaded node 503 to bots, past the limit 429 with Retry-After, plain HTTP on the
+ * socket path 400 (WebSocket only). Runs
  * in front of engine.io's listeners, so it is installed once Socket.IO is attached to the server.
  */
 export function admitHandshakes(
-  ctx: Pick<AppContext, 'limiter' | 'config'>,
+  ctx: Pick<AppContext, 'limiter' | 'config' | 'load' | 'metrics'>,
   server: HttpServer,
   trustProxy: TrustProxy,
 ): void {
+  const refusals = new Counter({
+    name: 'socket_handshakes_refused_total',
+    help: 'Socket handshakes refused before Socket.IO, by code (FORBIDDEN, OVERLOADED, RATE_LIMITED)',
+    labelNames: ['code'],
+    registers: [ctx.metrics.registry],
+  });
+  const refuse = (socket: Duplex, status: number, code: ErrorCode, headers: Record<string, string> = {}) => {
+    refusals.inc({ code });
+    writeRefusal(socket, status, code, headers);
+  };
   const allowedOrigin = new URL(ctx.config.publicUrl).origin;
   const allowlist = ctx.config.socketHandshakeAllowlist;
   const isExempt = allowlist.length > 0 ? proxyaddr.compile(allowlist) : () => false;
@@ -41,6 +54,11 @@ export function admitHandshakes(
     };
     if (!isOnSocketPath(request)) return admit();
     if (!isOriginAllowed(request, allowedOrigin)) return refuse(socket, 403, 'FORBIDDEN');
+    // An overloaded node takes no new bot (no Origin: not a browser) and says so before any work:
+    // behind nginx the 503 sends the handshake to the next node (decision 911).
+    if (ctx.load.isOverloaded && request.headers.origin === undefined) {
+      return refuse(socket, 503, 'OVERLOADED', { 'Retry-After': String(OVERLOADED_RETRY_AFTER_S) });
+    }
     const address = clientAddressOf(request, trustProxy);
     if (isExempt(address, 0)) return admit();
     ctx.limiter.hit('socketHandshake', address).then(admit, (error: unknown) => {
@@ -66,7 +84,12 @@ export function admitHandshakes(
   });
 }
 
-function refuse(socket: Duplex, status: number, code: ErrorCode, headers: Record<string, string> = {}): void {
+function writeRefusal(
+  socket: Duplex,
+  status: number,
+  code: ErrorCode,
+  headers: Record<string, string>,
+): void {
   socket.on('error', () => undefined); // the peer may already be gone
   writeRawRefusal(socket, status, code, headers);
   socket.destroy();

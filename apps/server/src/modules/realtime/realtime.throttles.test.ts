@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
@@ -8,6 +7,7 @@ import {
   type TestSocket,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
+import { upgradeAnswer } from '../../../test/raw-http.ts';
 
 /**
  * Security issue: 1,000 handshakes from one address were all accepted (and slowed everyone), and a
@@ -66,25 +66,6 @@ describe('socket throttles', () => {
     expect(codes).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN', 'RATE_LIMITED', 'RATE_LIMITED']);
   });
 });
-
-/** A raw WebSocket upgrade on the socket path; what the server wrote before closing. */
-function upgradeAnswer(url: string): Promise<{ head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
-      socket.write(
-        'GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n' +
-          'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
-      ),
-    );
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-      resolve({ head, body });
-    });
-  });
-}
 
 describe('no address exempt by default (issue 30)', () => {
   it('limits loopback handshakes too (a local proxy without TRUST_PROXY) and warns in the log', async () => {
