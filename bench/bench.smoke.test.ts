@@ -1,25 +1,21 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { BENCHMARKS } from './benchmarks.ts';
 import type { Figure } from './shared.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const recordDir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
-
-afterAll(() => rmSync(recordDir, { recursive: true, force: true }));
+/** Started with the test run (support/smoke-run.ts), beside the other projects' tests. */
+const recordDir = inject('benchSmokeDir');
 
 describe('npm run bench -- --quick', () => {
   it('runs every benchmark end to end and records its figures, each with its baseline ratio', async () => {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run-all.ts', '--quick'], {
-      cwd: root,
-      env: { ...process.env, BENCH_RECORD_DIR: recordDir },
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const outcome = await vi.waitFor(
+      () => JSON.parse(readFileSync(path.join(recordDir, 'outcome.json'), 'utf8')) as { code: number | null },
+      { timeout: 600_000, interval: 500 },
+    );
+    const output = readFileSync(path.join(recordDir, 'output.log'), 'utf8');
+    expect(outcome.code, output.slice(-4000)).toBe(0);
     const record = JSON.parse(readFileSync(path.join(recordDir, 'benchmarks.json'), 'utf8')) as Record<
       string,
       { machine: { cores: number; node: string }; figures: Figure[] }
@@ -47,6 +43,7 @@ describe('npm run bench -- --quick', () => {
       '## Lighthouse',
       '## Scale-out',
       '## Revocation',
+      '## Capacity and overload',
     ];
     for (const heading of headings) expect(markdown).toContain(heading);
   });

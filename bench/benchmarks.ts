@@ -50,6 +50,12 @@ export const BENCHMARKS: Benchmark[] = [
     quick: ['--map-feed', '--sizes', '100', '--duration', '2', '--warmup', '1'],
   },
   {
+    key: 'overload',
+    script: 'bench/realtime/run.ts',
+    full: ['--overload'],
+    quick: ['--overload', '--quick'],
+  },
+  {
     key: 'commerce',
     script: 'bench/commerce/run.ts',
     full: [],

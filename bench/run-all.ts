@@ -64,8 +64,10 @@ function argumentsOf(benchmark: Benchmark): string[] {
 /** Runs one benchmark at its toy size, its results into `recordDir`, its output printed in one piece. */
 async function runQuick(benchmark: Benchmark, recordDir: string, signal: AbortSignal): Promise<void> {
   mkdirSync(recordDir, { recursive: true });
+  const startedAt = Date.now();
   const printed = (output: { stdout?: string; stderr?: string }) => {
-    process.stdout.write(`\n=== ${benchmark.key} (quick)\n${output.stdout ?? ''}`);
+    const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+    process.stdout.write(`\n=== ${benchmark.key} (quick, ${seconds} s)\n${output.stdout ?? ''}`);
     process.stderr.write(output.stderr ?? '');
   };
   const run = promisify(execFile)(process.execPath, argumentsOf(benchmark), {

@@ -10,6 +10,22 @@ import type { WorkerCommand, WorkerMessage, WorkerResult } from './realtime/prot
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Resolves once every child has exited, or after `ms` at most. The timer does not hold the process
+ * open: a benchmark whose children all stopped ends at once (a plain sleep kept one 30 s more).
+ */
+export function exited(children: ChildProcess[], ms: number): Promise<void> {
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void Promise.all(running.map((child) => new Promise((done) => child.once('exit', done)))).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 const COMPILED_DIR = fileURLToPath(new URL('../apps/server/dist/bench/', import.meta.url));
 const compiling = new Map<string, Promise<string>>();
 

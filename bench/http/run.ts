@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { type BenchPostgres, startBenchPostgres } from '../postgres.ts';
-import { compared, compiledTarget, nextMessage, recordBenchmark, sleep } from '../shared.ts';
+import { compared, compiledTarget, exited, nextMessage, recordBenchmark } from '../shared.ts';
 import type { TargetCommand, TargetCpu, TargetReady } from './target.ts';
 
 const { values } = parseArgs({
@@ -62,9 +62,9 @@ async function startTarget(
 /** Stops the targets (SIGKILL after 30 s), then PostgreSQL: their connections close first. */
 async function stopAll(children: ChildProcess[], postgres: BenchPostgres | undefined): Promise<void> {
   const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  const stopped = exited(running, 30_000);
   for (const child of running) child.kill();
-  await Promise.race([Promise.all(exited), sleep(30_000)]);
+  await stopped;
   for (const child of running)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   postgres?.stop();
@@ -99,7 +99,7 @@ async function load(name: string, target: Target): Promise<Measured> {
     connections: CONNECTIONS,
     headers: target.token ? { authorization: `Bearer ${target.token}` } : {},
   };
-  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connections
+  await autocannon({ ...options, duration: Math.min(2, SECONDS) }); // warm-up: JIT, caches, connections
   const cpuBefore = await cpuMicrosOf(target.child);
   const result = await autocannon({ ...options, duration: SECONDS });
   const cpuMicros = (await cpuMicrosOf(target.child)) - cpuBefore;
@@ -171,7 +171,7 @@ const table = rows
 const heading = engine === 'PGlite' ? '## HTTP' : '## HTTP on PostgreSQL';
 const section = `${heading}
 
-Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after 2 s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second. Target CPU per request: the target process's user and system time over the measured seconds (\`process.cpuUsage()\`, the kernel's work on its sockets included) divided by the requests it answered, and its ratio to the baseline's (the embedded database works inside the product's process; PostgreSQL's own CPU is not counted).
+Measured by \`npm run bench:http${values.postgres ? ' -- --postgres' : ''}\` (\`bench/http/\`) on ${measuredAt.slice(0, 16)}Z, ${os.cpus().length} cores, Node ${process.version}, ${engine}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after ${Math.min(2, SECONDS)} s of warm-up, medians of ${RUNS} runs taken in turn, each target in its own process (production logging at \`LOG_LEVEL=info\`). Goal: signed-in \`GET /api/me/info\` at ≥ ${GOAL * 100} % of the baseline's requests per second. Target CPU per request: the target process's user and system time over the measured seconds (\`process.cpuUsage()\`, the kernel's work on its sockets included) divided by the requests it answered, and its ratio to the baseline's (the embedded database works inside the product's process; PostgreSQL's own CPU is not counted).
 
 | target | requests/s | of the baseline | target CPU per request | p50 | p99 | errors | verdict |
 |---|---|---|---|---|---|---|---|

@@ -30,6 +30,7 @@ const result: WorkerResult = {
   adminBytes: [],
   adminCells: [],
   disconnects: 0,
+  dropped: 0,
   refusals: 0,
   reasons: {},
 };
@@ -41,13 +42,19 @@ const inWindow = (time: number | undefined): time is number =>
 
 let reconnects = false;
 let arrivalSpreadMs = 0;
+let keepTrying = false;
 /** Bot sockets authenticated right now (reconnect mode: they leave on disconnect, return on re-authentication). */
 const authenticatedBots = new Set<Socket>();
+/** Sockets taken by the target (bots authenticated, watchers following): closing one drops it. */
+const taken = new WeakSet<Socket>();
 
-function open(url: string): Socket {
+/** A bot's socket, or a browser's (a watcher): browsers send their page's Origin, bots none. */
+function open(url: string, client: 'bot' | 'browser' = 'bot'): Socket {
   // Reconnecting like the SDK, except after a node loss in bench/cluster (faster, to time the move).
   const retries =
-    arrivalSpreadMs > 0 ? SOCKET_CLIENT_OPTIONS : { reconnectionDelay: 500, reconnectionDelayMax: 2_000 };
+    arrivalSpreadMs > 0 || keepTrying
+      ? SOCKET_CLIENT_OPTIONS
+      : { reconnectionDelay: 500, reconnectionDelayMax: 2_000 };
   const socket = io(url, {
     path: '/socket.io',
     transports: ['websocket'],
@@ -55,9 +62,12 @@ function open(url: string): Socket {
     reconnectionDelay: retries.reconnectionDelay,
     reconnectionDelayMax: retries.reconnectionDelayMax,
     forceNew: true,
+    ...(client === 'browser' ? { extraHeaders: { origin: url } } : {}),
   });
   socket.on('disconnect', (reason) => {
     result.disconnects += 1;
+    if (taken.has(socket)) result.dropped += 1;
+    taken.delete(socket);
     countReason(reason);
   });
   socket.on('auth_error', (body: { code: string }) => {
@@ -88,9 +98,10 @@ function authenticate(socket: Socket, payload: Record<string, unknown>): Promise
       socket.off('connect', onConnect);
       resolve(ok);
     };
-    const timer = setTimeout(() => settle(false), 60_000);
+    const timer = setTimeout(() => settle(false), keepTrying ? 2 ** 31 - 1 : 60_000);
     const onConnect = () => {
       socket.emit('authenticate', payload, (answer: { ok: boolean }) => {
+        if (answer.ok) taken.add(socket);
         if (answer.ok || !retries) settle(answer.ok);
       });
     };
@@ -140,7 +151,7 @@ function watchFleet(
   viewport: MapViewport | null,
   index: number,
 ): Promise<boolean> {
-  const admin = open(url);
+  const admin = open(url, 'browser');
   result.adminBytes[index] = 0;
   result.adminCells[index] = 0;
   admin.io.on('open', () => {
@@ -184,13 +195,13 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
   for (let i = 0; i < command.bots.length; i += batch) {
     const slice = command.bots.slice(i, i + batch);
     const started = Date.now();
-    const outcomes = await Promise.all(
+    const connecting = Promise.all(
       slice.map(async (bot) => {
         if (arrivalSpreadMs > 0)
           await new Promise((resolve) => setTimeout(resolve, Math.random() * arrivalSpreadMs));
         let ok = true;
         if (bot.ownerToken) {
-          const watcher = open(command.url);
+          const watcher = open(command.url, 'browser');
           watcher.on('bot_update', (state: { accounts: { message: unknown }[] }) => {
             const sentAt = timeOfStamp(state.accounts?.[0]?.message);
             if (!inWindow(sentAt)) return;
@@ -235,6 +246,8 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
         return ok;
       }),
     );
+    // Kept trying, a bot may wait minutes for a place: launch the next ones meanwhile.
+    const outcomes = keepTrying ? [] : await connecting;
     failed += outcomes.filter((ok) => !ok).length;
     const elapsed = Date.now() - started;
     if (elapsed < 100) await new Promise((resolve) => setTimeout(resolve, 100 - elapsed));
@@ -246,6 +259,7 @@ process.on('message', (command: WorkerCommand) => {
   if (command.type === 'start') {
     reconnects = command.reconnect === true;
     arrivalSpreadMs = command.arrivalSpreadMs ?? 0;
+    keepTrying = command.keepTrying === true;
     void start(command);
   }
   if (command.type === 'status') send({ type: 'status', authenticated: authenticatedBots.size });

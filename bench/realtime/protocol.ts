@@ -16,7 +16,17 @@ export interface BenchFixture {
 
 export type TargetMessage =
   | { type: 'ready'; port: number; fixtureFile: string }
-  | { type: 'stats'; cpuMicros: number; rss: number; heapUsed: number; hub?: unknown };
+  | {
+      type: 'stats';
+      cpuMicros: number;
+      rss: number;
+      heapUsed: number;
+      /** The target's event loop so far (`performance.eventLoopUtilization()`, ms busy and idle). */
+      eventLoop: { active: number; idle: number };
+      hub?: unknown;
+      /** The server's own verdict (decision 911); the relay has none. */
+      overloaded?: boolean;
+    };
 
 export type WorkerCommand =
   | {
@@ -36,6 +46,12 @@ export type WorkerCommand =
        * retrying with the SDK's reconnection settings: the arrival of bots after a restart.
        */
       arrivalSpreadMs?: number;
+      /**
+       * Every bot keeps trying until it is taken, retrying like the SDK, however long that is (a node
+       * past its capacity refuses new bots): `connected` answers once every socket is launched, and
+       * `status` tells how many are taken.
+       */
+      keepTrying?: boolean;
     }
   | { type: 'status' }
   | { type: 'window'; from: number; to: number }
@@ -55,6 +71,8 @@ export interface WorkerResult {
   /** Per admin watcher: `map_cells` messages received in the window. */
   adminCells: number[];
   disconnects: number;
+  /** Sockets closed after they were taken (a bot authenticated, a watcher following): dropped. */
+  dropped: number;
   refusals: number;
   /** Why sockets closed (Socket.IO reasons, auth_error codes). */
   reasons: Record<string, number>;

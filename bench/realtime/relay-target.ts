@@ -7,6 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Server } from 'socket.io';
 import { hashSecret } from '../../apps/server/src/core/ids.ts';
 import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
@@ -56,7 +57,14 @@ async function main(): Promise<void> {
       const cpu = process.cpuUsage();
       if (message.gc) (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
-      send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed });
+      const { active, idle } = performance.eventLoopUtilization();
+      send({
+        type: 'stats',
+        cpuMicros: cpu.user + cpu.system,
+        rss: memory.rss,
+        heapUsed: memory.heapUsed,
+        eventLoop: { active, idle },
+      });
     }
     if (message.type === 'stop') {
       io.close();

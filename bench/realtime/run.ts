@@ -3,6 +3,7 @@
  * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
  * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (bench/postgres.ts)
  * `npm run bench:realtime -- --map-feed [--sizes 10000]`: staff maps on the full and the viewport feed (map-feed.ts)
+ * `npm run bench:realtime -- --overload [--quick]`: a node's capacity, then twice as many bots (overload.ts)
  *
  * The same traffic against the real server and against a bare Socket.IO relay, in one run: N bots
  * sending 1 update/s, one owner watcher for one bot in ten, one admin watcher. Targets and load run
@@ -15,7 +16,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { MapViewport } from '@bot/contracts';
 import { startBenchPostgres } from '../postgres.ts';
-import { collectResults, freePort, percentile, recordBenchmark, recordedDetails, sleep } from '../shared.ts';
+import {
+  collectResults,
+  exited,
+  freePort,
+  percentile,
+  recordBenchmark,
+  recordedDetails,
+  sleep,
+} from '../shared.ts';
 import {
   MAP_FEED_HEADING,
   MAP_FEED_RECORD_KEY,
@@ -23,7 +32,16 @@ import {
   mapFeedWatchers,
   renderMapFeed,
 } from './map-feed.ts';
-import { type Measurement, realtimeFigures } from './measurement.ts';
+import { type Measurement, realtimeFigures, renderSection } from './measurement.ts';
+import {
+  findCapacity,
+  OVERLOAD_HEADING,
+  OVERLOAD_RECORD_KEY,
+  type OverloadOptions,
+  overloadFigures,
+  pastCapacity,
+  renderOverload,
+} from './overload.ts';
 import { type BenchFixture, preciseNow, type WorkerCommand } from './protocol.ts';
 import { reconnectStorm, renderStorm, type StormResult, stormFigures } from './storm.ts';
 import { forkLoadWorker, startLoad, startTarget, statsOf, type TargetName } from './targets.ts';
@@ -41,6 +59,7 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
     steady: { type: 'string', default: '1000' },
     'map-feed': { type: 'boolean', default: false },
+    overload: { type: 'boolean', default: false },
   },
 });
 
@@ -56,7 +75,9 @@ const DATABASE = values.postgres
   ? 'a PostgreSQL server of its own, whose processes’ CPU counts as the target’s; memory is the target’s only'
   : 'embedded PGlite in-process: its CPU counts';
 const warmupMs = Number(values.warmup) * 1000;
-const GRACE_MS = 3000;
+/** After the window, for its last states to arrive; between targets, for the machine to settle (shorter in toy runs). */
+const GRACE_MS = Math.min(3000, durationMs / 2);
+const PAUSE_MS = Math.min(2000, durationMs / 2);
 const _here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface MeasureOptions {
@@ -174,97 +195,19 @@ async function measure(
   } finally {
     target.send({ type: 'stop' });
     // The target closes the app and exits (writing its CPU profile when asked for one).
-    await Promise.race([new Promise((resolve) => target.once('exit', resolve)), sleep(30_000)]);
+    await exited([target], 30_000);
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     postgres?.stop();
   }
 }
 
 const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(2)} %` : 'n/a');
-
-function renderSection(rows: Measurement[], startedAt: Date): string {
-  const lines: string[] = [];
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  lines.push(HEADING);
-  lines.push('');
-  lines.push(
-    `Measured by \`npm run bench:realtime${values.postgres ? ' -- --postgres' : ''}\` (\`bench/realtime/\`) on ${startedAt.toISOString().slice(0, 16)}Z, ` +
-      `${os.cpus().length} cores (${cpu}), Node ${process.version}. Each N: N bots sending 1 update/s ` +
-      '(2 game accounts each), one owner watcher for one bot in ten, one admin watcher; ' +
-      `${durationMs / 1000} s measured after ${warmupMs / 1000} s of warm-up. Load comes from separate processes ` +
-      "(socket.io-client) on the same 2 cores; the target's CPU is its own `process.cpuUsage()`. Both targets " +
-      'run compiled as `npm start` runs the server (esbuild, no tsx).',
-  );
-  lines.push('');
-  lines.push(
-    `- **server**: the real app (\`buildApp\`, ${DATABASE}), authentication, report ` +
-      'validation (compiled fast path, zod for the rest), whitelist filter, state store, admin batches every 250 ms, per-minute history upserts.',
-  );
-  lines.push(
-    '- **relay** (baseline): bare Socket.IO, same transport settings, each update relayed as is to the owner ' +
-      'room and the admin room (no checks, no state, so no batching: one admin message per update).',
-  );
-  lines.push(
-    '- *delivered / expected* counts bot states: one per update for the admin plus one per update of a watched ' +
-      'bot for its owner. CPU per delivered state = target CPU time in the window / delivered states. ' +
-      'Memory per socket = (heap after a full collection at the end − heap before any client) / connected ' +
-      "sockets, the goal's measure: the server's RSS also holds the embedded database's WebAssembly memory, " +
-      'which grows and shrinks by hundreds of megabytes with its own work (the RSS column, same formula, shows it).',
-  );
-  lines.push('');
-  lines.push(
-    '| N | target | sockets | delivered / expected | owner p50 | owner p99 | admin p50 | admin p99 | admin messages | CPU per delivered state | target CPU | RSS per socket | load avg |',
-  );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of rows) {
-    lines.push(
-      `| ${row.n} | ${row.target} | ${row.sockets}${row.failed ? ` (${row.failed} failed)` : ''} | ` +
-        `${row.delivered} / ${row.expected} (${pct(row.delivered, row.expected)}) | ${fmt(row.ownerP50)} ms | ` +
-        `${fmt(row.ownerP99)} ms | ${fmt(row.adminP50)} ms | ${fmt(row.adminP99)} ms | ${row.adminMessages} | ` +
-        `${fmt(row.cpuMicros / Math.max(1, row.delivered), 2)} µs | ${fmt(row.cpuShare * 100, 0)} % of a core | ` +
-        `${fmt(row.rssPerSocketKb)} KB (heap ${fmt(row.heapPerSocketKb)}) | ${fmt(row.load)} |`,
-    );
-  }
-  lines.push('');
-  lines.push(
-    'Ratios server / relay (goal: CPU per delivered state ≤ 1.3, heap per socket ≤ 1.5, 100 % delivery, owner p99 ≤ 100 ms, admin p99 ≤ 500 ms):',
-  );
-  lines.push('');
-  lines.push(
-    '| N | CPU per delivered state | heap per socket | RSS per socket | owner p99 | admin p99 | server delivery | verdict |',
-  );
-  lines.push('|---|---|---|---|---|---|---|---|');
-  for (const n of [...new Set(rows.map((row) => row.n))]) {
-    const server = rows.find((row) => row.n === n && row.target === 'server');
-    const relay = rows.find((row) => row.n === n && row.target === 'relay');
-    if (!server || !relay) continue;
-    const cpuRatio =
-      server.cpuMicros / Math.max(1, server.delivered) / (relay.cpuMicros / Math.max(1, relay.delivered));
-    const heapRatio = server.heapPerSocketKb / relay.heapPerSocketKb;
-    const rssRatio = server.rssPerSocketKb / relay.rssPerSocketKb;
-    const delivery = server.delivered / Math.max(1, server.expected);
-    const misses: string[] = [];
-    if (cpuRatio > 1.3) misses.push('CPU');
-    if (!(heapRatio > 0 && heapRatio <= 1.5)) misses.push('memory');
-    if (delivery < 0.9999) misses.push('delivery');
-    if (!(server.ownerP99 <= 100)) misses.push('owner p99');
-    if (!(server.adminP99 <= 500)) misses.push('admin p99');
-    lines.push(
-      `| ${n} | ${fmt(cpuRatio, 2)} | ${fmt(heapRatio, 2)} | ${fmt(rssRatio, 2)} | ${fmt(server.ownerP99 / relay.ownerP99, 2)} | ` +
-        `${fmt(server.adminP99 / relay.adminP99, 2)} | ` +
-        `${pct(server.delivered, server.expected)} | ${misses.length ? `misses: ${misses.join(', ')}` : 'meets the goal'} |`,
-    );
-  }
-  lines.push('');
-  return lines.join('\n');
-}
-
 /** Per N, the server against the relay: CPU per delivered state, memory per socket, owner p99, delivery. */
 async function main(): Promise<void> {
   const startedAt = new Date();
   if (values.storm) return runStorm(startedAt);
   if (values['map-feed']) return runMapFeed(startedAt);
+  if (values.overload) return runOverload(startedAt);
   const rows: Measurement[] = [];
   for (const n of sizes) {
     for (const target of values.targets.split(',') as TargetName[]) {
@@ -277,7 +220,7 @@ async function main(): Promise<void> {
           `load ${fmt(row.load)}, reasons ${JSON.stringify(row.reasons)}${row.hub ? `, hub ${JSON.stringify(row.hub)}` : ''}`,
       );
       rows.push(row);
-      await sleep(2000);
+      await sleep(PAUSE_MS);
     }
   }
   // --merge keeps the recorded rows this run did not redo (the 10,000 case is heavy: it can be run
@@ -290,7 +233,14 @@ async function main(): Promise<void> {
       (a, b) => a.n - b.n || a.target.localeCompare(b.target),
     );
   }
-  const section = renderSection(allRows, startedAt);
+  const section = renderSection(allRows, {
+    startedAt,
+    heading: HEADING,
+    database: DATABASE,
+    postgres: values.postgres,
+    durationMs,
+    warmupMs,
+  });
   console.log(`\n${section}`);
   if (!values['no-write']) {
     recordBenchmark({
@@ -314,14 +264,14 @@ async function runMapFeed(startedAt: Date): Promise<void> {
   for (const n of values.sizes ? sizes : values.quick ? [1000] : [10_000]) {
     console.log(`N=${n} map feed: full...`);
     const full = await measure('server', n, { adminViewports: [null] });
-    await sleep(2000);
+    await sleep(PAUSE_MS);
     console.log(`N=${n} map feed: viewport...`);
     const viewport = await measure('server', n, { adminViewports: mapFeedWatchers, fullFeedMaxBots: 0 });
     console.log(
       `  full ${JSON.stringify(full.adminBytesPerSecond)} B/s, viewport ${JSON.stringify(viewport.adminBytesPerSecond)} B/s`,
     );
     rows.push({ full, viewport });
-    await sleep(2000);
+    await sleep(PAUSE_MS);
   }
   const section = renderMapFeed(rows, startedAt, { durationMs, warmupMs });
   console.log(`\n${section}`);
@@ -332,6 +282,35 @@ async function runMapFeed(startedAt: Date): Promise<void> {
       key: MAP_FEED_RECORD_KEY,
       figures: mapFeedFigures(rows),
       details: { rows },
+    });
+  }
+  process.exit(0);
+}
+
+/** The capacity of the relay and the server on this host, then the server at twice its own (overload.ts). */
+async function runOverload(startedAt: Date): Promise<void> {
+  const options: OverloadOptions = values.quick
+    ? { maxBots: 100, step: 50, settleMs: 500, sampleMs: 1000, durationMs: 2000 }
+    : { maxBots: 20_000, step: 1000, settleMs: 3000, sampleMs: 5000, durationMs };
+  const capacities = [];
+  for (const target of ['relay', 'server'] as const) {
+    console.log(`capacity of the ${target}...`);
+    capacities.push(await findCapacity(target, options));
+    await sleep(PAUSE_MS);
+  }
+  const offered = 2 * (capacities[1]?.capacity ?? options.maxBots);
+  console.log(`the server offered ${offered} bots...`);
+  const overload = await pastCapacity(offered, options);
+  console.log(`  ${JSON.stringify(overload)}`);
+  const section = renderOverload(capacities, overload, startedAt, options);
+  console.log(`\n${section}`);
+  if (!values['no-write']) {
+    recordBenchmark({
+      heading: OVERLOAD_HEADING,
+      section,
+      key: OVERLOAD_RECORD_KEY,
+      figures: overloadFigures(capacities, overload),
+      details: { capacities, overload },
     });
   }
   process.exit(0);

@@ -5,6 +5,7 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -160,6 +161,7 @@ async function serve(
     if (message.type === 'stats') {
       // CPU first: the collection below is the benchmark's, not the target's.
       const cpu = process.cpuUsage();
+      const { active, idle } = performance.eventLoopUtilization();
       if (message.gc) (globalThis as { gc?: () => void }).gc?.();
       const memory = process.memoryUsage();
       void hubCounts(app).then((hub) =>
@@ -168,7 +170,9 @@ async function serve(
           cpuMicros: cpu.user + cpu.system,
           rss: memory.rss,
           heapUsed: memory.heapUsed,
+          eventLoop: { active, idle },
           hub,
+          overloaded: app.ctx.load.isOverloaded,
         }),
       );
     }
@@ -184,6 +188,7 @@ async function serve(
 
 /** What the hub turned away, as its metrics count it: each series by its labels. */
 const HUB_COUNTERS = [
+  'socket_handshakes_refused_total',
   'socket_refusals_total',
   'bot_reports_dropped_total',
   'bots_silent_closed_total',

@@ -11,6 +11,7 @@ import { SOCKET_RECONNECTION_DELAY_MAX_MS } from '@bot/contracts';
 import {
   collectResults,
   compared,
+  exited,
   type Figure,
   freePort,
   nextMessage,
@@ -126,7 +127,7 @@ export async function reconnectStorm(input: {
     for (const worker of children.slice(1)) worker.send({ type: 'stop' } satisfies WorkerCommand);
     target.send({ type: 'stop' });
     // The target closes the app and exits (writing its CPU profile when asked for one).
-    await Promise.race([new Promise((resolve) => target.once('exit', resolve)), sleep(30_000)]);
+    await exited([target], 30_000);
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   }
 }
