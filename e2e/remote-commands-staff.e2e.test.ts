@@ -1,5 +1,5 @@
 import { runSimulatedCommands } from '@bot/bot-agent';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { apiClient } from '../apps/server/test/harness.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
@@ -46,6 +46,16 @@ it('staff restart a bot from the admin user page, and cancel a command waiting f
   await page.goto(`/admin/users/${bot.owner.user.id}`);
   const section = page.getByRole('region', { name: 'Commandes à distance' });
   const reconnected = new Promise<void>((resolve) => bot.client.on('authenticated', resolve));
+  /** The bot's state as the server holds it (what the card reads). */
+  const botState = async () =>
+    (
+      await apiClient(shared.server)<{ data: { state: { paused?: boolean; online?: boolean } | null } }>(
+        'GET',
+        `/admin/users/${bot.owner.user.id}/bot`,
+        undefined,
+        staff.token,
+      )
+    ).body.data.state;
   await section.getByTestId('bot-command-restart').click();
   await section.locator(command('restart', 'succeeded')).waitFor({ timeout: 10_000 });
   await reconnected;
@@ -55,14 +65,18 @@ it('staff restart a bot from the admin user page, and cancel a command waiting f
   // Told by no socket: the page reads it once reloaded, then every 500 ms while it waits.
   await page.reload();
   await section.locator(command('pause', 'succeeded')).waitFor({ timeout: 10_000 });
+  // Once the bot's report after the pause has reached the server, the card shows it on load.
+  await vi.waitFor(async () => expect((await botState())?.paused).toBe(true));
   await page.reload();
-  // The card is read every 10 s: the bot's report after the pause comes within that.
-  await page.getByTestId('user-bot-presence').getByText('En pause').waitFor({ timeout: 12_000 });
+  await page.getByTestId('user-bot-presence').getByText('En pause').waitFor();
   await expect.poll(() => section.getByTestId('bot-command-pause').isDisabled()).toBe(true);
   await section.getByTestId('bot-command-resume').click();
   await section.locator(command('resume', 'succeeded')).waitFor({ timeout: 10_000 });
 
+  // Offline, the bot can be sent a command that waits for it (the card is read anew on load).
   await bot.stop();
+  await vi.waitFor(async () => expect((await botState())?.online ?? false).toBe(false));
+  await page.reload();
   await section.getByTestId('bot-command-pause').click();
   const waiting = section.locator(command('pause', 'queued'));
   await waiting.waitFor({ timeout: 5_000 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { apiClient } from '../apps/server/test/harness.ts';
 import {
   expectHeading,
-  navigateInApp,
   openPage,
   serverAndBrowser,
   signInThroughForm,
@@ -35,7 +34,8 @@ describe('lease signing keys in the admin settings', () => {
 
     const { page, close } = await openPage(shared.browser, shared.server.url, { blockServiceWorkers: true });
     await signInThroughForm(page, admin.user.username, admin.password);
-    await navigateInApp(page, '/admin/settings');
+    // A full load: a move inside the app could lose to the sign-in's own redirect still under way.
+    await page.goto('/admin/settings');
     await expectHeading(page, 'Paramètres');
     const card = page.getByRole('list', { name: 'Clés de signature' });
     await card.getByText(`${before.slice(0, 12)}… — Baux des bots — Clé en service`).waitFor();

@@ -1,6 +1,11 @@
 import { defineProject } from 'vitest/config';
 
-/** Browser journeys: Debian's Chromium driven by playwright-core against the real server. */
+/**
+ * Browser journeys: Debian's Chromium driven by playwright-core against the real server. A journey
+ * keeps about one core and a half busy (its server, the browser's processes) and waits for the page
+ * the rest of the time: the journeys run among the server's tests, two files at a time, each
+ * filling the other's waits (`npm test` went from 651 s to … on two cores, docs/architecture.md).
+ */
 export default defineProject({
   test: {
     name: 'e2e',
@@ -8,13 +13,8 @@ export default defineProject({
     globalSetup: ['./support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // One journey at a time: each drives Chromium and a server, so on two cores two at once each take
-    // about twice as long (measured: 464 s in parallel against 491 s in a row), a 6 % gain not worth
-    // the timing risk. The modules (the whole server) load once for all files.
-    fileParallelism: false,
+    // The modules (the whole server) load once per worker for all its files.
     isolate: false,
-    // Its own group, after the others: a project of one worker cannot share a group with projects of two.
-    sequence: { groupOrder: 1 },
     pool: 'forks',
   },
 });

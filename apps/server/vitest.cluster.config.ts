@@ -2,7 +2,9 @@ import { defineProject } from 'vitest/config';
 
 /**
  * Several nodes on one PostgreSQL and one Redis (real servers started by the tests). A project of
- * its own: it brings its own database, so it does not run again in the PostgreSQL pass of CI.
+ * its own: it brings its own database, so it does not run again in the PostgreSQL pass of CI. Its
+ * files run beside the server tests (each brings its own servers on free ports): most of their time
+ * is spent waiting for processes to start, stop and notice each other.
  */
 export default defineProject({
   test: {
@@ -11,7 +13,6 @@ export default defineProject({
     globalSetup: ['./test/cluster/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
     pool: 'forks',
   },
 });
