@@ -4,7 +4,7 @@ import { defineProject } from 'vitest/config';
  * Browser journeys: Debian's Chromium driven by playwright-core against the real server. A journey
  * keeps about one core and a half busy (its server, the browser's processes) and waits for the page
  * the rest of the time: the journeys run among the server's tests, two files at a time, each
- * filling the other's waits (`npm test` went from 651 s to … on two cores, docs/architecture.md).
+ * filling the other's waits (`npm test` went from 806 s to 577 s on two cores, docs/architecture.md).
  */
 export default defineProject({
   test: {
