@@ -365,6 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       exitUtilization: Math.min(e.LOAD_EXIT_UTILIZATION, e.LOAD_ENTER_UTILIZATION),
       samplesToEnter: 4,
       warmupMs: 15_000,
+      enterOpenFiles: 0.9,
+      exitOpenFiles: 0.85,
     },
   });
 }

@@ -113,7 +113,14 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     // A test machine's loop is busy with the test itself (migrations, password hashes, browsers):
     // measured, a test server would call itself overloaded and refuse the bots a test connects.
     // The overload is tested on purpose (core/load-monitor.test.ts), with thresholds of its own.
-    load: { ...base.load, enterUtilization: 2, exitUtilization: 2, ...options.load },
+    load: {
+      ...base.load,
+      enterUtilization: 2,
+      exitUtilization: 2,
+      enterOpenFiles: 2,
+      exitOpenFiles: 2,
+      ...options.load,
+    },
   };
   const { database, dispose } = options.openDatabaseFromConfig
     ? { database: undefined, dispose: async () => {} }

@@ -22,7 +22,15 @@ const clients: BotClient[] = [];
 beforeAll(async () => {
   // Utilisation never reaches 2: not overloaded until a test lowers the thresholds.
   server = await startTestServer({
-    load: { sampleMs: 50, enterUtilization: 2, exitUtilization: 2, samplesToEnter: 1, warmupMs: 0 },
+    load: {
+      sampleMs: 50,
+      enterUtilization: 2,
+      exitUtilization: 2,
+      samplesToEnter: 1,
+      warmupMs: 0,
+      enterOpenFiles: 2,
+      exitOpenFiles: 2,
+    },
   });
 });
 afterAll(async () => {
@@ -130,5 +138,16 @@ it("overloaded, a bot's watchers get its latest state at each flush instead of e
   // Three changes, at most two messages (the flush may fall between them), the latest last.
   expect(seen.length).toBeLessThanOrEqual(2);
   setThresholds(2, 2);
+  await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
+});
+
+it('a node near its open-file limit is overloaded too: every socket is a file', async () => {
+  expect((await readiness()).status).toBe(200);
+  // Any descriptor at all is past a limit of one in a million; below zero, never idle enough.
+  Object.assign(server.app.ctx.config.load, { enterOpenFiles: 1e-6, exitOpenFiles: 0 });
+  await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
+  expect((await upgradeAnswer(server.url)).head).toMatch(/^HTTP\/1\.1 503/);
+  expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
+  Object.assign(server.app.ctx.config.load, { enterOpenFiles: 2, exitOpenFiles: 2 });
   await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
 });

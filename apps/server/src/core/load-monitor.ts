@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
@@ -16,12 +17,31 @@ export interface LoadConfig {
   samplesToEnter: number;
   /** A node starting (migrations, first compilations) is busy by nature: not judged this long. */
   warmupMs: number;
+  /**
+   * Share (0-1) of the process's open-file limit at which the node is overloaded too, and under which
+   * it no longer is: every socket is a file, and past the limit accepting one fails.
+   */
+  enterOpenFiles: number;
+  exitOpenFiles: number;
+}
+
+/** The soft limit of open files of this process (Linux), undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((candidate) => candidate.startsWith('Max open files'));
+    const limit = Number(line?.split(/\s+/)[3]);
+    return Number.isFinite(limit) && limit > 0 ? limit : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * A node's own headroom, read from Node's event loop (`performance.eventLoopUtilization`, the share
- * of time the loop was busy, and `monitorEventLoopDelay`): past the threshold the node is
- * overloaded until it falls back below a lower one. The readiness check, the bot sockets'
+ * of time the loop was busy, and `monitorEventLoopDelay`) and from its open files against the
+ * process's limit: past either threshold the node is overloaded until both fall back below lower ones. The readiness check, the bot sockets'
  * admission and the metrics read it.
  */
 export class LoadMonitor {
@@ -30,9 +50,11 @@ export class LoadMonitor {
   private busySamples = 0;
   private overloaded = false;
   private readonly startedAt = Date.now();
-  /** The last sample's utilisation (0-1) and event-loop delay p99 (ms). */
+  private readonly fileLimit = openFileLimit();
+  /** The last sample's utilisation (0-1), event-loop delay p99 (ms) and share of the open-file limit in use. */
   utilization = 0;
   delayP99Ms = 0;
+  openFilesShare = 0;
 
   constructor(
     private readonly config: LoadConfig,
@@ -70,11 +92,16 @@ export class LoadMonitor {
     this.previous = now;
     this.delayP99Ms = this.delay.percentile(99) / 1e6;
     this.delay.reset();
-    const { enterUtilization, exitUtilization, samplesToEnter, warmupMs } = this.config;
+    // Listing 20,000 descriptors takes a few milliseconds: cheap next to the sockets they are.
+    this.openFilesShare = this.fileLimit ? readdirSync('/proc/self/fd').length / this.fileLimit : 0;
+    const { enterUtilization, exitUtilization, samplesToEnter, warmupMs, enterOpenFiles, exitOpenFiles } =
+      this.config;
     if (Date.now() - this.startedAt < warmupMs) return;
     this.busySamples = this.utilization >= enterUtilization ? this.busySamples + 1 : 0;
-    if (!this.overloaded && this.busySamples >= samplesToEnter) this.change(true);
-    else if (this.overloaded && this.utilization < exitUtilization) this.change(false);
+    const isBusy = this.busySamples >= samplesToEnter || this.openFilesShare >= enterOpenFiles;
+    const isIdle = this.utilization < exitUtilization && this.openFilesShare < exitOpenFiles;
+    if (!this.overloaded && isBusy) this.change(true);
+    else if (this.overloaded && isIdle) this.change(false);
   }
 
   close(): void {
@@ -83,7 +110,11 @@ export class LoadMonitor {
 
   private change(overloaded: boolean): void {
     this.overloaded = overloaded;
-    const figures = { utilization: this.utilization, delayP99Ms: this.delayP99Ms };
+    const figures = {
+      utilization: this.utilization,
+      delayP99Ms: this.delayP99Ms,
+      openFilesShare: this.openFilesShare,
+    };
     if (overloaded) this.log.warn(figures, 'nœud surchargé : nouveaux bots refusés, disponibilité en échec');
     else this.log.info(figures, 'nœud de nouveau disponible');
   }
