@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient } from '../apps/server/test/harness.ts';
-import {
-  expectHeading,
-  openPage,
-  serverAndBrowser,
-  signInThroughForm,
-} from './support/browser.ts';
+import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 const shared = serverAndBrowser();
 
