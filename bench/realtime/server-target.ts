@@ -6,6 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -163,7 +164,8 @@ async function serve(
       const cpu = process.cpuUsage();
       const { active, idle } = performance.eventLoopUtilization();
       if (message.gc) (globalThis as { gc?: () => void }).gc?.();
-      const memory = process.memoryUsage();
+      // At its open-file limit the process cannot open /proc to read its memory: reported as unknown.
+      const memory = readMemory();
       void hubCounts(app).then((hub) =>
         send({
           type: 'stats',
@@ -184,6 +186,14 @@ async function serve(
     }
   });
   send({ type: 'ready', port, fixtureFile });
+}
+
+function readMemory(): { rss: number; heapUsed: number } {
+  try {
+    return process.memoryUsage();
+  } catch {
+    return { rss: Number.NaN, heapUsed: getHeapStatistics().used_heap_size };
+  }
 }
 
 /** What the hub turned away, as its metrics count it: each series by its labels. */

@@ -159,6 +159,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Socket.IO on the same HTTP server, path /socket.io (closed in preClose, before the server); the
   // one part built from the context it completes, before anything else uses the context.
+  // Past its open-file limit a process cannot even answer: Node closes connections beyond this.
+  if (ctx.load.maxConnections) app.server.maxConnections = ctx.load.maxConnections;
   const realtime = createRealtimeHub(ctx, app.server, redis);
   ctx.live = realtime.live;
   await seedPermissions(ctx);

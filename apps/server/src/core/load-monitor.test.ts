@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type BotClient, createBotClient } from '@bot/bot-agent';
 import type { BotState } from '@bot/contracts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -150,4 +151,12 @@ it('a node near its open-file limit is overloaded too: every socket is a file', 
   expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
   Object.assign(server.app.ctx.config.load, { enterOpenFiles: 2, exitOpenFiles: 2 });
   await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
+});
+
+it('keeps files for itself: the HTTP server holds at most 95 % of the open-file limit in connections', () => {
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((candidate) => candidate.startsWith('Max open files'));
+  const limit = Number(line?.split(/\s+/)[3]);
+  expect(server.app.server.maxConnections).toBe(Math.floor(limit * 0.95));
 });

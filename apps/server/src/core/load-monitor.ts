@@ -25,6 +25,9 @@ export interface LoadConfig {
   exitOpenFiles: number;
 }
 
+/** Share of the open-file limit the HTTP server's connections may take (the rest: database, logs, files). */
+const MAX_CONNECTIONS_SHARE = 0.95;
+
 /** The soft limit of open files of this process (Linux), undefined where it cannot be read. */
 function openFileLimit(): number | undefined {
   try {
@@ -92,8 +95,7 @@ export class LoadMonitor {
     this.previous = now;
     this.delayP99Ms = this.delay.percentile(99) / 1e6;
     this.delay.reset();
-    // Listing 20,000 descriptors takes a few milliseconds: cheap next to the sockets they are.
-    this.openFilesShare = this.fileLimit ? readdirSync('/proc/self/fd').length / this.fileLimit : 0;
+    this.openFilesShare = this.readOpenFilesShare();
     const { enterUtilization, exitUtilization, samplesToEnter, warmupMs, enterOpenFiles, exitOpenFiles } =
       this.config;
     if (Date.now() - this.startedAt < warmupMs) return;
@@ -102,6 +104,25 @@ export class LoadMonitor {
     const isIdle = this.utilization < exitUtilization && this.openFilesShare < exitOpenFiles;
     if (!this.overloaded && isBusy) this.change(true);
     else if (this.overloaded && isIdle) this.change(false);
+  }
+
+  /**
+   * Connections the HTTP server should hold at most (`server.maxConnections`: past it Node closes a
+   * new connection at once): files are kept for the database, logs and refusals in flight, so the
+   * process never runs out. Undefined where the limit is unknown.
+   */
+  get maxConnections(): number | undefined {
+    return this.fileLimit ? Math.floor(this.fileLimit * MAX_CONNECTIONS_SHARE) : undefined;
+  }
+
+  /** Listing 20,000 descriptors takes a few milliseconds: cheap next to the sockets they are. */
+  private readOpenFilesShare(): number {
+    if (!this.fileLimit) return 0;
+    try {
+      return readdirSync('/proc/self/fd').length / this.fileLimit;
+    } catch {
+      return 1; // no file left even to list them (EMFILE): at the limit
+    }
   }
 
   close(): void {
