@@ -1,7 +1,9 @@
 // `npm run cluster`: the scale-out topology on this machine, for trials — PostgreSQL, Redis, three
 // nodes and nginx in front — plus simulated bots connected through nginx (so the admin map shows
 // bots held by every node), then prints the one URL to open. Ctrl-C stops everything.
-// CLUSTER_NODES (3), CLUSTER_PORT (8080, nginx) and CLUSTER_DEMO_BOTS (60; 0: none) change the defaults.
+// CLUSTER_NODES (3), CLUSTER_PORT (8080, nginx) and CLUSTER_DEMO_BOTS (60; 0: none) change the defaults;
+// CLUSTER_OVERLOADED_NODE=3 makes that node call itself overloaded for good (thresholds 0), to watch
+// nginx place new bots on the others (docs/capacity.md).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { startLocalCluster } from '../deploy/local-cluster.ts';
@@ -12,6 +14,7 @@ const workDir = path.join(root, '.cluster');
 
 ensureBuilt();
 const nginxPort = Number(process.env.CLUSTER_PORT ?? 8080);
+const overloadedNode = Number(process.env.CLUSTER_OVERLOADED_NODE ?? 0);
 const cluster = await startLocalCluster({
   workDir,
   ports: {
@@ -21,6 +24,10 @@ const cluster = await startLocalCluster({
     nodes: Array.from({ length: Number(process.env.CLUSTER_NODES ?? 3) }, (_, i) => 3101 + i),
   },
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  nodeEnv:
+    overloadedNode > 0
+      ? { [overloadedNode - 1]: { LOAD_ENTER_UTILIZATION: '0', LOAD_EXIT_UTILIZATION: '0' } }
+      : undefined,
   // The first administrator's password, and warnings; the nodes' JSON logs stay in their level.
   onOutput: (line) => console.log(line),
 });
@@ -28,7 +35,7 @@ const simulator = demoBots > 0 ? startDemoBots(cluster) : undefined;
 console.log(`
   Grappe prête : ${cluster.url}/
   ${cluster.nodes.length} nœuds (${cluster.nodes.map((node) => node.port).join(', ')}) derrière nginx, PostgreSQL et Redis locaux.
-  ${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
+  ${overloadedNode > 0 ? `Le nœud ${overloadedNode} se dit surchargé (15 s après son démarrage) : /api/readyz y répond 503 OVERLOADED.\n  ` : ''}  ${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
   Ctrl-C pour tout arrêter.
 `);
 let isStopping = false;
