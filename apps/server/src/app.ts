@@ -45,6 +45,7 @@ import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
 import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
 import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes.ts';
+import { createMaintenanceCache } from './modules/maintenance-windows/maintenance-windows.service.ts';
 import { meRoutes } from './modules/me/me.routes.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { expireStaleOrders } from './modules/orders/orders.service.ts';
@@ -140,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     permissionCache: createPermissionCache(events),
     userCache: createUserCache(events),
     settingsCache: createSettingsCache(events),
+    maintenanceCache: createMaintenanceCache(events),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
   // The real-time hub is built from the context it completes, right after the HTTP server (below).

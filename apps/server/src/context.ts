@@ -10,6 +10,7 @@ import type { DbOrTx } from './db/client.ts';
 import type { PermissionCache } from './modules/access/access.service.ts';
 import type { SessionCache } from './modules/auth/sessions.service.ts';
 import type { LiveFleet } from './modules/bots/live-fleet.ts';
+import type { MaintenanceCache } from './modules/maintenance-windows/maintenance-windows.service.ts';
 import type { PaymentProvider } from './modules/payments/payment-provider.ts';
 import type { SettingsCache } from './modules/settings/settings.service.ts';
 import type { UserCache } from './modules/users/users.service.ts';
@@ -43,6 +44,7 @@ export interface AppContext {
   permissionCache: PermissionCache;
   userCache: UserCache;
   settingsCache: SettingsCache;
+  maintenanceCache: MaintenanceCache;
   /** The fleet right now (online bots, their watchers, kicks), served by the real-time hub. */
   live: LiveFleet;
   /** Key sealing secrets the server must show again (bot access keys). */

@@ -10,7 +10,9 @@ import {
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, isNull, lte } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
+import { CachedRead } from '../../core/cached-read.ts';
 import { AppError } from '../../core/errors.ts';
+import type { EventBus } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { users } from '../users/users.table.ts';
@@ -150,19 +152,38 @@ export async function cancelMaintenanceWindow(
   });
 }
 
-/** Windows not cancelled before their start that run at `now`. */
-async function runningRows(ctx: AppContext, now: Date): Promise<Row[]> {
+/**
+ * The windows not over yet, as every page load and every page's socket reads them for the banner:
+ * cached like the settings (a read per request cost `/api/settings/public` seventeen times its CPU),
+ * forgotten when any node announces a window changed. Which of them runs is decided at each read.
+ */
+const UPCOMING_CACHE_TTL_MS = 2_000;
+export type MaintenanceCache = CachedRead<Row[]>;
+
+/** Built once per app (app.ts): emptied as soon as any node announces a window changed. */
+export function createMaintenanceCache(events: EventBus): MaintenanceCache {
+  const cache = new CachedRead<Row[]>(UPCOMING_CACHE_TTL_MS);
+  events.on('settings.changed', ({ keys }) => {
+    if (keys.includes('maintenanceWindow')) cache.forget();
+  });
+  return cache;
+}
+
+/** Windows not over at the time of the read, by start. */
+async function readUpcomingRows(ctx: AppContext): Promise<Row[]> {
+  const now = new Date();
   const rows = await ctx.db
     .select()
     .from(maintenanceWindows)
-    .where(and(lte(maintenanceWindows.startsAt, now), gt(maintenanceWindows.endsAt, now)))
+    .where(gt(maintenanceWindows.endsAt, now))
     .orderBy(asc(maintenanceWindows.startsAt));
   return rows.filter((row) => effectiveEnd(row) > now);
 }
 
 /** The window the banner shows now (the earliest started, if several overlap), or null. */
 export async function runningMaintenance(ctx: AppContext, now = new Date()): Promise<RunningMaintenance> {
-  const [row] = await runningRows(ctx, now);
+  const upcoming = await ctx.maintenanceCache.get(() => readUpcomingRows(ctx));
+  const row = upcoming.find((candidate) => candidate.startsAt <= now && effectiveEnd(candidate) > now);
   return row ? { message: row.message, endsAt: effectiveEnd(row).toISOString() } : null;
 }
 

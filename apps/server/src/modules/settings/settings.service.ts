@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS, type PublicSettings, type SiteSettings, siteSettingsS
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type AppContext, inTransaction } from '../../context.ts';
+import { CachedRead } from '../../core/cached-read.ts';
 import type { EventBus } from '../../core/events.ts';
 import { newSecret } from '../../core/ids.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
@@ -12,51 +13,18 @@ import { serverSecrets, settings } from './settings.table.ts';
  * (`settings.changed` reaches every node).
  */
 const SETTINGS_CACHE_TTL_MS = 2_000;
-export interface SettingsCache {
-  value: SiteSettings | undefined;
-  expiresAt: number;
-  /** The read under way: callers arriving meanwhile share it. */
-  reading: Promise<SiteSettings> | undefined;
-}
+export type SettingsCache = CachedRead<SiteSettings>;
 
 /** Built once per app (app.ts): emptied as soon as any node announces a change. */
 export function createSettingsCache(events: EventBus): SettingsCache {
-  const cache: SettingsCache = { value: undefined, expiresAt: 0, reading: undefined };
-  events.on('settings.changed', () => forgetSettings(cache));
+  const cache = new CachedRead<SiteSettings>(SETTINGS_CACHE_TTL_MS);
+  events.on('settings.changed', () => cache.forget());
   return cache;
 }
 
-/** After a change: the next caller reads again, and a read started before the change is not kept. */
-function forgetSettings(cache: SettingsCache): void {
-  cache.expiresAt = 0;
-  cache.reading = undefined;
-}
-
-/**
- * The settings, from the cache while fresh. When it is not, one read serves every caller until it
- * answers: a reconnect storm authenticates thousands of sockets at once, each asking for them.
- */
+/** The settings, from the cache while fresh (one read shared by every caller when not). */
 export function getSettings(ctx: AppContext): Promise<SiteSettings> {
-  const cache = ctx.settingsCache;
-  if (cache.value && cache.expiresAt > Date.now()) return Promise.resolve(cache.value);
-  if (!cache.reading) {
-    const reading = readSettings(ctx, ctx.log).then(
-      (value) => {
-        if (cache.reading === reading) {
-          cache.value = value;
-          cache.expiresAt = Date.now() + SETTINGS_CACHE_TTL_MS;
-          cache.reading = undefined;
-        }
-        return value;
-      },
-      (error: unknown) => {
-        if (cache.reading === reading) cache.reading = undefined;
-        throw error;
-      },
-    );
-    cache.reading = reading;
-  }
-  return cache.reading;
+  return ctx.settingsCache.get(() => readSettings(ctx, ctx.log));
 }
 
 /**
@@ -154,7 +122,7 @@ export async function updateSettings(
     });
     return Object.keys(after);
   });
-  forgetSettings(ctx.settingsCache);
+  ctx.settingsCache.forget();
   if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }
