@@ -41,25 +41,40 @@ export async function markCommandSent(
   });
 }
 
-/** What a bot connecting now must be handed: queued commands, and those sent before it connected. */
+/** A command waiting for a connecting bot, and how many times it was handed over already. */
+export interface CommandToDeliver {
+  command: BotCommand;
+  deliveries: number;
+}
+
+/**
+ * What bots connecting now must each be handed, in one query for all of them (a reconnect storm
+ * connects thousands at once): queued commands, and those sent before that bot's connection.
+ */
 export async function commandsToDeliver(
   ctx: AppContext,
-  input: { hwid: string; connectedAt: Date; now?: Date },
-): Promise<{ command: BotCommand; deliveries: number }[]> {
+  bots: readonly { hwid: string; connectedAt: Date }[],
+  now = new Date(),
+): Promise<CommandToDeliver[][]> {
   const rows = await ctx.db
     .select()
     .from(botCommands)
     .where(
       and(
-        eq(botCommands.hwid, input.hwid),
+        inArray(botCommands.hwid, [...new Set(bots.map((bot) => bot.hwid))]),
         inArray(botCommands.state, ['queued', 'sent']),
-        gt(botCommands.expiresAt, input.now ?? new Date()),
+        gt(botCommands.expiresAt, now),
       ),
     )
     .orderBy(asc(botCommands.createdAt));
-  return rows
-    .filter((row) => row.state === 'queued' || (row.sentAt !== null && row.sentAt < input.connectedAt))
-    .map((row) => ({ command: toBotCommand(row), deliveries: row.deliveries }));
+  return bots.map(({ hwid, connectedAt }) =>
+    rows
+      .filter(
+        (row) =>
+          row.hwid === hwid && (row.state === 'queued' || (row.sentAt !== null && row.sentAt < connectedAt)),
+      )
+      .map((row) => ({ command: toBotCommand(row), deliveries: row.deliveries })),
+  );
 }
 
 /** The agent has the command (`sent` → `acknowledged`): the only way past `sent`. */

@@ -194,6 +194,19 @@ it('keeps a command queued while the bot is offline and delivers it when it conn
   expect(commands.isPaused()).toBe(true);
 });
 
+it('hands each of several bots connecting at once its own waiting commands, in their order', async () => {
+  const owners = await Promise.all([ownerWatching(), ownerWatching(), ownerWatching()]);
+  const queued = [];
+  for (const { owner } of owners)
+    queued.push([await send(owner, { kind: 'pause' }), await send(owner, { kind: 'resume' })]);
+  // Connected together, their waiting commands are read in one batch.
+  const agents = await Promise.all(owners.map(({ owner }) => rawAgent(owner)));
+  for (const [index, { deliveries }] of agents.entries()) {
+    const expected = queued[index]!.map((command) => command.id);
+    await vi.waitFor(() => expect(deliveries.map((delivery) => delivery.id)).toEqual(expected));
+  }
+});
+
 it('leaves a command sent when the agent drops before acknowledging it, and re-sends it once on reconnection', async () => {
   const { owner, watcher, updates } = await ownerWatching();
   // A raw agent that receives commands but does not acknowledge them.

@@ -1,8 +1,10 @@
 import { type BotCommand, botCommandAckSchema, botCommandResultSchema, SOCKET_EVENTS } from '@bot/contracts';
+import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
 import {
   acknowledgeCommand,
+  type CommandToDeliver,
   commandsToDeliver,
   finishCommand,
   markCommandSent,
@@ -10,6 +12,13 @@ import {
 import { maskStaff } from '../commands/commands.service.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
+
+/**
+ * How long connecting bots wait for others before their waiting commands are read together: one
+ * query per bot was a thousand queries for a thousand bots connecting in a second, most of the
+ * embedded database's work while they connected. The agent is already authenticated meanwhile.
+ */
+const ADMISSION_BATCH_WINDOW_MS = 50;
 
 interface CommandDeps {
   ctx: AppContext;
@@ -28,9 +37,15 @@ export class BotCommandRelay {
   /** Per agent socket, the last of its messages being written (an ack is written before its result). */
   private readonly pending = new WeakMap<HubSocket, Promise<unknown>>();
   private isClosed = false;
+  private readonly waiting: DataLoader<{ hwid: string; connectedAt: Date }, CommandToDeliver[]>;
 
   constructor(private readonly deps: CommandDeps) {
     this.unsubscribe = deps.ctx.events.on('botCommand.changed', (event) => this.changed(event));
+    // No memoisation: each connection reads what waits at its own moment.
+    this.waiting = new DataLoader((bots) => commandsToDeliver(deps.ctx, bots), {
+      cache: false,
+      batchScheduleFn: (dispatch) => setTimeout(dispatch, ADMISSION_BATCH_WINDOW_MS),
+    });
   }
 
   close(): void {
@@ -42,7 +57,7 @@ export class BotCommandRelay {
   async admitted(socket: HubSocket): Promise<void> {
     const { hwid, connectedAt } = socket.data;
     if (!hwid) return;
-    const waiting = await commandsToDeliver(this.deps.ctx, { hwid, connectedAt: new Date(connectedAt) });
+    const waiting = await this.waiting.load({ hwid, connectedAt: new Date(connectedAt) });
     for (const { command, deliveries } of waiting) await this.deliver(socket, command, deliveries);
   }
 
