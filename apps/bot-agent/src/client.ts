@@ -16,13 +16,12 @@ import { LeaseVerifier } from './lease.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { AgentLog } from './log.ts';
 import { requestDeferral, requestLease, requestSession } from './platform-api.ts';
-import { reconnectionDelay } from './reconnection.ts';
+import { reconnectionDelay, useSpreadBackoff } from './reconnection.ts';
 import { AgentUpdates } from './updates.ts';
 
 export type { BotClientEvents } from './client-events.ts';
 export type { BotClient, BotClientOptions } from './client-types.ts';
 export { BotApiError } from './errors.ts';
-export { reconnectionDelay } from './reconnection.ts';
 
 type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -238,6 +237,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
     if (!hasUsableSession()) await openSession();
     else if (!leases.current) await takeStoredLeaseOrRenew();
     const current: AgentSocket = io(serverUrl, { ...SOCKET_CLIENT_OPTIONS, autoConnect: false });
+    useSpreadBackoff(current.io);
     socket = current;
     current.on('connect', () => authenticate(current));
     current.on('auth_error', (body) => {

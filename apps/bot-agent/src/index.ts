@@ -4,7 +4,6 @@ export {
   type BotClientEvents,
   type BotClientOptions,
   createBotClient,
-  reconnectionDelay,
 } from './client.ts';
 export {
   type BotCommandPayloads,
@@ -34,6 +33,7 @@ export {
 } from './lease.ts';
 export { realTimer, type SetTimer } from './lease-keeper.ts';
 export { type AgentLogger, REDACTED } from './log.ts';
+export { reconnectionDelay, useSpreadBackoff } from './reconnection.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { runSimulatedCommands } from './simulated-commands.ts';
 export { AgentUpdates, UpdateError, type UpdateRefusal, type VerifiedUpdate } from './updates.ts';

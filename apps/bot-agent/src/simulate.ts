@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BOT_STATUS_LABELS, type BotReport } from '@bot/contracts';
-import { BotApiError, type BotClient, createBotClient, reconnectionDelay } from './client.ts';
+import { BotApiError, type BotClient, createBotClient } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import type { VerifiedLease } from './lease.ts';
+import { reconnectionDelay } from './reconnection.ts';
 import { runSimulatedCommands } from './simulated-commands.ts';
 import { SimulatedBot } from './world.ts';
 
@@ -87,6 +88,14 @@ const reusesSeedSessions = agentVersion === seededVersion;
 /** Agents stopped for good (refused, revoked): neither their reports nor their leases count. */
 const stoppedClients = new Set<BotClient>();
 const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0, renewals: 0, revoked: 0 };
+/** The latest error, shown with the counts: "erreurs 20" alone does not say a node is overloaded. */
+let lastError: string | undefined;
+
+/** An error in a line: a refused websocket says its HTTP status only in its description. */
+function describeError(error: Error): string {
+  const description = (error as { description?: { message?: string } }).description?.message;
+  return description ? `${error.message} (${description})` : error.message;
+}
 const clients: BotClient[] = [];
 const timers: NodeJS.Timeout[] = [];
 const periodMs = 1000 / rate;
@@ -111,8 +120,9 @@ async function startBot(index: number): Promise<void> {
     if (wasAuthenticated) counters.reconnects += 1;
     wasAuthenticated = true;
   });
-  client.on('error', () => {
+  client.on('error', (error) => {
     counters.errors += 1;
+    lastError = describeError(error);
   });
   client.on('updateAvailable', (update) => {
     if (index === 0)
@@ -201,6 +211,7 @@ async function connectBot(client: BotClient, username: string, attempt = 0): Pro
     }
     if ((error as Error).message === 'client stopped') return;
     counters.errors += 1;
+    lastError = describeError(error as Error);
     setTimeout(() => void connectBot(client, username, attempt + 1), reconnectionDelay(attempt));
   }
 }
@@ -250,6 +261,8 @@ async function main(): Promise<void> {
         `  non envoyés ${counters.dropped}  reconnexions ${counters.reconnects}  erreurs ${counters.errors}  arrêts ${counters.fatal}`,
     );
     console.log(`  ${leaseStatus()}`);
+    if (lastError) console.log(`  dernière erreur : ${lastError}`);
+    lastError = undefined;
   }, 5000);
   const stop = async () => {
     clearInterval(stats);
