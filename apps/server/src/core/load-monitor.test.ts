@@ -17,6 +17,8 @@ import {
 import { upgradeAnswer } from '../../test/raw-http.ts';
 
 let server: TestServer;
+/** Every log line of the node, parsed. */
+const logLines: { level: number; msg: string; cause?: string }[] = [];
 const sockets: TestSocket[] = [];
 const clients: BotClient[] = [];
 
@@ -32,6 +34,7 @@ beforeAll(async () => {
       enterOpenFiles: 2,
       exitOpenFiles: 2,
     },
+    onLogLine: (line) => logLines.push(JSON.parse(line)),
   });
 });
 afterAll(async () => {
@@ -52,6 +55,10 @@ const readiness = async () => {
 
 it('an overloaded node fails readiness, refuses new bots, keeps those it holds, and recovers', async () => {
   expect((await readiness()).status).toBe(200);
+  // The refusals' series exist at 0 before the first refusal (an alert on their rate needs them).
+  expect(await server.app.ctx.metrics.registry.metrics()).toContain(
+    'socket_handshakes_refused_total{code="OVERLOADED"} 0',
+  );
   const held = await createBotOwner(server, { accounts: ['Charge-Un'] });
   const heldBot = await connectOwnerBot(server, held);
   sockets.push(heldBot.socket);
@@ -74,6 +81,9 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
   expect((await readiness()).status).toBe(503);
   expect(await metricValue(server.app, 'node_overloaded')).toBe(1);
+  expect(logLines).toContainEqual(
+    expect.objectContaining({ level: 40, cause: 'eventLoop', msg: expect.stringContaining('surchargé') }),
+  );
 
   // A new bot (no Origin) is refused at the handshake, before any work, with a retry hint: behind
   // nginx the 503 sends it to the next node.
@@ -117,6 +127,10 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   await connected;
   expect(client.isConnected).toBe(true);
   expect(await metricValue(server.app, 'node_overloaded')).toBe(0);
+  // Leaving the overload is told at the same level as entering it.
+  expect(logLines).toContainEqual(
+    expect.objectContaining({ level: 40, msg: expect.stringContaining('de nouveau disponible') }),
+  );
 });
 
 it("overloaded, a bot's watchers get its latest state at each flush instead of every change", async () => {
@@ -149,6 +163,8 @@ it('a node near its open-file limit is overloaded too: every socket is a file', 
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
   expect((await upgradeAnswer(server.url)).head).toMatch(/^HTTP\/1\.1 503/);
   expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
+  expect(await metricValue(server.app, 'node_open_files_ratio')).toBeGreaterThan(0);
+  expect(logLines).toContainEqual(expect.objectContaining({ level: 40, cause: 'openFiles' }));
   Object.assign(server.app.ctx.config.load, { enterOpenFiles: 2, exitOpenFiles: 2 });
   await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
 });

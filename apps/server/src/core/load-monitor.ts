@@ -75,6 +75,14 @@ export class LoadMonitor {
       },
     });
     new Gauge({
+      name: 'node_open_files_ratio',
+      help: 'Open files of this process over its limit (0-1): every socket is one',
+      registers: [registry],
+      collect() {
+        this.set(monitor.openFilesShare);
+      },
+    });
+    new Gauge({
       name: 'node_overloaded',
       help: '1 while this node is overloaded: readiness fails, new bot sockets are refused',
       registers: [registry],
@@ -131,12 +139,25 @@ export class LoadMonitor {
 
   private change(overloaded: boolean): void {
     this.overloaded = overloaded;
+    const { enterUtilization, exitUtilization, enterOpenFiles, exitOpenFiles } = this.config;
     const figures = {
       utilization: this.utilization,
       delayP99Ms: this.delayP99Ms,
       openFilesShare: this.openFilesShare,
     };
-    if (overloaded) this.log.warn(figures, 'nœud surchargé : nouveaux bots refusés, disponibilité en échec');
-    else this.log.info(figures, 'nœud de nouveau disponible');
+    // Both at warn: an operator who sees a node enter overload at that level sees it leave too.
+    if (overloaded) {
+      const cause = this.openFilesShare >= enterOpenFiles ? 'openFiles' : 'eventLoop';
+      this.log.warn(
+        { ...figures, cause, enterUtilization, enterOpenFiles },
+        cause === 'openFiles'
+          ? 'nœud surchargé (fichiers ouverts) : nouveaux bots refusés, disponibilité en échec'
+          : 'nœud surchargé (boucle d’événements) : nouveaux bots refusés, disponibilité en échec',
+      );
+    } else
+      this.log.warn(
+        { ...figures, exitUtilization, exitOpenFiles },
+        'nœud de nouveau disponible : nouveaux bots acceptés',
+      );
   }
 }

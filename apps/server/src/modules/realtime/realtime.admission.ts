@@ -37,6 +37,9 @@ export function admitHandshakes(
     labelNames: ['code'],
     registers: [ctx.metrics.registry],
   });
+  // Every series from the start, at 0: an alert on the rate of refusals finds them before the first one.
+  for (const code of ['FORBIDDEN', 'OVERLOADED', 'RATE_LIMITED'] satisfies ErrorCode[])
+    refusals.inc({ code }, 0);
   const refuse = (socket: Duplex, status: number, code: ErrorCode, headers: Record<string, string> = {}) => {
     refusals.inc({ code });
     writeRefusal(socket, status, code, headers);
