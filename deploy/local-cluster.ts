@@ -114,9 +114,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const url = `http://127.0.0.1:${port}`;
       nodes.push({ name, port, url, process: child, kill: () => terminate(child, 'SIGKILL') });
       // The first node migrates the database and creates the first administrator alone.
-      if (i === 0) await waitUntil(() => isReady(url), name);
+      if (i === 0) await waitUntil(() => isReady(url), name, child);
     }
-    await Promise.all(nodes.slice(1).map((node) => waitUntil(() => isReady(node.url), node.name)));
+    await Promise.all(
+      nodes.slice(1).map((node) => waitUntil(() => isReady(node.url), node.name, node.process)),
+    );
 
     if (shared) {
       const nginxDir = path.join(options.workDir, 'nginx');
@@ -142,6 +144,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
 
 /** The repository's template, filled for loopback, inside a main configuration of its own. */
 async function writeNginxConfig(dir: string, port: number, nodes: LocalNode[]): Promise<void> {
+  const fileLimit = Math.min(65_536, hardOpenFileLimit());
   await mkdir(path.join(dir, 'temp'), { recursive: true });
   const site = (await readFile(nginxTemplate, 'utf8'))
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the template's envsubst placeholder
@@ -161,10 +164,10 @@ async function writeNginxConfig(dir: string, port: number, nodes: LocalNode[]): 
       // Where the open-files limit cannot be raised (this machine: 20,000, even for root), one worker
       // holds at most 10,000 websockets: a worker per core (each with its own limit) holds twice that.
       'worker_processes auto;',
-      'worker_rlimit_nofile 65536;',
+      `worker_rlimit_nofile ${fileLimit};`,
       `pid ${path.join(dir, 'nginx.pid')};`,
       'error_log stderr warn;',
-      'events { worker_connections 32768; }',
+      `events { worker_connections ${Math.min(32_768, fileLimit)}; }`,
       'http {',
       '    access_log off;',
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
@@ -236,9 +239,27 @@ async function redisAnswers(port: number): Promise<boolean> {
 }
 
 /** Polls until `check` holds (processes starting up), failing with the name of what never came. */
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+/** The open-files limit a process may raise itself to (nginx warns when asked for more). */
+function hardOpenFileLimit(): number {
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((candidate) => candidate.startsWith('Max open files'));
+  return Number(line?.split(/\s+/)[4]) || 65_536;
+}
+
+/** Polls `check`; gives up after `timeoutMs`, or at once when `process` (what is awaited) exits. */
+async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  process?: ChildProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
+    if (process && (process.exitCode !== null || process.signalCode !== null))
+      throw new Error(
+        `${what} s’est arrêté (${process.exitCode ?? process.signalCode}) : voir ses lignes ci-dessus`,
+      );
     if (Date.now() > deadline) throw new Error(`${what} ne répond pas après ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -31,11 +31,16 @@ const cluster = await startLocalCluster({
   // The first administrator's password, and warnings; the nodes' JSON logs stay in their level.
   onOutput: (line) => console.log(line),
 });
+if (overloadedNode > 0)
+  await judgedOverloaded(cluster.nodes[overloadedNode - 1]).catch(async (error: unknown) => {
+    await cluster.stop(); // nothing left behind
+    throw error;
+  });
 const simulator = demoBots > 0 ? startDemoBots(cluster) : undefined;
 console.log(`
   Grappe prête : ${cluster.url}/
   ${cluster.nodes.length} nœuds (${cluster.nodes.map((node) => node.port).join(', ')}) derrière nginx, PostgreSQL et Redis locaux.
-  ${overloadedNode > 0 ? `Le nœud ${overloadedNode} se dit surchargé (15 s après son démarrage) : /api/readyz y répond 503 OVERLOADED.\n  ` : ''}  ${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
+  ${overloadedNode > 0 ? `Le nœud ${overloadedNode} se dit surchargé : /api/readyz y répond 503 OVERLOADED, les nouveaux bots vont aux autres.\n  ` : ''}${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
   Ctrl-C pour tout arrêter.
 `);
 let isStopping = false;
@@ -50,6 +55,17 @@ const stop = async () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 process.on('exit', () => simulator?.kill('SIGKILL')); // never leave the simulator behind
+
+/** Waits for the node to call itself overloaded (after its start-up grace): the demo bots then avoid it. */
+async function judgedOverloaded(node: { name: string; url: string } | undefined): Promise<void> {
+  if (!node) throw new Error(`CLUSTER_OVERLOADED_NODE : pas de nœud ${overloadedNode}`);
+  console.log(`En attente du ${node.name} surchargé (15 s après son démarrage)…`);
+  const deadline = Date.now() + 60_000;
+  while ((await fetch(`${node.url}/api/readyz`)).status !== 503) {
+    if (Date.now() > deadline) throw new Error(`le ${node.name} ne se dit pas surchargé après 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
 /** Demo users with bot sessions (seed:demo on the cluster's database), then the simulator through nginx. */
 function startDemoBots(target: {
@@ -83,6 +99,7 @@ function startDemoBots(target: {
       '--file',
       demoFile,
     ]),
-    { cwd: root, env, stdio: 'ignore' },
+    // Its errors show: a simulator that crashed used to leave the cluster without bots, silently.
+    { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
   );
 }
