@@ -66,7 +66,7 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
       const saved = await saveSettings(values);
       queryClient.setQueryData(settingsKeys.all, saved);
       form.reset(saved);
-      notifySuccess('Paramètres enregistrés. Les navigateurs ouverts les reçoivent en direct.');
+      notifySuccess('Paramètres enregistrés. Les pages ouvertes les affichent dans les dix secondes.');
       void queryClient.invalidateQueries({ queryKey: adminTableKey(HISTORY) });
       // This tab shows the change at once (snow, banner); others follow by polling.
       window.dispatchEvent(new Event(LIVE_EVENTS.publicSettingsRefresh));
