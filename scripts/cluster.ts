@@ -14,14 +14,17 @@ const workDir = path.join(root, '.cluster');
 
 ensureBuilt();
 const nginxPort = Number(process.env.CLUSTER_PORT ?? 8080);
+const nodeCount = Number(process.env.CLUSTER_NODES ?? 3);
 const overloadedNode = Number(process.env.CLUSTER_OVERLOADED_NODE ?? 0);
+if (!Number.isInteger(overloadedNode) || overloadedNode < 0 || overloadedNode > nodeCount)
+  throw new Error(`CLUSTER_OVERLOADED_NODE : un numéro de nœud de 1 à ${nodeCount} (ou 0 : aucun)`);
 const cluster = await startLocalCluster({
   workDir,
   ports: {
     nginx: nginxPort,
     postgres: 54340,
     redis: 63790,
-    nodes: Array.from({ length: Number(process.env.CLUSTER_NODES ?? 3) }, (_, i) => 3101 + i),
+    nodes: Array.from({ length: nodeCount }, (_, i) => 3101 + i),
   },
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   nodeEnv:
@@ -40,7 +43,7 @@ const simulator = demoBots > 0 ? startDemoBots(cluster) : undefined;
 console.log(`
   Grappe prête : ${cluster.url}/
   ${cluster.nodes.length} nœuds (${cluster.nodes.map((node) => node.port).join(', ')}) derrière nginx, PostgreSQL et Redis locaux.
-  ${overloadedNode > 0 ? `Le nœud ${overloadedNode} se dit surchargé : /api/readyz y répond 503 OVERLOADED, les nouveaux bots vont aux autres.\n  ` : ''}${simulator ? `${demoBots} bots simulés connectés par nginx (compte de démonstration : demo1 / Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
+  ${overloadedNode > 0 ? `Le nœud ${overloadedNode} se dit surchargé : /api/readyz y répond 503 OVERLOADED, les nouveaux bots vont aux autres.\n  ` : ''}${simulator ? `${demoBots} bots simulés connectés par nginx (comptes de démonstration : demo0001 à demo${String(demoBots).padStart(4, '0')}, mot de passe Demo-Bot-Platform-2026).\n  ` : ''}Le mot de passe du premier administrateur s’affiche au premier lancement (rm -rf .cluster pour repartir de zéro).
   Ctrl-C pour tout arrêter.
 `);
 let isStopping = false;
