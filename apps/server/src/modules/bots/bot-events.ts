@@ -31,7 +31,9 @@ export async function lastConnectionEvent(
         inArray(botEvents.kind, ['connected', 'disconnected']),
       ),
     )
-    .orderBy(desc(botEvents.at))
+    // A bot can connect and drop within the same millisecond: the later written wins the tie (ids
+    // are time-ordered, given in the order the events happened), else a dropped bot looked online.
+    .orderBy(desc(botEvents.at), desc(botEvents.id))
     .limit(1);
   return last as { kind: 'connected' | 'disconnected'; at: Date } | undefined;
 }
