@@ -207,22 +207,17 @@ async function readPageCredentials(
   ctx: AppContext,
   tokens: readonly string[],
 ): Promise<(PageCredentials | undefined)[]> {
-  const sessions = await findSessionsByTokens(ctx, tokens);
-  const userIds = sessions.flatMap((session) => (session ? [session.userId] : []));
-  if (userIds.length === 0) return sessions.map(() => undefined);
-  const [permissions, hwids] = await Promise.all([
-    getPermissionsOfUsers(ctx, userIds),
-    findHwidsOfUsers(ctx, userIds),
-  ]);
-  return sessions.map((session) =>
-    session
-      ? {
-          session,
-          permissions: permissions.get(session.userId) ?? [],
-          hwid: hwids.get(session.userId) ?? null,
-        }
-      : undefined,
-  );
+  return withFactsOfUsers(await findSessionsByTokens(ctx, tokens), async (userIds) => {
+    const [permissions, hwids] = await Promise.all([
+      getPermissionsOfUsers(ctx, userIds),
+      findHwidsOfUsers(ctx, userIds),
+    ]);
+    return (session) => ({
+      session,
+      permissions: permissions.get(session.userId) ?? [],
+      hwid: hwids.get(session.userId) ?? null,
+    });
+  });
 }
 
 /** The credentials behind bot tokens, in their order: bot sessions first, then their users' facts. */
@@ -230,22 +225,31 @@ async function readBotCredentials(
   ctx: AppContext,
   tokens: readonly string[],
 ): Promise<(BotCredentials | undefined)[]> {
-  const sessions = await findBotSessionsByTokens(ctx, tokens);
+  return withFactsOfUsers(await findBotSessionsByTokens(ctx, tokens), async (userIds) => {
+    const [permissions, allowed] = await Promise.all([
+      getPermissionsOfUsers(ctx, userIds),
+      findAllowedAccountsOfUsers(ctx, userIds),
+    ]);
+    return (session) => ({
+      session,
+      permissions: permissions.get(session.userId) ?? [],
+      allowedAccounts: allowed.get(session.userId) ?? new Set<string>(),
+    });
+  });
+}
+
+/**
+ * Completes each session found (undefined stays undefined) with facts about its user, read once
+ * for every user of the batch: `read` answers how to build one socket's credentials.
+ */
+async function withFactsOfUsers<Session extends { userId: string }, Credentials>(
+  sessions: readonly (Session | undefined)[],
+  read: (userIds: string[]) => Promise<(session: Session) => Credentials>,
+): Promise<(Credentials | undefined)[]> {
   const userIds = sessions.flatMap((session) => (session ? [session.userId] : []));
   if (userIds.length === 0) return sessions.map(() => undefined);
-  const [permissions, allowed] = await Promise.all([
-    getPermissionsOfUsers(ctx, userIds),
-    findAllowedAccountsOfUsers(ctx, userIds),
-  ]);
-  return sessions.map((session) =>
-    session
-      ? {
-          session,
-          permissions: permissions.get(session.userId) ?? [],
-          allowedAccounts: allowed.get(session.userId) ?? new Set<string>(),
-        }
-      : undefined,
-  );
+  const credentialsOf = await read(userIds);
+  return sessions.map((session) => (session ? credentialsOf(session) : undefined));
 }
 
 /** Authentications checked at once: about the size of one batch of reads (`SocketAuthenticator`). */
