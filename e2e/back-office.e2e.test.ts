@@ -212,7 +212,7 @@ describe('back office journeys', () => {
     const staff = await signInAsAdmin();
     await saveSettingsThroughForm(staff.page, (page) => page.locator('input[name="isSnow"]').check());
 
-    // the landing page re-reads the public settings every 30 s
+    // the landing page re-reads the public settings every 10 s
     await visitor.page.clock.runFor(31_000);
     await visitor.page.getByTestId('snow').waitFor({ state: 'attached' });
 

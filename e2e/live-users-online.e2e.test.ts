@@ -60,7 +60,12 @@ describe('/admin/usersOnline', () => {
     const sessionsGrid = page.getByRole('grid', { name: 'Sessions web' });
     await sessionsGrid.getByText(customer.user.username).waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: `Fermer la session de ${customer.user.username}` }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Fermer la session' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Fermer la session' }).click();
+    // While the dialog is open the page behind it is hidden from the accessibility tree (the grid
+    // counts no row): the row's absence only means something once the dialog has closed.
+    await page.getByText('Session fermée.').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
     await expect
       .poll(() => sessionsGrid.getByText(customer.user.username).count(), { timeout: 5_000 })
       .toBe(0);
