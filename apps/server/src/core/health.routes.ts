@@ -16,6 +16,14 @@ type CheckName = (typeof checkNames)[number];
 const checkResult = z.enum(['ok', 'failed', 'degraded']);
 const checks = z.partialRecord(z.enum(checkNames), checkResult);
 
+/** Why an overloaded node refuses work, with its last figures (LoadMonitor). */
+const loadReading = z.object({
+  cause: z.enum(['eventLoop', 'openFiles']),
+  utilization: z.number(),
+  delayP99Ms: z.number(),
+  openFilesShare: z.number(),
+});
+
 /** French names of what can fail, for the readiness answer read by people. */
 const CHECK_LABELS: Record<CheckName, string> = {
   database: 'base de données',
@@ -69,7 +77,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         response: {
           200: z.object({ status: z.literal('ready'), engine: z.string(), checks }),
-          503: z.object({ error: z.string(), code: z.enum(['SERVICE_UNAVAILABLE', 'OVERLOADED']), checks }),
+          503: z.object({
+            error: z.string(),
+            code: z.enum(['SERVICE_UNAVAILABLE', 'OVERLOADED']),
+            checks,
+            load: loadReading.optional(),
+          }),
         },
       },
     },
@@ -85,6 +98,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
             error: ERRORS.OVERLOADED.message,
             code: 'OVERLOADED' as const,
             checks: {},
+            load: ctx.load.reading,
           });
       const entries = Object.entries(probes) as [CheckName, () => Promise<unknown>][];
       const outcomes = await Promise.allSettled(entries.map(([, probe]) => withTimeout(probe())));

@@ -50,7 +50,10 @@ function setThresholds(enter: number, exit: number) {
 
 const readiness = async () => {
   const answer = await fetch(`${server.api}/readyz`);
-  return { status: answer.status, body: (await answer.json()) as { code?: string; error?: string } };
+  return {
+    status: answer.status,
+    body: (await answer.json()) as { code?: string; error?: string; load?: unknown },
+  };
 };
 
 it('an overloaded node fails readiness, refuses new bots, keeps those it holds, and recovers', async () => {
@@ -79,7 +82,15 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
 
   setThresholds(0, 0);
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
-  expect((await readiness()).status).toBe(503);
+  const overloadedReadiness = await readiness();
+  expect(overloadedReadiness.status).toBe(503);
+  // The answer says why, for the operator reading it (the probes are not run: they would queue).
+  expect(overloadedReadiness.body.load).toEqual({
+    cause: 'eventLoop',
+    utilization: expect.any(Number),
+    delayP99Ms: expect.any(Number),
+    openFilesShare: expect.any(Number),
+  });
   expect(await metricValue(server.app, 'node_overloaded')).toBe(1);
   expect(logLines).toContainEqual(
     expect.objectContaining({ level: 40, cause: 'eventLoop', msg: expect.stringContaining('surchargé') }),
@@ -161,6 +172,7 @@ it('a node near its open-file limit is overloaded too: every socket is a file', 
   // Any descriptor at all is past a limit of one in a million; below zero, never idle enough.
   Object.assign(server.app.ctx.config.load, { enterOpenFiles: 1e-6, exitOpenFiles: 0 });
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
+  expect((await readiness()).body.load).toMatchObject({ cause: 'openFiles' });
   expect((await upgradeAnswer(server.url)).head).toMatch(/^HTTP\/1\.1 503/);
   expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
   expect(await metricValue(server.app, 'node_open_files_ratio')).toBeGreaterThan(0);

@@ -26,6 +26,18 @@ export interface LoadConfig {
   exitOpenFiles: number;
 }
 
+/** What made the node overloaded: a busy event loop, or open files near the process's limit. */
+export type OverloadCause = 'eventLoop' | 'openFiles';
+
+export interface LoadReading {
+  cause: OverloadCause;
+  /** Share (0-1) of the last sample the event loop was busy. */
+  utilization: number;
+  delayP99Ms: number;
+  /** Open files over the process's limit (0-1). */
+  openFilesShare: number;
+}
+
 /** Share of the open-file limit the HTTP server's connections may take (the rest: database, logs, files). */
 const MAX_CONNECTIONS_SHARE = 0.95;
 
@@ -53,6 +65,7 @@ export class LoadMonitor {
   private readonly delay = monitorEventLoopDelay({ resolution: 20 });
   private busySamples = 0;
   private overloaded = false;
+  private cause: OverloadCause = 'eventLoop';
   private readonly startedAt = Date.now();
   private readonly fileLimit = openFileLimit();
   private isCountingFiles = false;
@@ -96,6 +109,16 @@ export class LoadMonitor {
 
   get isOverloaded(): boolean {
     return this.overloaded;
+  }
+
+  /** Why the node is overloaded and its last figures (the readiness answer shows them). */
+  get reading(): LoadReading {
+    return {
+      cause: this.cause,
+      utilization: this.utilization,
+      delayP99Ms: this.delayP99Ms,
+      openFilesShare: this.openFilesShare,
+    };
   }
 
   /** One reading (a background loop calls it every `sampleMs`). */
@@ -161,10 +184,10 @@ export class LoadMonitor {
     };
     // Both at warn: an operator who sees a node enter overload at that level sees it leave too.
     if (overloaded) {
-      const cause = this.openFilesShare >= enterOpenFiles ? 'openFiles' : 'eventLoop';
+      this.cause = this.openFilesShare >= enterOpenFiles ? 'openFiles' : 'eventLoop';
       this.log.warn(
-        { ...figures, cause, enterUtilization, enterOpenFiles },
-        cause === 'openFiles'
+        { ...figures, cause: this.cause, enterUtilization, enterOpenFiles },
+        this.cause === 'openFiles'
           ? 'nœud surchargé (fichiers ouverts) : nouveaux bots refusés, disponibilité en échec'
           : 'nœud surchargé (boucle d’événements) : nouveaux bots refusés, disponibilité en échec',
       );
