@@ -61,9 +61,24 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const stopPostgres = () =>
     execFileSync('bash', [postgresScript, 'stop'], { env: postgresEnv(options), stdio: 'ignore' });
 
+  // Never leave a part behind if this process ends without stopping them (they have their own
+  // process group: the terminal's Ctrl-C does not reach them).
+  const killLeftovers = () => {
+    for (const { child } of children) if (isRunning(child)) child.kill('SIGKILL');
+  };
+  process.once('exit', killLeftovers);
+  // In the order that lets each part leave cleanly: nginx takes no more work, the nodes close their
+  // sockets and write what they hold (while Redis and PostgreSQL still answer), then Redis.
   const stop = async () => {
-    for (const { child } of children.reverse()) await terminate(child, 'SIGTERM');
+    const stage = (isPart: (name: string) => boolean) =>
+      Promise.all(
+        children.filter(({ name }) => isPart(name)).map(({ child }) => terminate(child, 'SIGTERM')),
+      );
+    await stage((name) => name === 'nginx');
+    await stage((name) => name !== 'nginx' && name !== 'redis');
+    await stage((name) => name === 'redis');
     stopPostgres();
+    process.off('exit', killLeftovers);
   };
   try {
     const databaseUrl = execFileSync('bash', [postgresScript, 'start'], { env: postgresEnv(options) })
@@ -200,7 +215,13 @@ function run(
   env: Record<string, string>,
   output: (line: string) => void,
 ): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group (`detached`): a Ctrl-C in the terminal reaches only the script, which
+  // stops the parts in order (`stop`); Redis used to exit first and every node logged its absence.
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
     stream?.on('data', (chunk: Buffer) => {
@@ -212,8 +233,12 @@ function run(
   return child;
 }
 
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (!isRunning(child)) return;
   const exited = once(child, 'exit');
   child.kill(signal);
   await exited;

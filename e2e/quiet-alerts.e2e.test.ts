@@ -54,7 +54,7 @@ describe('quiet alerts in the browser', () => {
     await signInThroughForm(visitor.page, customer.user.username, customer.password);
     await visitor.page
       .getByTestId('maintenance-window-banner')
-      .filter({ hasText: 'Maintenance du serveur en cours' })
+      .filter({ hasText: /^Maintenance du serveur en cours\. Fin prévue (le \S+ )?à \d\d:\d\d\.$/ })
       .waitFor();
 
     await list

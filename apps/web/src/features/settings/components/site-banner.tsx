@@ -41,13 +41,20 @@ function readDismissed(): string | null {
 }
 
 /** The window's end, in the reader's time (no date when it is today). */
-function untilText(endsAt: string): string {
+/**
+ * The running window's message, closed by one sentence mark whatever the staff typed, then its end:
+ * "Mise à jour. Fin prévue à 22:30." (the day named when it is not today).
+ */
+export function maintenanceWindowText(message: string, endsAt: string, now = new Date()): string {
+  const sentence = message.trim();
+  const closed = /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
   const end = new Date(endsAt);
-  const isToday = end.toDateString() === new Date().toDateString();
-  return end.toLocaleString(
-    'fr-FR',
-    isToday ? { timeStyle: 'short' } : { dateStyle: 'short', timeStyle: 'short' },
-  );
+  const time = end.toLocaleTimeString('fr-FR', { timeStyle: 'short' });
+  const when =
+    end.toDateString() === now.toDateString()
+      ? `à ${time}`
+      : `le ${end.toLocaleDateString('fr-FR', { dateStyle: 'short' })} à ${time}`;
+  return `${closed} Fin prévue ${when}.`;
 }
 
 /**
@@ -91,7 +98,7 @@ export function SiteBanner({
       ) : null}
       {running ? (
         <p className={classes.maintenance} data-testid="maintenance-window-banner">
-          {running.message} (jusqu’à {untilText(running.endsAt)})
+          {maintenanceWindowText(running.message, running.endsAt)}
         </p>
       ) : null}
       {announcement ? (
