@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
 import { evaluateAlerts } from '../apps/server/src/modules/alerts/alert-evaluator.ts';
@@ -8,16 +7,12 @@ import { mailOutbox } from '../apps/server/src/modules/mail/mail-outbox.table.ts
 import { createBotOwner } from '../apps/server/test/helpers/realtime.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 // The periodic evaluation stays out of the way: the test runs it "two minutes later" itself.
 const shared = serverAndBrowser({ alerts: { evaluateEveryMs: 3_600_000 } });
 const bots: LiveBot[] = [];
 
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e alerts` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage });
-}
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
 });
@@ -156,7 +151,7 @@ describe('alerts in the browser', () => {
       await quiet.waitFor();
       expect(await quiet.textContent()).toContain('quart d’heure');
       await quiet.scrollIntoViewIfNeeded();
-      await shoot(page, `alerts-mybot-${viewport.width}`, false);
+      await shoot(page, `alerts-mybot-${viewport.width}`, { fullPage: false });
       expect(errors).toEqual([]);
       await close();
     }

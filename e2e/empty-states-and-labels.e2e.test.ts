@@ -1,14 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e empty-states` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png` });
-}
 
 /** Room left in an input for its placeholder (negative: the placeholder is cut off). */
 const placeholderRoom = (input: Locator) =>
@@ -41,7 +36,7 @@ describe('empty lists offer the next step; labels are not cut off (1440 px)', ()
     await empty.waitFor();
     expect(await empty.textContent()).toContain('Aucune offre pour le moment');
     expect(await page.getByText('0–0 sur 0').count()).toBe(0);
-    await shoot(page, 'empty-packages_1440');
+    await shoot(page, 'empty-packages_1440', { fullPage: false });
     await empty.getByRole('button', { name: 'Créer une offre' }).click();
     await page.getByRole('dialog', { name: 'Nouvelle offre' }).waitFor();
     await page.keyboard.press('Escape');
@@ -70,13 +65,13 @@ describe('empty lists offer the next step; labels are not cut off (1440 px)', ()
       csv && searchBox && Math.abs(csv.y + csv.height / 2 - (searchBox.y + searchBox.height / 2)) < 4,
       widths.join(' | '),
     ).toBe(true);
-    await shoot(page, 'users-toolbar_1440');
+    await shoot(page, 'users-toolbar_1440', { fullPage: false });
     // On a phone the toolbar wraps, and nothing is wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect
       .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
       .toBe(true);
-    await shoot(page, 'users-toolbar_390');
+    await shoot(page, 'users-toolbar_390', { fullPage: false });
     await page.setViewportSize({ width: 1440, height: 900 });
 
     await page.goto('/admin/audit');
@@ -91,7 +86,7 @@ describe('empty lists offer the next step; labels are not cut off (1440 px)', ()
     for (const label of ['Utilisations max', 'Utilisations par client']) {
       expect(await fitsWithoutEllipsis(dialog.locator('label').filter({ hasText: label }))).toBe(true);
     }
-    await shoot(page, 'voucher-dialog_1440');
+    await shoot(page, 'voucher-dialog_1440', { fullPage: false });
     await page.keyboard.press('Escape');
 
     // One "Se déconnecter" on the account page (the menu's), not two in the tab order.

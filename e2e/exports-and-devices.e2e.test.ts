@@ -1,17 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { permissionLabel } from '@bot/contracts';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from '../apps/server/test/harness.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e exports-and-devices` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
 
 describe('exports open cleanly in French spreadsheets; devices read in words', () => {
   it('the roles CSV: UTF-8 BOM, ";", local spreadsheet dates, permission labels', async () => {

@@ -2,14 +2,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TEST_PASSWORD } from '../apps/server/test/harness.ts';
 import { openPage, serverAndBrowser } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e field-errors` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png` });
-}
 
 async function fillRegistration(page: Page, values: Record<string, string>): Promise<void> {
   for (const [name, value] of Object.entries(values)) await page.locator(`input[name="${name}"]`).fill(value);
@@ -51,7 +46,7 @@ describe('server refusals appear next to the field they concern', () => {
         password: TEST_PASSWORD,
       });
       expect(await messageUnder(page, 'username')).toBe("Ce nom d'utilisateur est déjà pris.");
-      await shoot(page, `register-username-taken_${width}`);
+      await shoot(page, `register-username-taken_${width}`, { fullPage: false });
       // Not also in a toast over the title.
       expect(await page.getByRole('alert').filter({ hasText: 'déjà pris' }).count()).toBe(0);
       // Editing the field clears its refusal.
@@ -60,7 +55,7 @@ describe('server refusals appear next to the field they concern', () => {
 
       await fillRegistration(page, { referral: 'personne-inconnue' });
       expect(await messageUnder(page, 'referral')).toContain('Ce parrain n');
-      await shoot(page, `register-referral-unknown_${width}`);
+      await shoot(page, `register-referral-unknown_${width}`, { fullPage: false });
       expect(await page.getByRole('alert').filter({ hasText: 'parrain' }).count()).toBe(0);
 
       await fillRegistration(page, { referral: taken.user.username });

@@ -4,18 +4,13 @@ import { apiClient } from '../apps/server/test/harness.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { blockingViolations } from './support/accessibility.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
 const bots: LiveBot[] = [];
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);
 });
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e first-run` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
 
 const step = (page: Page, id: string) => page.getByTestId(`first-run-${id}`);
 const isDone = async (page: Page, id: string) => (await step(page, id).getAttribute('data-done')) === 'true';

@@ -1,15 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { blockingViolations } from './support/accessibility.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e layout-overlays` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png` });
-}
 
 /** True when a click at the element's centre reaches the element (nothing lies over it). */
 async function isOnTop(target: Locator): Promise<boolean> {
@@ -56,7 +51,7 @@ describe('the offline-ready toast on a first visit (service worker installing)',
       await toast.evaluate((element) =>
         Promise.all(element.getAnimations().map((animation) => animation.finished)),
       );
-      await shoot(page, `offline-ready_${width}`);
+      await shoot(page, `offline-ready_${width}`, { fullPage: false });
 
       const shown = await box(toast);
       const header = await box(page.locator('header').first());
@@ -107,7 +102,7 @@ describe('an announcement and a maintenance banner take their own space above th
         await expectHeading(page, 'Mon compte');
         const banner = page.getByTestId('site-banner');
         await banner.waitFor();
-        await shoot(page, `banner_account_${width}`);
+        await shoot(page, `banner_account_${width}`, { fullPage: false });
         const bannerBox = await box(banner);
         const header = page.locator('header').first();
         const headerBox = await box(header);
@@ -138,7 +133,7 @@ describe('an announcement and a maintenance banner take their own space above th
         // The public pages: the banner above the sticky bar, the brand and sign-in links uncovered.
         await page.goto('/');
         await banner.waitFor();
-        await shoot(page, `banner_home_${width}`);
+        await shoot(page, `banner_home_${width}`, { fullPage: false });
         const brand = page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', {
           name: 'BotForge',
         });

@@ -12,15 +12,11 @@ import {
   settledView,
 } from './map-reading.ts';
 import { openPage, serverAndBrowser, signInThroughForm, WEB_DIST } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser({ realtime: { adminFlushMs: 100, offlineTimeoutMs: 3_000 } });
 const bots: LiveBot[] = [];
 
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e live-map` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
 // Registered after serverAndBrowser: runs before the server closes (after-hooks run in reverse).
 afterAll(async () => {
   for (const bot of bots) await bot.stop().catch(() => undefined);

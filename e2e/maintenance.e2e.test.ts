@@ -1,16 +1,10 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from '../apps/server/test/harness.ts';
 import { blockingViolations } from './support/accessibility.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const shared = serverAndBrowser();
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e maintenance` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png` });
-}
 
 const MESSAGE = 'Mise à jour des serveurs, retour vers 14 h.';
 const ANNOUNCEMENT = 'Nouvelle saison disponible dès demain.';
@@ -50,7 +44,7 @@ describe('maintenance mode', () => {
     const dialog = page.getByRole('dialog', { name: 'Activer la maintenance ?' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('visiteurs et clients seront coupés');
-    await shoot(page, 'maintenance-confirm_1440');
+    await shoot(page, 'maintenance-confirm_1440', { fullPage: false });
     await dialog.getByRole('button', { name: 'Annuler' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await settings()).toBe(false);
@@ -71,7 +65,7 @@ describe('maintenance mode', () => {
     await expectHeading(page, 'Utilisateurs');
     await status.waitFor();
     expect(await page.getByText(MESSAGE).count()).toBe(0);
-    await shoot(page, 'maintenance-status_1440');
+    await shoot(page, 'maintenance-status_1440', { fullPage: false });
     // The way out stays clickable while the save's toast is up (the toast sits top-right).
     expect(
       await status.getByRole('button', { name: 'Quitter la maintenance' }).evaluate((element) => {
@@ -104,13 +98,13 @@ describe('maintenance mode', () => {
     expect(await visitor.page.getByText(MESSAGE).count()).toBe(1);
     expect(await visitor.page.getByText(ANNOUNCEMENT).count()).toBe(0);
     expect(await visitor.page.getByTestId('site-banner').count()).toBe(0);
-    await shoot(visitor.page, 'maintenance-customer_390');
+    await shoot(visitor.page, 'maintenance-customer_390', { fullPage: false });
     await visitor.close();
 
     // Staff at 390 px: the status and its button fit; one click ends it.
     await page.setViewportSize({ width: 390, height: 844 });
     await status.waitFor();
-    await shoot(page, 'maintenance-status_390');
+    await shoot(page, 'maintenance-status_390', { fullPage: false });
     await status.getByRole('button', { name: 'Quitter la maintenance' }).click();
     await status.waitFor({ state: 'hidden' });
     expect(await settings()).toBe(false);

@@ -1,9 +1,9 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { alertPreferences } from '../apps/server/src/modules/alerts/alerts.table.ts';
 import { DiscordReceiver } from '../apps/server/test/discord-receiver.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
+import { shoot } from './support/screenshots.ts';
 
 const WEBHOOK = 'https://discord.com/api/webhooks/423456789012345678/Abc-def_ghijklmnopqrstuvwxyz0123';
 // A local stand-in for Discord, started before the server that posts to it.
@@ -14,12 +14,6 @@ const shared = serverAndBrowser({
   alerts: { evaluateEveryMs: 3_600_000, discordPollMs: 50, discordRetryBaseMs: 20 },
 });
 afterAll(() => discord.close());
-
-/** `SCREENSHOT_DIR=/tmp/shots npx vitest run --project e2e quiet-alerts` keeps what the tests saw. */
-const screenshotDir = process.env.SCREENSHOT_DIR;
-async function shoot(page: Page, name: string): Promise<void> {
-  if (screenshotDir) await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
 
 /** `<input type="datetime-local">` value for a time, in the browser's (and this machine's) zone. */
 function localInput(date: Date): string {
