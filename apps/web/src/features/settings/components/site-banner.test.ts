@@ -11,11 +11,15 @@ describe('running maintenance window', () => {
     expect(maintenanceWindowText('Mise à jour de la base', endsAt, now)).toBe(
       'Mise à jour de la base. Fin prévue à 22:30.',
     );
-    expect(maintenanceWindowText('Tout est coupé !  ', endsAt, now)).toBe('Tout est coupé ! Fin prévue à 22:30.');
+    expect(maintenanceWindowText('Tout est coupé !  ', endsAt, now)).toBe(
+      'Tout est coupé ! Fin prévue à 22:30.',
+    );
   });
 
   it('names the day when the window ends another day', () => {
     const endsAt = new Date(2026, 10, 27, 6, 0).toISOString();
-    expect(maintenanceWindowText('Migration…', endsAt, now)).toBe('Migration… Fin prévue le 27/11/2026 à 06:00.');
+    expect(maintenanceWindowText('Migration…', endsAt, now)).toBe(
+      'Migration… Fin prévue le 27/11/2026 à 06:00.',
+    );
   });
 });
