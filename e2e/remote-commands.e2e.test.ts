@@ -156,6 +156,18 @@ it('staff push a published route picked by name and an account switched off from
   await expect
     .poll(() => panel.getByTestId('map-panel-route').allTextContents(), { timeout: 5_000 })
     .toContain('Tour des forêts e2e');
+  // Its owner reads the route's name too, in the accounts table and the command (never its id).
+  const owner = await openPage(shared.browser, shared.server.url);
+  await signInThroughForm(owner.page, bot.owner.user.username, bot.owner.password);
+  await owner.page.goto('/account/mybot');
+  const routeCells = owner.page
+    .getByRole('table', { name: 'Comptes de jeu' })
+    .getByText('Tour des forêts e2e');
+  await expect.poll(() => routeCells.count(), { timeout: 5_000 }).toBe(2);
+  await owner.page.getByTestId('bot-commands').getByText('(itinéraire Tour des forêts e2e)').waitFor();
+  expect(await owner.page.getByText(route.body.data.id).count()).toBe(0);
+  expect(owner.errors).toEqual([]);
+  await owner.close();
 
   // The owner pauses their bot: the staff panel hears the command and the paused state, live.
   await apiClient(shared.server)('POST', '/me/bot/commands', { kind: 'pause' }, bot.owner.token);

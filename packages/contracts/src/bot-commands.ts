@@ -104,7 +104,10 @@ export const botCommandSchema = z.object({
 });
 export type BotCommand = z.infer<typeof botCommandSchema>;
 
-/** A published route staff may push to a bot (`GET /admin/bots/route-choices`). */
+/**
+ * A published route by name: those staff may push (`GET /admin/bots/route-choices`), those an
+ * owner's bot may follow (`GET /me/bot/routes`).
+ */
 export const routeChoiceSchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(ROUTE_KINDS) });
 export type RouteChoice = z.infer<typeof routeChoiceSchema>;
 export const routeChoicesAnswer = z.object({ data: z.array(routeChoiceSchema) });

@@ -7,8 +7,9 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { getUserPermissions } from '../access/access.service.ts';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { listRouteChoices } from '../world/world.service.ts';
+import { listRouteChoices, routeKindsFor } from '../world/world.service.ts';
 import {
   BOT_STAFF_PERMISSIONS,
   boundHwidOf,
@@ -66,6 +67,17 @@ export const commandsRoutes: FastifyPluginAsyncZod = async (app) => {
       const issuer = owner(request);
       const hwid = await boundHwidOf(ctx, issuer.id);
       return { data: await cancelBotCommand(ctx, { hwid, id: request.params.id, issuer }) };
+    },
+  );
+
+  // The names of the routes the customer's bot may follow (the same ones `/bot/routes` gives the
+  // agent): its state and its commands name routes by id.
+  app.get(
+    '/me/bot/routes',
+    { onRequest: requireSession, schema: { tags: ['me'], response: { 200: routeChoicesAnswer } } },
+    async (request) => {
+      const permissions = await getUserPermissions(ctx, sessionOf(request).userId);
+      return { data: await listRouteChoices(ctx, routeKindsFor(permissions)) };
     },
   );
 

@@ -97,3 +97,32 @@ it('lists the published routes to staff who send commands, without the route edi
   const customer = await createBotOwner(server);
   expect((await call('GET', '/admin/bots/route-choices', undefined, customer.token)).status).toBe(403);
 });
+
+it('tells a customer the names of the published routes their bot may follow, and no others', async () => {
+  const editor = await server.createUser({ permissions: ['can_manageRoute'] });
+  const make = (name: string, kind: 'gathering' | 'treasure', status: 'draft' | 'published') =>
+    call<Data<{ id: string }>>('POST', '/admin/routes', { name, kind, status, steps: [] }, editor.token);
+  const gathering = await make('Forêt d’Ébène', 'gathering', 'published');
+  await make('Trésor interdit', 'treasure', 'published');
+  await make('Récolte en brouillon', 'gathering', 'draft');
+  const gatherer = await server.createUser({ permissions: ['can_useGathering'] });
+  const answer = await call<Data<{ id: string; name: string; kind: string }[]>>(
+    'GET',
+    '/me/bot/routes',
+    undefined,
+    gatherer.token,
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body.data).toContainEqual({
+    id: gathering.body.data.id,
+    name: 'Forêt d’Ébène',
+    kind: 'gathering',
+  });
+  expect(answer.body.data.every((route) => route.kind === 'gathering')).toBe(true);
+  expect(answer.body.data.some((route) => route.name === 'Récolte en brouillon')).toBe(false);
+  const withoutPackage = await server.createUser();
+  expect(
+    (await call<Data<unknown[]>>('GET', '/me/bot/routes', undefined, withoutPackage.token)).body.data,
+  ).toEqual([]);
+  expect((await call('GET', '/me/bot/routes')).status).toBe(401);
+});

@@ -162,11 +162,13 @@ export async function publishedRouteIds(ctx: AppContext, ids: readonly string[])
   return new Set(rows.map((row) => row.id));
 }
 
-export async function listRouteChoices(ctx: AppContext): Promise<RouteChoice[]> {
+/** The published routes' names (of these kinds only, when given): what a configuration may name. */
+export async function listRouteChoices(ctx: AppContext, kinds?: RouteKind[]): Promise<RouteChoice[]> {
+  if (kinds?.length === 0) return [];
   return ctx.db
     .select({ id: botRoutes.id, name: botRoutes.name, kind: botRoutes.kind })
     .from(botRoutes)
-    .where(eq(botRoutes.status, 'published'))
+    .where(and(eq(botRoutes.status, 'published'), kinds ? inArray(botRoutes.kind, kinds) : undefined))
     .orderBy(asc(botRoutes.name), asc(botRoutes.id))
     .limit(ROUTE_CHOICES_MAX);
 }

@@ -38,7 +38,7 @@ export function BotCommandControls({
   const isStaff = scope === 'staff';
   const path = isStaff ? `/admin/bots/${encodeURIComponent(hwid)}/commands` : '/me/bot/commands';
   const { commands, send, cancel } = useBotCommands(hwid, path, { live });
-  const routeName = useRouteNames(isStaff);
+  const routeName = useRouteNames(scope);
   return (
     <Box data-testid="bot-commands" data-scope={scope}>
       <Stack direction="row" spacing={1} sx={{ mb: 1.5, flexWrap: 'wrap' }}>
@@ -72,7 +72,7 @@ export function BotCommandControls({
         ownerView={!isStaff}
         onCancel={(id) => cancel.mutate(id)}
         isCancelling={cancel.isPending}
-        routeName={isStaff ? routeName : undefined}
+        routeName={routeName}
       />
     </Box>
   );

@@ -42,8 +42,8 @@ export function BotCommandList({
   ownerView?: boolean;
   onCancel: (id: string) => void;
   isCancelling: boolean;
-  /** Staff: a route's name (customers read no route list, nor ids). */
-  routeName?: (id: string) => string;
+  /** A route's name (useRouteNames). */
+  routeName: (id: string) => string;
 }) {
   const [isAllShown, setAllShown] = useState(false);
   if (commands.length === 0) return <Typography color="text.secondary">Aucune commande envoyée.</Typography>;

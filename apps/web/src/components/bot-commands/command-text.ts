@@ -7,11 +7,11 @@ export function issuerOf(command: BotCommand, ownerView: boolean): string {
   return command.issuer.username ?? 'le propriétaire';
 }
 
-/** What a command carries, in a few words (the account stopped; for staff, the route pushed). */
-export function detailOf(command: BotCommand, routeName?: (id: string) => string): string {
+/** What a command carries, in a few words (the account stopped, the route pushed by its name). */
+export function detailOf(command: BotCommand, routeName: (id: string) => string): string {
   const { payload } = command;
   if (command.kind === 'stopAccount' && typeof payload.account === 'string') return ` « ${payload.account} »`;
-  if (command.kind === 'configure' && routeName && typeof payload.routeId === 'string')
+  if (command.kind === 'configure' && typeof payload.routeId === 'string')
     return ` (itinéraire ${routeName(payload.routeId)})`;
   return '';
 }

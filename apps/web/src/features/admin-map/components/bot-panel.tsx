@@ -25,7 +25,7 @@ export function BotPanel({
   state: BotState | null;
   onClose: () => void;
 }) {
-  const routeName = useRouteNames();
+  const routeName = useRouteNames('staff');
   const paused = state?.online ? state.paused === true : undefined;
   return (
     <Paper

@@ -8,6 +8,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useRouteNames } from '../../../components/bot-commands/index.ts';
 import { ScrollTable, useIsPhone } from '../../../components/scroll-table.tsx';
 import { StatusChip } from '../../../components/status-chip.tsx';
 
@@ -20,10 +21,12 @@ const position = (account: BotAccount) => `[${account.position.x}, ${account.pos
  */
 export function AccountsTable({ accounts, paused }: { accounts: readonly BotAccount[]; paused?: boolean }) {
   const isPhone = useIsPhone();
+  // The state names routes by id; the customer reads the names of those their bot may follow.
+  const routeName = useRouteNames('owner');
   if (accounts.length === 0) {
     return <Typography color="text.secondary">Aucun compte de jeu signalé par le bot.</Typography>;
   }
-  if (isPhone) return <AccountCards accounts={accounts} paused={paused} />;
+  if (isPhone) return <AccountCards accounts={accounts} paused={paused} routeName={routeName} />;
   return (
     <ScrollTable label="Comptes de jeu en direct">
       <Table size="small" aria-label="Comptes de jeu">
@@ -64,7 +67,7 @@ export function AccountsTable({ accounts, paused }: { accounts: readonly BotAcco
               <TableCell data-testid="mybot-position" sx={{ whiteSpace: 'nowrap' }}>
                 {position(account)}
               </TableCell>
-              <TableCell>{account.routeId ?? '—'}</TableCell>
+              <TableCell>{account.routeId ? routeName(account.routeId) : '—'}</TableCell>
               <TableCell align="right">{numberFormat.format(account.stats.gathered)}</TableCell>
               <TableCell align="right">{numberFormat.format(account.stats.treasures)}</TableCell>
               <TableCell align="right">{numberFormat.format(account.stats.kamas)}</TableCell>
@@ -78,7 +81,15 @@ export function AccountsTable({ accounts, paused }: { accounts: readonly BotAcco
 }
 
 /** On a phone: the status and the position first, the figures below, nothing off screen. */
-function AccountCards({ accounts, paused }: { accounts: readonly BotAccount[]; paused?: boolean }) {
+function AccountCards({
+  accounts,
+  paused,
+  routeName,
+}: {
+  accounts: readonly BotAccount[];
+  paused?: boolean;
+  routeName: (id: string) => string;
+}) {
   return (
     <Stack component="ul" spacing={1} aria-label="Comptes de jeu" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {accounts.map((account) => (
@@ -98,7 +109,7 @@ function AccountCards({ accounts, paused }: { accounts: readonly BotAccount[]; p
           </Box>
           <Typography variant="body2">
             Position <span data-testid="mybot-position">{position(account)}</span>
-            {account.routeId ? ` · itinéraire ${account.routeId}` : ''}
+            {account.routeId ? ` · itinéraire ${routeName(account.routeId)}` : ''}
           </Typography>
           {account.message ? (
             <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
