@@ -32,6 +32,17 @@ it('staff stop a game account from the users-online list; the page has no socket
   await dialog.locator(command('stopAccount', 'succeeded')).waitFor({ timeout: 10_000 });
   await dialog.getByText(`« ${second} »`).waitFor();
   expect(bot.tick().accounts.find((account) => account.name === second)?.status).toBe('stopped');
+
+  // Paused, the dialog offers Reprendre rather than Pause (it reads the bot's row again).
+  const pause = dialog.getByTestId('bot-command-pause');
+  const resume = dialog.getByTestId('bot-command-resume');
+  expect([await pause.isEnabled(), await resume.isEnabled()]).toEqual([true, false]);
+  await pause.click();
+  await dialog.locator(command('pause', 'succeeded')).waitFor({ timeout: 10_000 });
+  await expect.poll(() => resume.isEnabled(), { timeout: 10_000 }).toBe(true);
+  expect(await pause.isEnabled()).toBe(false);
+  await resume.click();
+  await expect.poll(() => pause.isEnabled(), { timeout: 10_000 }).toBe(true);
   expect(errors).toEqual([]);
   await close();
 });

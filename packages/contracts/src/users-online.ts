@@ -14,6 +14,8 @@ export const onlineBotSchema = z.object({
   /** Number of game accounts the bot drives. */
   accounts: z.number().int(),
   accountNames: z.array(z.string()),
+  /** The agent's last report said it is paused (a remote `pause`, decision 208). */
+  paused: z.boolean(),
 });
 export type OnlineBot = z.infer<typeof onlineBotSchema>;
 

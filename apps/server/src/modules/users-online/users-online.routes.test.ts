@@ -78,6 +78,13 @@ describe('guards', () => {
 });
 
 describe('connected bots', () => {
+  it('says which bots are paused (their last report said so), for the commands dialog', async () => {
+    const bot = await onlineBot(['Pause-1']);
+    await waitForBots((bots) => bots.some((listed) => listed.hwid === bot.owner.hwid && !listed.paused));
+    bot.socket.emit('bot_update', { accounts: [account('Pause-1')], paused: true });
+    await waitForBots((bots) => bots.some((listed) => listed.hwid === bot.owner.hwid && listed.paused));
+  });
+
   it('lists each connected bot with owner, hwid, version, connection times and game accounts; search and sort', async () => {
     const first = await onlineBot(['Alpha-1', 'Alpha-2']);
     const second = await onlineBot(['Beta-1']);

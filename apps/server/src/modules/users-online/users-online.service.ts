@@ -31,6 +31,7 @@ function toOnlineBot(state: BotState): OnlineBot {
     lastSeenAt: state.lastSeenAt,
     accounts: state.accounts.length,
     accountNames: state.accounts.map((account) => account.name),
+    paused: state.paused === true,
   };
 }
 

@@ -1,3 +1,5 @@
+import { onlineBotsAnswer } from '@bot/contracts';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
 export const USERS_ONLINE_BOTS = '/admin/users-online/bots';
@@ -20,3 +22,20 @@ export function revokeSession(id: string) {
     { fallback: 'Impossible de fermer cette session.' },
   );
 }
+
+/**
+ * One connected bot's row, read again while its commands dialog is open (the page has no socket):
+ * whether it is paused follows the commands it runs. Undefined once it left the list.
+ */
+export const onlineBotQuery = (hwid: string) =>
+  queryOptions({
+    queryKey: ['admin', 'users-online', 'bot', hwid],
+    queryFn: async () =>
+      (
+        await api.get(`${USERS_ONLINE_BOTS}?q=${encodeURIComponent(hwid)}`, {
+          schema: onlineBotsAnswer,
+          silent: true,
+        })
+      ).data.find((bot) => bot.hwid === hwid) ?? null,
+    refetchInterval: USERS_ONLINE_REFRESH_MS,
+  });
