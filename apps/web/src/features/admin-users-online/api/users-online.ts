@@ -4,6 +4,10 @@ import { api } from '../../../lib/api.ts';
 
 export const USERS_ONLINE_BOTS = '/admin/users-online/bots';
 export const USERS_ONLINE_SESSIONS = '/admin/users-online/sessions';
+const usersOnlineKeys = {
+  bot: (hwid: string) => ['admin', 'users-online', 'bot', hwid] as const,
+};
+
 /** The lists refresh this often while the page is open. */
 export const USERS_ONLINE_REFRESH_MS = 3_000;
 
@@ -29,7 +33,7 @@ export function revokeSession(id: string) {
  */
 export const onlineBotQuery = (hwid: string) =>
   queryOptions({
-    queryKey: ['admin', 'users-online', 'bot', hwid],
+    queryKey: usersOnlineKeys.bot(hwid),
     queryFn: async () =>
       (
         await api.get(`${USERS_ONLINE_BOTS}?q=${encodeURIComponent(hwid)}`, {
