@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,6 +55,15 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   if (!existsSync(serverMain)) throw new Error(`serveur non compilé (${serverMain}) : npm run build`);
   ensureDebianPackage('/usr/bin/redis-server', 'redis-server');
   ensureDebianPackage('/usr/sbin/nginx', 'nginx-light');
+  await assertPortsFree([
+    ...(options.shared === false
+      ? []
+      : [
+          { port: options.ports.redis, part: 'Redis' },
+          { port: options.ports.nginx, part: 'nginx' },
+        ]),
+    ...options.ports.nodes.map((port, i) => ({ port, part: `nœud ${i + 1}` })),
+  ]);
   await mkdir(options.workDir, { recursive: true });
   await chmod(options.workDir, 0o755); // PostgreSQL runs as its own user when we are root
   const output = options.onOutput ?? (() => {});
@@ -74,8 +84,11 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       Promise.all(
         children.filter(({ name }) => isPart(name)).map(({ child }) => terminate(child, 'SIGTERM')),
       );
+    output('[grappe] arrêt de nginx');
     await stage((name) => name === 'nginx');
+    output('[grappe] arrêt des nœuds');
     await stage((name) => name !== 'nginx' && name !== 'redis');
+    output('[grappe] arrêt de Redis et PostgreSQL');
     await stage((name) => name === 'redis');
     stopPostgres();
     process.off('exit', killLeftovers);
@@ -87,17 +100,15 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const shared = options.shared ?? true;
     const redisUrl = shared ? `redis://127.0.0.1:${options.ports.redis}` : undefined;
     if (shared) {
-      children.push({
-        name: 'redis',
-        child: run(
-          'redis',
-          'redis-server',
-          ['--port', String(options.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-          {},
-          output,
-        ),
-      });
-      await waitUntil(() => redisAnswers(options.ports.redis), 'Redis');
+      const redis = run(
+        'redis',
+        'redis-server',
+        ['--port', String(options.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {},
+        output,
+      );
+      children.push({ name: 'redis', child: redis });
+      await waitUntil(() => redisAnswers(options.ports.redis), 'Redis', redis);
     }
 
     const publicUrl = shared
@@ -138,11 +149,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     if (shared) {
       const nginxDir = path.join(options.workDir, 'nginx');
       await writeNginxConfig(nginxDir, options.ports.nginx, nodes);
-      children.push({
-        name: 'nginx',
-        child: run('nginx', 'nginx', ['-p', nginxDir, '-c', 'nginx.conf', '-e', 'stderr'], {}, output),
-      });
-      await waitUntil(() => isReady(publicUrl), 'nginx');
+      const nginx = run('nginx', 'nginx', ['-p', nginxDir, '-c', 'nginx.conf', '-e', 'stderr'], {}, output);
+      children.push({ name: 'nginx', child: nginx });
+      await waitUntil(() => isReady(publicUrl), 'nginx', nginx);
     }
     const processes = () => {
       const parts = children.map(({ name, child }) => ({ name, root: child.pid }));
@@ -231,6 +240,25 @@ function run(
     });
   }
   return child;
+}
+
+/**
+ * Refuses to start over another cluster's processes (one left running by a closed terminal): its
+ * Redis or nginx would answer for ours, and our stop would pull PostgreSQL from under them.
+ */
+async function assertPortsFree(ports: { port: number; part: string }[]): Promise<void> {
+  for (const { port, part } of ports) {
+    const probe = createServer();
+    const isFree = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (!isFree)
+      throw new Error(
+        `le port ${port} (${part}) est déjà pris : une grappe précédente tourne-t-elle encore ? ` +
+          '(pgrep -af "redis-server|nginx|dist/main.js")',
+      );
+  }
 }
 
 function isRunning(child: ChildProcess): boolean {

@@ -55,8 +55,8 @@ const stop = async () => {
   await cluster.stop();
   process.exit(0);
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+// A closed terminal (SIGHUP) stops it too: the parts have their own process groups and outlive it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
 process.on('exit', () => simulator?.kill('SIGKILL')); // never leave the simulator behind
 
 /** Waits for the node to call itself overloaded (after its start-up grace): the demo bots then avoid it. */
@@ -87,7 +87,7 @@ function startDemoBots(target: {
   const tsx = (script: string, args: string[]) => ['--import', 'tsx', path.join(root, script), ...args];
   const seeded = spawnSync(
     process.execPath,
-    tsx('apps/server/src/cli/seed-demo.ts', ['--users', String(demoBots)]),
+    tsx('apps/server/src/cli/seed-demo.ts', ['--users', String(demoBots), '--without-next-steps']),
     { cwd: root, env, stdio: 'inherit' },
   );
   if (seeded.status !== 0) throw new Error('seed:demo a échoué');

@@ -83,7 +83,7 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   hwidMatchPolicy: 'Même PC quand les composants matériels concordent',
   botOfflineTimeoutSeconds: 'Bot hors ligne après (secondes sans nouvelles)',
   minBotVersion: 'Version minimale du bot',
-  announcement: "Bannière d'annonce",
+  announcement: 'Bannière d’annonce',
   staffTwoFactorRequired: 'Double authentification obligatoire pour le personnel',
   leaseLifetimeHours: 'Durée de validité du bail du bot (heures)',
   leaseGraceHours: 'Délai de grâce du bail hors connexion (heures)',

@@ -31,7 +31,12 @@ const SEED_ACTOR = { id: null, username: 'seed:demo', ip: null };
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { users: { type: 'string', default: '1000' }, prefix: { type: 'string', default: 'demo' } },
+    options: {
+      users: { type: 'string', default: '1000' },
+      prefix: { type: 'string', default: 'demo' },
+      // No "Ensuite" line: `npm run cluster` starts the server and the simulator itself.
+      'without-next-steps': { type: 'boolean', default: false },
+    },
   });
   const count = Number(values.users);
   if (!Number.isInteger(count) || count < 1 || count > 100_000) {
@@ -80,9 +85,12 @@ async function main(): Promise<void> {
     .join('');
   console.log(
     `${count} utilisateurs de démonstration prêts en ${((Date.now() - startedAt) / 1000).toFixed(1)} s ` +
-      `(mot de passe : ${DEMO_PASSWORD}).\nClés d'accès écrites dans ${target}\n` +
-      `Ensuite : ${sameEnv}npm start, puis ${sameEnv}npm run simulate -- --bots ${Math.min(count, 200)}`,
+      `(mot de passe : ${DEMO_PASSWORD}).\nClés d’accès écrites dans ${target}`,
   );
+  if (!values['without-next-steps'])
+    console.log(
+      `Ensuite : ${sameEnv}npm start, puis ${sameEnv}npm run simulate -- --bots ${Math.min(count, 200)}`,
+    );
 }
 
 async function seedDemoUser(

@@ -16,12 +16,16 @@ type CheckName = (typeof checkNames)[number];
 const checkResult = z.enum(['ok', 'failed', 'degraded']);
 const checks = z.partialRecord(z.enum(checkNames), checkResult);
 
-/** Why an overloaded node refuses work, with its last figures (LoadMonitor). */
+/** Why an overloaded node refuses work: its last figures beside their thresholds (LoadMonitor). */
 const loadReading = z.object({
   cause: z.enum(['eventLoop', 'openFiles']),
   utilization: z.number(),
-  delayP99Ms: z.number(),
+  enterUtilization: z.number(),
+  exitUtilization: z.number(),
   openFilesShare: z.number(),
+  enterOpenFiles: z.number(),
+  exitOpenFiles: z.number(),
+  delayP99Ms: z.number(),
 });
 
 /** French names of what can fail, for the readiness answer read by people. */

@@ -84,13 +84,20 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
   const overloadedReadiness = await readiness();
   expect(overloadedReadiness.status).toBe(503);
-  // The answer says why, for the operator reading it (the probes are not run: they would queue).
-  expect(overloadedReadiness.body.load).toEqual({
+  // The answer says why, for the operator reading it (the probes are not run: they would queue):
+  // the last figures, rounded, beside the thresholds they are judged against.
+  const load = overloadedReadiness.body.load as Record<string, number | string>;
+  expect(load).toEqual({
     cause: 'eventLoop',
     utilization: expect.any(Number),
-    delayP99Ms: expect.any(Number),
+    enterUtilization: 0,
+    exitUtilization: 0,
     openFilesShare: expect.any(Number),
+    enterOpenFiles: 2,
+    exitOpenFiles: 2,
+    delayP99Ms: expect.any(Number),
   });
+  expect(String(load.utilization)).toMatch(/^\d(\.\d{1,3})?$/);
   expect(await metricValue(server.app, 'node_overloaded')).toBe(1);
   expect(logLines).toContainEqual(
     expect.objectContaining({ level: 40, cause: 'eventLoop', msg: expect.stringContaining('surchargé') }),
@@ -172,7 +179,7 @@ it('a node near its open-file limit is overloaded too: every socket is a file', 
   // Any descriptor at all is past a limit of one in a million; below zero, never idle enough.
   Object.assign(server.app.ctx.config.load, { enterOpenFiles: 1e-6, exitOpenFiles: 0 });
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
-  expect((await readiness()).body.load).toMatchObject({ cause: 'openFiles' });
+  expect((await readiness()).body.load).toMatchObject({ cause: 'openFiles', enterOpenFiles: 1e-6 });
   expect((await upgradeAnswer(server.url)).head).toMatch(/^HTTP\/1\.1 503/);
   expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
   expect(await metricValue(server.app, 'node_open_files_ratio')).toBeGreaterThan(0);

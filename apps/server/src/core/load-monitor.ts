@@ -29,13 +29,23 @@ export interface LoadConfig {
 /** What made the node overloaded: a busy event loop, or open files near the process's limit. */
 export type OverloadCause = 'eventLoop' | 'openFiles';
 
+/**
+ * Why the node is overloaded, for the operator reading its readiness answer: the last sample's
+ * figures (rounded) beside the thresholds they are judged against.
+ */
 export interface LoadReading {
+  /** What keeps the node overloaded now (open files first: past the limit nothing is accepted). */
   cause: OverloadCause;
   /** Share (0-1) of the last sample the event loop was busy. */
   utilization: number;
-  delayP99Ms: number;
+  enterUtilization: number;
+  exitUtilization: number;
   /** Open files over the process's limit (0-1). */
   openFilesShare: number;
+  enterOpenFiles: number;
+  exitOpenFiles: number;
+  /** The event loop's delay p99 in the last sample (ms): shown, not judged on. */
+  delayP99Ms: number;
 }
 
 /** Share of the open-file limit the HTTP server's connections may take (the rest: database, logs, files). */
@@ -111,14 +121,30 @@ export class LoadMonitor {
     return this.overloaded;
   }
 
-  /** Why the node is overloaded and its last figures (the readiness answer shows them). */
+  /** Why the node is overloaded, with its last figures and thresholds (the readiness answer). */
   get reading(): LoadReading {
+    const { enterUtilization, exitUtilization, enterOpenFiles, exitOpenFiles } = this.config;
+    const round = (value: number) => Math.round(value * 1000) / 1000;
     return {
-      cause: this.cause,
-      utilization: this.utilization,
-      delayP99Ms: this.delayP99Ms,
-      openFilesShare: this.openFilesShare,
+      cause: this.currentCause(),
+      utilization: round(this.utilization),
+      enterUtilization,
+      exitUtilization,
+      openFilesShare: round(this.openFilesShare),
+      enterOpenFiles,
+      exitOpenFiles,
+      delayP99Ms: Math.round(this.delayP99Ms * 10) / 10,
     };
+  }
+
+  /**
+   * What holds the node overloaded: the open files while above their exit threshold, else the
+   * event loop while above its own, else what made it enter (it leaves at the next sample).
+   */
+  private currentCause(): OverloadCause {
+    if (this.openFilesShare >= this.config.exitOpenFiles) return 'openFiles';
+    if (this.utilization >= this.config.exitUtilization) return 'eventLoop';
+    return this.cause;
   }
 
   /** One reading (a background loop calls it every `sampleMs`). */

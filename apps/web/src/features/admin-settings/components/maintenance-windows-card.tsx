@@ -43,9 +43,19 @@ function nextMinute(offsetMs = 0): Date {
 const isOpen = (window: MaintenanceWindow) => window.state === 'scheduled' || window.state === 'running';
 
 /**
- * Scheduled maintenance windows (decision 907): while one runs, the alerts of its scope are muted
- * and the site banner shows its message; listed with their state, cancellable until they end.
+ * The open window the one being scheduled would overlap, if any: while both run, the banner shows
+ * the message of the one that started first (decision 907), which staff should know before saving.
  */
+export function overlappedWindow(
+  windows: readonly MaintenanceWindow[],
+  startsAt: Date,
+  endsAt: Date,
+): MaintenanceWindow | undefined {
+  return windows.find(
+    (item) => isOpen(item) && new Date(item.startsAt) < endsAt && startsAt < new Date(item.endsAt),
+  );
+}
+
 /** When a window runs, or ran: a cancelled one that had started says when it really stopped. */
 function periodText(item: { startsAt: string; endsAt: string; cancelledAt: string | null }): string {
   const stopped = item.cancelledAt && item.cancelledAt < item.endsAt ? item.cancelledAt : null;
@@ -56,6 +66,10 @@ function periodText(item: { startsAt: string; endsAt: string; cancelledAt: strin
   return `Du ${formatDateTime(item.startsAt)} au ${formatDateTime(item.endsAt)}`;
 }
 
+/**
+ * Scheduled maintenance windows (decision 907): while one runs, the alerts of its scope are muted
+ * and the site banner shows its message; listed with their state, cancellable until they end.
+ */
 export function MaintenanceWindowsCard() {
   const queryClient = useQueryClient();
   const windows = useQuery(maintenanceWindowsQuery).data ?? [];
@@ -66,6 +80,10 @@ export function MaintenanceWindowsCard() {
   const [isWorking, setIsWorking] = useState(false);
   const [cancelling, setCancelling] = useState<MaintenanceWindow | null>(null);
   const isBackwards = Boolean(startsAt && endsAt && new Date(endsAt) <= new Date(startsAt));
+  const overlapped =
+    startsAt && endsAt && !isBackwards
+      ? overlappedWindow(windows, new Date(startsAt), new Date(endsAt))
+      : undefined;
 
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: maintenanceWindowsKeys.all });
@@ -145,7 +163,11 @@ export function MaintenanceWindowsCard() {
             value={message}
             onChange={(event) => setMessage(event.target.value)}
             slotProps={{ htmlInput: { maxLength: 500 } }}
-            helperText="Affiché à tous pendant la fenêtre."
+            helperText={
+              overlapped
+                ? `Elle chevauche « ${overlapped.message} » : pendant qu’elles se recouvrent, la bannière montre le message de celle qui commence la première.`
+                : 'Affiché à tous pendant la fenêtre.'
+            }
             required
           />
           <TextField

@@ -16,6 +16,17 @@ describe('running maintenance window', () => {
     );
   });
 
+  it('keeps a sentence closed inside quotes or brackets, and drops a hanging colon', () => {
+    const endsAt = new Date(2026, 10, 26, 22, 30).toISOString();
+    const text = (message: string) => maintenanceWindowText(message, endsAt, now);
+    expect(text('« Merci de patienter. »')).toBe('« Merci de patienter. » Fin prévue à 22:30.');
+    expect(text('Mise à jour (voir la page statut.)')).toBe(
+      'Mise à jour (voir la page statut.) Fin prévue à 22:30.',
+    );
+    expect(text('Mise à jour :')).toBe('Mise à jour. Fin prévue à 22:30.');
+    expect(text('Mise à jour (phase 2)')).toBe('Mise à jour (phase 2). Fin prévue à 22:30.');
+  });
+
   it('names the day when the window ends another day', () => {
     const endsAt = new Date(2026, 10, 27, 6, 0).toISOString();
     expect(maintenanceWindowText('Migration…', endsAt, now)).toBe(

@@ -40,14 +40,18 @@ function readDismissed(): string | null {
   }
 }
 
-/** The window's end, in the reader's time (no date when it is today). */
+/** A sentence mark, maybe followed by closing quotes or brackets: « Merci de patienter. » */
+const ENDS_A_SENTENCE = /[.!?…]\s*[»”"')\]]*$/;
+/** Punctuation left hanging at the end ("Mise à jour :"): replaced by the full stop. */
+const HANGING_MARKS = /[\s:;,]+$/;
+
 /**
- * The running window's message, closed by one sentence mark whatever the staff typed, then its end:
- * "Mise à jour. Fin prévue à 22:30." (the day named when it is not today).
+ * The running window's message, closed by one sentence mark whatever the staff typed, then its end
+ * in the reader's time: "Mise à jour. Fin prévue à 22:30." (the day named when it is not today).
  */
 export function maintenanceWindowText(message: string, endsAt: string, now = new Date()): string {
   const sentence = message.trim();
-  const closed = /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
+  const closed = ENDS_A_SENTENCE.test(sentence) ? sentence : `${sentence.replace(HANGING_MARKS, '')}.`;
   const end = new Date(endsAt);
   const time = end.toLocaleTimeString('fr-FR', { timeStyle: 'short' });
   const when =
