@@ -1,6 +1,7 @@
 import {
   type BotAccount,
   type ClientToServerEvents,
+  type Permission,
   type ServerToClientEvents,
   SOCKET_PATH,
   type SocketAuthenticateAck,
@@ -100,10 +101,12 @@ export async function whitelist(server: TestServer, userId: string, names: strin
 /** A user with both bot permissions, whitelisted accounts and an open bot session for a fresh hwid. */
 export async function createBotOwner(
   server: TestServer,
-  options: { accounts?: string[]; version?: string } = {},
+  options: { accounts?: string[]; version?: string; permissions?: Permission[] } = {},
 ): Promise<TestUser & { hwid: string; accessKey: string; botToken: string; accounts: string[] }> {
   const call = apiClient(server);
-  const owner = await server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
+  const owner = await server.createUser({
+    permissions: options.permissions ?? ['can_useGathering', 'can_useTreasure'],
+  });
   const accounts = options.accounts ?? [`acc-${newId().slice(-8)}`];
   await whitelist(server, owner.user.id, accounts);
   const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);

@@ -1,3 +1,4 @@
+import type { RouteKind } from '@bot/contracts';
 import { newId } from '../../src/core/ids.ts';
 import { createRoute } from '../../src/modules/world/world.service.ts';
 import type { TestServer } from '../harness.ts';
@@ -6,9 +7,10 @@ import type { TestServer } from '../harness.ts';
 export async function publishedRoute(
   server: Pick<TestServer, 'app'>,
   name = `Route ${newId().slice(-6)}`,
+  kind: RouteKind = 'gathering',
 ): Promise<string> {
   const route = await createRoute(server.app.ctx, {
-    route: { name, kind: 'gathering', status: 'published', steps: [] },
+    route: { name, kind, status: 'published', steps: [] },
     actor: { id: null, username: null, ip: null },
   });
   return route.id;

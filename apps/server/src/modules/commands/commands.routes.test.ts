@@ -279,6 +279,23 @@ it('refuses what names nothing real, and leaves a staff command to staff', async
   expect(
     await send({ kind: 'configure', payload: { routeId: null, accounts: [{ name: 'Compte-d-un-autre' }] } }),
   ).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  // A route of a kind the owner's package leaves out: their bot could not fetch it (`/bot/routes`).
+  const gatherer = await createBotOwner(server, { permissions: ['can_useGathering'] });
+  const treasureRoute = await publishedRoute(server, 'Trésor hors offre', 'treasure');
+  const staffSender = await server.createUser({ permissions: ['can_manageUsers'] });
+  expect(
+    await send(
+      { kind: 'configure', payload: { routeId: treasureRoute } },
+      staffSender.token,
+      `/admin/bots/${gatherer.hwid}/commands`,
+    ),
+  ).toMatchObject({
+    status: 400,
+    body: {
+      code: 'VALIDATION_ERROR',
+      error: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',
+    },
+  });
 
   // A command staff queued: the owner reads it unnamed and may not cancel it.
   const staff = await server.createUser({ permissions: ['can_manageUsers'] });

@@ -3,11 +3,12 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError, isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
-import { publishedRouteIds } from '../world/world.service.ts';
+import { publishedRouteKinds, routeKindsFor } from '../world/world.service.ts';
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
@@ -147,7 +148,8 @@ export async function issueBotCommand(
 
 /**
  * What a command names must exist: a game account on the owner's whitelist (the only ones their bot
- * may drive), a published route. The agent would refuse the rest, after a round trip.
+ * may drive), a published route of a kind their package allows. The agent would refuse the rest,
+ * after a round trip.
  */
 async function assertTargetsExist(
   ctx: AppContext,
@@ -169,9 +171,15 @@ async function assertTargetsExist(
   const routes = [command.payload.routeId, ...command.payload.accounts.map((entry) => entry.routeId)].filter(
     (id): id is string => typeof id === 'string',
   );
-  const published = await publishedRouteIds(ctx, routes);
+  const published = await publishedRouteKinds(ctx, routes);
   if (routes.some((id) => !published.has(id)))
     throw new AppError('VALIDATION_ERROR', { message: 'Itinéraire inconnu ou non publié.' });
+  // The bot fetches only the kinds its owner's package allows (`/bot/routes`).
+  const allowed = routeKindsFor(await getUserPermissions(ctx, input.ownerId));
+  if ([...published.values()].some((kind) => !allowed.includes(kind)))
+    throw new AppError('VALIDATION_ERROR', {
+      message: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',
+    });
 }
 
 /**

@@ -147,19 +147,21 @@ export async function listRoutes(
 
 const ROUTE_CHOICES_MAX = 500;
 
-/** The published routes a bot can be told to follow (a `configure` command), by name. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Of these route ids, those of published routes (what a configuration may name). */
-export async function publishedRouteIds(ctx: AppContext, ids: readonly string[]): Promise<Set<string>> {
+/** Of these route ids, the kind of each published one (what a configuration may name). */
+export async function publishedRouteKinds(
+  ctx: AppContext,
+  ids: readonly string[],
+): Promise<Map<string, RouteKind>> {
   // Route ids are UUIDs: anything else names no route (and must not reach a uuid comparison).
   const candidates = ids.filter((id) => UUID.test(id));
-  if (candidates.length === 0) return new Set();
+  if (candidates.length === 0) return new Map();
   const rows = await ctx.db
-    .select({ id: botRoutes.id })
+    .select({ id: botRoutes.id, kind: botRoutes.kind })
     .from(botRoutes)
     .where(and(inArray(botRoutes.id, candidates), eq(botRoutes.status, 'published')));
-  return new Set(rows.map((row) => row.id));
+  return new Map(rows.map((row) => [row.id, row.kind]));
 }
 
 /** The published routes' names (of these kinds only, when given): what a configuration may name. */
