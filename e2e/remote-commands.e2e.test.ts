@@ -166,6 +166,16 @@ it('staff push a published route picked by name and an account switched off from
   await expect.poll(() => routeCells.count(), { timeout: 5_000 }).toBe(2);
   await owner.page.getByTestId('bot-commands').getByText('(itinéraire Tour des forêts e2e)').waitFor();
   expect(await owner.page.getByText(route.body.data.id).count()).toBe(0);
+  // Back to draft while the bot still follows it: it reads "non publié", still never its id.
+  await apiClient(shared.server)(
+    'PUT',
+    `/admin/routes/${route.body.data.id}`,
+    { status: 'draft' },
+    editor.token,
+  );
+  await owner.page.reload();
+  await owner.page.getByTestId('bot-commands').getByText('(itinéraire non publié)').waitFor();
+  expect(await owner.page.getByText(route.body.data.id).count()).toBe(0);
   expect(owner.errors).toEqual([]);
   await owner.close();
 

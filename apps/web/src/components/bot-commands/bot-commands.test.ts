@@ -8,6 +8,7 @@ import {
   WAITING_REFRESH_MS,
 } from './command-rules.ts';
 import { issuerOf, messageOf } from './command-text.ts';
+import { routeLabel } from './route-names.ts';
 
 const command = (overrides: Partial<BotCommand> = {}): BotCommand => ({
   id: 'c1',
@@ -66,5 +67,14 @@ describe('remote command texts', () => {
     expect(messageOf(cancelled, false)).toBe('annulée par le propriétaire');
     expect(messageOf(command({ message: 'annulée par l’équipe' }), true)).toBe('annulée par l’équipe');
     expect(issuerOf(command({ issuer: { type: 'staff', username: null } }), true)).toBe('l’équipe');
+  });
+});
+
+describe('route labels', () => {
+  const routes = [{ id: 'r1', name: 'Boucle des Pins', kind: 'gathering' as const }];
+  it('names a listed route, waits for the list, and never shows an id', () => {
+    expect(routeLabel(routes, 'r1')).toBe('Boucle des Pins');
+    expect(routeLabel(undefined, 'r1')).toBe('…');
+    expect(routeLabel(routes, '01a21a1b-1353-7336-b27a-6a9b43cde872')).toBe('non publié');
   });
 });

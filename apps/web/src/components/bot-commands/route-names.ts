@@ -1,4 +1,4 @@
-import { routeChoicesAnswer } from '@bot/contracts';
+import { type RouteChoice, routeChoicesAnswer } from '@bot/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
@@ -34,11 +34,17 @@ const ownerRoutesQuery = queryOptions({
   staleTime: 60_000,
 });
 
+/** What a route reads as: its name; "…" while the list loads; "non publié" once it left the list. */
+export function routeLabel(routes: readonly RouteChoice[] | undefined, id: string): string {
+  if (!routes) return '…';
+  return routes.find((route) => route.id === id)?.name ?? 'non publié';
+}
+
 /**
  * A route's name, for staff from the routes they may push, for a customer from those their bot may
- * follow; its id when the route is not listed (unpublished, deleted, or the list not read yet).
+ * follow (`routeLabel`: never its id, which means nothing to a reader).
  */
 export function useRouteNames(scope: 'owner' | 'staff'): (id: string) => string {
   const routes = useQuery(scope === 'staff' ? routeChoicesQuery : ownerRoutesQuery);
-  return (id: string) => routes.data?.find((route) => route.id === id)?.name ?? id;
+  return (id: string) => routeLabel(routes.data, id);
 }
