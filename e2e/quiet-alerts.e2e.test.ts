@@ -41,7 +41,11 @@ describe('quiet alerts in the browser', () => {
     await list.getByText('En cours — Maintenance du serveur en cours').waitFor();
     // The form still holds the same hours: a second window there would overlap, and staff are told
     // whose message the banner shows.
-    await card.getByText(/^Elle chevauche « Maintenance du serveur en cours »/).waitFor();
+    await card
+      .getByText(
+        'Cette fenêtre chevauche « Maintenance du serveur en cours » : pendant le chevauchement, la bannière affichera « Maintenance du serveur en cours ».',
+      )
+      .waitFor();
     // The banner of this tab follows at once, staff included.
     const banner = admin.page.getByTestId('maintenance-window-banner');
     await banner.filter({ hasText: 'Maintenance du serveur en cours' }).waitFor();

@@ -169,18 +169,19 @@ export function createMaintenanceCache(events: EventBus): MaintenanceCache {
   return cache;
 }
 
-/** Windows not over at the time of the read, by start. */
+/** Windows not over at the time of the read, by start, then in the order they were scheduled. */
 async function readUpcomingRows(ctx: AppContext): Promise<Row[]> {
   const now = new Date();
   const rows = await ctx.db
     .select()
     .from(maintenanceWindows)
     .where(gt(maintenanceWindows.endsAt, now))
-    .orderBy(asc(maintenanceWindows.startsAt));
+    // Ids are time-ordered: of two windows starting together, the banner keeps the first scheduled.
+    .orderBy(asc(maintenanceWindows.startsAt), asc(maintenanceWindows.id));
   return rows.filter((row) => effectiveEnd(row) > now);
 }
 
-/** The window the banner shows now (the earliest started, if several overlap), or null. */
+/** The window the banner shows now (the earliest started, then the first scheduled, if several overlap), or null. */
 export async function runningMaintenance(ctx: AppContext, now = new Date()): Promise<RunningMaintenance> {
   const upcoming = await ctx.maintenanceCache.get(() => readUpcomingRows(ctx));
   const row = upcoming.find((candidate) => candidate.startsAt <= now && effectiveEnd(candidate) > now);

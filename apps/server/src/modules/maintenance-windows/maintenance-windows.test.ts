@@ -277,3 +277,30 @@ describe('after a window', () => {
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
   });
 });
+
+describe('overlapping windows', () => {
+  it('show the message of the one that started first, the one scheduled first when they start together', async () => {
+    const startsAt = at(-MINUTE);
+    const first = await schedule({
+      startsAt,
+      endsAt: at(20 * MINUTE),
+      message: 'Première fenêtre',
+      scope: 'all',
+    });
+    const second = await schedule({
+      startsAt,
+      endsAt: at(40 * MINUTE),
+      message: 'Seconde fenêtre',
+      scope: 'all',
+    });
+    for (let read = 0; read < 5; read++) {
+      server.app.ctx.maintenanceCache.forget();
+      const banner = await call<PublicSettings>('GET', '/settings/public');
+      expect(banner.body.maintenanceWindow?.message).toBe('Première fenêtre');
+    }
+    for (const window of [first, second])
+      await call('POST', `/admin/maintenance-windows/${window.body.data.id}/cancel`, {}, staff.token);
+    server.app.ctx.maintenanceCache.forget();
+    expect((await call<PublicSettings>('GET', '/settings/public')).body.maintenanceWindow).toBeNull();
+  });
+});

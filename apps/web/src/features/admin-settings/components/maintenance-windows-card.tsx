@@ -44,7 +44,7 @@ const isOpen = (window: MaintenanceWindow) => window.state === 'scheduled' || wi
 
 /**
  * The open window the one being scheduled would overlap, if any: while both run, the banner shows
- * the message of the one that started first (decision 907), which staff should know before saving.
+ * only one message (decision 907), which staff should know before saving.
  */
 export function overlappedWindow(
   windows: readonly MaintenanceWindow[],
@@ -54,6 +54,15 @@ export function overlappedWindow(
   return windows.find(
     (item) => isOpen(item) && new Date(item.startsAt) < endsAt && startsAt < new Date(item.endsAt),
   );
+}
+
+/**
+ * The warning under the message: which message the banner shows while the two windows overlap (the
+ * one started first; the existing one when they start together, it was scheduled first).
+ */
+export function overlapText(overlapped: MaintenanceWindow, startsAt: Date): string {
+  const shown = startsAt < new Date(overlapped.startsAt) ? 'ce nouveau message' : `« ${overlapped.message} »`;
+  return `Cette fenêtre chevauche « ${overlapped.message} » : pendant le chevauchement, la bannière affichera ${shown}.`;
 }
 
 /** When a window runs, or ran: a cancelled one that had started says when it really stopped. */
@@ -164,9 +173,7 @@ export function MaintenanceWindowsCard() {
             onChange={(event) => setMessage(event.target.value)}
             slotProps={{ htmlInput: { maxLength: 500 } }}
             helperText={
-              overlapped
-                ? `Elle chevauche « ${overlapped.message} » : pendant qu’elles se recouvrent, la bannière montre le message de celle qui commence la première.`
-                : 'Affiché à tous pendant la fenêtre.'
+              overlapped ? overlapText(overlapped, new Date(startsAt)) : 'Affiché à tous pendant la fenêtre.'
             }
             required
           />
