@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { BotCommandList } from './bot-command-list.tsx';
-import { fitsState } from './command-rules.ts';
+import { fitsState, pauseStateOf } from './command-rules.ts';
 import { ConfigureForm } from './configure-form.tsx';
 import { useRouteNames } from './route-names.ts';
 import { type CommandAccount, StopAccountList } from './stop-account-list.tsx';
@@ -39,6 +39,9 @@ export function BotCommandControls({
   const path = isStaff ? `/admin/bots/${encodeURIComponent(hwid)}/commands` : '/me/bot/commands';
   const { commands, send, cancel } = useBotCommands(hwid, path, { live });
   const routeName = useRouteNames(scope);
+  const pauseState = pauseStateOf(commands, paused);
+  const isHeld = (kind: (typeof BUTTONS)[number]['kind']) =>
+    send.isPending || (kind !== 'restart' && pauseState.isChanging) || !fitsState(kind, pauseState.paused);
   return (
     <Box data-testid="bot-commands" data-scope={scope}>
       <Stack direction="row" spacing={1} sx={{ mb: 1.5, flexWrap: 'wrap' }}>
@@ -48,7 +51,7 @@ export function BotCommandControls({
             size="small"
             variant="outlined"
             data-testid={`bot-command-${kind}`}
-            disabled={send.isPending || !fitsState(kind, paused)}
+            disabled={isHeld(kind)}
             onClick={() => send.mutate({ kind })}
           >
             {label}

@@ -4,6 +4,8 @@ import {
   canCancel,
   canStopAccount,
   fitsState,
+  pauseStateOf,
+  RAN_SPEAKS_FOR_MS,
   refreshInterval,
   WAITING_REFRESH_MS,
 } from './command-rules.ts';
@@ -76,5 +78,36 @@ describe('route labels', () => {
     expect(routeLabel(routes, 'r1')).toBe('Boucle des Pins');
     expect(routeLabel(undefined, 'r1')).toBe('…');
     expect(routeLabel(routes, '01a21a1b-1353-7336-b27a-6a9b43cde872')).toBe('non publié');
+  });
+});
+
+describe('pause state for the one-click buttons', () => {
+  const ranAt = Date.parse('2026-11-26T10:00:01.000Z');
+  const older = command({
+    id: 'c0',
+    kind: 'resume',
+    state: 'succeeded',
+    createdAt: '2026-11-26T09:00:00.000Z',
+  });
+  it('holds Pause and Reprendre while one is on its way', () => {
+    expect(pauseStateOf([older, command({ state: 'sent' })], false, ranAt)).toEqual({
+      paused: false,
+      isChanging: true,
+    });
+  });
+
+  it('takes a pause the bot just ran as its state until its report says so, then the report again', () => {
+    const ran = command({ state: 'succeeded', updatedAt: '2026-11-26T10:00:01.000Z' });
+    expect(pauseStateOf([ran, older], false, ranAt + 1_000)).toEqual({ paused: true, isChanging: false });
+    expect(pauseStateOf([ran, older], false, ranAt + RAN_SPEAKS_FOR_MS)).toEqual({
+      paused: false,
+      isChanging: false,
+    });
+    // A browser clock an hour behind the server does not pin it.
+    expect(pauseStateOf([ran], false, ranAt - 3_600_000)).toEqual({ paused: false, isChanging: false });
+    expect(pauseStateOf([command({ kind: 'restart', state: 'sent' })], true, ranAt)).toEqual({
+      paused: true,
+      isChanging: false,
+    });
   });
 });

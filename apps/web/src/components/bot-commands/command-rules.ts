@@ -35,3 +35,29 @@ export function fitsState(kind: 'pause' | 'resume' | 'restart', paused: boolean 
 export function canStopAccount(status: BotStatus | undefined): boolean {
   return status !== 'stopped';
 }
+
+/** How long a pause or resume the bot ran speaks for its state, before its next report says it. */
+export const RAN_SPEAKS_FOR_MS = 5_000;
+
+/**
+ * The bot's paused state as the one-click buttons should read it: a pause or resume on its way
+ * holds both buttons (`isChanging`); one the bot ran moments ago gives the state its next report has
+ * not carried yet (Pause stayed clickable for a second after "Exécutée", and was sent twice).
+ */
+export function pauseStateOf(
+  commands: readonly BotCommand[] | undefined,
+  reported: boolean | undefined,
+  now = Date.now(),
+): { paused: boolean | undefined; isChanging: boolean } {
+  const latest = (commands ?? [])
+    .filter((command) => command.kind === 'pause' || command.kind === 'resume')
+    .reduce<BotCommand | undefined>(
+      (newest, command) => (!newest || command.createdAt > newest.createdAt ? command : newest),
+      undefined,
+    );
+  if (latest && WAITING_STATES.includes(latest.state)) return { paused: reported, isChanging: true };
+  // Within the window either way: a browser clock far behind the server's must not pin the state.
+  const age = latest ? now - Date.parse(latest.updatedAt) : Number.POSITIVE_INFINITY;
+  const ranRecently = latest?.state === 'succeeded' && Math.abs(age) < RAN_SPEAKS_FOR_MS;
+  return { paused: ranRecently ? latest.kind === 'pause' : reported, isChanging: false };
+}
