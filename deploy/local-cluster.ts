@@ -247,18 +247,20 @@ function run(
  * Redis or nginx would answer for ours, and our stop would pull PostgreSQL from under them.
  */
 async function assertPortsFree(ports: { port: number; part: string }[]): Promise<void> {
+  const busy: string[] = [];
   for (const { port, part } of ports) {
     const probe = createServer();
     const isFree = await new Promise<boolean>((resolve) => {
       probe.once('error', () => resolve(false));
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-    if (!isFree)
-      throw new Error(
-        `le port ${port} (${part}) est déjà pris : une grappe précédente tourne-t-elle encore ? ` +
-          '(pgrep -af "redis-server|nginx|dist/main.js")',
-      );
+    if (!isFree) busy.push(`${port} (${part})`);
   }
+  if (busy.length > 0)
+    throw new Error(
+      `port${busy.length > 1 ? 's' : ''} déjà pris : ${busy.join(', ')}. Une grappe précédente tourne-t-elle ` +
+        'encore ? pgrep -af "redis-server|nginx|dist/main.js|postgres"',
+    );
 }
 
 function isRunning(child: ChildProcess): boolean {

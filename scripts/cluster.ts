@@ -33,11 +33,11 @@ const cluster = await startLocalCluster({
       : undefined,
   // The first administrator's password, and warnings; the nodes' JSON logs stay in their level.
   onOutput: (line) => console.log(line),
-});
+}).catch(fail);
 if (overloadedNode > 0)
   await judgedOverloaded(cluster.nodes[overloadedNode - 1]).catch(async (error: unknown) => {
     await cluster.stop(); // nothing left behind
-    throw error;
+    fail(error);
   });
 const simulator = demoBots > 0 ? startDemoBots(cluster) : undefined;
 console.log(`
@@ -58,6 +58,12 @@ const stop = async () => {
 // A closed terminal (SIGHUP) stops it too: the parts have their own process groups and outlive it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
 process.on('exit', () => simulator?.kill('SIGKILL')); // never leave the simulator behind
+
+/** A start that cannot go on: its reason in one French sentence, not a stack trace. */
+function fail(error: unknown): never {
+  console.error(`Grappe non démarrée : ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 
 /** Waits for the node to call itself overloaded (after its start-up grace): the demo bots then avoid it. */
 async function judgedOverloaded(node: { name: string; url: string } | undefined): Promise<void> {
