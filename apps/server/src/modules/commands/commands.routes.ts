@@ -7,9 +7,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getUserPermissions } from '../access/access.service.ts';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
-import { listRouteChoices, routeKindsFor } from '../world/world.service.ts';
+import { listRouteChoices, routeKindsOf } from '../world/world.service.ts';
 import {
   BOT_STAFF_PERMISSIONS,
   boundHwidOf,
@@ -76,8 +75,7 @@ export const commandsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/bot/routes',
     { onRequest: requireSession, schema: { tags: ['me'], response: { 200: routeChoicesAnswer } } },
     async (request) => {
-      const permissions = await getUserPermissions(ctx, sessionOf(request).userId);
-      return { data: await listRouteChoices(ctx, routeKindsFor(permissions)) };
+      return { data: await listRouteChoices(ctx, await routeKindsOf(ctx, sessionOf(request).userId)) };
     },
   );
 

@@ -3,12 +3,11 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError, isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
-import { publishedRouteKinds, routeKindsFor } from '../world/world.service.ts';
+import { publishedRouteKinds, routeKindsOf } from '../world/world.service.ts';
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
@@ -175,7 +174,7 @@ async function assertTargetsExist(
   if (routes.some((id) => !published.has(id)))
     throw new AppError('VALIDATION_ERROR', { message: 'Itinéraire inconnu ou non publié.' });
   // The bot fetches only the kinds its owner's package allows (`/bot/routes`).
-  const allowed = routeKindsFor(await getUserPermissions(ctx, input.ownerId));
+  const allowed = await routeKindsOf(ctx, input.ownerId);
   if ([...published.values()].some((kind) => !allowed.includes(kind)))
     throw new AppError('VALIDATION_ERROR', {
       message: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',

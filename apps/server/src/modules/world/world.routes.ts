@@ -15,7 +15,6 @@ import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { getUserPermissions } from '../access/access.service.ts';
 import {
   auditActorOf,
   readBearerToken,
@@ -30,7 +29,7 @@ import {
   getWorld,
   listPublishedRoutes,
   listRoutes,
-  routeKindsFor,
+  routeKindsOf,
   seedWorld,
   streamRoutes,
   updateRoute,
@@ -78,10 +77,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
           ? await findBotSessionByToken(ctx, { token, hwid: request.query.hwid })
           : undefined;
       if (!session) throw new AppError('BOT_SESSION_INVALID');
-      const data = await listPublishedRoutes(
-        ctx,
-        routeKindsFor(await getUserPermissions(ctx, session.userId)),
-      );
+      const data = await listPublishedRoutes(ctx, await routeKindsOf(ctx, session.userId));
       return { data, total: data.length };
     },
   );

@@ -1,7 +1,6 @@
 import {
   type BotRoute,
   mapIdOf,
-  type Permission,
   type Route,
   type RouteChoice,
   type RouteInput,
@@ -19,6 +18,7 @@ import { type AppContext, inTransaction } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { type BotRouteRow, botRoutes, worldAreas, worldMaps } from './world.table.ts';
 
@@ -283,8 +283,9 @@ export async function deleteRoute(
   });
 }
 
-/** Which route kinds a set of permissions unlocks. */
-export function routeKindsFor(permissions: readonly Permission[]): RouteKind[] {
+/** Which route kinds a user's permissions unlock: their bot fetches only these (`/bot/routes`). */
+export async function routeKindsOf(ctx: AppContext, userId: string): Promise<RouteKind[]> {
+  const permissions = await getUserPermissions(ctx, userId);
   const kinds: RouteKind[] = [];
   if (permissions.includes('can_useGathering')) kinds.push('gathering');
   if (permissions.includes('can_useTreasure')) kinds.push('treasure');
