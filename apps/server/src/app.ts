@@ -15,6 +15,7 @@ import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
+import { assertInstallationReady } from './core/installation.ts';
 import { LoadMonitor } from './core/load-monitor.ts';
 import { createMailer } from './core/mailer.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
@@ -114,6 +115,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
     });
   if (!options.skipMigrations) await database.migrate();
+  // A public installation names everything it lacks in one refusal (core/installation.ts); the
+  // checks that read the database add theirs to the configuration's.
+  try {
+    assertInstallationReady([...config.installation.problems]);
+  } catch (error) {
+    await database.close();
+    await releaseDataDir?.();
+    throw error;
+  }
 
   // Several nodes share Redis; a node that cannot reach it yet starts anyway and serves alone.
   const redis = config.redisUrl ? openRedis(config.redisUrl, log) : undefined;

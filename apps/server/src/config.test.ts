@@ -66,6 +66,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('runs the payment sandbox unnamed only on a loopback installation (a public one would give every offer away)', () => {
+    expect(loadConfig({}).installation).toEqual({ isLoopback: true, problems: [] });
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:3000', HOST: '::1' }).installation.isLoopback).toBe(
+      true,
+    );
+    const noStripe =
+      /Aucun moyen de paiement : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=sandbox/;
+    // A public address, a public listening address, or production: each makes the installation public.
+    for (const env of [
+      { PUBLIC_URL: 'https://bots.example.fr' },
+      { HOST: '0.0.0.0' },
+      { NODE_ENV: 'production' },
+      { PUBLIC_URL: 'http://127.0.0.2.example.fr' },
+    ]) {
+      const { installation } = loadConfig(env);
+      expect(installation.isLoopback, JSON.stringify(env)).toBe(false);
+      expect(installation.problems.join('\n')).toMatch(noStripe);
+    }
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(loadConfig({ HOST: '0.0.0.0', ...stripe }).installation.problems).toEqual([]);
+    expect(loadConfig({ HOST: '0.0.0.0', PAYMENT_PROVIDER: 'sandbox' }).installation.problems).toEqual([]);
+    expect(loadConfig({ PAYMENT_PROVIDER: 'stripe' }).installation.problems).toEqual([
+      'PAYMENT_PROVIDER=stripe : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET.',
+    ]);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'sandbox', ...stripe })).toThrow(/PAYMENT_PROVIDER/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });

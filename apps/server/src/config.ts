@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackInstallation } from './core/installation.ts';
 import type { LoadConfig } from './core/load-monitor.ts';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
@@ -86,6 +87,10 @@ const envSchema = z.object({
   SELLER_COMPANY_ID: z.string().trim().min(1).optional(),
   SELLER_VAT_NUMBER: z.string().trim().min(1).optional(),
   SELLER_VAT_RATE: z.coerce.number().min(0).max(100).optional(),
+  /** `production` makes an installation public whatever its addresses (core/installation.ts). */
+  NODE_ENV: z.string().optional(),
+  /** Which payment provider takes checkouts; unset: Stripe with its keys, the sandbox on loopback only. */
+  PAYMENT_PROVIDER: z.enum(['stripe', 'sandbox']).optional(),
 });
 
 export interface RateLimitRule {
@@ -134,7 +139,14 @@ export interface AppConfig {
     vatNumber: string | undefined;
     vatRatePercent: number | undefined;
   };
-  /** Stripe when both keys are set; the sandbox payment provider otherwise. */
+  /** `NODE_ENV=production`: never a loopback installation, whatever its addresses. */
+  production: boolean;
+  /**
+   * Loopback (a trial nobody else reaches) or public, and what a public one lacks (each a French
+   * sentence naming the fix): app.ts refuses to start while any is left (core/installation.ts).
+   */
+  installation: { isLoopback: boolean; problems: string[] };
+  /** Stripe when both keys are set; the sandbox payment provider otherwise (see `installation`). */
   stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
   rateLimits: {
     /** Failed sign-ins of one account from one address (the lockout an attacker cannot cause). */
@@ -286,6 +298,22 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   botCommand: { max: 30, windowMs: MINUTE },
 };
 
+/**
+ * What a public installation was not told (docs/operations.md, "A public installation"): the trial
+ * defaults would give offers away or sign as nobody's platform there. Thrown together by app.ts.
+ */
+function installationProblems(e: z.infer<typeof envSchema>, isLoopback: boolean): string[] {
+  const problems: string[] = [];
+  const hasStripe = Boolean(e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET);
+  if (e.PAYMENT_PROVIDER === 'stripe' && !hasStripe)
+    problems.push('PAYMENT_PROVIDER=stripe : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET.');
+  if (!isLoopback && !hasStripe && e.PAYMENT_PROVIDER !== 'sandbox')
+    problems.push(
+      'Aucun moyen de paiement : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=sandbox pour une installation d’essai (le bac à sable valide chaque commande sans paiement).',
+    );
+  return problems;
+}
+
 /** Parses the environment; throws one error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // An empty variable means unset (`DATABASE_URL= npm start`).
@@ -300,7 +328,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       path: ['STRIPE_WEBHOOK_SECRET'],
     },
   );
-  const parsed = stripeBoth.safeParse(present);
+  const parsed = stripeBoth
+    .refine((env) => !(env.PAYMENT_PROVIDER === 'sandbox' && env.STRIPE_SECRET_KEY), {
+      message: 'PAYMENT_PROVIDER=sandbox avec des clés Stripe : retirez les clés ou le choix du bac à sable.',
+      path: ['PAYMENT_PROVIDER'],
+    })
+    .safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
     throw new StartupError(
@@ -309,10 +342,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const production = e.NODE_ENV === 'production';
+  const isLoopback = isLoopbackInstallation({ publicUrl, host: e.HOST, production });
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databaseTimeouts: {
@@ -340,6 +376,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       vatNumber: e.SELLER_VAT_NUMBER,
       vatRatePercent: e.SELLER_VAT_RATE,
     },
+    production,
+    installation: { isLoopback, problems: installationProblems(e, isLoopback) },
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }

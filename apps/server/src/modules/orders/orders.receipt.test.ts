@@ -24,6 +24,8 @@ beforeAll(async () => {
   server = await startTestServer({
     env: {
       PUBLIC_URL: 'https://bots.example.fr/',
+      // A public address: the sandbox must be named (docs/operations.md, "A public installation").
+      PAYMENT_PROVIDER: 'sandbox',
       SELLER_NAME: 'BotForge SAS',
       SELLER_ADDRESS: '12 rue des Lilas, 75011 Paris',
       SELLER_COMPANY_ID: 'SIRET 123 456 789 00012',
