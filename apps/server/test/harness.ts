@@ -77,6 +77,13 @@ export async function freePort(): Promise<number> {
 
 let userCounter = 0;
 
+/**
+ * What a test server that is a public installation (a public `PUBLIC_URL` or `HOST`) must be told
+ * to start (docs/operations.md, "A public installation"): tests that listen on every interface or
+ * print a public address spread this into their `env`.
+ */
+export const PUBLIC_INSTALLATION_ENV: Record<string, string> = { PAYMENT_PROVIDER: 'sandbox' };
+
 /** A real listening server on a random port, with a fresh database and a real SMTP receiver. */
 export async function startTestServer(options: StartTestServerOptions = {}): Promise<TestServer> {
   const mail = new MailReceiver();

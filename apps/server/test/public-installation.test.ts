@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestServer } from './harness.ts';
+import { PUBLIC_INSTALLATION_ENV, startTestServer } from './harness.ts';
 
 // A production deploy that forgets its Stripe keys used to take every checkout through the sandbox:
 // every offer given away. A public installation now refuses to start and names the setting.
@@ -14,7 +14,7 @@ describe('a public installation', () => {
 
   it('starts with the sandbox when PAYMENT_PROVIDER says so', async () => {
     const server = await startTestServer({
-      env: { PUBLIC_URL: 'https://bots.example.fr', PAYMENT_PROVIDER: 'sandbox' },
+      env: { ...PUBLIC_INSTALLATION_ENV, PUBLIC_URL: 'https://bots.example.fr' },
     });
     try {
       const health = await fetch(`${server.api}/healthz`);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import {
+  apiClient,
+  PUBLIC_INSTALLATION_ENV,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from '../../../test/harness.ts';
 
 /** Only money that was paid has a receipt, and the receipt names who sold it, as the law asks. */
 let server: TestServer;
@@ -24,8 +30,7 @@ beforeAll(async () => {
   server = await startTestServer({
     env: {
       PUBLIC_URL: 'https://bots.example.fr/',
-      // A public address: the sandbox must be named (docs/operations.md, "A public installation").
-      PAYMENT_PROVIDER: 'sandbox',
+      ...PUBLIC_INSTALLATION_ENV,
       SELLER_NAME: 'BotForge SAS',
       SELLER_ADDRESS: '12 rue des Lilas, 75011 Paris',
       SELLER_COMPANY_ID: 'SIRET 123 456 789 00012',

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import {
+  apiClient,
+  PUBLIC_INSTALLATION_ENV,
+  startTestServer,
+  type TestServer,
+} from '../../../test/harness.ts';
 import {
   connectAndAuthenticate,
   newHwid,
@@ -72,7 +77,7 @@ describe('no address exempt by default (issue 30)', () => {
     const lines: string[] = [];
     // Listening on every interface (as configured), every peer local, TRUST_PROXY unset.
     const proxied = await startTestServer({
-      env: { SOCKET_HANDSHAKE_ALLOWLIST: '', HOST: '0.0.0.0' },
+      env: { ...PUBLIC_INSTALLATION_ENV, SOCKET_HANDSHAKE_ALLOWLIST: '', HOST: '0.0.0.0' },
       rateLimits: { socketHandshake: { max: 3, windowMs: 60_000 } },
       onLogLine: (line) => lines.push(line),
     });
@@ -108,7 +113,7 @@ describe('no address exempt by default (issue 30)', () => {
   it('does not warn when TRUST_PROXY is set', async () => {
     const lines: string[] = [];
     const behindNginx = await startTestServer({
-      env: { TRUST_PROXY: '1', HOST: '0.0.0.0' },
+      env: { ...PUBLIC_INSTALLATION_ENV, TRUST_PROXY: '1', HOST: '0.0.0.0' },
       onLogLine: (line) => lines.push(line),
     });
     const call = apiClient(behindNginx);
