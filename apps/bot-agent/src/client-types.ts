@@ -1,4 +1,10 @@
-import type { BotCommandKind, BotReport, BotSessionAnswer, ReleaseChannel } from '@bot/contracts';
+import type {
+  BotCommandKind,
+  BotPermission,
+  BotReport,
+  BotSessionAnswer,
+  ReleaseChannel,
+} from '@bot/contracts';
 import type { BotClientEvents } from './client-events.ts';
 import type { CommandHandler } from './commands.ts';
 import type { RawHwidComponents } from './hwid.ts';
@@ -90,6 +96,11 @@ export interface BotClient {
   deferUpdate(minutes: number): Promise<{ until: string }>;
   /** The verified lease the agent runs on (null before the first session). */
   readonly lease: VerifiedLease | null;
+  /**
+   * What the lease entitles the bot to now: each entitlement stops at its own end (a package that
+   * ended), even while the lease runs on for another one (docs/licensing.md).
+   */
+  readonly entitlements: readonly BotPermission[];
   /** The hwid this PC is bound as: its own, or the bound one its components matched (decision 906). */
   readonly hwid: string;
   /** `POST /api/bot/lease`: a fresh lease for the current session, verified before it is used. */

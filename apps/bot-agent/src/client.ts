@@ -12,7 +12,7 @@ import type { BotClient, BotClientOptions } from './client-types.ts';
 import { CommandRunner } from './commands.ts';
 import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
 import { hashHwidComponents } from './hwid.ts';
-import { LeaseVerifier } from './lease.ts';
+import { entitlementsAt, LeaseVerifier } from './lease.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { AgentLog } from './log.ts';
 import { requestDeferral, requestLease, requestSession } from './platform-api.ts';
@@ -325,6 +325,9 @@ export function createBotClient(options: BotClientOptions): BotClient {
     },
     get lease() {
       return leases.current;
+    },
+    get entitlements() {
+      return leases.current ? entitlementsAt(leases.current, clock()) : [];
     },
     get hwid() {
       return boundHwid;

@@ -24,6 +24,7 @@ export {
   readMachineComponents,
 } from './hwid.ts';
 export {
+  entitlementsAt,
   hwidHash,
   LeaseError,
   type LeaseRefusal,

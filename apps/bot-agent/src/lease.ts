@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { JWKS_PATH, LEASE_TYPE, type LeaseClaims, leaseClaimsSchema, type PublicJwks } from '@bot/contracts';
+import {
+  type BotPermission,
+  JWKS_PATH,
+  LEASE_TYPE,
+  type LeaseClaims,
+  leaseClaimsSchema,
+  type PublicJwks,
+} from '@bot/contracts';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors as joseErrors } from 'jose';
 
 /** Why the agent refuses a lease (each with a French message for the user). */
@@ -139,7 +146,8 @@ export class LeaseVerifier {
     if (now < Math.max(this.lastSeenAt, claims.iat * 1000) - CLOCK_TOLERANCE_MS)
       throw new LeaseError('LEASE_CLOCK_MOVED_BACK');
     const expiresAt = claims.exp * 1000;
-    const stopsAt = expiresAt + claims.grace * 1000;
+    // Never past the latest end of what it entitles, whatever the platform signed (docs/licensing.md).
+    const stopsAt = Math.min(expiresAt + claims.grace * 1000, latestEntitlementEnd(claims));
     if (now >= stopsAt) throw new LeaseError('LEASE_EXPIRED');
     this.see(Math.max(now, claims.iat * 1000));
     return {
@@ -157,6 +165,25 @@ export class LeaseVerifier {
     this.lastSeenAt = at;
     this.options.onLastSeen?.(at);
   }
+}
+
+/** The latest end of the lease's entitlements; infinite when one of them has none (or none is told). */
+function latestEntitlementEnd(claims: LeaseClaims): number {
+  const ends = claims.entitlements.map((name) => claims.entitlementEnds?.[name]);
+  if (ends.length === 0 || ends.some((end) => end === null || end === undefined)) return Infinity;
+  return Math.max(...ends.map((end) => Date.parse(end as string)));
+}
+
+/**
+ * The entitlements a lease still gives at `now`: each stops at its own end (a package that ended
+ * stops its activity while another one runs on). Leases of older platforms tell no ends: all of them.
+ */
+export function entitlementsAt(lease: Pick<VerifiedLease, 'claims'>, now: number): BotPermission[] {
+  const ends = lease.claims.entitlementEnds;
+  return lease.claims.entitlements.filter((name) => {
+    const end = ends?.[name];
+    return end === undefined || end === null || Date.parse(end) > now;
+  });
 }
 
 function safeJson(payload: Uint8Array): unknown {

@@ -16,6 +16,11 @@ export const leaseClaimsSchema = z.object({
   packages: z.array(z.object({ id: z.string(), name: z.string(), endsAt: z.string() })),
   /** The bot permissions the user holds (what the agent may run). */
   entitlements: z.array(z.enum(BOT_PERMISSIONS)),
+  /**
+   * When each entitlement ends (ISO 8601), `null` when nothing ends it (a role, an administrator):
+   * the agent stops using an entitlement past its own end. Absent from leases of older platforms.
+   */
+  entitlementEnds: z.partialRecord(z.enum(BOT_PERMISSIONS), z.string().nullable()).optional(),
   /** The whitelisted game accounts. */
   accounts: z.array(z.string()),
   /** Seconds past `exp` the agent may keep running while the platform is unreachable. */

@@ -108,6 +108,54 @@ async function computePermissionsOfUsers(
   return result;
 }
 
+/**
+ * When each of these permissions ends for a user, if they hold it: `null` when nothing ends it
+ * (an administrator, a role, a grant without end), else the latest end of their unexpired grants.
+ * A lease lasts no longer than what it entitles (docs/licensing.md, "The lease format").
+ */
+export async function findPermissionEnds(
+  ctx: AppContext,
+  userId: string,
+  names: readonly Permission[],
+): Promise<Map<Permission, Date | null>> {
+  const ends = new Map<Permission, Date | null>();
+  const held = new Set(await getUserPermissions(ctx, userId));
+  const wanted = names.filter((name) => held.has(name));
+  if (wanted.length === 0) return ends;
+  const [user] = await ctx.db
+    .select({ isAdministrator: users.isAdministrator })
+    .from(users)
+    .where(eq(users.id, userId));
+  const fromRoles = await ctx.db
+    .selectDistinct({ permission: rolePermissions.permission })
+    .from(userRoles)
+    .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
+    .where(and(eq(userRoles.userId, userId), inArray(rolePermissions.permission, wanted)));
+  const grants = await ctx.db
+    .select({ permission: userGrants.permission, expiresAt: userGrants.expiresAt })
+    .from(userGrants)
+    .where(
+      and(
+        eq(userGrants.userId, userId),
+        inArray(userGrants.permission, wanted),
+        or(isNull(userGrants.expiresAt), gt(userGrants.expiresAt, new Date())),
+      ),
+    );
+  const endless = new Set<string>(fromRoles.map((row) => row.permission));
+  for (const name of wanted) {
+    const own = grants.filter((grant) => grant.permission === name);
+    if (
+      user?.isAdministrator ||
+      endless.has(name) ||
+      own.length === 0 ||
+      own.some((grant) => grant.expiresAt === null)
+    )
+      ends.set(name, null);
+    else ends.set(name, new Date(Math.max(...own.map((grant) => grant.expiresAt!.getTime()))));
+  }
+  return ends;
+}
+
 export async function hasPermissions(
   ctx: AppContext,
   userId: string,

@@ -3,7 +3,7 @@ import { BOT_PERMISSIONS, type BotPermission, LEASE_TYPE, type LeaseClaims } fro
 import { SignJWT } from 'jose';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { getUserPermissions } from '../access/access.service.ts';
+import { findPermissionEnds, getUserPermissions } from '../access/access.service.ts';
 import { canRunBot, findBotSessionByToken, isOutdatedAgent } from '../bots/bots.service.ts';
 import { listSubscriptions } from '../orders/orders.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
@@ -35,15 +35,21 @@ export async function signLease(
 /** A lease for a user's bot on one PC, from what the platform knows now. */
 export async function issueLease(ctx: AppContext, input: { userId: string; hwid: string }): Promise<string> {
   const { leaseLifetimeHours, leaseGraceHours, minBotVersion } = await getSettings(ctx);
-  const [held, subscriptions, accounts] = await Promise.all([
-    getUserPermissions(ctx, input.userId),
+  const [ends, subscriptions, accounts] = await Promise.all([
+    findPermissionEnds(ctx, input.userId, BOT_PERMISSIONS),
     listSubscriptions(ctx, input.userId),
     listWhitelistedAccountNames(ctx, input.userId),
   ]);
   const issuedAt = new Date();
+  const { expiresAt, graceSeconds } = leaseTimes({
+    issuedAt,
+    lifetimeMs: leaseLifetimeHours * 3_600_000,
+    graceMs: leaseGraceHours * 3_600_000,
+    ends: [...ends.values()],
+  });
   return signLease(ctx, {
     issuedAt,
-    expiresAt: new Date(issuedAt.getTime() + leaseLifetimeHours * 3_600_000),
+    expiresAt,
     content: {
       sub: input.userId,
       hwid: hwidHash(input.hwid),
@@ -52,14 +58,35 @@ export async function issueLease(ctx: AppContext, input: { userId: string; hwid:
         name: packageName,
         endsAt,
       })),
-      entitlements: held.filter((name): name is BotPermission =>
-        (BOT_PERMISSIONS as readonly string[]).includes(name),
-      ),
+      entitlements: [...ends.keys()] as BotPermission[],
+      entitlementEnds: Object.fromEntries(
+        [...ends].map(([name, end]) => [name, end?.toISOString() ?? null]),
+      ) as LeaseContent['entitlementEnds'],
       accounts,
-      grace: leaseGraceHours * 3_600,
+      grace: graceSeconds,
       minVersion: minBotVersion,
     },
   });
+}
+
+/**
+ * A lease's expiry and grace: the settings' lifetime, but `exp + grace` never past the latest end
+ * of what it entitles (a package ending in two minutes gives two minutes, not 48 h). An entitlement
+ * without an end (a role, an administrator) keeps the full lifetime. Times are whole seconds (JWT).
+ */
+export function leaseTimes(input: {
+  issuedAt: Date;
+  lifetimeMs: number;
+  graceMs: number;
+  ends: readonly (Date | null)[];
+}): { expiresAt: Date; graceSeconds: number } {
+  const issued = Math.floor(input.issuedAt.getTime() / 1000) * 1000;
+  const full = { expiresAt: new Date(issued + input.lifetimeMs), graceSeconds: input.graceMs / 1000 };
+  if (input.ends.length === 0 || input.ends.includes(null)) return full;
+  const latestEnd = Math.max(...input.ends.map((end) => Math.floor(end!.getTime() / 1000) * 1000));
+  const expiresAt = Math.max(issued + 1000, Math.min(issued + input.lifetimeMs, latestEnd));
+  const graceMs = Math.max(0, Math.min(input.graceMs, latestEnd - expiresAt));
+  return { expiresAt: new Date(expiresAt), graceSeconds: Math.floor(graceMs / 1000) };
 }
 
 /**
