@@ -3,6 +3,7 @@ import { and, gt, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { keysetPages, spreadsheetDates } from '../../core/admin-list.ts';
+import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { users } from '../users/users.table.ts';
 import { onlineHwids, rolesOfUsers, subscriptionsOfUsers, userFilterOf } from './admin-users.service.ts';
 
@@ -50,7 +51,11 @@ interface ExportRow {
  * page of users, then the roles and subscriptions of its id range aggregated and joined by the
  * database (a range scan of each index, not one look-up per user: docs/decisions/405).
  */
-export function userExportPages(ctx: AppContext, query: Partial<AdminUsersQuery>): AsyncIterable<string[][]> {
+export function userExportPages(
+  ctx: AppContext,
+  query: Partial<AdminUsersQuery>,
+  reader: { id: string },
+): AsyncIterable<string[][]> {
   const where = userFilterOf(query);
   const toDate = spreadsheetDates(query.tz);
   // As the roles export: the permissions' labels, not their `can_` names (decision 107).
@@ -87,20 +92,28 @@ export function userExportPages(ctx: AppContext, query: Partial<AdminUsersQuery>
         ctx,
         rows.flatMap((row) => (row.hwid ? [row.hwid] : [])),
       );
-      return rows.map((row) => [
-        row.id,
-        row.username,
-        row.email,
-        row.activated ? 'oui' : 'non',
-        row.banned_at ?? '',
-        row.ban_reason ?? '',
-        row.roles ?? '',
-        subscriptionsCell(row.subscriptions),
-        row.hwid ?? '',
-        row.discord_id ?? '',
-        row.hwid && online.has(row.hwid) ? 'oui' : 'non',
-        row.created_at,
-      ]);
+      // Accounts that outrank the reader: identity, status and roles only (as the list, decision 404).
+      const outranking = await findOutrankingUserIds(ctx, {
+        actorId: reader.id,
+        userIds: rows.map((row) => row.id),
+      });
+      return rows.map((row) => {
+        const shown = !outranking.has(row.id);
+        return [
+          row.id,
+          row.username,
+          shown ? row.email : '',
+          row.activated ? 'oui' : 'non',
+          row.banned_at ?? '',
+          shown ? (row.ban_reason ?? '') : '',
+          row.roles ?? '',
+          shown ? subscriptionsCell(row.subscriptions) : '',
+          shown ? (row.hwid ?? '') : '',
+          shown ? (row.discord_id ?? '') : '',
+          shown && row.hwid && online.has(row.hwid) ? 'oui' : 'non',
+          row.created_at,
+        ];
+      });
     },
     (row) => row[0]!,
     PAGE,

@@ -25,17 +25,18 @@ import {
   userRolesInput,
   userSessionParams,
 } from '@bot/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, pageOfItems, sendCsv } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
+import { assertMayReadUser } from '../access/staff-rank.ts';
 import { listAudit } from '../audit/audit.service.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
+import { auditActorOf, requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import { botOverviewOf, listPcsOfUser } from '../bots/bot-overview.ts';
 import { listMyOrders } from '../orders/orders.service.ts';
 import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
 import { listAllRoles } from '../roles/roles.service.ts';
-import { getUserById } from '../users/users.service.ts';
 import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
 import {
   activateUserByStaff,
@@ -59,11 +60,15 @@ const detailAnswer = dataAnswer(adminUserDetailSchema);
 export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   guardRoutes(app, requirePermission('can_manageUsers'));
+  // One user's data is read under the staff rank of writes (docs/decisions/404, reads): 403 when the
+  // account outranks the reader, 404 when it does not exist.
+  const mayRead = (request: FastifyRequest, userId: string) =>
+    assertMayReadUser(ctx, { actorId: sessionOf(request).userId, userId });
 
   app.get(
     '/admin/users',
     { schema: { tags, querystring: adminUsersQuery, response: { 200: listAnswer(adminUserSchema) } } },
-    async (request) => listAdminUsers(ctx, request.query),
+    async (request) => listAdminUsers(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.get(
@@ -73,7 +78,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       sendCsv(reply, {
         filename: 'utilisateurs.csv',
         header: USER_EXPORT_HEADER,
-        pages: userExportPages(ctx, request.query),
+        pages: userExportPages(ctx, request.query, { id: sessionOf(request).userId }),
       }),
   );
 
@@ -92,7 +97,10 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users/:id',
     { schema: { tags, params: idParams, response: { 200: detailAnswer } } },
-    async (request) => ({ data: await getAdminUserDetail(ctx, request.params.id) }),
+    async (request) => {
+      await mayRead(request, request.params.id);
+      return { data: await getAdminUserDetail(ctx, request.params.id) };
+    },
   );
 
   app.post(
@@ -245,11 +253,13 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listAnswer(adminSessionSchema) },
       },
     },
-    async (request) =>
-      pageOfItems(await listUserSessions(ctx, request.params.id), request.query, {
+    async (request) => {
+      await mayRead(request, request.params.id);
+      return pageOfItems(await listUserSessions(ctx, request.params.id), request.query, {
         text: (session) => `${session.ip ?? ''} ${session.userAgent ?? ''}`,
         sortKeys: { createdAt: (session) => session.createdAt, lastSeenAt: (session) => session.lastSeenAt },
-      }),
+      });
+    },
   );
 
   app.delete(
@@ -285,8 +295,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await getUserById(ctx, request.params.id);
-      return listAudit(ctx, { ...request.query, involvingUserId: request.params.id });
+      await mayRead(request, request.params.id);
+      return listAudit(
+        ctx,
+        { ...request.query, involvingUserId: request.params.id },
+        { id: sessionOf(request).userId },
+      );
     },
   );
 
@@ -294,7 +308,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/users/:id/whitelist',
     { schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(z.string()) } } },
     async (request) => {
-      await getUserById(ctx, request.params.id);
+      await mayRead(request, request.params.id);
       return pageOfItems(await listWhitelistedAccountNames(ctx, request.params.id), request.query, {
         text: (name) => name,
         sortKeys: { name: (name) => name },
@@ -305,7 +319,10 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users/:id/bot',
     { schema: { tags, params: idParams, response: { 200: myBotAnswer } } },
-    async (request) => ({ data: await botOverviewOf(ctx, request.params.id) }),
+    async (request) => {
+      await mayRead(request, request.params.id);
+      return { data: await botOverviewOf(ctx, request.params.id) };
+    },
   );
 
   app.get(
@@ -319,11 +336,13 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listAnswer(userPcSchema) },
       },
     },
-    async (request) =>
-      pageOfItems(await listPcsOfUser(ctx, request.params.id), request.query, {
+    async (request) => {
+      await mayRead(request, request.params.id);
+      return pageOfItems(await listPcsOfUser(ctx, request.params.id), request.query, {
         text: (pc) => pc.hwid,
         sortKeys: { lastSeenAt: (pc) => pc.lastSeenAt ?? '' },
-      }),
+      });
+    },
   );
 
   app.get(
@@ -332,7 +351,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: idParams, querystring: listQuery, response: { 200: listAnswer(orderSchema) } },
     },
     async (request) => {
-      await getUserById(ctx, request.params.id);
+      await mayRead(request, request.params.id);
       return pageOfItems(await listMyOrders(ctx, request.params.id), request.query, {
         text: (order) => `${order.number} ${order.packageName} ${order.voucherCode ?? ''}`,
         sortKeys: { createdAt: (order) => order.createdAt, amountCents: (order) => order.amountCents },

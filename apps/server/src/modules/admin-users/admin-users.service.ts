@@ -13,6 +13,7 @@ import { likePattern, orderOf, type PageTotal, pageOf, pageTotal } from '../../c
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
+import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -140,6 +141,22 @@ async function extrasOf(ctx: AppContext, ids: string[]): Promise<Map<string, Use
   );
 }
 
+/**
+ * What a reader outranked by an account reads of it in the list: its identity, status and roles,
+ * never its e-mail, PC, Discord id, ban reason or purchases (docs/decisions/404, reads).
+ */
+export function identityOnly(user: AdminUser): AdminUser {
+  return {
+    ...user,
+    email: '',
+    banReason: null,
+    subscriptions: [],
+    hwid: null,
+    discordId: null,
+    isBotOnline: false,
+  };
+}
+
 /** Rows of the user list with roles, subscriptions (active bot permissions) and bot presence. */
 async function toAdminUsers(ctx: AppContext, rows: UserRow[]): Promise<AdminUser[]> {
   const extras = await extrasOf(
@@ -174,6 +191,7 @@ async function toAdminUsers(ctx: AppContext, rows: UserRow[]): Promise<AdminUser
 export async function listAdminUsers(
   ctx: AppContext,
   query: AdminUsersQuery,
+  reader: { id: string },
 ): Promise<{ data: AdminUser[] } & PageTotal> {
   const where = userFilterOf(query);
   const { limit, offset } = pageOf(query);
@@ -192,7 +210,14 @@ export async function listAdminUsers(
     rows: rows.length,
     exactUpTo: query.q ? SEARCH_EXACT_TOTAL_UP_TO : undefined,
   });
-  return { data: await toAdminUsers(ctx, rows), ...total };
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: rows.map((row) => row.id),
+  });
+  const data = (await toAdminUsers(ctx, rows)).map((user) =>
+    outranking.has(user.id) ? identityOnly(user) : user,
+  );
+  return { data, ...total };
 }
 
 export async function getAdminUserDetail(ctx: AppContext, userId: string): Promise<AdminUserDetail> {

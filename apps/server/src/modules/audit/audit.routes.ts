@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { requirePermission } from '../auth/auth-guard.ts';
+import { requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import { listAudit, listAuditActions, streamAudit } from './audit.service.ts';
 
 const tags = ['admin: audit'];
@@ -18,7 +18,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/audit',
     { schema: { tags, querystring: auditQuery, response: { 200: listAnswer(auditEntrySchema) } } },
-    async (request) => listAudit(ctx, request.query),
+    async (request) => listAudit(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.get(
@@ -31,7 +31,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/audit/export.csv',
     { schema: { tags, querystring: auditQuery, response: csvAnswer } },
     async (request, reply) => {
-      const entries = streamAudit(ctx, request.query);
+      const entries = streamAudit(ctx, request.query, { id: sessionOf(request).userId });
       return sendCsv(reply, {
         filename: 'audit.csv',
         header: [

@@ -10,6 +10,7 @@ import {
   pageTotal,
 } from '../../core/admin-list.ts';
 import { newId } from '../../core/ids.ts';
+import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { auditLog } from './audit.table.ts';
 
 export interface AuditActor {
@@ -128,6 +129,35 @@ const AUDIT_SORTS = {
   ip: auditLog.ip,
 };
 
+/**
+ * An entry as its reader may read it (docs/decisions/404, reads): by an account that outranks the
+ * reader, without that account's address; about one, without what changed on it (its e-mail, Discord
+ * id, addresses…). Who, what and when stay.
+ */
+async function readableBy(
+  ctx: AppContext,
+  reader: { id: string },
+  entries: AuditEntryView[],
+): Promise<AuditEntryView[]> {
+  const userTarget = (entry: AuditEntryView) => (entry.targetType === 'user' ? entry.targetId : null);
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: entries.flatMap((entry) => [entry.actorId, userTarget(entry)]),
+  });
+  if (outranking.size === 0) return entries;
+  return entries.map((entry) => {
+    const aboutOutranking = outranking.has(userTarget(entry) ?? '');
+    const byOutranking = outranking.has(entry.actorId ?? '');
+    if (!aboutOutranking && !byOutranking) return entry;
+    return {
+      ...entry,
+      ip: byOutranking ? null : entry.ip,
+      before: aboutOutranking ? null : entry.before,
+      after: aboutOutranking ? null : entry.after,
+    };
+  });
+}
+
 /** Filters matching more entries than this answer an estimated total (core/admin-list.ts). */
 const EXACT_TOTAL_UP_TO = 10_000;
 
@@ -139,6 +169,7 @@ const EXACT_TOTAL_UP_TO = 10_000;
 export async function listAudit(
   ctx: AppContext,
   query: AuditQuery & { involvingUserId?: string },
+  reader: { id: string },
 ): Promise<{ data: AuditEntryView[] } & PageTotal> {
   const where = auditFilterOf(query);
   const { limit, offset } = pageOf(query);
@@ -157,23 +188,31 @@ export async function listAudit(
     rows: rows.length,
     exactUpTo: EXACT_TOTAL_UP_TO,
   });
-  return { data: rows.map(toAuditEntry), ...total };
+  return { data: await readableBy(ctx, reader, rows.map(toAuditEntry)), ...total };
 }
 
 /** Every entry matching the filters, fetched page by page (for the CSV export). */
-export function streamAudit(ctx: AppContext, query: Partial<AuditQuery>): AsyncIterable<AuditEntryView> {
+export function streamAudit(
+  ctx: AppContext,
+  query: Partial<AuditQuery>,
+  reader: { id: string },
+): AsyncIterable<AuditEntryView> {
   const where = auditFilterOf(query);
   // Newest first by the UUID v7 id (write order), keyset-paged: the trail only grows.
   return inKeysetBatches(
     async (before: string | undefined, limit) =>
-      (
-        await ctx.db
-          .select()
-          .from(auditLog)
-          .where(and(where, before ? lt(auditLog.id, before) : undefined))
-          .orderBy(desc(auditLog.id))
-          .limit(limit)
-      ).map(toAuditEntry),
+      readableBy(
+        ctx,
+        reader,
+        (
+          await ctx.db
+            .select()
+            .from(auditLog)
+            .where(and(where, before ? lt(auditLog.id, before) : undefined))
+            .orderBy(desc(auditLog.id))
+            .limit(limit)
+        ).map(toAuditEntry),
+      ),
     (entry) => entry.id,
   );
 }

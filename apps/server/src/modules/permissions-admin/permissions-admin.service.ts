@@ -19,9 +19,10 @@ import {
   setGrantExpiry,
 } from '../access/access.service.ts';
 import { type GrantRow, userGrants } from '../access/access.table.ts';
+import { assertRankForWrite } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { rolePermissions, roles } from '../roles/roles.table.ts';
-import { findUserById, findUserByLogin, getUserById } from '../users/users.service.ts';
+import { findUserByLogin, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 
 const isGrantActive = (expiresAt: Date | null): boolean =>
@@ -137,23 +138,8 @@ export async function assertMayManageUser(
   ctx: AppContext,
   input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
 ): Promise<void> {
-  const actor = input.actorId ? await findUserById(ctx, input.actorId) : undefined;
-  if (actor?.isAdministrator) return;
-  if (input.target.isAdministrator)
-    throw new AppError('FORBIDDEN', {
-      message: 'Seul un administrateur peut modifier un compte administrateur.',
-    });
-  if (actor?.id === input.target.id) return;
-  const held = actor ? await getUserPermissions(ctx, actor.id) : [];
-  const outranking = (await getUserPermissions(ctx, input.target.id)).filter(
-    (name) => isStaffPermission(name) && !held.includes(name),
-  );
-  if (outranking.length) {
-    throw new AppError('FORBIDDEN', {
-      message: `Ce compte a des permissions que vous n'avez pas : ${outranking.join(', ')}.`,
-      details: { missing: outranking },
-    });
-  }
+  // The same rule answers reads (staff-rank.ts, assertMayReadUser).
+  await assertRankForWrite(ctx, input);
 }
 
 /** Gives a permission to a user directly, until a date or without end; audited with the change. */

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../core/errors.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
+import { auditActorOf, requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 
@@ -51,6 +51,7 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/settings/history',
     { schema: { tags, querystring: listQuery, response: { 200: listAnswer(auditEntrySchema) } } },
-    async (request) => listAudit(ctx, { ...request.query, action: 'settings.update' }),
+    async (request) =>
+      listAudit(ctx, { ...request.query, action: 'settings.update' }, { id: sessionOf(request).userId }),
   );
 };

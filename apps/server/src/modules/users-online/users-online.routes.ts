@@ -9,7 +9,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
+import { auditActorOf, requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import {
   kickOnlineBot,
   listUsersOnlineBots,
@@ -27,13 +27,13 @@ export const usersOnlineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/users-online/bots',
     { schema: { tags, querystring: onlineBotsQuery, response: { 200: onlineBotsAnswer } } },
-    async (request) => listUsersOnlineBots(ctx, request.query),
+    async (request) => listUsersOnlineBots(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.get(
     '/admin/users-online/sessions',
     { schema: { tags, querystring: onlineSessionsQuery, response: { 200: onlineSessionsAnswer } } },
-    async (request) => listUsersOnlineSessions(ctx, request.query),
+    async (request) => listUsersOnlineSessions(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.post(

@@ -12,6 +12,7 @@ import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
+import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
@@ -39,6 +40,7 @@ function toOnlineBot(state: BotState): OnlineBot {
 export async function listUsersOnlineBots(
   ctx: AppContext,
   query: OnlineBotsQuery,
+  reader: { id: string },
 ): Promise<{ data: OnlineBot[]; total: number }> {
   const needle = query.q?.trim().toLowerCase();
   let bots = (await ctx.live.onlineBots()).filter((state) => state.online).map(toOnlineBot);
@@ -71,13 +73,23 @@ export async function listUsersOnlineBots(
     return order * direction || a.hwid.localeCompare(b.hwid);
   });
   const { limit, offset } = pageOf(query);
-  return { data: bots.slice(offset, offset + limit), total: bots.length };
+  const page = bots.slice(offset, offset + limit);
+  // An owner who outranks the reader: the bot's handle and figures, not its game accounts (decision 404).
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: page.map((bot) => bot.ownerId),
+  });
+  return {
+    data: page.map((bot) => (outranking.has(bot.ownerId) ? { ...bot, accountNames: [] } : bot)),
+    total: bots.length,
+  };
 }
 
 /** Signed-in web sessions: not revoked, not expired, seen within the online window. */
 export async function listUsersOnlineSessions(
   ctx: AppContext,
   query: OnlineSessionsQuery,
+  reader: { id: string },
 ): Promise<{ data: OnlineSession[]; total: number }> {
   const now = new Date();
   const seenSince = new Date(now.getTime() - ONLINE_SESSION_WINDOW_MINUTES * 60_000);
@@ -124,13 +136,18 @@ export async function listUsersOnlineSessions(
   for (const viewer of await ctx.live.connectedViewers()) {
     socketsByUser.set(viewer.userId, (socketsByUser.get(viewer.userId) ?? 0) + 1);
   }
+  // Sessions of an account that outranks the reader: whose and when, not where from (decision 404).
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: rows.map(({ session }) => session.userId),
+  });
   return {
     data: rows.map(({ session, username }) => ({
       id: session.id,
       userId: session.userId,
       username,
-      ip: session.ip,
-      userAgent: session.userAgent,
+      ip: outranking.has(session.userId) ? null : session.ip,
+      userAgent: outranking.has(session.userId) ? null : session.userAgent,
       createdAt: session.createdAt.toISOString(),
       lastSeenAt: session.lastSeenAt.toISOString(),
       expiresAt: session.expiresAt.toISOString(),

@@ -1,0 +1,117 @@
+import { isStaffPermission, type Permission } from '@bot/contracts';
+import { inArray } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { findUserById, getUserById } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
+import { getPermissionsOfUsers, getUserPermissions } from './access.service.ts';
+
+/** What the staff rank compares of a person (docs/decisions/404-no-privilege-escalation.md). */
+interface Rank {
+  id: string;
+  isAdministrator: boolean;
+  held: readonly Permission[];
+}
+
+/** Why the actor does not outrank the target: an administrator, or the staff permissions they lack. */
+type RankRefusal = { administrator: true } | { missing: Permission[] };
+
+/**
+ * The staff rank (decision 404), for writes and reads alike: administrators outrank everyone;
+ * only administrators reach an administrator; anyone reaches themselves; otherwise the target's
+ * staff permissions (`can_manage*`) must all be the actor's too. Bot permissions give no rank.
+ */
+function rankRefusal(actor: Rank | undefined, target: Rank): RankRefusal | null {
+  if (actor?.isAdministrator) return null;
+  if (target.isAdministrator) return { administrator: true };
+  if (actor?.id === target.id) return null;
+  const missing = target.held.filter((name) => isStaffPermission(name) && !actor?.held.includes(name));
+  return missing.length ? { missing } : null;
+}
+
+/**
+ * Why `actorId` may not act on or read `target`, or null when they may. Reads the actor's and the
+ * target's permissions: inside a transaction, pass it (PGlite runs one session).
+ */
+async function rankRefusalOf(
+  ctx: AppContext,
+  input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
+): Promise<RankRefusal | null> {
+  const actor = input.actorId ? await findUserById(ctx, input.actorId) : undefined;
+  const actorRank = actor && {
+    id: actor.id,
+    isAdministrator: actor.isAdministrator,
+    held: await getUserPermissions(ctx, actor.id),
+  };
+  return rankRefusal(actorRank, { ...input.target, held: await getUserPermissions(ctx, input.target.id) });
+}
+
+/** The refusal of a write (`verb` "modifier") or a read ("consulter"), with the code writes always used. */
+function refusalError(refusal: RankRefusal, verb: 'modifier' | 'consulter'): AppError {
+  if ('administrator' in refusal)
+    return new AppError('FORBIDDEN', {
+      message:
+        verb === 'modifier'
+          ? 'Seul un administrateur peut modifier un compte administrateur.'
+          : 'Seul un administrateur peut consulter les données d’un compte administrateur.',
+    });
+  return new AppError('FORBIDDEN', {
+    message: `Ce compte a des permissions que vous n'avez pas : ${refusal.missing.join(', ')}.`,
+    details: { missing: refusal.missing },
+  });
+}
+
+/** Throws FORBIDDEN unless the actor outranks the target of a staff action (decision 404). */
+export async function assertRankForWrite(
+  ctx: AppContext,
+  input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
+): Promise<void> {
+  const refusal = await rankRefusalOf(ctx, input);
+  if (refusal) throw refusalError(refusal, 'modifier');
+}
+
+/**
+ * May this actor read this user's personal data (detail, sessions, audit, PCs, orders, whitelist,
+ * bot timeline, commands, journal)? The rule of writes (decision 404); FORBIDDEN when not,
+ * NOT_FOUND when the user does not exist.
+ */
+export async function assertMayReadUser(
+  ctx: AppContext,
+  input: { actorId: string | null; userId: string },
+): Promise<void> {
+  const target = await getUserById(ctx, input.userId);
+  const refusal = await rankRefusalOf(ctx, { actorId: input.actorId, target });
+  if (refusal) throw refusalError(refusal, 'consulter');
+}
+
+/**
+ * Of the given users, those the actor may not read (decision 404): lists and exports show them by
+ * their identity only. Two queries for the actor, three for the users whatever their number.
+ */
+export async function findOutrankingUserIds(
+  ctx: AppContext,
+  input: { actorId: string | null; userIds: readonly (string | null | undefined)[] },
+): Promise<Set<string>> {
+  const ids = [...new Set(input.userIds.filter((id): id is string => typeof id === 'string'))];
+  if (ids.length === 0) return new Set();
+  const actor = input.actorId ? await findUserById(ctx, input.actorId) : undefined;
+  if (actor?.isAdministrator) return new Set();
+  const actorRank = actor && {
+    id: actor.id,
+    isAdministrator: false,
+    held: await getUserPermissions(ctx, actor.id),
+  };
+  const targets = await ctx.db
+    .select({ id: users.id, isAdministrator: users.isAdministrator })
+    .from(users)
+    .where(inArray(users.id, ids));
+  const held = await getPermissionsOfUsers(
+    ctx,
+    targets.map((target) => target.id),
+  );
+  return new Set(
+    targets
+      .filter((target) => rankRefusal(actorRank, { ...target, held: held.get(target.id) ?? [] }))
+      .map((target) => target.id),
+  );
+}
