@@ -16,7 +16,11 @@ export const signingKeys = pgTable(
     purpose: text('purpose', { enum: ['lease', 'release'] })
       .notNull()
       .default('lease'),
-    state: text('state', { enum: ['current', 'previous', 'revoked'] }).notNull(),
+    /**
+     * `standby`: signed into the key set beside the current key, never used until a revocation of
+     * the current key promotes it without the root (decision 912).
+     */
+    state: text('state', { enum: ['current', 'standby', 'previous', 'revoked'] }).notNull(),
     /** The public JWK, as the JWKS publishes it. */
     publicJwk: json('public_jwk').$type<Record<string, string>>().notNull(),
     privateJwkSealed: text('private_jwk_sealed').notNull(),
@@ -24,6 +28,8 @@ export const signingKeys = pgTable(
     /** When a rotation made it `previous`. */
     retiredAt: timestamp('retired_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The signed revocation statement (`typ` bot-key-revocation+jwt) agents verify before dropping it. */
+    revocationStatement: text('revocation_statement'),
   },
   (t) => [uniqueIndex('signing_keys_one_current_idx').on(t.purpose, t.state).where(sql`state = 'current'`)],
 );
