@@ -2,7 +2,7 @@ import { isStaffPermission, type Permission } from '@bot/contracts';
 import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { findUserById, getUserById } from '../users/users.service.ts';
+import { findUserByHwid, findUserById, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { getPermissionsOfUsers, getUserPermissions } from './access.service.ts';
 
@@ -114,4 +114,31 @@ export async function findOutrankingUserIds(
       .filter((target) => rankRefusal(actorRank, { ...target, held: held.get(target.id) ?? [] }))
       .map((target) => target.id),
   );
+}
+
+/**
+ * May this actor read the data of a PC's bot (timeline, commands, journal, live state)? They are its
+ * owner's: who has the PC bound now, else `formerOwnerId` (who last had it), under the rank of
+ * assertMayReadUser. A PC nobody ever had guards nobody.
+ */
+export async function assertMayReadBotOf(
+  ctx: AppContext,
+  input: { actorId: string; hwid: string; formerOwnerId?: string | null },
+): Promise<void> {
+  const ownerId = (await findUserByHwid(ctx, input.hwid))?.id ?? input.formerOwnerId;
+  if (ownerId) await assertMayReadUser(ctx, { actorId: input.actorId, userId: ownerId });
+}
+
+/** assertMayReadBotOf as a yes or no, for the sockets (refused with FORBIDDEN by their caller). */
+export async function mayReadBotOf(
+  ctx: AppContext,
+  input: { actorId: string; hwid: string },
+): Promise<boolean> {
+  try {
+    await assertMayReadBotOf(ctx, input);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'FORBIDDEN') return false;
+    throw error;
+  }
 }

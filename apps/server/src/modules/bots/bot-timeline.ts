@@ -2,6 +2,7 @@ import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type Hourly
 import { and, asc, desc, eq, gte, inArray, isNotNull, notInArray, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { windowStart } from '../../core/time-series.ts';
+import { assertMayReadUser } from '../access/staff-rank.ts';
 import { alertIncidents } from '../alerts/alerts.table.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { COMMAND_AUDIT_ACTIONS, commandTimelineEntries } from '../commands/command-timeline.ts';
@@ -66,6 +67,19 @@ async function ownerOf(ctx: AppContext, hwid: string): Promise<{ id: string; use
 }
 
 /**
+ * The timeline as staff read it: refused (FORBIDDEN) when the PC's owner, who has it bound or last
+ * had it, outranks the reader (docs/decisions/404, reads).
+ */
+export async function staffBotTimeline(
+  ctx: AppContext,
+  input: { hwid: string; readerId: string },
+): Promise<BotTimeline> {
+  const owner = await ownerOf(ctx, input.hwid);
+  if (owner) await assertMayReadUser(ctx, { actorId: input.readerId, userId: owner.id });
+  return botTimeline(ctx, { hwid: input.hwid });
+}
+
+/**
  * One chronological view of a PC's bot over the last 30 days, with its uptime per hour. A customer
  * (`owner` given) sees only their own time with the PC: a PC passed on keeps its past to staff.
  */
@@ -116,7 +130,9 @@ function toEntry(event: EventRow): BotTimelineEntry {
       Math.round((event.at.getTime() - Date.parse(detail.connectedAt)) / 1000),
     );
   }
-  if (event.kind === 'component_changed') entry.message = detail.components ?? null;
+  if (event.kind === 'component_changed' || event.kind === 'pc_changed') {
+    entry.message = detail.components ?? null;
+  }
   if (event.kind === 'error' || event.kind === 'recovered') {
     entry.account = detail.account ?? null;
     entry.message = detail.message ?? null;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { botOverviewOf } from './bot-overview.ts';
-import { botTimeline, timelineHwidOf } from './bot-timeline.ts';
+import { botTimeline, staffBotTimeline, timelineHwidOf } from './bot-timeline.ts';
 import { onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
 
@@ -60,7 +60,9 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: botTimelineAnswer },
       },
     },
-    async (request) => ({ data: await botTimeline(ctx, { hwid: request.params.hwid }) }),
+    async (request) => ({
+      data: await staffBotTimeline(ctx, { hwid: request.params.hwid, readerId: sessionOf(request).userId }),
+    }),
   );
 
   app.get(

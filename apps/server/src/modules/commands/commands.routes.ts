@@ -15,6 +15,7 @@ import {
   cancelBotCommand,
   issueBotCommand,
   listBotCommands,
+  listBotCommandsForStaff,
 } from './commands.service.ts';
 
 const staffGuard = requireAnyPermission(...BOT_STAFF_PERMISSIONS);
@@ -97,7 +98,12 @@ export const commandsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: botCommandListAnswer },
       },
     },
-    async (request) => ({ data: await listBotCommands(ctx, { hwid: request.params.hwid }) }),
+    async (request) => ({
+      data: await listBotCommandsForStaff(ctx, {
+        hwid: request.params.hwid,
+        readerId: sessionOf(request).userId,
+      }),
+    }),
   );
 
   app.post(

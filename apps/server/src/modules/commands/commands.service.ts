@@ -3,6 +3,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError, isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { assertMayReadBotOf } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
@@ -252,6 +253,24 @@ export async function listBotCommands(
     .limit(LIST_LIMIT);
   const commands = rows.map(toBotCommand);
   return input.ownerId ? commands.map(maskStaff) : commands;
+}
+
+/**
+ * The command list as staff read it: refused (FORBIDDEN) when the PC's owner outranks the reader
+ * (docs/decisions/404, reads); a PC bound to nobody is guarded by whoever sent it its last command.
+ */
+export async function listBotCommandsForStaff(
+  ctx: AppContext,
+  input: { hwid: string; readerId: string },
+): Promise<BotCommand[]> {
+  const [last] = await ctx.db
+    .select({ userId: botCommands.userId })
+    .from(botCommands)
+    .where(eq(botCommands.hwid, input.hwid))
+    .orderBy(desc(botCommands.createdAt))
+    .limit(1);
+  await assertMayReadBotOf(ctx, { actorId: input.readerId, hwid: input.hwid, formerOwnerId: last?.userId });
+  return listBotCommands(ctx, { hwid: input.hwid });
 }
 
 /** What a customer reads of a command: staff are not named. */

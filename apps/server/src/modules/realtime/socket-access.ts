@@ -1,6 +1,7 @@
 import { ERRORS, type ErrorCode, type Permission, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
+import { mayReadBotOf } from '../access/staff-rank.ts';
 import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
 import {
   canRunBot,
@@ -98,8 +99,9 @@ export class SocketAccess {
       ),
       // Every node got the event: each tells its own agents; those holding a lease the key signed
       // replace it (the socket stays open: the session behind it is still good).
-      events.on('signingKey.revoked', ({ kid }) => {
-        const revocation = { code: 'LEASE_KEY_REVOKED', error: ERRORS.LEASE_KEY_REVOKED.message, kid };
+      events.on('signingKey.revoked', ({ kid, statement }) => {
+        // The statement is signed by a key of the set: agents drop the key only when it verifies.
+        const revocation = { code: 'LEASE_KEY_REVOKED', error: ERRORS.LEASE_KEY_REVOKED.message, kid, statement };
         for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>)
           if (socket.data.kind === 'bot') socket.emit(SOCKET_EVENTS.leaseRevoked, revocation);
       }),
@@ -172,8 +174,13 @@ export class SocketAccess {
         if (refusal) refuse(socket, refusal);
       }
       if (socket.data.kind === 'admin' && staffRefusal) refuse(socket, staffRefusal);
-      if (socket.data.kind === 'client' && staffRefusal && socket.data.hwid !== user.hwid)
-        refuse(socket, staffRefusal === 'TWO_FACTOR_ENROLLMENT_REQUIRED' ? staffRefusal : 'FORBIDDEN');
+      if (socket.data.kind === 'client' && socket.data.hwid && socket.data.hwid !== user.hwid) {
+        if (staffRefusal)
+          refuse(socket, staffRefusal === 'TWO_FACTOR_ENROLLMENT_REQUIRED' ? staffRefusal : 'FORBIDDEN');
+        // The watcher lost a staff permission the bot's owner holds (docs/decisions/404, reads).
+        else if (!(await mayReadBotOf(ctx, { actorId: userId, hwid: socket.data.hwid })))
+          refuse(socket, 'FORBIDDEN');
+      }
     }
     for (const socket of agents) {
       if (!canRunBot(held)) refuse(socket, 'BOT_PERMISSION_REQUIRED');

@@ -7,6 +7,7 @@ import {
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import { getPermissionsOfUsers } from '../access/access.service.ts';
+import { mayReadBotOf } from '../access/staff-rank.ts';
 import { type AuthenticatedSession, findSessionsByTokens } from '../auth/sessions.service.ts';
 import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
 import {
@@ -128,6 +129,14 @@ export class SocketAuthenticator {
         }
       }
     }
+    // Staff watch someone else's bot under the staff rank (docs/decisions/404, reads).
+    if (
+      input.type === 'client' &&
+      isStaff &&
+      credentials.hwid !== input.hwid &&
+      !(await mayReadBotOf(ctx, { actorId: session.userId, hwid: input.hwid }))
+    )
+      return refusal('FORBIDDEN');
     // Staff power (the fleet feed, any bot) passes the admin area's two-factor gate.
     if (isStaff && (await lacksRequiredSecondFactor(ctx, session)))
       return refusal('TWO_FACTOR_ENROLLMENT_REQUIRED');

@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { connectAndAuthenticate, createBotOwner, type TestSocket } from '../../../test/helpers/realtime.ts';
+import { invalidateUserPermissions } from '../access/access.service.ts';
+import { users } from '../users/users.table.ts';
+
+/**
+ * Issue 43, item 8: any holder of `can_manageMap`, `can_manageUsers` or `can_manageUsersOnline` read
+ * the bot timeline, the command list and the bot log of any user, an administrator's included. A
+ * PC's data is its owner's: reading it follows the staff rank of writes (docs/decisions/404).
+ */
+let server: TestServer;
+let call: ReturnType<typeof apiClient>;
+let mapStaff: TestUser;
+let onlineStaff: TestUser;
+let adminBot: Awaited<ReturnType<typeof createBotOwner>>;
+let customerBot: Awaited<ReturnType<typeof createBotOwner>>;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  call = apiClient(server);
+  mapStaff = await server.createUser({ permissions: ['can_manageMap'] });
+  onlineStaff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
+  adminBot = await createBotOwner(server);
+  await server.app.ctx.db.update(users).set({ isAdministrator: true }).where(eq(users.id, adminBot.user.id));
+  invalidateUserPermissions(server.app.ctx, adminBot.user.id);
+  customerBot = await createBotOwner(server);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await server.close();
+});
+
+const botReads = (hwid: string) => [
+  `/admin/bots/${hwid}/timeline`,
+  `/admin/bots/${hwid}/commands`,
+  `/admin/bots/${hwid}/log`,
+];
+
+describe('reads of a bot follow its owner’s rank (issue 43)', () => {
+  it('refuses the timeline, commands and log of an administrator’s bot to map and users-online staff', async () => {
+    for (const reader of [mapStaff, onlineStaff]) {
+      for (const read of botReads(adminBot.hwid)) {
+        const answer = await call('GET', read, undefined, reader.token);
+        expect(answer, read).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      }
+    }
+  });
+
+  it('still answers the same reads about a customer’s bot', async () => {
+    for (const reader of [mapStaff, onlineStaff]) {
+      for (const read of botReads(customerBot.hwid)) {
+        expect((await call('GET', read, undefined, reader.token)).status, read).toBe(200);
+      }
+    }
+  });
+
+  it('refuses to watch an administrator’s bot or its journal over the socket, not a customer’s', async () => {
+    for (const type of ['client', 'log'] as const) {
+      const refused = await connectAndAuthenticate(server, {
+        type,
+        token: mapStaff.token,
+        hwid: adminBot.hwid,
+      });
+      sockets.push(refused.socket);
+      expect(refused.ack, type).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      const allowed = await connectAndAuthenticate(server, {
+        type,
+        token: mapStaff.token,
+        hwid: customerBot.hwid,
+      });
+      sockets.push(allowed.socket);
+      expect(allowed.ack, type).toMatchObject({ ok: true });
+    }
+  });
+});
