@@ -349,9 +349,32 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.uuid();
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'date-time') {
+    // Mostly plausible dates; one in four at the ends of what PostgreSQL or a Date holds (year
+    // 0000 answered 500 on the audit and payments lists, issue 43), each written with an offset too.
+    const plausible = fc.date({
+      min: new Date('2000-01-01'),
+      max: new Date('2100-01-01'),
+      noInvalidDate: true,
+    });
+    const extreme = fc.oneof(
+      fc.date({
+        min: new Date('0000-01-01T00:00:00Z'),
+        max: new Date('1970-01-02T00:00:00Z'),
+        noInvalidDate: true,
+      }),
+      fc.date({
+        min: new Date('9999-12-30T00:00:00Z'),
+        max: new Date('9999-12-31T23:59:59.999Z'),
+        noInvalidDate: true,
+      }),
+    );
     return fc
-      .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
-      .map((date) => date.toISOString());
+      .tuple(fc.oneof({ arbitrary: plausible, weight: 3 }, { arbitrary: extreme, weight: 1 }), fc.boolean())
+      .map(([date, withOffset]) => {
+        const utc = date.toISOString();
+        // The same wall-clock time at -14:00: past 9999 in UTC when written late on 9999-12-31.
+        return withOffset ? utc.replace(/\.\d{3}Z$/, '-14:00') : utc;
+      });
   }
   if (schema.pattern) {
     try {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
 import { BOT_COMMAND_LABELS, BOT_COMMAND_STATE_LABELS } from './bot-commands.ts';
+import { isoDateTime } from './dates.ts';
 import { SIGNING_KEY_PURPOSE_LABELS } from './licensing.ts';
 import { MAINTENANCE_SCOPE_LABELS } from './maintenance-windows.ts';
 import { ORDER_STATUS_LABELS, PROVIDER_LABELS } from './orders.ts';
@@ -25,7 +26,7 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const isoDate = z.iso.datetime({ offset: true, message: 'Date invalide.' });
+const isoDate = isoDateTime();
 
 /** Filters: actor (username or id), action (exact, or a prefix ending with `.`), target, period. */
 export const auditQuery = listQuery.extend({

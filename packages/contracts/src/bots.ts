@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BotCommand, BotCommandAck, BotCommandDelivery, BotCommandResult } from './bot-commands.ts';
 import type { BotLogBatch, BotLogLines } from './bot-log.ts';
+import { isoDateTime } from './dates.ts';
 import { hwidComponentsSchema } from './licensing.ts';
 import { int32 } from './numbers.ts';
 import { type AgentUpdate, agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
@@ -100,7 +101,7 @@ export const botSessionInput = z.strictObject({
   lastCrash: z
     .strictObject({
       version: semverSchema,
-      at: z.string().datetime({ offset: true }),
+      at: isoDateTime(),
       message: z.string().trim().max(500),
     })
     .optional(),

@@ -9,6 +9,7 @@ export * from './bot-timeline.ts';
 export * from './bots.ts';
 export * from './catalog.ts';
 export * from './constants.ts';
+export * from './dates.ts';
 export * from './errors.ts';
 export * from './fleet-viewport.ts';
 export * from './french.ts';

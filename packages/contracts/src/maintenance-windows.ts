@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from './dates.ts';
 
 /**
  * Scheduled maintenance windows (decision 907): staff announce a period during which the alerts the
@@ -19,7 +20,7 @@ export const MAINTENANCE_SCOPE_LABELS: Record<MaintenanceScope, string> = {
 export const MAINTENANCE_WINDOW_MAX_HOURS = 7 * 24;
 
 const MESSAGE = 'Entre 1 et 500 caractères.';
-const dateTime = z.iso.datetime({ offset: true, error: 'Date et heure attendues (ISO 8601).' });
+const dateTime = isoDateTime('Date et heure attendues (ISO 8601).');
 
 export const maintenanceWindowInput = z.strictObject({
   startsAt: dateTime,

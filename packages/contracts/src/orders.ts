@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
 import { currencySchema } from './catalog.ts';
+import { isoDateTime } from './dates.ts';
 import { BOT_PERMISSIONS } from './permissions.ts';
 
 /** `cancelled`: the customer closed the checkout (or started another for the same package). */
@@ -114,8 +115,8 @@ export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 export const adminPaymentsQuery = listQuery.extend({
   status: orderStatusSchema.optional(),
   provider: paymentProviderSchema.optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: isoDateTime().optional(),
+  to: isoDateTime().optional(),
   userId: z.string().uuid().optional(),
 });
 export type AdminPaymentsQuery = z.infer<typeof adminPaymentsQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { isoDateTime } from './dates.ts';
 import { PERMISSIONS } from './permissions.ts';
 
 const permissionName = z.enum(PERMISSIONS);
@@ -69,8 +70,7 @@ export const permissionParams = z.object({ name: permissionName });
 export const grantParams = z.object({ id: z.string().uuid('Identifiant invalide.') });
 
 /** A date in the future, or null for a grant without end. */
-const grantEnd = z.iso
-  .datetime({ offset: true, message: 'Date de fin invalide.' })
+const grantEnd = isoDateTime('Date de fin invalide.')
   .nullable()
   .refine(
     (value) => value === null || Date.parse(value) > Date.now(),

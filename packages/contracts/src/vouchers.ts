@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery } from './admin.ts';
+import { isoDateTime } from './dates.ts';
 
 export const VOUCHER_KINDS = ['percent', 'fixed', 'gift'] as const;
 export const voucherKindSchema = z.enum(VOUCHER_KINDS);
@@ -48,8 +49,8 @@ const voucherFields = {
   packageId: z.string().uuid('Identifiant invalide.').nullable().optional(),
   maxRedemptions: z.number().int().min(1).max(1_000_000).nullable().optional(),
   perCustomerLimit: z.number().int().min(1).max(1000).nullable().optional(),
-  startsAt: z.iso.datetime({ offset: true }).nullable().optional(),
-  endsAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  startsAt: isoDateTime().nullable().optional(),
+  endsAt: isoDateTime().nullable().optional(),
   active: z.boolean().optional(),
   note: z.string().trim().max(500).optional(),
 };
