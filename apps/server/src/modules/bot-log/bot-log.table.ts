@@ -1,14 +1,18 @@
 import { BOT_LOG_LEVELS } from '@bot/contracts';
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { userIdColumn } from '../users/users.table.ts';
 
 /**
  * Lines of the bots' own logs (decision 209), streamed only while someone reads the journal and
- * kept `botLogRetentionDays`. The identity orders them as they were received.
+ * kept `botLogRetentionDays`. The identity orders them as they were received. A line belongs to the
+ * PC's owner when it was written (`user_id`, `hwid`): it is read by that pair and goes when that
+ * owner unbinds the PC, so the PC's next owner never reads it.
  */
 export const botLogLines = pgTable(
   'bot_log_lines',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: userIdColumn(),
     hwid: text('hwid').notNull(),
     level: text('level', { enum: BOT_LOG_LEVELS }).notNull(),
     /** When the agent wrote it (its own clock). */
@@ -19,7 +23,7 @@ export const botLogLines = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    index('bot_log_lines_hwid_id_idx').on(t.hwid, t.id),
+    index('bot_log_lines_user_hwid_id_idx').on(t.userId, t.hwid, t.id),
     index('bot_log_lines_received_idx').on(t.receivedAt),
   ],
 );
