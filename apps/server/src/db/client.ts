@@ -61,6 +61,12 @@ export function openDatabase(options: {
     // of the pool: without a listener it would crash the process. The pool replaces the connection;
     // queries in flight fail on their own and are answered as errors.
     pool.on('error', (error) => options.onIdleError?.(error));
+    // A connection checked out by a transaction, between two statements, is not the pool's to watch:
+    // its 'error' (the server stopped, `pg_ctl -m fast`) would crash the process. Its transaction
+    // fails on its next statement and answers 503; the pool drops the broken connection on release.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => options.onIdleError?.(error));
+    });
     const db = drizzleNodePg(pool) as unknown as Db;
     return {
       db,
