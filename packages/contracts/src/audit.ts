@@ -57,6 +57,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'two_factor.reset': 'Double authentification réinitialisée par le staff',
   'user.hwid_reset': 'HWID réinitialisé',
   'user.hwid_component_changed': 'Composant matériel changé',
+  'user.hwid_rebound': 'PC trop modifié : compté comme une déliaison',
   'user.bot_key_rotated': "Clé d'accès du bot renouvelée",
   'user.activate': 'Compte activé par le staff',
   'user.resend_activation': "E-mail d'activation renvoyé",

@@ -8,6 +8,7 @@ import { hourlyPointSchema } from './admin.ts';
 export const BOT_TIMELINE_KINDS = [
   'bound',
   'component_changed',
+  'pc_changed',
   'connected',
   'disconnected',
   'error',
@@ -26,6 +27,7 @@ export type BotTimelineKind = (typeof BOT_TIMELINE_KINDS)[number];
 export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
   bound: 'PC lié au compte',
   component_changed: 'Composant matériel changé',
+  pc_changed: 'PC modifié : compté comme une déliaison',
   connected: 'Bot connecté',
   disconnected: 'Bot déconnecté',
   error: 'Compte de jeu en erreur',
@@ -57,7 +59,8 @@ export const botTimelineEntrySchema = z.object({
   durationSeconds: z.number().int().nullable(),
   /**
    * error, recovered: the game account; error: the bot's message; alert: its rule;
-   * component_changed: the parts that changed, in French ("carte réseau").
+   * component_changed: the parts that changed, in French ("carte réseau"); pc_changed: the parts
+   * changed since the PC was bound, its change counted as an unbind (decision 906).
    */
   account: z.string().nullable(),
   message: z.string().nullable(),

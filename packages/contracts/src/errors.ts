@@ -111,6 +111,11 @@ export const ERRORS = {
     status: 403,
     message: 'Ce PC vient d’être délié de votre compte : lancez le bot sur votre nouveau PC.',
   },
+  HWID_CHANGE_LIMIT: {
+    status: 403,
+    message:
+      'Ce PC a trop changé depuis sa liaison : cela compte comme une déliaison, et il ne vous en reste aucune pour le moment. Contactez le support.',
+  },
   BOT_KEY_INVALID: { status: 401, message: "Clé d'accès du bot invalide." },
   BOT_PERMISSION_REQUIRED: {
     status: 403,

@@ -59,13 +59,23 @@ export const botEvents = pgTable(
     /** The owner at the time. */
     userId: userIdColumn(),
     kind: text('kind', {
-      enum: ['bound', 'component_changed', 'connected', 'disconnected', 'error', 'recovered', 'crashed'],
+      enum: [
+        'bound',
+        'component_changed',
+        'pc_changed',
+        'connected',
+        'disconnected',
+        'error',
+        'recovered',
+        'crashed',
+      ],
     }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /**
      * connected: version; disconnected: connectedAt; error/recovered: account, message;
      * crashed: version, message (the agent's previous run, told when its next session opened);
-     * component_changed: components (their French names, comma-separated).
+     * component_changed: components (their French names, comma-separated); pc_changed: the same,
+     * changed since the PC's reference (counted as an unbind, decision 906).
      */
     detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),
   },

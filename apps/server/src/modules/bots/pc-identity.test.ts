@@ -5,7 +5,7 @@ import {
   hwidHash,
   type RawHwidComponents,
 } from '@bot/bot-agent';
-import type { BotState, BotTimeline, HwidMatchPolicy } from '@bot/contracts';
+import type { BotState, BotTimeline, HwidMatchPolicy, HwidResetAllowance } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
@@ -76,13 +76,17 @@ async function withPolicy(policy: HwidMatchPolicy, run: () => Promise<void>): Pr
   }
 }
 
-async function storedComponents(userId: string) {
+/** The bound PC's reference components, or (`seen`) its parts as last reported when they differ. */
+async function storedComponents(userId: string, slot: 'bound' | 'seen' = 'bound') {
   const [row] = await server.app.ctx.db
     .select()
     .from(hwidComponents)
-    .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, 'bound')));
+    .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, slot)));
   return row;
 }
+
+const allowanceOf = async (token: string) =>
+  (await call<{ data: HwidResetAllowance }>('GET', '/me/hwid-resets', undefined, token)).body.data;
 
 describe('a PC is its hashed components (decision 906)', () => {
   it('one new part (a network card) under a new hwid: the same PC, updated, audited, in the timeline', async () => {
@@ -91,6 +95,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     const firstHwid = newHwid();
     const first = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: owner.accessKey,
       hwid: firstHwid,
       components: pc,
@@ -106,6 +111,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     const swapped = { ...pc, nic: '02:00:de:ad:be:ef' };
     const agent = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: owner.accessKey,
       hwid: newHwid(),
       components: swapped,
@@ -129,7 +135,10 @@ describe('a PC is its hashed components (decision 906)', () => {
 
     const info = await call<{ data: { hwid: string } }>('GET', '/me/info', undefined, owner.token);
     expect(info.body.data.hwid).toBe(firstHwid);
-    expect((await storedComponents(owner.user.id))?.components).toEqual(hashHwidComponents(swapped));
+    // The part follows; the reference (the PC as bound) stays, and no unbind is spent.
+    expect((await storedComponents(owner.user.id, 'seen'))?.components).toEqual(hashHwidComponents(swapped));
+    expect((await storedComponents(owner.user.id))?.components).toEqual(hashHwidComponents(pc));
+    expect(await allowanceOf(owner.token)).toMatchObject({ used: 0, remaining: 3 });
 
     const audit = await server.app.ctx.db
       .select()
@@ -178,6 +187,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     );
     const agent = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: owner.accessKey,
       hwid: newHwid(),
       components: other,
@@ -208,7 +218,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     expect(await openSession(owner.accessKey, hwid)).toMatchObject({ status: 201, body: { hwid } });
   });
 
-  it('the policy decides: "all" refuses one new part, "atLeastTwo" accepts three', async () => {
+  it('the policy decides: "all" refuses one new part, "atLeastTwo" accepts three, counted as an unbind', async () => {
     const owner = await newOwner();
     const pc = newPc();
     const hwid = newHwid();
@@ -227,7 +237,9 @@ describe('a PC is its hashed components (decision 906)', () => {
         body: { hwid },
       });
     });
+    // Recognised, but most parts changed since the binding: one unbind spent, the reference moves.
     expect((await storedComponents(owner.user.id))?.components).toEqual(hashHwidComponents(threeNew));
+    expect(await allowanceOf(owner.token)).toMatchObject({ used: 1, remaining: 2 });
   });
 
   it('a PC just unbound is recognised by its parts too (decision 207); another PC binds', async () => {

@@ -4,6 +4,7 @@ import {
   type HwidComponent,
   type HwidComponents,
   type HwidMatchPolicy,
+  type HwidResetAllowance,
 } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
@@ -11,9 +12,16 @@ import { AppError } from '../../core/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { claimHwid, findHwidComponents, lockUser, storeBoundComponents } from '../users/users.service.ts';
+import {
+  claimHwid,
+  findHwidComponents,
+  lockUser,
+  rebindHwid,
+  storeBoundComponents,
+} from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
 import { writeBotEvent } from './bot-events.ts';
+import { unbindAllowanceOf } from './unbind-allowance.ts';
 
 /**
  * Whether offered components are the same PC as known ones under the policy (decision 906). The
@@ -29,10 +37,24 @@ function isSamePc(known: HwidComponents, offered: HwidComponents, policy: HwidMa
   return same * 2 > reference.length;
 }
 
+/**
+ * Half or more of the reference's parts changed (or left out): whatever the policy, the PC is no
+ * longer the one bound, and the change counts as an unbind (decision 906).
+ */
+const isMostlyChanged = (reference: HwidComponents, offered: HwidComponents): boolean =>
+  !isSamePc(reference, offered, 'most');
+
 /** The components both sides report with different values (what "changed" means). */
 function changedComponents(known: HwidComponents, offered: HwidComponents): HwidComponent[] {
   return HWID_COMPONENTS.filter((name) => known[name] && offered[name] && offered[name] !== known[name]);
 }
+
+/** The reference's components that the offered ones do not keep (changed or left out). */
+const notKept = (reference: HwidComponents, offered: HwidComponents): HwidComponent[] =>
+  HWID_COMPONENTS.filter((name) => reference[name] && offered[name] !== reference[name]);
+
+const labelsOf = (names: HwidComponent[]): string =>
+  names.map((name) => HWID_COMPONENT_LABELS[name]).join(', ');
 
 export interface PcClaim {
   user: UserRow;
@@ -45,9 +67,12 @@ export interface PcClaim {
 
 /**
  * Decides which PC an agent is (decision 906) and answers the hwid it is bound as: binds the first
- * PC, recognises the bound PC by its hwid or, under another hwid, by its components under the
- * `hwidMatchPolicy` (the changed parts are then updated, audited and put in the bot's timeline), and
- * refuses another PC (`HWID_MISMATCH`) or the PC just released (`HWID_RELEASED`, decision 207).
+ * PC; recognises the bound PC by its hwid or, under another hwid, by its components matching the
+ * reference (the parts as bound or as last moved by a counted change) or the parts last seen, under
+ * the `hwidMatchPolicy`. A part change that keeps more than half of the reference is free (the
+ * last-seen parts follow it, audited and in the bot's timeline); one that keeps half or less counts
+ * as an unbind (`HWID_CHANGE_LIMIT` when none is left) and moves the reference. Another PC is
+ * refused (`HWID_MISMATCH`), and so is the PC just released (`HWID_RELEASED`, decision 207).
  */
 export async function bindOrRecognisePc(ctx: AppContext, claim: PcClaim): Promise<string> {
   const { user } = claim;
@@ -57,12 +82,13 @@ export async function bindOrRecognisePc(ctx: AppContext, claim: PcClaim): Promis
     return claim.hwid;
   }
   if (user.hwid === claim.hwid && !claim.components) return user.hwid; // an agent of before 906
-  const { bound } = await findHwidComponents(ctx, user.id);
+  const { bound, seen } = await findHwidComponents(ctx, user.id);
+  const last = seen ?? bound;
   const isUnchanged =
     user.hwid === claim.hwid &&
-    bound?.hwid === user.hwid &&
+    last?.hwid === user.hwid &&
     HWID_COMPONENTS.every(
-      (name) => !claim.components?.[name] || claim.components[name] === bound.components[name],
+      (name) => !claim.components?.[name] || claim.components[name] === last.components[name],
     );
   if (isUnchanged) return user.hwid;
   return recognisePc(ctx, claim);
@@ -74,26 +100,39 @@ function recognisePc(ctx: AppContext, claim: PcClaim): Promise<string> {
     const user = await lockUser(tx, claim.user.id);
     const boundHwid = user.hwid;
     if (boundHwid === null) throw new AppError('HWID_MISMATCH'); // unbound meanwhile: the agent retries
-    const { bound } = await findHwidComponents(tx, user.id);
+    const { bound, seen } = await findHwidComponents(tx, user.id);
     const offered = claim.components ?? {};
-    const known = bound?.hwid === boundHwid ? bound.components : null;
-    if (boundHwid !== claim.hwid) {
-      const { hwidMatchPolicy } = await getSettings(tx);
-      if (!known || !isSamePc(known, offered, hwidMatchPolicy)) throw new AppError('HWID_MISMATCH');
+    const reference = bound?.hwid === boundHwid ? bound.components : null;
+    const isSameHwid = boundHwid === claim.hwid;
+    if (!reference) {
+      if (!isSameHwid) throw new AppError('HWID_MISMATCH');
+      // A binding of before 906 gains its components: they are its reference from now on.
+      await storeBoundComponents(tx, { userId: user.id, hwid: boundHwid, components: offered });
+      return boundHwid;
     }
-    const changed = known ? changedComponents(known, offered) : [];
-    await storeBoundComponents(tx, {
-      userId: user.id,
-      hwid: boundHwid,
-      components: { ...known, ...offered },
-    });
-    if (changed.length === 0) return boundHwid; // a binding of before 906 gains its components
-    const names = changed.map((name) => HWID_COMPONENT_LABELS[name]).join(', ');
+    const lastSeen = seen?.hwid === boundHwid ? seen.components : reference;
+    const { hwidMatchPolicy } = await getSettings(tx);
+    // The last-seen PC counts too: a part replaced after another is still this PC. Whether the
+    // change is free is judged against the reference alone, so a drift part by part cannot move
+    // the binding to another PC without spending an unbind (decision 906).
+    const isThisPc =
+      isSameHwid ||
+      isSamePc(reference, offered, hwidMatchPolicy) ||
+      isSamePc(lastSeen, offered, hwidMatchPolicy);
+    if (!isThisPc) throw new AppError('HWID_MISMATCH');
+    if (isMostlyChanged(reference, offered)) {
+      await countPcChange(tx, { user: { ...user, hwid: boundHwid }, claim, reference, offered });
+      return boundHwid;
+    }
+    const changed = changedComponents(lastSeen, offered);
+    await storeBoundComponents(tx, { userId: user.id, hwid: boundHwid, components: offered, slot: 'seen' });
+    if (changed.length === 0) return boundHwid;
+    const names = labelsOf(changed);
     await writeAudit(tx, {
       actor: { id: user.id, username: user.username, ip: claim.ip },
       action: 'user.hwid_component_changed',
       target: { type: 'user', id: user.id, label: user.username },
-      before: { hwid: boundHwid, ...pick(known ?? {}, changed) },
+      before: { hwid: boundHwid, ...pick(lastSeen, changed) },
       after: { hwid: boundHwid, agentHwid: claim.hwid, changed: names, ...pick(offered, changed) },
     });
     await writeBotEvent(tx, {
@@ -104,6 +143,68 @@ function recognisePc(ctx: AppContext, claim: PcClaim): Promise<string> {
       detail: { components: names },
     });
     return boundHwid;
+  });
+}
+
+/**
+ * The bound PC whose parts mostly changed since its reference: one unbind and a new binding of the
+ * same hwid (decision 906), spent from `hwidResetsPerMonth` under the cooldown like a reset from the
+ * account page, audited (`user.hwid_rebound`) and shown in the bot's timeline (`pc_changed`). With
+ * none left, or during the cooldown, refused (`HWID_CHANGE_LIMIT`) and nothing changes.
+ */
+async function countPcChange(
+  tx: AppContext,
+  input: {
+    user: UserRow & { hwid: string };
+    claim: PcClaim;
+    reference: HwidComponents;
+    offered: HwidComponents;
+  },
+): Promise<void> {
+  const { user, claim, reference, offered } = input;
+  const { allowance } = await unbindAllowanceOf(tx, user.id, user.hwidResetAt);
+  const nextResetAt = new Date(allowance.nextResetAt);
+  if (allowance.remaining === 0 || nextResetAt.getTime() > Date.now()) {
+    throw changeLimitRefusal(allowance, nextResetAt);
+  }
+  const changed = notKept(reference, offered);
+  const names = labelsOf(changed);
+  const now = new Date();
+  await rebindHwid(tx, { userId: user.id, hwid: user.hwid, components: offered, at: now });
+  await writeAudit(tx, {
+    actor: { id: user.id, username: user.username, ip: claim.ip },
+    action: 'user.hwid_rebound',
+    target: { type: 'user', id: user.id, label: user.username },
+    before: { hwid: user.hwid, ...pick(reference, changed) },
+    after: { hwid: user.hwid, agentHwid: claim.hwid, changed: names, ...pick(offered, changed) },
+  });
+  await writeBotEvent(tx, {
+    hwid: user.hwid,
+    userId: user.id,
+    kind: 'pc_changed',
+    at: now,
+    detail: { components: names },
+  });
+  tx.events.emit('user.changed', { userId: user.id });
+}
+
+function changeLimitRefusal(allowance: HwidResetAllowance, nextResetAt: Date): AppError {
+  const when = nextResetAt.toLocaleString('fr-FR', {
+    timeZone: 'Europe/Paris',
+    dateStyle: 'short',
+    timeStyle: 'short',
+  });
+  const why =
+    allowance.remaining === 0
+      ? `vous avez déjà utilisé ${allowance.limit === 1 ? 'votre déliaison' : `vos ${allowance.limit} déliaisons`} sur ${allowance.windowDays} jours`
+      : 'vous avez délié votre PC trop récemment';
+  return new AppError('HWID_CHANGE_LIMIT', {
+    message: `Ce PC a trop changé depuis sa liaison : cela compte comme une déliaison, et ${why}. Prochaine déliaison possible le ${when} (heure de Paris), ou contactez le support.`,
+    details: {
+      nextResetAt: nextResetAt.toISOString(),
+      limit: allowance.limit,
+      remaining: allowance.remaining,
+    },
   });
 }
 

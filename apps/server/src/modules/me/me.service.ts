@@ -1,21 +1,10 @@
 import type { HwidResetAllowance } from '@bot/contracts';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { listOwnActionsSince, writeAudit } from '../audit/audit.service.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getNextHwidResetAt, unbindAllowanceOf } from '../bots/unbind-allowance.ts';
 import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
-
-const HOUR_MS = 3_600_000;
-/** The window the self-service reset cap (`hwidResetsPerMonth`) counts over. */
-const HWID_RESET_WINDOW_DAYS = 30;
-const WINDOW_MS = HWID_RESET_WINDOW_DAYS * 24 * HOUR_MS;
-
-/** When the user may unbind their PC again. */
-async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
-  const { hwidResetCooldownHours } = await getSettings(ctx);
-  return new Date((hwidResetAt?.getTime() ?? 0) + hwidResetCooldownHours * HOUR_MS);
-}
 
 function cooldownRefusal(nextAllowed: Date): AppError {
   const when = nextAllowed.toLocaleString('fr-FR', {
@@ -31,44 +20,14 @@ function cooldownRefusal(nextAllowed: Date): AppError {
 }
 
 /**
- * How many self-service unbinds the user has left over the last 30 days (the `hwidResetsPerMonth`
- * cap, counted from the audit trail: staff resets are not theirs), and when the cooldown allows the
- * next one. Shown to the customer before they use one (decision 906).
+ * How many unbinds the user has left over the last 30 days (the `hwidResetsPerMonth` cap, counted
+ * from the audit trail: their own resets and their PC changed too much since it was bound, never
+ * staff resets), and when the cooldown allows the next one. Shown to the customer before they use
+ * one (decision 906).
  */
 export async function getHwidResetAllowance(ctx: AppContext, userId: string): Promise<HwidResetAllowance> {
   const user = await findUserById(ctx, userId);
-  return (await allowanceOf(ctx, userId, user?.hwidResetAt ?? null)).allowance;
-}
-
-async function allowanceOf(
-  ctx: AppContext,
-  userId: string,
-  hwidResetAt: Date | null,
-): Promise<{ allowance: HwidResetAllowance; slotFreesAt: Date | undefined }> {
-  const { hwidResetsPerMonth } = await getSettings(ctx);
-  const used = await listOwnActionsSince(ctx, {
-    userId,
-    action: 'user.hwid_reset',
-    since: new Date(Date.now() - WINDOW_MS),
-  });
-  const remaining = Math.max(0, hwidResetsPerMonth - used.length);
-  // With none left, the next one comes when enough of the counted ones leave the 30 days.
-  const freeing = remaining === 0 ? used[Math.max(0, used.length - hwidResetsPerMonth)] : undefined;
-  const slotFreesAt = new Date((freeing ?? new Date()).getTime() + (freeing ? WINDOW_MS : 0));
-  const cooldownEndsAt = await getNextHwidResetAt(ctx, hwidResetAt);
-  const nextResetAt = new Date(
-    Math.max(cooldownEndsAt.getTime(), remaining === 0 ? slotFreesAt.getTime() : 0),
-  );
-  return {
-    allowance: {
-      limit: hwidResetsPerMonth,
-      used: used.length,
-      remaining,
-      windowDays: HWID_RESET_WINDOW_DAYS,
-      nextResetAt: nextResetAt.toISOString(),
-    },
-    slotFreesAt: remaining === 0 ? slotFreesAt : undefined,
-  };
+  return (await unbindAllowanceOf(ctx, userId, user?.hwidResetAt ?? null)).allowance;
 }
 
 function limitRefusal(nextAllowed: Date, limit: number): AppError {
@@ -99,7 +58,7 @@ export function resetHwid(
     if (!hwid) throw new AppError('HWID_NOT_BOUND');
     const nextAllowed = await getNextHwidResetAt(tx, user.hwidResetAt);
     if (nextAllowed.getTime() > Date.now()) throw cooldownRefusal(nextAllowed);
-    const before = await allowanceOf(tx, user.id, user.hwidResetAt);
+    const before = await unbindAllowanceOf(tx, user.id, user.hwidResetAt);
     if (before.slotFreesAt) throw limitRefusal(before.slotFreesAt, before.allowance.limit);
     const now = new Date();
     await unbindPc(tx, {
@@ -107,7 +66,7 @@ export function resetHwid(
       actor: { id: user.id, username: user.username, ip: input.ip },
       resetAt: now,
     });
-    return (await allowanceOf(tx, user.id, now)).allowance;
+    return (await unbindAllowanceOf(tx, user.id, now)).allowance;
   });
 }
 

@@ -173,7 +173,7 @@ export async function claimHwid(ctx: AppContext, userId: string, hwid: string): 
   if (rows.length === 0) return false;
   await ctx.db
     .delete(hwidComponents)
-    .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, 'released')));
+    .where(and(eq(hwidComponents.userId, userId), inArray(hwidComponents.slot, ['released', 'seen'])));
   return true;
 }
 
@@ -189,38 +189,61 @@ export async function releaseHwid(
     .update(users)
     .set({ hwid: null, hwidResetAt: input.resetAt, releasedHwid: input.hwid, releasedAt: new Date() })
     .where(eq(users.id, input.userId));
-  // The bound PC's components become the released PC's (decision 207 judges it by them too).
-  await ctx.db
-    .delete(hwidComponents)
-    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'released')));
-  await ctx.db
-    .update(hwidComponents)
-    .set({ slot: 'released', updatedAt: new Date() })
-    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'bound')));
+  // The PC as last seen (else its reference) becomes the released PC (decision 207 judges it by
+  // its parts too): the bot still running on it reports those parts.
+  const { bound, seen } = await findHwidComponents(ctx, input.userId);
+  await ctx.db.delete(hwidComponents).where(eq(hwidComponents.userId, input.userId));
+  const last = seen ?? bound;
+  if (last) {
+    await ctx.db.insert(hwidComponents).values({ ...last, slot: 'released', updatedAt: new Date() });
+  }
 }
 
-/** The hashed components of the user's bound PC and of the PC unbound last (decision 906). */
+/**
+ * The hashed components of the user's bound PC (its reference, and its parts as last seen when they
+ * differ) and of the PC unbound last (decision 906).
+ */
 export async function findHwidComponents(
   ctx: AppContext,
   userId: string,
-): Promise<{ bound?: HwidComponentsRow; released?: HwidComponentsRow }> {
+): Promise<{ bound?: HwidComponentsRow; seen?: HwidComponentsRow; released?: HwidComponentsRow }> {
   const rows = await ctx.db.select().from(hwidComponents).where(eq(hwidComponents.userId, userId));
   return {
     bound: rows.find((row) => row.slot === 'bound'),
+    seen: rows.find((row) => row.slot === 'seen'),
     released: rows.find((row) => row.slot === 'released'),
   };
 }
 
-/** Stores the components of the PC bound now (on binding, or when a part changed). */
+/**
+ * Stores the bound PC's reference components (on binding, or for a binding of before decision 906),
+ * or with `slot: 'seen'` its parts as last reported after a free part change.
+ */
 export async function storeBoundComponents(
   ctx: AppContext,
-  input: { userId: string; hwid: string; components: HwidComponents },
+  input: { userId: string; hwid: string; components: HwidComponents; slot?: 'bound' | 'seen' },
 ): Promise<void> {
   const row = { hwid: input.hwid, components: input.components, updatedAt: new Date() };
   await ctx.db
     .insert(hwidComponents)
-    .values({ userId: input.userId, slot: 'bound', ...row })
+    .values({ userId: input.userId, slot: input.slot ?? 'bound', ...row })
     .onConflictDoUpdate({ target: [hwidComponents.userId, hwidComponents.slot], set: row });
+}
+
+/**
+ * A bound PC whose parts mostly changed since its reference counts as unbound and bound again under
+ * the same hwid (decision 906): its reference moves to `components`, the last-seen parts go, and
+ * `at` starts the cooldown of the next unbind like a self-service reset.
+ */
+export async function rebindHwid(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; components: HwidComponents; at: Date },
+): Promise<void> {
+  await ctx.db.update(users).set({ hwidResetAt: input.at }).where(eq(users.id, input.userId));
+  await ctx.db
+    .delete(hwidComponents)
+    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'seen')));
+  await storeBoundComponents(ctx, input);
 }
 
 /** Bans (with a reason) or lifts the ban (`null`). */

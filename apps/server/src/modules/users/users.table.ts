@@ -50,15 +50,18 @@ export const userIdColumn = () =>
 export type UserRow = typeof users.$inferSelect;
 
 /**
- * The hashed hardware components beside a user's hwid (decision 906): `bound`, the PC bound now
- * (its hwid is `users.hwid`); `released`, the PC unbound last (decision 207 judges it by them too).
- * A PC bound by an agent that sends no components has no row: it is one component, its hwid.
+ * The hashed hardware components beside a user's hwid (decision 906): `bound`, the reference of the
+ * PC bound now (its parts as bound, or as last moved by a change counted as an unbind; its hwid is
+ * `users.hwid`); `seen`, its parts as its agent last reported them when they differ from the
+ * reference (a free part change follows them, the reference stays); `released`, the PC unbound
+ * last (decision 207 judges it by them too). A PC bound by an agent that sends no components has no
+ * row: it is one component, its hwid.
  */
 export const hwidComponents = pgTable(
   'hwid_components',
   {
     userId: userIdColumn(),
-    slot: text('slot', { enum: ['bound', 'released'] }).notNull(),
+    slot: text('slot', { enum: ['bound', 'seen', 'released'] }).notNull(),
     hwid: text('hwid').notNull(),
     components: json('components').$type<HwidComponents>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
