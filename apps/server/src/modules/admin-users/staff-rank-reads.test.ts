@@ -150,3 +150,80 @@ describe('lists and exports show outranking accounts by their identity only (iss
     ).toEqual({ discordId: '123456789012345678' });
   });
 });
+
+describe('payments of an outranking buyer keep the accounts, not the provider’s leads (issue 43)', () => {
+  it('blanks the provider reference and checkout link in the list, the CSV and the detail, and refuses the receipt', async () => {
+    const cashier = await server.createUser({ permissions: ['can_manageSettings', 'can_managePackages'] });
+    const packageId = (
+      await call<{ data: { id: string } }>(
+        'POST',
+        '/admin/packages',
+        {
+          name: 'Récolte',
+          priceCents: 900,
+          durationDays: 30,
+          grants: ['can_useGathering'],
+          whitelistSlots: 1,
+        },
+        cashier.token,
+      )
+    ).body.data.id;
+    const buy = async (buyer: TestUser) => {
+      const started = await call<{ data: { id: string; checkoutUrl: string | null } }>(
+        'POST',
+        '/me/orders',
+        { packageId },
+        buyer.token,
+      );
+      expect(started.status).toBe(201);
+      return started.body.data;
+    };
+    const adminOrder = await buy(admin);
+    const customerOrder = await buy(customer);
+    expect(adminOrder.checkoutUrl).not.toBeNull();
+    type Payment = { id: string; user: { id: string; username: string }; checkoutUrl: string | null };
+    const list = await call<{ data: Payment[] }>(
+      'GET',
+      '/admin/payments?pageSize=100',
+      undefined,
+      cashier.token,
+    );
+    expect(list.body.data.find((payment) => payment.id === adminOrder.id)).toMatchObject({
+      user: { id: admin.user.id, username: admin.user.username },
+      checkoutUrl: null,
+      providerRef: null,
+    });
+    expect(list.body.data.find((payment) => payment.id === customerOrder.id)?.checkoutUrl).toBe(
+      customerOrder.checkoutUrl,
+    );
+    const detail = await call<{ data: Payment }>(
+      'GET',
+      `/admin/payments/${adminOrder.id}`,
+      undefined,
+      cashier.token,
+    );
+    expect(detail.body.data).toMatchObject({ checkoutUrl: null, providerRef: null });
+    // The administrator reads their own order whole.
+    const own = await call<{ data: Payment }>(
+      'GET',
+      `/admin/payments/${adminOrder.id}`,
+      undefined,
+      admin.token,
+    );
+    expect(own.body.data.checkoutUrl).toBe(adminOrder.checkoutUrl);
+
+    const csv = await fetch(`${server.api}/admin/payments/export.csv`, {
+      headers: { authorization: `Bearer ${cashier.token}` },
+    });
+    const text = await csv.text();
+    expect(text).not.toContain(`sandbox_${adminOrder.id}`);
+    expect(text).toContain(`sandbox_${customerOrder.id}`);
+
+    await call('POST', `/payments/sandbox/${adminOrder.id}/succeed`, undefined, admin.token);
+    const receipt = await call('GET', `/admin/payments/${adminOrder.id}/receipt`, undefined, cashier.token);
+    expect(receipt).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect(
+      (await call('GET', `/admin/payments/${adminOrder.id}/receipt`, undefined, admin.token)).status,
+    ).toBe(200);
+  });
+});

@@ -17,6 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { csvAnswer, inBatches, sendCsv } from '../../core/admin-list.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
+import { assertMayReadUser } from '../access/staff-rank.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import {
   cancelMyOrder,
@@ -117,7 +118,7 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/payments',
     { schema: { tags, querystring: adminPaymentsQuery, response: { 200: adminPaymentsAnswer } } },
-    async (request) => listPayments(ctx, request.query),
+    async (request) => listPayments(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.get(
@@ -137,7 +138,7 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/payments/export.csv',
     { schema: { tags, querystring: adminPaymentsQuery, response: csvAnswer } },
     async (request, reply) => {
-      const fetchPage = paymentPages(ctx, request.query);
+      const fetchPage = paymentPages(ctx, request.query, { id: sessionOf(request).userId });
       async function* rows() {
         for await (const payment of inBatches(fetchPage)) {
           yield [
@@ -184,13 +185,20 @@ const adminPaymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/payments/:id',
     { schema: { tags, params: idParams, response: { 200: adminPaymentAnswer } } },
-    async (request) => ({ data: await getPayment(ctx, request.params.id) }),
+    async (request) => ({
+      data: await getPayment(ctx, request.params.id, { id: sessionOf(request).userId }),
+    }),
   );
 
   app.get(
     '/admin/payments/:id/receipt',
     { config: { errors: [404, 409] }, schema: { tags, params: idParams, response: { 200: receiptAnswer } } },
-    async (request) => ({ data: await getPaymentReceipt(ctx, request.params.id) }),
+    async (request) => {
+      // A receipt names the buyer's e-mail: one user's data, read under the staff rank (decision 404).
+      const receipt = await getPaymentReceipt(ctx, request.params.id);
+      await assertMayReadUser(ctx, { actorId: sessionOf(request).userId, userId: receipt.customer.id });
+      return { data: receipt };
+    },
   );
 
   app.post(

@@ -5,6 +5,7 @@ import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { invalidateUserPermissions, revokeGrantsOfSource } from '../access/access.service.ts';
+import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { users } from '../users/users.table.ts';
 import { expireStaleOrders, findOrderById, orderNumberOf, toOrder } from './orders.service.ts';
@@ -59,14 +60,34 @@ const paymentSorts = {
   username: users.username,
 };
 
+/**
+ * Payments of buyers who outrank the reader keep what the accounts need (who, what, how much, when)
+ * and lose the provider's reference and checkout link, which lead to the buyer's card and billing
+ * details at the provider (docs/decisions/404, reads).
+ */
+async function readableBy(
+  ctx: AppContext,
+  reader: { id: string },
+  payments: AdminPayment[],
+): Promise<AdminPayment[]> {
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: payments.map((payment) => payment.user.id),
+  });
+  return payments.map((payment) =>
+    outranking.has(payment.user.id) ? { ...payment, providerRef: null, checkoutUrl: null } : payment,
+  );
+}
+
 export async function listPayments(
   ctx: AppContext,
   query: AdminPaymentsQuery,
+  reader: { id: string },
 ): Promise<{ data: AdminPayment[]; total: number; totals: PaymentTotals }> {
   await expireStaleOrders(ctx);
   const where = paymentFilters(query, true);
   const { limit, offset } = pageOf(query);
-  const rows = await paymentPages(ctx, query)(offset, limit);
+  const rows = await paymentPages(ctx, query, reader)(offset, limit);
   const [total] = await ctx.db
     .select({ value: count() })
     .from(orders)
@@ -108,7 +129,7 @@ async function paymentTotals(ctx: AppContext, query: AdminPaymentsQuery): Promis
 }
 
 /** Payments matching the filters, one page at a time (the list, and the CSV export page after page). */
-export function paymentPages(ctx: AppContext, query: AdminPaymentsQuery) {
+export function paymentPages(ctx: AppContext, query: AdminPaymentsQuery, reader: { id: string }) {
   const where = paymentFilters(query, true);
   const order = orderOf(query.sort, paymentSorts, desc(orders.createdAt));
   return async (offset: number, limit: number) => {
@@ -120,11 +141,12 @@ export function paymentPages(ctx: AppContext, query: AdminPaymentsQuery) {
       .orderBy(order, desc(orders.id))
       .limit(limit)
       .offset(offset);
-    return rows.map(toAdminPayment);
+    return readableBy(ctx, reader, rows.map(toAdminPayment));
   };
 }
 
-export async function getPayment(ctx: AppContext, orderId: string): Promise<AdminPayment> {
+/** One payment whole: what the refund's audit entry keeps. */
+async function paymentOf(ctx: AppContext, orderId: string): Promise<AdminPayment> {
   const [row] = await ctx.db
     .select(paymentColumns)
     .from(orders)
@@ -132,6 +154,16 @@ export async function getPayment(ctx: AppContext, orderId: string): Promise<Admi
     .where(eq(orders.id, orderId));
   if (!row) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
   return toAdminPayment(row);
+}
+
+/** One payment as a staff member reads it (readableBy). */
+export async function getPayment(
+  ctx: AppContext,
+  orderId: string,
+  reader: { id: string },
+): Promise<AdminPayment> {
+  const [payment] = await readableBy(ctx, reader, [await paymentOf(ctx, orderId)]);
+  return payment!;
 }
 
 /**
@@ -170,7 +202,7 @@ export async function markOrderRefunded(
   ctx: AppContext,
   input: { orderId: string; actor: AuditActor; reason?: string },
 ): Promise<AdminPayment | undefined> {
-  const before = await getPayment(ctx, input.orderId);
+  const before = await paymentOf(ctx, input.orderId);
   const now = new Date();
   const [row] = await ctx.db
     .update(orders)
@@ -179,7 +211,7 @@ export async function markOrderRefunded(
     .returning();
   if (!row) return undefined;
   const revokedGrants = await revokeGrantsOfSource(ctx, { source: 'order', sourceId: row.id });
-  const after = await getPayment(ctx, row.id);
+  const after = await paymentOf(ctx, row.id);
   await writeAudit(ctx, {
     actor: input.actor,
     action: 'payment.refund',
