@@ -22,6 +22,43 @@ export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): st
   return proxyaddr(request, trust);
 }
 
+/**
+ * Who a per-address limit counts (docs/security.md, "Rate limits"): an IPv4 address as it is, an
+ * IPv6 address by its /64, an IPv4-mapped IPv6 address as the IPv4 it carries. One subscriber or
+ * host holds a whole /64 and picks any of its 2^64 addresses freely: counted one by one, each
+ * request came with a fresh quota. Anything else (no address, a text) is its own key.
+ */
+export function rateLimitAddress(ip: string | null | undefined): string {
+  if (!ip) return 'unknown';
+  const address = ip.split('%')[0] ?? ip; // a zone (fe80::1%eth0) names an interface, not a host
+  if (isIP(address) !== 6) return ip;
+  const groups = ipv6Groups(address.toLowerCase());
+  const isIpv4Mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+  if (isIpv4Mapped) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail as two). */
+function ipv6Groups(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  let text = address;
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${address.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const before = parse(head);
+  const after = tail === undefined ? [] : parse(tail);
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
 /** Requests looked at before deciding whether every peer is a proxy. */
 const PEERS_OBSERVED = 20;
 const isProxyAddress = proxyaddr.compile(['loopback', 'linklocal', 'uniquelocal']);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import { rateLimitAddress } from '../../core/client-address.ts';
 import type { RateLimitName } from '../../core/rate-limiter.ts';
 
 /** The limits of the sign-in and recovery paths (decision 704), shared by the auth service. */
@@ -10,8 +11,9 @@ import type { RateLimitName } from '../../core/rate-limiter.ts';
  */
 export function passwordFailures(ctx: AppContext, login: string, ip: string | null) {
   const account = login.toLowerCase();
+  const address = rateLimitAddress(ip);
   const checks: [RateLimitName, string][] = [
-    ['loginPerAccountAndIp', `${account}|${ip}`],
+    ['loginPerAccountAndIp', `${account}|${address}`],
     ['loginPerAccount', account],
   ];
   return {
@@ -24,7 +26,7 @@ export function passwordFailures(ctx: AppContext, login: string, ip: string | nu
     async failed(): Promise<void> {
       for (const [rule, key] of checks) await ctx.limiter.hit(rule, key).catch(() => undefined);
     },
-    succeeded: () => ctx.limiter.reset('loginPerAccountAndIp', `${account}|${ip}`),
+    succeeded: () => ctx.limiter.reset('loginPerAccountAndIp', `${account}|${address}`),
   };
 }
 
@@ -41,7 +43,7 @@ export async function withinMailLimits(
   origin: { ip: string | null },
 ): Promise<boolean> {
   const account = login.trim().toLowerCase();
-  const ip = origin.ip ?? 'unknown';
+  const ip = rateLimitAddress(origin.ip);
   return ctx.limiter.allows([
     [kind, ip],
     [kind === 'resend' ? 'resendPerAccountAndIp' : 'forgotPerAccountAndIp', `${account}|${ip}`],

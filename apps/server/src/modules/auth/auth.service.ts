@@ -2,6 +2,7 @@ import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
+import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
@@ -230,7 +231,7 @@ export async function loginUser(
   // Only wrong passwords count against an account: an attempt that failed for another reason (the
   // database was down) must not lock its owner out once it is back.
   const throttle = passwordFailures(ctx, input.username, origin.ip);
-  await ctx.limiter.hit('loginPerIp', origin.ip ?? 'unknown');
+  await ctx.limiter.hit('loginPerIp', rateLimitAddress(origin.ip));
   await throttle.refuseWhenExhausted();
 
   const user = await findUserByLogin(ctx, input.username);

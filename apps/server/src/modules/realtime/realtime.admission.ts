@@ -4,7 +4,7 @@ import { ERRORS, type ErrorCode, SOCKET_PATH } from '@bot/contracts';
 import { Counter } from 'prom-client';
 import proxyaddr from 'proxy-addr';
 import type { AppContext } from '../../context.ts';
-import { clientAddressOf, type TrustProxy } from '../../core/client-address.ts';
+import { clientAddressOf, rateLimitAddress, type TrustProxy } from '../../core/client-address.ts';
 import { writeRawRefusal } from '../../core/error-handler.ts';
 import { AppError } from '../../core/errors.ts';
 import { OVERLOADED_RETRY_AFTER_S } from '../../core/load-monitor.ts';
@@ -64,7 +64,7 @@ export function admitHandshakes(
     }
     const address = clientAddressOf(request, trustProxy);
     if (isExempt(address, 0)) return admit();
-    ctx.limiter.hit('socketHandshake', address).then(admit, (error: unknown) => {
+    ctx.limiter.hit('socketHandshake', rateLimitAddress(address)).then(admit, (error: unknown) => {
       const retryAfter = error instanceof AppError ? error.retryAfter : undefined;
       refuse(socket, 429, 'RATE_LIMITED', retryAfter ? { 'Retry-After': String(retryAfter) } : {});
     });

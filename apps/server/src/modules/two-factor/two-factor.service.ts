@@ -10,6 +10,7 @@ import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { type AppContext, inTransaction } from '../../context.ts';
+import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
@@ -112,7 +113,8 @@ async function consumeCode(ctx: AppContext, userId: string, code: string): Promi
 async function countAttempt(ctx: AppContext, userId: string, ip: string | null): Promise<void> {
   if (await ctx.limiter.isExhausted('secondFactorPerAccount', userId))
     await ctx.limiter.hit('secondFactorPerAccount', userId); // throws with Retry-After
-  await ctx.limiter.hitEscalating('secondFactor', 'secondFactorLockouts', `${userId}|${ip}`, async (wait) => {
+  const pair = `${userId}|${rateLimitAddress(ip)}`;
+  await ctx.limiter.hitEscalating('secondFactor', 'secondFactorLockouts', pair, async (wait) => {
     const user = await getUserById(ctx, userId);
     await mailSecurityNotice(ctx, user, {
       kind: 'second_factor_locked',

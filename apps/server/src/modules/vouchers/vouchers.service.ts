@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { discountOf, type VoucherPreview } from '@bot/contracts';
 import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { listActivePackages } from '../catalog/catalog.service.ts';
@@ -37,7 +38,7 @@ export async function limitVoucherGuesses(
   input: { userId: string; ip: string },
 ): Promise<void> {
   await ctx.limiter.hit('voucherGuess', `user:${input.userId}`);
-  await ctx.limiter.hit('voucherGuess', `ip:${input.ip}`);
+  await ctx.limiter.hit('voucherGuess', `ip:${rateLimitAddress(input.ip)}`);
 }
 
 /** Throws the reason a voucher cannot price this package now (not counting its limits). */
