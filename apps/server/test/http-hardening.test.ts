@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from './harness.ts';
 
+const run = promisify(execFile);
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
@@ -43,6 +46,37 @@ describe('bad input never yields a 5xx', () => {
       email: 'a@b.fr',
     });
     expect(answer).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('answers every client sending 5 MB its 413, never a broken pipe', async () => {
+    // The server used to answer and close before reading the body: one client in two, still
+    // writing, saw EPIPE or a reset instead of the answer (operations round 3). The clients run in
+    // a process of their own, as real ones do (in this process the server never closes first).
+    const clients = `
+      const body = JSON.stringify({ username: 'a', password: 'x'.repeat(5 * 1024 * 1024), email: 'a@b.fr' });
+      const bytes = new TextEncoder().encode(body);
+      // Half announce their length, half stream chunks (no Content-Length: read up to the limit).
+      const streamed = () => new ReadableStream({ start(controller) {
+        for (let at = 0; at < bytes.length; at += 65536) controller.enqueue(bytes.subarray(at, at + 65536));
+        controller.close();
+      } });
+      const outcomes = await Promise.all(Array.from({ length: 20 }, async (_, index) => {
+        try {
+          const response = await fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' },
+            ...(index % 2 === 0 ? { body } : { body: streamed(), duplex: 'half' }) });
+          return response.status + ' ' + (await response.json()).code;
+        } catch (error) { return String(error.cause?.code ?? error); }
+      }));
+      console.log(JSON.stringify(outcomes));`;
+    for (const route of ['/auth/register', '/bot/sessions']) {
+      const { stdout } = await run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        clients,
+        `${server.api}${route}`,
+      ]);
+      expect(JSON.parse(stdout)).toEqual(Array.from({ length: 20 }, () => '413 PAYLOAD_TOO_LARGE'));
+    }
   });
 
   it('answers 415 for a body that is not JSON', async () => {
