@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -37,11 +38,18 @@ export function BotCommandControls({
 }) {
   const isStaff = scope === 'staff';
   const path = isStaff ? `/admin/bots/${encodeURIComponent(hwid)}/commands` : '/me/bot/commands';
-  const { commands, send, cancel } = useBotCommands(hwid, path, { live });
+  const { commands, send, cancel, refusal } = useBotCommands(hwid, path, { live });
   const routeName = useRouteNames(scope);
   const pauseState = pauseStateOf(commands, paused);
   const isHeld = (kind: (typeof BUTTONS)[number]['kind']) =>
     send.isPending || (kind !== 'restart' && pauseState.isChanging) || !fitsState(kind, pauseState.paused);
+  if (refusal) {
+    return (
+      <Alert severity="info" data-testid="bot-commands-refused">
+        {refusal}
+      </Alert>
+    );
+  }
   return (
     <Box data-testid="bot-commands" data-scope={scope}>
       <Stack direction="row" spacing={1} sx={{ mb: 1.5, flexWrap: 'wrap' }}>

@@ -6,6 +6,7 @@ import {
 } from '@bot/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { isApiError } from '../../lib/api-error.ts';
 import { applyCommandUpdate, liveKeys, refreshCommandTimelines } from '../../lib/socket/index.ts';
 import { refreshInterval } from './command-rules.ts';
 
@@ -59,5 +60,8 @@ export function useBotCommands(hwid: string, path: string, { live }: { live: boo
     onSuccess: told,
     onSettled: reread,
   });
-  return { commands: commands.data ?? [], send, cancel };
+  // Staff outranked by the bot's owner may not read its commands (docs/decisions/404): the server's
+  // French refusal replaces the controls.
+  const refusal = isApiError(commands.error) && commands.error.status === 403 ? commands.error.message : null;
+  return { commands: commands.data ?? [], send, cancel, refusal };
 }

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useQuery } from '@tanstack/react-query';
@@ -46,6 +47,8 @@ export function BotTimelineSection({ userId }: { userId: string }) {
       action={chooser}
     >
       {timeline.data ? <BotTimelineView timeline={timeline.data} /> : null}
+      {/* A former PC now bound to an account that outranks the reader (docs/decisions/404). */}
+      {timeline.isError ? <Alert severity="info">{timeline.error.message}</Alert> : null}
     </Section>
   );
 }
