@@ -5,10 +5,11 @@ import type {
   BotSessionAnswer,
   ReleaseChannel,
 } from '@bot/contracts';
+import type { JWK } from 'jose';
 import type { BotClientEvents } from './client-events.ts';
 import type { CommandHandler } from './commands.ts';
 import type { RawHwidComponents } from './hwid.ts';
-import type { LeaseVerifierOptions, VerifiedLease } from './lease.ts';
+import type { VerifiedLease } from './lease.ts';
 import type { SetTimer } from './lease-keeper.ts';
 import type { AgentLogger } from './log.ts';
 import type { VerifiedUpdate } from './updates.ts';
@@ -41,8 +42,24 @@ export interface BotClientOptions {
   session?: { token: string; expiresAt: string; lease?: string };
   /** The last report is sent again after this much silence, so the server keeps the bot online. */
   keepAliveMs?: number;
-  /** The platform's public key set shipped with the agent (refreshed from the server when online). */
-  keys?: LeaseVerifierOptions['keys'];
+  /**
+   * The vendor's root public key (an Ed25519 JWK), built into the agent: required, no default
+   * (docs/licensing.md, decision 912). The agent trusts a lease or release key only when a key set
+   * this root signed names it; `npm run keys:root` prints it.
+   */
+  trustRoot: JWK;
+  /** The signed key set stored at the last run (an offline start verifies its lease with it). */
+  keySet?: string;
+  /** Told each newer key set accepted (root-signed, higher version), to store for the next run. */
+  onKeySet?: (keySet: string) => void;
+  /** The highest version this agent trusted, stored between runs: an older manifest is refused. */
+  highestTrustedVersion?: string;
+  onTrustedVersion?: (version: string) => void;
+  /**
+   * Accept `http://` to a host other than this machine (a test bench on its own network). Default
+   * refused: anyone on the path of a plain connection could answer in the platform's name.
+   */
+  allowInsecureHttp?: boolean;
   /** The clock the lease checks use, and the timer their renewals wait on (tests move both). */
   now?: () => number;
   setTimer?: SetTimer;

@@ -17,6 +17,7 @@ import { LeaseKeeper } from './lease-keeper.ts';
 import { AgentLog } from './log.ts';
 import { requestDeferral, requestLease, requestSession } from './platform-api.ts';
 import { reconnectionDelay, useSpreadBackoff } from './reconnection.ts';
+import { assertSecureUrl, KeyTrust } from './trust.ts';
 import { AgentUpdates } from './updates.ts';
 
 export type { BotClientEvents } from './client-events.ts';
@@ -28,6 +29,7 @@ type AgentSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** The reference bot agent SDK: one instance per PC (hwid). */
 export function createBotClient(options: BotClientOptions): BotClient {
   const serverUrl = options.serverUrl.replace(/\/+$/, '');
+  assertSecureUrl(serverUrl, options.allowInsecureHttp);
   const emitter = new EventEmitter();
   emitter.on('error', () => {}); // errors are reported, never thrown at the event loop
   let session = options.session;
@@ -69,21 +71,32 @@ export function createBotClient(options: BotClientOptions): BotClient {
     : undefined;
   // Until a session answers otherwise, the PC is known by its own hwid.
   let boundHwid = options.hwid;
+  // The root of trust (decision 912): keys come only from a set the pinned root signed.
+  const trust = new KeyTrust({
+    trustRoot: options.trustRoot,
+    keySet: options.keySet,
+    onKeySet: options.onKeySet,
+    serverUrl,
+    now: clock,
+  });
   const verifier = new LeaseVerifier({
     get hwid() {
       return boundHwid;
     },
-    keys: options.keys,
-    serverUrl,
+    trust,
     now: clock,
     lastSeenAt: options.lastSeenAt,
     onLastSeen: options.onLastSeen,
   });
 
   const updates = new AgentUpdates({
-    keys: () => verifier.keySet,
-    refreshKeys: () => verifier.refreshKeys(),
+    keys: () => trust.keysFor('release'),
+    refreshKeys: () => trust.refresh(),
     now: clock,
+    runningVersion: options.version,
+    highestTrustedVersion: options.highestTrustedVersion,
+    onTrustedVersion: options.onTrustedVersion,
+    allowInsecureHttp: options.allowInsecureHttp,
     defer: (version, minutes) => {
       if (!session) return Promise.reject(new Error('no bot session'));
       return requestDeferral(serverUrl, { token: session.token, hwid: boundHwid, version, minutes });
@@ -257,8 +270,15 @@ export function createBotClient(options: BotClientOptions): BotClient {
     });
     current.on('lease_revoked', (body) => {
       const error = new BotApiError(body.error, body.code, 0);
-      // A revoked signing key: a lease it signed is replaced at once (the socket stays open).
-      if (body.kid) return void leases.keyRevoked(body.kid, error);
+      // A revoked signing key: a lease it signed is replaced at once (the socket stays open). Only a
+      // statement signed by a key of the set counts: a forged one is ignored (decision 912).
+      if (body.kid) {
+        trust.revoke(body.statement ?? '').then(
+          (kid) => leases.keyRevoked(kid, error),
+          (refusal: Error) => emitter.emit('error', refusal),
+        );
+        return;
+      }
       revoke(error);
       fail(error);
     });

@@ -20,6 +20,7 @@ export const FATAL_CODES = new Set([
   'LEASE_OTHER_PC',
   'LEASE_EXPIRED',
   'LEASE_CLOCK_MOVED_BACK',
+  'LEASE_KEY_SET_EXPIRED',
   'LEASE_KEY_REVOKED',
 ]);
 /** Refusals that end the licence: the lease held is revoked too (`leaseRevoked`). */

@@ -37,5 +37,12 @@ export { type AgentLogger, REDACTED } from './log.ts';
 export { reconnectionDelay, useSpreadBackoff } from './reconnection.ts';
 export { fetchBotRoutes, RouteFollower } from './routes.ts';
 export { runSimulatedCommands } from './simulated-commands.ts';
-export { AgentUpdates, UpdateError, type UpdateRefusal, type VerifiedUpdate } from './updates.ts';
+export { assertSecureUrl, KeyTrust, type KeyTrustOptions, TrustError, type TrustRefusal } from './trust.ts';
+export {
+  AgentUpdates,
+  compareVersions,
+  UpdateError,
+  type UpdateRefusal,
+  type VerifiedUpdate,
+} from './updates.ts';
 export { mapIdOf, SimulatedBot, WORLD_RADIUS } from './world.ts';

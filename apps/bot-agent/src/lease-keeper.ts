@@ -109,13 +109,12 @@ export class LeaseKeeper {
   }
 
   /**
-   * The platform revoked a signing key (told over the socket): the key is dropped here at once; a
-   * lease it signed is replaced by a fresh one. A refusal for good stops the agent; a passing one
+   * The platform revoked a signing key (told over the socket with a signed statement, which the
+   * root of trust applied: the key is dropped); a lease it signed is replaced by a fresh one. A refusal for good stops the agent; a passing one
    * (the platform busy with every agent renewing at once, the network) is retried like any renewal,
    * while the lease it holds can no longer be verified offline: the platform gone, the agent stops.
    */
   async keyRevoked(kid: string, stop: StopError): Promise<void> {
-    this.options.verifier.forget(kid);
     if (this.stopped || this.lease?.kid !== kid) return;
     try {
       await this.renew();

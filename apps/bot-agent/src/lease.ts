@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
   type BotPermission,
-  JWKS_PATH,
   LEASE_TYPE,
   type LeaseClaims,
   leaseClaimsSchema,
   type PublicJwks,
 } from '@bot/contracts';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import type { KeyTrust } from './trust.ts';
 
 /** Why the agent refuses a lease (each with a French message for the user). */
 export type LeaseRefusal =
@@ -16,7 +16,8 @@ export type LeaseRefusal =
   | 'LEASE_SIGNATURE_INVALID'
   | 'LEASE_OTHER_PC'
   | 'LEASE_EXPIRED'
-  | 'LEASE_CLOCK_MOVED_BACK';
+  | 'LEASE_CLOCK_MOVED_BACK'
+  | 'LEASE_KEY_SET_EXPIRED';
 
 const MESSAGES: Record<LeaseRefusal, string> = {
   LEASE_MALFORMED: 'Bail de licence illisible.',
@@ -25,6 +26,8 @@ const MESSAGES: Record<LeaseRefusal, string> = {
   LEASE_OTHER_PC: 'Ce bail a été délivré pour un autre PC.',
   LEASE_EXPIRED: 'Le bail de licence a expiré (délai de grâce compris) : reconnectez le bot à la plateforme.',
   LEASE_CLOCK_MOVED_BACK: "L'horloge de ce PC a reculé : le bail ne peut pas être prolongé.",
+  LEASE_KEY_SET_EXPIRED:
+    'Le jeu de clés de la plateforme a expiré : reconnectez le bot à la plateforme pour en obtenir un nouveau.',
 };
 
 export class LeaseError extends Error {
@@ -48,10 +51,13 @@ export interface VerifiedLease {
 export interface LeaseVerifierOptions {
   /** The hwid of this PC (compared with the lease's hash). */
   hwid: string;
-  /** The public key set the agent ships with (the platform's `/.well-known/jwks.json`). */
+  /**
+   * Keys the caller already trusts (pinned), used as they are. An agent passes `trust` instead: the
+   * keys a set signed by its root names (decision 912).
+   */
   keys?: PublicJwks;
-  /** The server, to refresh the set when online (a kid it does not know). */
-  serverUrl?: string;
+  /** The agent's root of trust: its lease keys, and a fresh signed set when a kid is unknown. */
+  trust?: KeyTrust;
   /** The clock (tests move it). */
   now?: () => number;
   /** The latest time this agent saw (stored by the agent between runs): a clock behind it is refused. */
@@ -66,47 +72,33 @@ const CLOCK_TOLERANCE_MS = 5 * 60_000;
 export const hwidHash = (hwid: string): string => createHash('sha256').update(hwid, 'utf8').digest('hex');
 
 /**
- * Verifies leases offline against a public key set (docs/licensing.md): signature, key, type, hwid,
- * expiry plus grace, and a clock that never moves back past the latest time it saw.
+ * Verifies leases offline against the lease keys it trusts (docs/licensing.md): signature, key,
+ * type, hwid, expiry plus grace, and a clock that never moves back past the latest time it saw.
  */
 export class LeaseVerifier {
-  private keys: PublicJwks;
   private lastSeenAt: number;
   private readonly now: () => number;
 
   constructor(private readonly options: LeaseVerifierOptions) {
-    this.keys = options.keys ?? { keys: [] };
     this.now = options.now ?? Date.now;
     this.lastSeenAt = options.lastSeenAt ?? 0;
   }
 
-  /** The key set in use (the agent may store it for its next offline start). */
-  get keySet(): PublicJwks {
-    return this.keys;
+  /** Fetches the platform's signed key set and revocations (online); what the root did not sign is refused. */
+  async refreshKeys(): Promise<void> {
+    if (!this.options.trust) throw new Error('no root of trust to refresh the keys with');
+    await this.options.trust.refresh();
   }
 
-  /** Fetches the platform's key set (online). Keys absent from it (revoked) are refused from now on. */
-  async refreshKeys(): Promise<PublicJwks> {
-    if (!this.options.serverUrl) throw new Error('serverUrl is needed to refresh the keys');
-    const response = await fetch(`${this.options.serverUrl.replace(/\/+$/, '')}${JWKS_PATH}`, {
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!response.ok) throw new Error(`JWKS: HTTP ${response.status}`);
-    this.keys = (await response.json()) as PublicJwks;
-    return this.keys;
+  /** True while a trusted lease key has this kid (false once revoked, expired or never signed in). */
+  async knows(kid: string): Promise<boolean> {
+    return (await this.leaseKeys()).keys.some((key) => key.kid === kid);
   }
 
-  /** Drops a key the platform said it revoked: nothing it signed verifies here any more. */
-  forget(kid: string): void {
-    this.keys = { keys: this.keys.keys.filter((key) => key.kid !== kid) };
-  }
-
-  /** True while the set holds this kid (false once a refresh dropped it: revoked). */
-  knows(kid: string): boolean {
-    return this.keys.keys.some((key) => key.kid === kid);
-  }
-
-  /** Verifies a lease; an unknown kid refreshes the set first when a server is known and reachable. */
+  /**
+   * Verifies a lease; with a root of trust, a kid it does not know (or a set past its expiry) fetches
+   * the signed set first, accepted only when the root signed it (decision 912).
+   */
   async verify(token: string): Promise<VerifiedLease> {
     let kid: string | undefined;
     try {
@@ -115,17 +107,30 @@ export class LeaseVerifier {
       throw new LeaseError('LEASE_MALFORMED');
     }
     if (!kid) throw new LeaseError('LEASE_MALFORMED');
-    if (!this.knows(kid) && this.options.serverUrl) await this.refreshKeys().catch(() => undefined);
-    if (!this.knows(kid)) throw new LeaseError('LEASE_KEY_UNKNOWN');
+    const { trust } = this.options;
+    if (trust && !(await this.knows(kid))) await trust.refresh().catch(() => undefined);
+    if (!(await this.knows(kid)))
+      throw new LeaseError(
+        trust && (await trust.isExpired()) ? 'LEASE_KEY_SET_EXPIRED' : 'LEASE_KEY_UNKNOWN',
+      );
     return this.verifyOffline(token, kid);
+  }
+
+  /** Lease keys only: a release manifest's key never vouches for a lease (decision 910). */
+  private async leaseKeys(): Promise<PublicJwks> {
+    if (this.options.trust) return this.options.trust.keysFor('lease');
+    const pinned = this.options.keys ?? { keys: [] };
+    return { keys: pinned.keys.filter((key) => (key.purpose ?? 'lease') === 'lease') };
   }
 
   /** Verifies with the keys at hand only (never the network). */
   async verifyOffline(token: string, kid = decodeProtectedHeader(token).kid ?? ''): Promise<VerifiedLease> {
     let payload: Uint8Array;
+    // Past its key set's expiry an agent trusts no key until its platform gives it a new set.
+    if (this.options.trust && (await this.options.trust.isExpired()))
+      throw new LeaseError('LEASE_KEY_SET_EXPIRED');
     try {
-      // Lease keys only: a release manifest's key never vouches for a lease (decision 910).
-      const leaseKeys = { keys: this.keys.keys.filter((key) => (key.purpose ?? 'lease') === 'lease') };
+      const leaseKeys = await this.leaseKeys();
       const verified = await compactVerify(token, createLocalJWKSet(leaseKeys), { algorithms: ['EdDSA'] });
       if (verified.protectedHeader.typ !== LEASE_TYPE) throw new LeaseError('LEASE_MALFORMED');
       payload = verified.payload;

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BOT_STATUS_LABELS, type BotReport } from '@bot/contracts';
+import { BOT_STATUS_LABELS, type BotReport, DEV_TRUST_ROOT_PATH } from '@bot/contracts';
+import type { JWK } from 'jose';
 import { BotApiError, type BotClient, createBotClient } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import type { VerifiedLease } from './lease.ts';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     'fail-version': { type: 'string' },
     duration: { type: 'string', default: '0' },
     ramp: { type: 'string', default: '200' },
+    'trust-root': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -46,7 +48,9 @@ if (values.help) {
   --fail-version V  bots playing version V are broken: every account in error, a reconnection every
                   ${FAILING_RECONNECT_MS / 1000} s (what halts a staged rollout of V, decision 910)
   --duration S    stop after S seconds (0: until Ctrl-C)
-  --ramp C        new connections per second while starting`);
+  --ramp C        new connections per second while starting
+  --trust-root F  the root public key (JWK file) the bots pin (default: the development root a
+                  loopback server publishes, docs/licensing.md)`);
   process.exit(0);
 }
 
@@ -85,6 +89,24 @@ const agentVersion = values.version ?? seededVersion;
 /** The seed's sessions carry its version: another version opens sessions of its own (checked then). */
 const reusesSeedSessions = agentVersion === seededVersion;
 
+/**
+ * The root the bots pin: the vendor's file, else the development root of a loopback server (a
+ * public one does not publish it; a real agent has its root built in, decision 912).
+ */
+async function loadTrustRoot(): Promise<JWK> {
+  if (values['trust-root']) return JSON.parse(readFileSync(values['trust-root'], 'utf8')) as JWK;
+  const response = await fetch(`${serverUrl}${DEV_TRUST_ROOT_PATH}`).catch(() => undefined);
+  if (!response?.ok) {
+    console.error(
+      `Aucune clé racine : ${serverUrl} ne publie pas de racine de développement (installation publique ?). Indiquez --trust-root FICHIER (la clé publique affichée par npm run keys:root).`,
+    );
+    process.exit(1);
+  }
+  console.log('Racine de développement du serveur local utilisée (jamais en production).');
+  return (await response.json()) as JWK;
+}
+const trustRoot = await loadTrustRoot();
+
 /** Agents stopped for good (refused, revoked): neither their reports nor their leases count. */
 const stoppedClients = new Set<BotClient>();
 const counters = { reports: 0, dropped: 0, errors: 0, fatal: 0, reconnects: 0, renewals: 0, revoked: 0 };
@@ -110,6 +132,7 @@ async function startBot(index: number): Promise<void> {
     accessKey: entry.accessKey,
     hwid: entry.hwid,
     version: agentVersion,
+    trustRoot,
     session: reusesSeedSessions ? (entry.session ?? undefined) : undefined,
   });
   clients.push(client);

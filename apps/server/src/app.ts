@@ -43,6 +43,11 @@ import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { expireBotCommands } from './modules/commands/command-delivery.ts';
 import { commandsRoutes } from './modules/commands/commands.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
+import {
+  establishDevelopmentKeySet,
+  keySetProblems,
+  type RootKey,
+} from './modules/licensing/key-set.service.ts';
 import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
 import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
 import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes.ts';
@@ -87,6 +92,11 @@ export interface BuildAppOptions {
   skipMigrations?: boolean;
   /** Where the JSON log lines go (standard output by default; tests read them). */
   logDestination?: DestinationStream;
+  /**
+   * The offline root key, held for this run only by `npm run keys:rotate` (and tests of a public
+   * installation): it is about to sign the key set, so the start does not require one (decision 912).
+   */
+  rootKey?: RootKey;
 }
 
 const REDACTED_PATHS = [
@@ -118,7 +128,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // A public installation names everything it lacks in one refusal (core/installation.ts); the
   // checks that read the database add theirs to the configuration's.
   try {
-    assertInstallationReady([...config.installation.problems]);
+    assertInstallationReady([
+      ...config.installation.problems,
+      ...(options.rootKey ? [] : await keySetProblems(database, config)),
+    ]);
   } catch (error) {
     await database.close();
     await releaseDataDir?.();
@@ -176,6 +189,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const realtime = createRealtimeHub(ctx, app.server, redis);
   ctx.live = realtime.live;
   await seedPermissions(ctx);
+  // A loopback installation signs its key set with a development root of its own, and says so.
+  await establishDevelopmentKeySet(ctx);
   ctx.onClose(() => writeSessionTouches(ctx));
 
   app.decorate('ctx', ctx);

@@ -41,6 +41,7 @@ describe('a PostgreSQL outage', () => {
     const agent = (version: string) =>
       createBotClient({
         serverUrl: server.url,
+        trustRoot: server.trustRoot,
         accessKey: key.body.data.accessKey,
         hwid: 'OUTAGE-PC-1',
         version,

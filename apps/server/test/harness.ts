@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Permission, User } from '@bot/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { JWK } from 'jose';
 import { buildApp } from '../src/app.ts';
 import { type AppConfig, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.ts';
 import { newId } from '../src/core/ids.ts';
@@ -12,7 +13,9 @@ import { grantPermission } from '../src/modules/access/access.service.ts';
 import { createSession } from '../src/modules/auth/sessions.service.ts';
 import { getPublicUser } from '../src/modules/users/users.service.ts';
 import { users } from '../src/modules/users/users.table.ts';
+import { findCurrentKeySet, signKeySet } from '../src/modules/licensing/key-set.service.ts';
 import { createTestDatabase } from './database.ts';
+import { fetchDevelopmentRoot, testRootKey } from './helpers/trust-root.ts';
 import { MailReceiver } from './mail-receiver.ts';
 
 export interface TestUser {
@@ -28,6 +31,11 @@ export interface TestServer {
   api: string;
   /** The running app (a new one after `restart`). */
   readonly app: FastifyInstance;
+  /**
+   * The root public key an agent of this server pins (`createBotClient({ trustRoot })`): the
+   * development root of a loopback server, the tests' offline root for a public one (decision 912).
+   */
+  readonly trustRoot: JWK;
   mail: MailReceiver;
   createUser(input?: CreateUserInput): Promise<TestUser>;
   /**
@@ -145,17 +153,24 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     onLogLine?.(line);
   };
   const logLevel = options.onLogLine && config.logLevel === 'silent' ? 'debug' : config.logLevel;
+  // A public installation needs a root-signed key set: the tests' root signs it as an operator's
+  // `npm run keys:rotate -- --root-key` would (docs/licensing.md).
+  const rootKey = config.installation.isLoopback ? undefined : await testRootKey();
   const start = async () => {
     const started = await buildApp({
       config: { ...config, logLevel: logLevel === 'silent' ? 'warn' : logLevel },
       database,
       skipMigrations: Boolean(database),
       logDestination: { write: logLine },
+      rootKey,
     });
+    if (rootKey && !(await findCurrentKeySet(started.ctx)))
+      await signKeySet(started.ctx, { root: rootKey, actor: { id: null, username: 'test', ip: null } });
     await started.listen({ port, host: '127.0.0.1' });
     return started;
   };
   let app = await start();
+  const trustRoot = rootKey?.publicJwk ?? (await fetchDevelopmentRoot(url));
 
   return {
     url,
@@ -163,6 +178,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     get app() {
       return app;
     },
+    trustRoot,
     mail,
     async createUser(input = {}) {
       userCounter += 1;

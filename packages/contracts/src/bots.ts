@@ -247,6 +247,11 @@ export interface LeaseRevocation {
   error: string;
   code: string;
   kid?: string;
+  /**
+   * With `kid`: the revocation statement, signed by a key of the current key set (decision 912). An
+   * agent drops the key only when it verifies: a forged `lease_revoked` is ignored.
+   */
+  statement?: string;
 }
 
 export const socketAuthenticateInput = z.discriminatedUnion('type', [

@@ -23,6 +23,7 @@ export * from './releases.ts';
 export * from './roles.ts';
 export * from './routes.ts';
 export * from './settings.ts';
+export * from './trust.ts';
 export * from './two-factor.ts';
 export * from './user-agent.ts';
 export * from './users-online.ts';

@@ -53,10 +53,11 @@ export const leaseRenewInput = z.strictObject({
 });
 export const leaseAnswer = z.object({ lease: z.string() });
 
-export const SIGNING_KEY_STATES = ['current', 'previous', 'revoked'] as const;
+export const SIGNING_KEY_STATES = ['current', 'standby', 'previous', 'revoked'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 export const SIGNING_KEY_STATE_LABELS: Record<SigningKeyState, string> = {
   current: 'Clé en service',
+  standby: 'Clé de réserve (prend le relais si la clé en service est révoquée)',
   previous: 'Ancienne clé (vérifie encore ce qu’elle a signé)',
   revoked: 'Révoquée',
 };

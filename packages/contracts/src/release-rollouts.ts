@@ -105,6 +105,11 @@ export const releaseManifestSchema = z.object({
   url: z.string().url(),
   minAgentVersion: z.string().nullable(),
   rollback: z.boolean(),
+  /**
+   * With `rollback`: the withdrawn version the agent goes back from. An agent installs an older
+   * build only from a manifest that names the version it runs here (decision 912).
+   */
+  rollbackFrom: z.string().optional(),
   /** Where the owner downloads it by hand (signed too: an agent shows it). */
   pageUrl: z.string().url(),
 });

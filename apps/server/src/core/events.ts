@@ -27,7 +27,7 @@ export interface DomainEvents {
   /** In-app notifications were written for these users (their open browsers refresh the bell). */
   'notifications.created': { userIds: string[] };
   /** A lease signing key was revoked (connected agents holding a lease it signed replace it at once). */
-  'signingKey.revoked': { kid: string };
+  'signingKey.revoked': { kid: string; statement: string };
   /**
    * A remote command was created or changed state (decision 208): the node holding the bot's
    * socket delivers a queued one; every node tells its watchers of the bot and the issuer.

@@ -128,6 +128,7 @@ it('an overloaded node fails readiness, refuses new bots, keeps those it holds, 
   // The SDK keeps retrying with its jittered backoff until the node takes bots again.
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: newcomer.accessKey,
     hwid: newcomer.hwid,
     version: '1.0.0',

@@ -26,6 +26,7 @@ it('staff read on node A the log of a bot held by node B, which stops streaming 
   const staff = await nodeA.createUser({ permissions: ['can_manageUsers'] });
   const client = createBotClient({
     serverUrl: nodeB.url,
+    trustRoot: nodeB.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',

@@ -65,6 +65,7 @@ it('a configuration staff push on node A reaches the bot on node B, and A sees i
 
   const client = createBotClient({
     serverUrl: nodeB.url,
+    trustRoot: nodeB.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',

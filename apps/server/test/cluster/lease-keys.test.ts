@@ -2,7 +2,7 @@ import { LeaseVerifier } from '@bot/bot-agent';
 import { JWKS_PATH, type PublicJwks } from '@bot/contracts';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { rotateSigningKey } from '../../src/modules/licensing/signing-keys.service.ts';
+import { loadDevelopmentRoot, signKeySet } from '../../src/modules/licensing/key-set.service.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import { createBotOwner } from '../helpers/realtime.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';
@@ -38,15 +38,24 @@ it('a lease signed on node A verifies against node B’s key set, offline, befor
   expect(keysOfB).toEqual(await keysOf(nodeA));
   await new LeaseVerifier({ hwid: owner.hwid, keys: keysOfB }).verifyOffline(fromA);
 
-  const rotated = await rotateSigningKey(nodeB.app.ctx, { id: null, username: 'test', ip: null });
+  // The operator's keys:rotate, run beside node B (the root signs; the standby takes over).
+  const ctx = nodeB.app.ctx;
+  await signKeySet(ctx, {
+    root: await loadDevelopmentRoot(ctx),
+    rotate: 'lease',
+    actor: { id: null, username: 'test', ip: null },
+  });
   const afterRotation = await leaseFrom(nodeA, owner);
-  expect(decodeProtectedHeader(afterRotation).kid).toBe(rotated.kid);
+  const rotatedKid = decodeProtectedHeader(afterRotation).kid as string;
+  expect(rotatedKid).not.toBe(decodeProtectedHeader(fromA).kid);
   const keysNow = await keysOf(nodeA);
   // The lease keys (the release manifests' key is published beside them, decision 910).
-  expect(keysNow.keys.filter((key) => key.purpose === 'lease').map((key) => key.kid)).toEqual([
-    rotated.kid,
-    decodeProtectedHeader(fromA).kid,
-  ]);
+  expect(
+    keysNow.keys
+      .filter((key) => key.purpose === 'lease')
+      .map((key) => key.kid)
+      .sort(),
+  ).toEqual([rotatedKid, decodeProtectedHeader(fromA).kid as string].sort());
   const verifier = new LeaseVerifier({ hwid: owner.hwid, keys: keysNow });
   await verifier.verifyOffline(fromA);
   await verifier.verifyOffline(afterRotation);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../../../deploy/local-cluster.ts';
 import { freePort, startTestServer, type TestServer } from '../harness.ts';
 import { createBotOwner } from '../helpers/realtime.ts';
+import { fetchDevelopmentRoot } from '../helpers/trust-root.ts';
 
 const METRICS_TOKEN = 'jeton-des-mesures-de-la-grappe';
 const NEW_BOTS = 9;
@@ -65,6 +66,7 @@ it('behind nginx, new bots land on the nodes that are not overloaded', async () 
     const owner = await createBotOwner(control);
     const client = createBotClient({
       serverUrl: cluster.url,
+      trustRoot: await fetchDevelopmentRoot(cluster.url),
       accessKey: owner.accessKey,
       hwid: owner.hwid,
       version: '1.0.0',

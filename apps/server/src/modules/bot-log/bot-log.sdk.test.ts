@@ -30,6 +30,7 @@ it('the SDK sends what the journal lacks, then the tail, without its secrets', a
   const owner = await createBotOwner(server);
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',
@@ -78,6 +79,7 @@ it('an agent that connects while its journal is already open streams (the start 
   const journal = await openJournal(owner.token, owner.hwid);
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',

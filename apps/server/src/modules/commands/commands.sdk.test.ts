@@ -57,6 +57,7 @@ async function ownerWatching(names = ['One', 'Two']) {
 async function simulatedAgent(owner: Owner) {
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',
@@ -278,6 +279,7 @@ it('shows a paused bot as paused (the SDK says so in its reports, kept alive whi
   const { owner, watcher, updates } = await ownerWatching();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',

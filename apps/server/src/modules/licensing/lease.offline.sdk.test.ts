@@ -19,6 +19,7 @@ async function agentOn(server: TestServer, owner: { accessKey: string; hwid: str
   const clock = new ManualClock();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',

@@ -38,6 +38,7 @@ type Owner = { accessKey: string; hwid: string };
 async function runningAgent(on: TestServer, owner: Owner, version = '1.0.0') {
   const client = createBotClient({
     serverUrl: on.url,
+    trustRoot: on.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version,
@@ -154,6 +155,7 @@ describe('online revocation reaches the agent at once', () => {
       const retries: (() => void)[] = [];
       const client = createBotClient({
         serverUrl: busy.url,
+        trustRoot: busy.trustRoot,
         accessKey: owner.accessKey,
         hwid: owner.hwid,
         version: '1.0.0',

@@ -1,11 +1,11 @@
-import { type BotApiError, createBotClient, hwidHash, LeaseVerifier } from '@bot/bot-agent';
+import { type BotApiError, createBotClient, hwidHash, KeyTrust, LeaseVerifier } from '@bot/bot-agent';
 import { JWKS_PATH, type PublicJwks } from '@bot/contracts';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { createBotOwner, newHwid } from '../../../test/helpers/realtime.ts';
+import { loadDevelopmentRoot, revokeKey, signKeySet } from './key-set.service.ts';
 import { signLease } from './lease.service.ts';
-import { revokeSigningKey, rotateSigningKey } from './signing-keys.service.ts';
 
 let server: TestServer;
 const SYSTEM = { id: null, username: 'test', ip: null };
@@ -99,32 +99,39 @@ it('refuses a tampered lease, a lease for another PC, an expired one and a clock
   await expect(restarted.verifyOffline(lease)).rejects.toMatchObject({ code: 'LEASE_CLOCK_MOVED_BACK' });
 });
 
-it('rotation: the previous key still verifies its leases, new leases carry the new kid; a revoked key is refused', async () => {
+it('rotation with the root: the standby already trusted takes over, the previous key still verifies its leases; a revoked key is refused', async () => {
   const owner = await createBotOwner(server);
   const before = await sessionLease(owner);
   const oldKid = decodeProtectedHeader(before).kid as string;
-  const rotated = await rotateSigningKey(server.app.ctx, SYSTEM);
-  expect(rotated.kid).not.toBe(oldKid);
+  // An agent that fetched the set before the rotation.
+  const trust = new KeyTrust({ trustRoot: server.trustRoot, serverUrl: server.url, now: Date.now });
+  await trust.refresh();
+  const versionBefore = trust.version;
+  expect((await trust.keysFor('lease')).keys).toHaveLength(2); // the current key and its standby
 
-  const keys = await fetchKeys();
-  // The set also publishes the release key (decision 910); only lease keys sign leases.
-  const leaseKeys = keys.keys.filter((key) => key.purpose === 'lease');
-  expect(leaseKeys.map((key) => key.kid)).toEqual([rotated.kid, oldKid]);
-  expect(keys.keys.filter((key) => key.purpose === 'release')).toHaveLength(1);
+  const ctx = server.app.ctx;
+  await signKeySet(ctx, { root: await loadDevelopmentRoot(ctx), rotate: 'lease', actor: SYSTEM });
   const after = await sessionLease(owner);
-  expect(decodeProtectedHeader(after).kid).toBe(rotated.kid);
-  const verifier = new LeaseVerifier({ hwid: owner.hwid, keys });
+  const newKid = decodeProtectedHeader(after).kid as string;
+  expect(newKid).not.toBe(oldKid);
+  // The new key was the standby of the set it holds: no fetch needed to trust it.
+  const verifier = new LeaseVerifier({ hwid: owner.hwid, trust });
   await verifier.verifyOffline(before);
   await verifier.verifyOffline(after);
+  await trust.refresh();
+  expect(trust.version).toBe(versionBefore + 1);
 
-  await revokeSigningKey(server.app.ctx, { kid: oldKid, actor: SYSTEM });
-  expect((await fetchKeys()).keys.filter((key) => key.purpose === 'lease').map((key) => key.kid)).toEqual([
-    rotated.kid,
-  ]);
-  // Online, the SDK refreshes the set for the lease it checks and refuses the revoked key.
-  const online = new LeaseVerifier({ hwid: owner.hwid, serverUrl: server.url });
+  await revokeKey(ctx, { kid: oldKid, actor: SYSTEM });
+  // Online, the SDK fetches the set and its signed revocations and refuses the revoked key.
+  const online = new LeaseVerifier({
+    hwid: owner.hwid,
+    trust: new KeyTrust({ trustRoot: server.trustRoot, serverUrl: server.url, now: Date.now }),
+  });
   await expect(online.verify(before)).rejects.toMatchObject({ code: 'LEASE_KEY_UNKNOWN' });
   await online.verify(after);
+  // The agent that held the set learns it too.
+  await trust.refresh();
+  await expect(verifier.verifyOffline(before)).rejects.toMatchObject({ code: 'LEASE_KEY_UNKNOWN' });
 });
 
 it('the SDK client verifies its lease, renews it, and keeps it verified offline once the server is gone', async () => {
@@ -132,6 +139,7 @@ it('the SDK client verifies its lease, renews it, and keeps it verified offline 
   const owner = await createBotOwner(own);
   const client = createBotClient({
     serverUrl: own.url,
+    trustRoot: own.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version: '1.0.0',
@@ -148,35 +156,51 @@ it('the SDK client verifies its lease, renews it, and keeps it verified offline 
   expect(revoked).toEqual([]);
 });
 
-it('the admin routes list, rotate and revoke keys with can_manageSettings, audited', async () => {
+it('the admin routes show the key set and the command that rotates it, and revoke keys with can_manageSettings, audited', async () => {
   const call = apiClient(server);
   const staff = await server.createUser({ permissions: ['can_manageSettings', 'can_manageAudit'] });
   const customer = await server.createUser();
-  expect((await call('POST', '/admin/signing-keys/rotate', undefined, customer.token)).status).toBe(403);
-  const rotated = await call<{ data: { kid: string; state: string } }>(
-    'POST',
-    '/admin/signing-keys/rotate',
+  expect((await call('GET', '/admin/key-set', undefined, customer.token)).status).toBe(403);
+  // The server cannot sign a set: rotating is the operator's command, with the root key file.
+  expect((await call('POST', '/admin/signing-keys/rotate', undefined, staff.token)).status).toBe(404);
+  const set = await call<{ data: { version: number; rotateCommand: string; isDevelopmentRoot: boolean } }>(
+    'GET',
+    '/admin/key-set',
     undefined,
     staff.token,
   );
-  expect(rotated.status).toBe(200);
-  expect(rotated.body.data.state).toBe('current');
-  const list = await call<{ data: { kid: string; state: string }[] }>(
+  expect(set.status).toBe(200);
+  expect(set.body.data).toMatchObject({ isDevelopmentRoot: true });
+  expect(set.body.data.rotateCommand).toContain('npm run keys:rotate -- --root-key');
+  const list = await call<{ data: { kid: string; state: string; purpose: string }[] }>(
     'GET',
     '/admin/signing-keys',
     undefined,
     staff.token,
   );
-  expect(list.body.data[0]).toMatchObject({ kid: rotated.body.data.kid, state: 'current', published: true });
+  const current = list.body.data.find((key) => key.state === 'current' && key.purpose === 'lease');
+  const standby = list.body.data.find((key) => key.state === 'standby' && key.purpose === 'lease');
+  expect(current && standby).toBeTruthy();
+  expect(
+    (await call('POST', `/admin/signing-keys/${current?.kid}/revoke`, undefined, customer.token)).status,
+  ).toBe(403);
   const revoked = await call<{ data: { state: string } }>(
     'POST',
-    `/admin/signing-keys/${rotated.body.data.kid}/revoke`,
+    `/admin/signing-keys/${current?.kid}/revoke`,
     undefined,
     staff.token,
   );
   expect(revoked.body.data.state).toBe('revoked');
+  // Its standby took over without the root.
+  const after = await call<{ data: { kid: string; state: string }[] }>(
+    'GET',
+    '/admin/signing-keys',
+    undefined,
+    staff.token,
+  );
+  expect(after.body.data.find((key) => key.kid === standby?.kid)?.state).toBe('current');
   const keys = await fetchKeys();
-  expect(keys.keys.map((key) => key.kid)).not.toContain(rotated.body.data.kid);
+  expect(keys.keys.map((key) => key.kid)).not.toContain(current?.kid);
   const audit = await call<{ data: { action: string; targetId: string }[] }>(
     'GET',
     '/admin/audit?action=signing_key.',
@@ -184,6 +208,6 @@ it('the admin routes list, rotate and revoke keys with can_manageSettings, audit
     staff.token,
   );
   expect(
-    audit.body.data.filter((entry) => entry.targetId === rotated.body.data.kid).map((entry) => entry.action),
-  ).toEqual(['signing_key.revoke', 'signing_key.rotate']);
+    audit.body.data.filter((entry) => entry.targetId === current?.kid).map((entry) => entry.action),
+  ).toEqual(['signing_key.revoke']);
 });

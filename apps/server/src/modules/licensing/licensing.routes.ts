@@ -1,25 +1,26 @@
 import {
+  DEV_TRUST_ROOT_PATH,
   JWKS_PATH,
   jwksSchema,
+  KEY_SET_PATH,
+  keySetAnswer,
+  keySetStatusAnswer,
   leaseAnswer,
   leaseRenewInput,
   signingKeyAnswer,
-  signingKeyRotateInput,
   signingKeysAnswer,
+  trustRootSchema,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../core/errors.ts';
 import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
+import { developmentRootPublicKey, keySetStatus, publishedKeySet, revokeKey } from './key-set.service.ts';
 import { renewLease } from './lease.service.ts';
-import {
-  listSigningKeys,
-  publishedKeys,
-  revokeSigningKey,
-  rotateSigningKey,
-} from './signing-keys.service.ts';
+import { listSigningKeys, publishedKeys } from './signing-keys.service.ts';
 
 /**
  * A revoked key leaves the set within this long for a verifier that honours the cache headers (the
@@ -46,6 +47,46 @@ export const jwksRoutes: FastifyPluginAsyncZod = async (app) => {
       return publishedKeys(ctx);
     },
   );
+
+  // The root-signed key set agents trust (decision 912), with the signed revocations of its keys.
+  app.get(
+    KEY_SET_PATH,
+    {
+      config: { errors: [404] },
+      schema: {
+        tags: ['licensing'],
+        description:
+          'Jeu de clés signé par la clé racine hors ligne, et révocations signées : docs/licensing.md.',
+        response: { 200: keySetAnswer },
+      },
+    },
+    async (_request, reply) => {
+      const published = await publishedKeySet(ctx);
+      if (!published) throw new AppError('NOT_FOUND', { message: 'Aucun jeu de clés signé.' });
+      reply
+        .header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
+        .header('access-control-allow-origin', '*');
+      return published;
+    },
+  );
+
+  // A loopback installation's development root, for the simulator and the tests (404 elsewhere).
+  app.get(
+    DEV_TRUST_ROOT_PATH,
+    {
+      config: { errors: [404] },
+      schema: {
+        tags: ['licensing'],
+        description: 'Clé publique de la racine de développement (installation locale seulement).',
+        response: { 200: trustRootSchema },
+      },
+    },
+    async () => {
+      const root = await developmentRootPublicKey(ctx);
+      if (!root) throw new AppError('NOT_FOUND', { message: 'Aucune racine de développement ici.' });
+      return root as never;
+    },
+  );
 };
 
 /** `POST /api/bot/lease`: the agent renews its lease with its bot session. */
@@ -68,7 +109,10 @@ export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
 
 const tags = ['admin: settings'];
 
-/** `/admin/signing-keys`: the lease signing keys, their rotation and revocation (decision 905). */
+/**
+ * `/admin/signing-keys`: the signing keys, the key set in service and revocation (decisions 905,
+ * 912). Rotating needs the offline root: staff see the command, the server cannot sign a set.
+ */
 export const signingKeysAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   guardRoutes(app, requirePermission('can_manageSettings'));
@@ -77,13 +121,9 @@ export const signingKeysAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     data: await listSigningKeys(ctx),
   }));
 
-  app.post(
-    '/admin/signing-keys/rotate',
-    { schema: { tags, body: signingKeyRotateInput, response: { 200: signingKeyAnswer } } },
-    async (request) => ({
-      data: await rotateSigningKey(ctx, auditActorOf(request), request.body?.purpose ?? 'lease'),
-    }),
-  );
+  app.get('/admin/key-set', { schema: { tags, response: { 200: keySetStatusAnswer } } }, async () => ({
+    data: await keySetStatus(ctx),
+  }));
 
   app.post(
     '/admin/signing-keys/:kid/revoke',
@@ -95,7 +135,7 @@ export const signingKeysAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      data: await revokeSigningKey(ctx, { kid: request.params.kid, actor: auditActorOf(request) }),
+      data: await revokeKey(ctx, { kid: request.params.kid, actor: auditActorOf(request) }),
     }),
   );
 };

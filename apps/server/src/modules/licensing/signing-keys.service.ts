@@ -1,18 +1,28 @@
-import type { PublicJwks, SigningKey, SigningKeyPurpose } from '@bot/contracts';
+import {
+  KEY_REVOCATION_TYPE,
+  type KeySetClaims,
+  type PublicJwks,
+  SIGNING_KEY_PURPOSES,
+  type SigningKey,
+  type SigningKeyPurpose,
+} from '@bot/contracts';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   type CryptoKey,
   calculateJwkThumbprint,
+  decodeJwt,
   exportJWK,
   generateKeyPair,
   importJWK,
   type JWK,
+  SignJWT,
 } from 'jose';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { seal, unseal } from '../../core/sealing.ts';
+import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
+import { keySets } from './key-sets.table.ts';
 import { type SigningKeyRow, signingKeys } from './signing-keys.table.ts';
 
 /** A key ready to sign: its id and its private key. */
@@ -31,6 +41,7 @@ const importedKeys = new Map<string, Promise<CryptoKey>>();
 async function newKeyPair(
   ctx: AppContext,
   purpose: SigningKeyPurpose,
+  state: 'current' | 'standby' = 'current',
 ): Promise<typeof signingKeys.$inferInsert> {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const publicJwk = await exportJWK(publicKey);
@@ -39,7 +50,7 @@ async function newKeyPair(
   return {
     kid,
     purpose,
-    state: 'current',
+    state,
     publicJwk: { ...(publicJwk as Record<string, string>), kid, alg: 'EdDSA', use: 'sig', purpose },
     privateJwkSealed: seal(JSON.stringify(privateJwk), ctx.sealingKey),
   };
@@ -87,7 +98,7 @@ function importPrivateKey(ctx: AppContext, row: SigningKeyRow): Promise<CryptoKe
  * How long a retired key stays published: the longest a lease it signed can still be used (its
  * lifetime plus the grace). Past that, nothing it signed is acceptable any more.
  */
-async function publishedWindowMs(ctx: AppContext): Promise<number> {
+export async function publishedWindowMs(ctx: AppContext): Promise<number> {
   const { leaseLifetimeHours, leaseGraceHours } = await getSettings(ctx);
   return (leaseLifetimeHours + leaseGraceHours) * 3_600_000;
 }
@@ -120,12 +131,16 @@ export async function listSigningKeys(ctx: AppContext): Promise<SigningKey[]> {
     revokedAt: row.revokedAt?.toISOString() ?? null,
     published:
       row.state === 'current' ||
+      row.state === 'standby' ||
       (row.state === 'previous' && Boolean(row.retiredAt && row.retiredAt > since)),
   }));
 }
 
-/** Retires the current key of a purpose (if any) and puts a new one in service, in the caller's transaction. */
-async function replaceCurrent(
+/**
+ * Retires the current key of a purpose (if any) and puts its standby in service, already in the
+ * signed key set (decision 912), or a new key when there is no standby; in the caller's transaction.
+ */
+export async function rotateCurrentKey(
   tx: AppContext,
   purpose: SigningKeyPurpose,
 ): Promise<{ before: string | null; after: string }> {
@@ -138,38 +153,62 @@ async function replaceCurrent(
       .set({ state: 'previous', retiredAt: new Date() })
       .where(and(eq(signingKeys.kid, before.kid), eq(signingKeys.state, 'current')));
   }
+  const [standby] = await tx.db
+    .select()
+    .from(signingKeys)
+    .where(and(eq(signingKeys.state, 'standby'), eq(signingKeys.purpose, purpose)))
+    .limit(1);
+  if (standby) {
+    await tx.db.update(signingKeys).set({ state: 'current' }).where(eq(signingKeys.kid, standby.kid));
+    return { before: before?.kid ?? null, after: standby.kid };
+  }
   const next = await newKeyPair(tx, purpose);
   await tx.db.insert(signingKeys).values(next);
   return { before: before?.kid ?? null, after: next.kid };
 }
 
-/**
- * Key rotation (`npm run keys:rotate`, `POST /api/admin/signing-keys/rotate`): new leases are signed
- * with a new key; the previous one keeps verifying the leases it signed until they expire.
- */
-export function rotateSigningKey(
-  ctx: AppContext,
-  actor: AuditActor,
-  purpose: SigningKeyPurpose = 'lease',
-): Promise<SigningKey> {
-  return inTransaction(ctx, async (tx) => {
-    const { before, after } = await replaceCurrent(tx, purpose);
-    await writeAudit(tx, {
-      actor,
-      action: 'signing_key.rotate',
-      target: { type: 'signing_key', id: after },
-      before: { currentKid: before },
-      after: { currentKid: after, purpose },
-    });
-    return findKey(tx, after);
-  });
+/** A current and a standby key for each purpose, made when missing (before a set is signed). */
+export async function ensureSigningKeys(tx: AppContext): Promise<void> {
+  await tx.db.execute(sql`lock table ${signingKeys} in share row exclusive mode`);
+  for (const purpose of SIGNING_KEY_PURPOSES) {
+    const rows = await tx.db
+      .select({ state: signingKeys.state })
+      .from(signingKeys)
+      .where(and(eq(signingKeys.purpose, purpose), inArray(signingKeys.state, ['current', 'standby'])));
+    for (const state of ['current', 'standby'] as const)
+      if (!rows.some((row) => row.state === state))
+        await tx.db.insert(signingKeys).values(await newKeyPair(tx, purpose, state));
+  }
 }
 
 /**
- * Revokes a key at once (a leaked key): it leaves the JWKS, so the agents refuse what it signed as
- * soon as they refresh the set, and connected agents are told over their socket (`lease_revoked`
- * with the kid) and replace such a lease at once. Revoking the key in service puts a new one in
- * service first.
+ * The key that signs a revocation: one the agents already trust (named by the latest signed set,
+ * not revoked), the current key of the same purpose first. Without one (no set yet) the current key.
+ */
+async function revocationSigner(tx: AppContext, purpose: SigningKeyPurpose): Promise<LeaseSigner> {
+  const [set] = await tx.db
+    .select({ token: keySets.token })
+    .from(keySets)
+    .orderBy(desc(keySets.version))
+    .limit(1);
+  const inSet = new Set(
+    set ? (decodeJwt(set.token) as unknown as KeySetClaims).keys.map((key) => key.kid) : [],
+  );
+  const rows = await tx.db
+    .select()
+    .from(signingKeys)
+    .where(inArray(signingKeys.state, ['current', 'standby']));
+  const rank = (row: SigningKeyRow) => (row.purpose === purpose ? 0 : 2) + (row.state === 'current' ? 0 : 1);
+  const trusted = rows.filter((row) => inSet.has(row.kid)).sort((a, b) => rank(a) - rank(b))[0];
+  if (!trusted) return currentSigner(tx, purpose);
+  return { kid: trusted.kid, privateKey: await importPrivateKey(tx, trusted) };
+}
+
+/**
+ * Revokes a key at once (a leaked key), without the root: a revocation statement signed by a key of
+ * the current set (decision 912) is published beside the set, and connected agents are told over
+ * their socket (`lease_revoked` with the kid and the statement) and replace such a lease at once.
+ * Revoking the key in service puts its standby in service first.
  */
 export function revokeSigningKey(
   ctx: AppContext,
@@ -179,10 +218,19 @@ export function revokeSigningKey(
     const [row] = await tx.db.select().from(signingKeys).where(eq(signingKeys.kid, input.kid)).for('update');
     if (!row) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
     if (row.state === 'revoked') return findKey(tx, row.kid);
-    const replaced = row.state === 'current' ? await replaceCurrent(tx, row.purpose) : undefined;
+    const replaced = row.state === 'current' ? await rotateCurrentKey(tx, row.purpose) : undefined;
+    const revokedAt = new Date();
+    await tx.db.update(signingKeys).set({ state: 'revoked', revokedAt }).where(eq(signingKeys.kid, row.kid));
+    const signer = await revocationSigner(tx, row.purpose);
+    const statement = await new SignJWT({
+      revokedKid: row.kid,
+      revokedAt: Math.floor(revokedAt.getTime() / 1000),
+    })
+      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid, typ: KEY_REVOCATION_TYPE })
+      .sign(signer.privateKey);
     await tx.db
       .update(signingKeys)
-      .set({ state: 'revoked', revokedAt: new Date() })
+      .set({ revocationStatement: statement })
       .where(eq(signingKeys.kid, row.kid));
     await writeAudit(tx, {
       actor: input.actor,
@@ -191,7 +239,7 @@ export function revokeSigningKey(
       after: { revokedKid: row.kid, currentKid: replaced?.after ?? null },
     });
     // After the commit, every node tells its connected agents: a lease this key signed is dropped now.
-    tx.events.emit('signingKey.revoked', { kid: row.kid });
+    tx.events.emit('signingKey.revoked', { kid: row.kid, statement });
     return findKey(tx, row.kid);
   });
 }
@@ -200,4 +248,24 @@ async function findKey(ctx: AppContext, kid: string): Promise<SigningKey> {
   const key = (await listSigningKeys(ctx)).find((entry) => entry.kid === kid);
   if (!key) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
   return key;
+}
+
+/**
+ * Seals every signing key's private half under `to` instead of `from` (secrets-at-rest.ts), in the
+ * caller's transaction. The keys themselves do not change: what they signed still verifies.
+ */
+export async function resealSigningKeys(
+  ctx: Pick<AppContext, 'db'>,
+  from: Buffer,
+  to: Buffer,
+): Promise<number> {
+  const rows = await ctx.db
+    .select({ kid: signingKeys.kid, sealed: signingKeys.privateJwkSealed })
+    .from(signingKeys);
+  for (const row of rows)
+    await ctx.db
+      .update(signingKeys)
+      .set({ privateJwkSealed: reseal(row.sealed, from, to) })
+      .where(eq(signingKeys.kid, row.kid));
+  return rows.length;
 }

@@ -42,6 +42,7 @@ it('opens a session, connects, reports the simulated world and stops cleanly', a
   const hwid = newHwid();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid,
     version: '1.4.0',
@@ -73,6 +74,7 @@ it('reopens a session when the stored one is refused', async () => {
   const hwid = newHwid();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid,
     version: '1.0.0',
@@ -94,6 +96,7 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
   const hwid = newHwid();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid,
     version: '1.0.0',
@@ -110,6 +113,7 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
 
   const wrong = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: 'bk_wrong_wrong_wrong',
     hwid,
     version: '1.0.0',
@@ -140,7 +144,13 @@ it('tells the agent when a newer build of its channel is published', async () =>
   });
 
   const owner = await newOwner(['Updater']);
-  const options = { serverUrl: server.url, accessKey: owner.accessKey, hwid: newHwid(), version: '7.0.0' };
+  const options = {
+    serverUrl: server.url,
+    trustRoot: server.trustRoot,
+    accessKey: owner.accessKey,
+    hwid: newHwid(),
+    version: '7.0.0',
+  };
   const stable = createBotClient(options);
   await stable.openSession();
   expect(stable.update).toBeNull(); // a stable agent is not offered a beta

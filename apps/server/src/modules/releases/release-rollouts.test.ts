@@ -82,6 +82,7 @@ async function runningBot(version: string, options: { failing?: boolean } = {}) 
   const owner = await createBotOwner(server, { version });
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: owner.accessKey,
     hwid: owner.hwid,
     version,
@@ -119,6 +120,7 @@ describe('staged rollouts', () => {
     const agentOf = (owner: typeof inside) =>
       createBotClient({
         serverUrl: server.url,
+        trustRoot: server.trustRoot,
         accessKey: owner.accessKey,
         hwid: owner.hwid,
         version: '1.0.0',
@@ -179,6 +181,7 @@ describe('staged rollouts', () => {
     const fresh = await createBotOwner(server, { version: '3.1.0' });
     const agent = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: fresh.accessKey,
       hwid: fresh.hwid,
       version: '3.1.0',
@@ -220,6 +223,7 @@ describe('staged rollouts', () => {
       const owner = await createBotOwner(server, { version: '4.0.0-beta.1' });
       const client = createBotClient({
         serverUrl: server.url,
+        trustRoot: server.trustRoot,
         accessKey: owner.accessKey,
         hwid: owner.hwid,
         version: '4.0.0-beta.1',
@@ -257,6 +261,7 @@ describe('withdrawn builds and signed manifests', () => {
     const offered = await createBotOwner(server, { version: '5.0.1' });
     const before = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: offered.accessKey,
       hwid: offered.hwid,
       version: '5.0.1',
@@ -309,6 +314,7 @@ describe('withdrawn builds and signed manifests', () => {
     const owner = await createBotOwner(server, { version: '5.9.0' });
     const client = createBotClient({
       serverUrl: server.url,
+      trustRoot: server.trustRoot,
       accessKey: owner.accessKey,
       hwid: owner.hwid,
       version: '5.9.0',
@@ -328,6 +334,7 @@ describe('withdrawn builds and signed manifests', () => {
         keys: () => jwks,
         refreshKeys: async () => jwks,
         now: () => now,
+        runningVersion: '5.9.0',
         defer: async () => ({ until: '' }),
       });
     const offer = session.update!;

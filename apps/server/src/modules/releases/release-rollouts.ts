@@ -97,6 +97,8 @@ export async function updateFor(
     pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`,
     manifest: await signManifest(ctx, target, {
       rollback,
+      // The agent installs an older build only from a manifest naming the version it runs (decision 912).
+      ...(rollback ? { rollbackFrom: agent.version } : {}),
       pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`,
     }),
     rollback,
@@ -107,7 +109,7 @@ export async function updateFor(
 async function signManifest(
   ctx: AppContext,
   row: ReleaseRow,
-  told: { rollback: boolean; pageUrl: string },
+  told: { rollback: boolean; rollbackFrom?: string; pageUrl: string },
 ): Promise<string | null> {
   if (!row.size || !row.sha256) return null;
   const now = Date.now();
