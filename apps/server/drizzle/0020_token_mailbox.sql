@@ -1,0 +1,2 @@
+ALTER TABLE "user_tokens" ADD COLUMN "mailbox" text;--> statement-breakpoint
+CREATE INDEX "user_tokens_unused_mailbox_idx" ON "user_tokens" USING btree ("mailbox") WHERE "user_tokens"."used_at" is null;
