@@ -62,6 +62,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           { port: options.ports.redis, part: 'Redis' },
           { port: options.ports.nginx, part: 'nginx' },
         ]),
+    // Another PostgreSQL there would be taken for ours (the start script reuses what answers), and
+    // our stop would leave it running while the nodes wrote into it.
+    { port: options.ports.postgres, part: 'PostgreSQL' },
     ...options.ports.nodes.map((port, i) => ({ port, part: `nœud ${i + 1}` })),
   ]);
   await mkdir(options.workDir, { recursive: true });
