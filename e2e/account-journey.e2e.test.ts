@@ -1,3 +1,4 @@
+import { hashHwidComponents } from '@bot/bot-agent';
 import { describe, expect, it } from 'vitest';
 import { TEST_PASSWORD } from '../apps/server/test/harness.ts';
 import {
@@ -263,6 +264,56 @@ describe('account journeys', () => {
     expect(await page.getByTestId('hwid').textContent()).toBe('Aucun PC lié pour le moment.');
     expect(await page.getByRole('button', { name: 'Délier mon PC' }).isDisabled()).toBe(true);
     expect((await readAuthState(page))?.user).toMatchObject({ hwid: null });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('counts a PC whose parts mostly changed since binding as an unbind: the counter and the bot history say so', async () => {
+    const { user, password, token } = await shared.server.createUser({
+      permissions: ['can_useGathering', 'can_useTreasure'],
+    });
+    const key = (await (
+      await fetch(`${shared.server.api}/me/bot-key`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { data: { accessKey: string } };
+    const open = (hwid: string, side: (name: string) => string) =>
+      fetch(`${shared.server.api}/bot/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          accessKey: key.data.accessKey,
+          hwid,
+          version: '1.0.0',
+          components: hashHwidComponents({
+            machine: side('machine'),
+            disk: side('disk'),
+            board: side('board'),
+            nic: side('nic'),
+            cpu: side('cpu'),
+          }),
+        }),
+      });
+    const hwid = 'PC-E2E-0002-ABCD';
+    // Parts replaced two by two: the second step leaves one of the five parts bound.
+    const replaced = (names: string[]) => (name: string) => `${name}-${names.includes(name) ? 'b' : 'a'}`;
+    expect((await open(hwid, replaced([]))).status).toBe(201);
+    expect((await open('PC-E2E-0002-STEP1', replaced(['nic', 'cpu']))).status).toBe(201);
+    expect((await open('PC-E2E-0002-STEP2', replaced(['disk', 'board', 'nic', 'cpu']))).status).toBe(201);
+
+    const { page, errors, close } = await openPage(shared.browser, shared.server.url);
+    await signInThroughForm(page, user.username, password);
+    await expect.poll(() => page.getByTestId('hwid').textContent()).toBe(hwid);
+    const counter = page.getByTestId('hwid-resets-left');
+    await counter.waitFor();
+    expect(await counter.textContent()).toContain('2 déliaisons restantes sur 30 jours.');
+    expect(await counter.textContent()).toContain('compte aussi comme une déliaison');
+
+    await page.goto('/account/mybot');
+    const history = page.getByRole('region', { name: 'Historique du bot' });
+    const entry = history.locator('li[data-kind="pc_changed"]');
+    await entry.getByText('PC modifié : compté comme une déliaison').waitFor();
+    expect(await entry.textContent()).toContain(
+      'Changés depuis la liaison : disque système, carte mère (BIOS), carte réseau, processeur',
+    );
     expect(errors).toEqual([]);
     await close();
   });

@@ -10,7 +10,7 @@ import { dateTimeLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/index.ts';
 import { accountKeys, hwidResetsQuery, resetHwid } from '../api/account.ts';
-import { remainingResetsText } from './hwid-resets.ts';
+import { COUNTED_CHANGE_NOTE, remainingResetsText } from './hwid-resets.ts';
 
 export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const hwid = useAuthStore((state) => state.user?.hwid ?? null);
@@ -50,7 +50,7 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
       </Typography>
       {resets ? (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="hwid-resets-left">
-          {remainingResetsText(resets.remaining, resets.windowDays)}
+          {remainingResetsText(resets.remaining, resets.windowDays)} {COUNTED_CHANGE_NOTE}
         </Typography>
       ) : null}
       {nextResetAt ? (

@@ -5,3 +5,10 @@ export function remainingResetsText(remaining: number, windowDays: number): stri
   const plural = remaining > 1 ? 's' : '';
   return `${remaining} déliaison${plural} restante${plural} sur ${windowDays} jours.`;
 }
+
+/**
+ * A PC whose parts mostly changed since it was bound spends one of them too (decision 906): the
+ * customer reads it beside the counter before a repair surprises them.
+ */
+export const COUNTED_CHANGE_NOTE =
+  'Changer la plupart des composants du PC lié (disque, carte mère, carte réseau, processeur…) compte aussi comme une déliaison ; un seul composant changé ne compte pas.';

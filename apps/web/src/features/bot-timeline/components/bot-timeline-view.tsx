@@ -32,6 +32,7 @@ const KIND_COLORS: Partial<Record<BotTimelineEntry['kind'], string>> = {
   package_ended: 'warning.main',
   alert: 'warning.main',
   crashed: 'error.main',
+  pc_changed: 'warning.main',
 };
 
 /** The sentence under an entry's title, in French. */
@@ -47,6 +48,8 @@ function detailOf(entry: BotTimelineEntry): string {
       return entry.account ?? '';
     case 'component_changed':
       return entry.message ?? '';
+    case 'pc_changed':
+      return `Changés depuis la liaison : ${entry.message ?? ''}`;
     case 'crashed':
       return [entry.version ? `Version ${entry.version}` : '', entry.message].filter(Boolean).join(' : ');
     case 'action':
