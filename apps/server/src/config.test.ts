@@ -94,6 +94,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);
   });
 
+  it('takes the master key from MASTER_KEY_FILE or MASTER_KEY, else a file beside (not inside) DATA_DIR; never invents one for PostgreSQL', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ DATA_DIR: '/srv/bot/data' }).masterKey).toEqual({
+      kind: 'file',
+      path: '/srv/bot/data.master-key',
+      createIfMissing: true,
+    });
+    expect(loadConfig({ MASTER_KEY_FILE: '/run/secrets/master_key' }).masterKey).toEqual({
+      kind: 'file',
+      path: '/run/secrets/master_key',
+      createIfMissing: false,
+    });
+    expect(loadConfig({ MASTER_KEY: key }).masterKey).toEqual({ kind: 'value', value: key });
+
+    const shared = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/bot' });
+    expect(shared.masterKey).toEqual({ kind: 'missing' });
+    expect(shared.installation.problems.join('\n')).toContain('DATABASE_URL sans clé maîtresse');
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/bot', MASTER_KEY: key }).installation.problems,
+    ).toEqual([]);
+
+    expect(() => loadConfig({ MASTER_KEY: 'trop-courte' })).toThrow(
+      /MASTER_KEY: 32 octets aléatoires en base64/,
+    );
+    expect(() => loadConfig({ MASTER_KEY: key, MASTER_KEY_FILE: '/run/secrets/master_key' })).toThrow(
+      'gardez-en un seul',
+    );
+    // The message names the variable, never the value it refused.
+    expect(() => loadConfig({ MASTER_KEY: 'c2VjcmV0LXRyb3AtY291cnQ=' })).not.toThrow(/c2VjcmV0/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isLoopbackInstallation } from './core/installation.ts';
 import type { LoadConfig } from './core/load-monitor.ts';
+import {
+  defaultMasterKeyFile,
+  MASTER_KEY_COMMAND,
+  type MasterKeySource,
+  parseMasterKey,
+} from './core/master-key.ts';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
 
@@ -52,6 +58,14 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  /** The master key that seals secrets at rest (core/master-key.ts): a file holding it, or the value. */
+  MASTER_KEY_FILE: z.string().min(1).optional(),
+  MASTER_KEY: z
+    .string()
+    .refine((value) => parseMasterKey(value) !== undefined, {
+      message: `32 octets aléatoires en base64 attendus (${MASTER_KEY_COMMAND})`,
+    })
+    .optional(),
   REDIS_URL: z.string().url().optional(),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
@@ -105,6 +119,11 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * Where the master key comes from (core/master-key.ts): never the database nor DATA_DIR; on the
+   * embedded database without MASTER_KEY_FILE / MASTER_KEY, a file beside DATA_DIR created once.
+   */
+  masterKey: MasterKeySource;
   /** PostgreSQL: how long to wait for a connection and for one statement before answering 503. */
   databaseTimeouts: { connectTimeoutMs: number; statementTimeoutMs: number };
   redisUrl: string | undefined;
@@ -311,7 +330,20 @@ function installationProblems(e: z.infer<typeof envSchema>, isLoopback: boolean)
     problems.push(
       'Aucun moyen de paiement : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=sandbox pour une installation d’essai (le bac à sable valide chaque commande sans paiement).',
     );
+  // Every node must seal with the same key, and none may invent one (docs/operations.md, "Master key").
+  if (e.DATABASE_URL && !e.MASTER_KEY && !e.MASTER_KEY_FILE)
+    problems.push(
+      `DATABASE_URL sans clé maîtresse : définissez MASTER_KEY_FILE (un fichier d’une ligne : ${MASTER_KEY_COMMAND}) ou MASTER_KEY, la même sur chaque nœud ; avec PostgreSQL le serveur n’en crée pas.`,
+    );
   return problems;
+}
+
+function masterKeySource(e: z.infer<typeof envSchema>, dataDir: string): MasterKeySource {
+  if (e.MASTER_KEY) return { kind: 'value', value: e.MASTER_KEY };
+  if (e.MASTER_KEY_FILE)
+    return { kind: 'file', path: path.resolve(e.MASTER_KEY_FILE), createIfMissing: false };
+  if (e.DATABASE_URL) return { kind: 'missing' };
+  return { kind: 'file', path: defaultMasterKeyFile(dataDir), createIfMissing: true };
 }
 
 /** Parses the environment; throws one error listing every bad variable. */
@@ -333,6 +365,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       message: 'PAYMENT_PROVIDER=sandbox avec des clés Stripe : retirez les clés ou le choix du bac à sable.',
       path: ['PAYMENT_PROVIDER'],
     })
+    .refine((env) => !(env.MASTER_KEY && env.MASTER_KEY_FILE), {
+      message: 'MASTER_KEY et MASTER_KEY_FILE sont définis : gardez-en un seul.',
+      path: ['MASTER_KEY'],
+    })
     .safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
@@ -351,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    masterKey: masterKeySource(e, dataDir),
     databaseTimeouts: {
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type AppConfig, loadConfig } from './config.ts';
 import { claimPort, releasePort } from './core/port-claim.ts';
+import { usePrivateUmask } from './core/private-files.ts';
 import { closeGracefully } from './core/shutdown.ts';
 import { explainStartupError } from './core/startup-errors.ts';
 import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
@@ -69,6 +70,9 @@ closeGracefully({
     app?.log.info('arrêt terminé : requêtes servies, sockets fermés, base fermée');
   },
 });
+
+// Everything this process writes (database, outbox, master key) is its user's only (docs/security.md).
+usePrivateUmask();
 
 let config: AppConfig;
 try {

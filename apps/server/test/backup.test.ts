@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe('npm run backup / restore (embedded database)', () => {
-  it('refuses a live copy, then round-trips: the restored database has the data of the backup', {
+  it("refuses a live copy, then round-trips: the restored database has the data of the backup; the tarball and the data are their owner's only", {
     timeout: 120_000,
   }, async () => {
     const { dataDir } = server.app.ctx.config;
@@ -47,6 +47,8 @@ describe('npm run backup / restore (embedded database)', () => {
       const backup = await npmRun('backup', ['--out', file], dataDir);
       expect(backup.output).toContain('Sauvegarde écrite');
       expect(backup.code).toBe(0);
+      // It holds every user's data and the sealed secrets: no other local user reads it.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
     });
     await server.createUser({ username: 'apres_sauvegarde' });
 
@@ -54,6 +56,11 @@ describe('npm run backup / restore (embedded database)', () => {
       const restore = await npmRun('restore', [file], dataDir);
       expect(restore.output).toContain('Base restaurée');
       expect(restore.code).toBe(0);
+      // The restored files are closed to other users as well (PGlite writes them 0666).
+      const open = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .filter((name) => (statSync(name).mode & 0o077) !== 0);
+      expect(open).toEqual([]);
     });
     const { ctx } = server.app;
     expect(await findUserByUsername(ctx, 'avant_sauvegarde')).toBeDefined();

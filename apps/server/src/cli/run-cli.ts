@@ -1,7 +1,10 @@
+import { usePrivateUmask } from '../core/private-files.ts';
 import { explainStartupError } from '../core/startup-errors.ts';
 
 /** Runs a command-line task: a failure is one French sentence and exit code 1 (the stack with LOG_LEVEL=debug). */
 export async function runCli(task: () => Promise<void>): Promise<void> {
+  // Backups, the database and keys a task writes are its user's only (docs/security.md, "Storage").
+  usePrivateUmask();
   try {
     await task();
   } catch (error) {

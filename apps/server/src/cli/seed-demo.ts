@@ -13,6 +13,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { newId } from '../core/ids.ts';
 import { hashPassword } from '../core/passwords.ts';
+import { usePrivateUmask } from '../core/private-files.ts';
 import {
   getUserPermissions,
   grantPermission,
@@ -30,6 +31,7 @@ const DEMO_PASSWORD = 'Demo-Bot-Platform-2026';
 const SEED_ACTOR = { id: null, username: 'seed:demo', ip: null };
 
 async function main(): Promise<void> {
+  usePrivateUmask(); // demo-bots.json holds access keys
   const { values } = parseArgs({
     options: {
       users: { type: 'string', default: '1000' },

@@ -54,12 +54,13 @@ export function createMailer(options: {
         text: message.text,
         html: message.html,
       });
-      await mkdir(outbox, { recursive: true });
+      // Mails carry one-time links: for this user's eyes only (core/private-files.ts).
+      await mkdir(outbox, { recursive: true, mode: 0o700 });
       const file = path.join(
         outbox,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^\w.@-]/g, '_')}.eml`,
       );
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       options.log.info(
         // The file, not the link: links carry one-time tokens, which logs never hold.
         { to: message.to, file },

@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * AES-256-GCM for secrets the server must show again (the bot access key): the database holds only
- * the sealed form, the key lives in `server_secrets`.
+ * AES-256-GCM for secrets the server must show again (bot access keys, TOTP secrets, signing keys):
+ * the database holds only the sealed form; the key is derived from the master key, which lives
+ * outside the data (core/master-key.ts, docs/security.md "Storage").
  */
 export function seal(plain: string, key: Buffer): string {
   const iv = randomBytes(12);
@@ -17,4 +18,9 @@ export function unseal(sealed: string, key: Buffer): string {
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}
+
+/** The same secret sealed under another key (an upgrade or a master key rotation). */
+export function reseal(sealed: string, from: Buffer, to: Buffer): string {
+  return seal(unseal(sealed, from), to);
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
+import { tightenTree } from '../core/private-files.ts';
 import { PGLITE_EXTENSIONS, pgliteDir } from './client.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 
@@ -22,8 +23,9 @@ export async function backupEmbeddedDatabase(input: { dataDir: string; file: str
     const dump = await database.dumpDataDir('gzip');
     await database.close();
     const bytes = Buffer.from(await dump.arrayBuffer());
-    await mkdir(path.dirname(input.file), { recursive: true });
-    await writeFile(`${input.file}.partial`, bytes);
+    // A backup holds every secret's sealed form and every user's data: its owner's only.
+    await mkdir(path.dirname(input.file), { recursive: true, mode: 0o700 });
+    await writeFile(`${input.file}.partial`, bytes, { mode: 0o600 });
     await rename(`${input.file}.partial`, input.file);
     return bytes.length;
   } finally {
@@ -51,6 +53,7 @@ export async function restoreEmbeddedDatabase(input: {
     const restored = await PGlite.create(target, { loadDataDir: dump, extensions: PGLITE_EXTENSIONS });
     await restored.query('select 1'); // the copy opens and answers
     await restored.close();
+    await tightenTree(input.dataDir); // PGlite writes its files 0666 (core/private-files.ts)
     return keptAside;
   } finally {
     await release();

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { CachedRead } from '../../core/cached-read.ts';
 import type { EventBus } from '../../core/events.ts';
-import { newSecret } from '../../core/ids.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { serverSecrets, settings } from './settings.table.ts';
 
@@ -77,15 +76,46 @@ export function toPublicSettings(
   };
 }
 
-/** A server-generated secret, created once and shared by every node through the database. */
-export async function getOrCreateServerSecret(ctx: Pick<AppContext, 'db'>, name: string): Promise<string> {
-  await ctx.db
-    .insert(serverSecrets)
-    .values({ name, value: newSecret(32) })
-    .onConflictDoNothing();
+/**
+ * A value every node must agree on (the master key's check, secrets-at-rest.ts): the first writer's
+ * is kept and answered; a later one compares its own with it.
+ */
+export async function claimServerSecret(
+  ctx: Pick<AppContext, 'db'>,
+  name: string,
+  value: string,
+): Promise<string> {
+  await ctx.db.insert(serverSecrets).values({ name, value }).onConflictDoNothing();
   const [row] = await ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
   if (!row) throw new Error(`server secret ${name} missing`);
   return row.value;
+}
+
+/** Replaces a stored value (a master key rotation, in its transaction). */
+export async function replaceServerSecret(
+  ctx: Pick<AppContext, 'db'>,
+  name: string,
+  value: string,
+): Promise<void> {
+  await ctx.db
+    .insert(serverSecrets)
+    .values({ name, value })
+    .onConflictDoUpdate({ target: serverSecrets.name, set: { value, createdAt: new Date() } });
+}
+
+/**
+ * Removes a stored value and answers it (undefined when absent). Inside a transaction the row stays
+ * locked until the commit, so of two nodes taking it at once only one gets it.
+ */
+export async function takeServerSecret(
+  ctx: Pick<AppContext, 'db'>,
+  name: string,
+): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .delete(serverSecrets)
+    .where(eq(serverSecrets.name, name))
+    .returning({ value: serverSecrets.value });
+  return row?.value;
 }
 
 /**

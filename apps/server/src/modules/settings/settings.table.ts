@@ -8,7 +8,10 @@ export const settings = pgTable('settings', {
   updatedById: uuid('updated_by_id'),
 });
 
-/** Secrets the server generates once and shares between nodes (e.g. the bot-key sealing key). */
+/**
+ * Values every node shares that are not settings: the master key's check (secrets-at-rest.ts). No
+ * key lives here any more (docs/decisions/913-master-key-outside-the-data.md).
+ */
 export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),

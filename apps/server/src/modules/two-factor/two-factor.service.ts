@@ -14,7 +14,7 @@ import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
-import { seal, unseal } from '../../core/sealing.ts';
+import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
 import { mailSecurityNotice } from '../auth/security-mails.ts';
@@ -345,4 +345,21 @@ export async function findSessionsAwaitingSecondFactor(ctx: AppContext, userId: 
       ),
     );
   return rows.map((row) => row.id);
+}
+
+/** Seals every TOTP secret under `to` instead of `from` (secrets-at-rest.ts), in the caller's transaction. */
+export async function resealTwoFactorSecrets(
+  ctx: Pick<AppContext, 'db'>,
+  from: Buffer,
+  to: Buffer,
+): Promise<number> {
+  const rows = await ctx.db
+    .select({ userId: twoFactor.userId, sealed: twoFactor.secretSealed })
+    .from(twoFactor);
+  for (const row of rows)
+    await ctx.db
+      .update(twoFactor)
+      .set({ secretSealed: reseal(row.sealed, from, to) })
+      .where(eq(twoFactor.userId, row.userId));
+  return rows.length;
 }

@@ -1,11 +1,11 @@
 import type { HwidComponents, User } from '@bot/contracts';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { seal, unseal } from '../../core/sealing.ts';
+import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { findRolesOfUsers } from '../access/access.service.ts';
 import { type HwidComponentsRow, hwidComponents, type UserRow, users } from './users.table.ts';
 
@@ -276,4 +276,21 @@ export async function getOrCreateBotKey(ctx: AppContext, userId: string): Promis
     .where(and(eq(users.id, userId), isNull(users.botKeySealed)));
   const stored = await getUserById(ctx, userId);
   return unseal(stored.botKeySealed!, ctx.sealingKey);
+}
+
+/**
+ * Seals every stored bot access key under `to` instead of `from` (a master key upgrade or rotation,
+ * secrets-at-rest.ts), inside the caller's transaction; answers how many.
+ */
+export async function resealBotKeys(ctx: Pick<AppContext, 'db'>, from: Buffer, to: Buffer): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: users.id, sealed: users.botKeySealed })
+    .from(users)
+    .where(isNotNull(users.botKeySealed));
+  for (const row of rows)
+    await ctx.db
+      .update(users)
+      .set({ botKeySealed: reseal(row.sealed!, from, to) })
+      .where(eq(users.id, row.id));
+  return rows.length;
 }

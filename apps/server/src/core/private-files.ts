@@ -1,0 +1,39 @@
+import { chmod, lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Nothing the server keeps at rest is for other local users (docs/security.md, "Storage"): the
+ * processes run with a private umask (`usePrivateUmask`), and what is already on disk is tightened
+ * (folders 0700, files 0600). PGlite sets its own files to 0666 whatever the umask, so DATA_DIR is
+ * tightened when the server starts and again when it stops.
+ */
+export const PRIVATE_UMASK = 0o077;
+
+/** New files and folders of this process are its user's only (main.ts and every CLI call it first). */
+export function usePrivateUmask(): void {
+  process.umask(PRIVATE_UMASK);
+}
+
+/**
+ * Folders to 0700 and files to 0600 under `root` (itself included); symbolic links are not
+ * followed. A missing root is nothing to do; a file this user cannot change is left as it is.
+ */
+export async function tightenTree(root: string): Promise<void> {
+  let stat: Awaited<ReturnType<typeof lstat>>;
+  try {
+    stat = await lstat(root);
+  } catch {
+    return;
+  }
+  if (stat.isSymbolicLink()) return;
+  const wanted = stat.isDirectory() ? 0o700 : 0o600;
+  if ((stat.mode & 0o077) !== 0) await chmod(root, wanted).catch(() => undefined);
+  if (!stat.isDirectory()) return;
+  let entries: string[];
+  try {
+    entries = await readdir(root);
+  } catch {
+    return;
+  }
+  for (const entry of entries) await tightenTree(path.join(root, entry));
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { createLocalJWKSet, importJWK, type JSONWebKeySet, type JWK, jwtVerify, SignJWT } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { seal, unseal } from '../src/core/sealing.ts';
+import { currentSigner } from '../src/modules/licensing/signing-keys.service.ts';
+import { signingKeys } from '../src/modules/licensing/signing-keys.table.ts';
+import { serverSecrets } from '../src/modules/settings/settings.table.ts';
+import { twoFactor } from '../src/modules/two-factor/two-factor.table.ts';
+import { getOrCreateBotKey } from '../src/modules/users/users.service.ts';
+import { users } from '../src/modules/users/users.table.ts';
+import { LEGACY_SEALING_SECRET, MASTER_KEY_CHECK } from '../src/secrets-at-rest.ts';
+import { startTestServer, TEST_MASTER_KEY, type TestServer } from './harness.ts';
+
+const dirs: string[] = [];
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.close();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const otherMasterKey = () => randomBytes(32).toString('base64');
+
+/** A server on an embedded database in a folder of its own, which outlives it (restart, copy). */
+async function embeddedServer(): Promise<TestServer> {
+  const server = await startTestServer({ openDatabaseFromConfig: true });
+  servers.push(server);
+  dirs.push(server.app.ctx.config.dataDir);
+  return server;
+}
+
+/** The app itself on a data folder (no listening server): how a copied folder is started. */
+async function buildOn(dataDir: string, masterKey: string) {
+  return buildApp({ config: loadConfig({ DATA_DIR: dataDir, MASTER_KEY: masterKey, LOG_LEVEL: 'silent' }) });
+}
+
+/** Signs a token with the private half the database holds, unsealed with the app's sealing key. */
+async function signWithStoredKey(app: Awaited<ReturnType<typeof buildOn>>): Promise<string> {
+  const [row] = await app.ctx.db.select().from(signingKeys).where(eq(signingKeys.purpose, 'lease'));
+  const jwk = JSON.parse(unseal(row!.privateJwkSealed, app.ctx.sealingKey)) as JWK;
+  return new SignJWT({ sub: 'copie' })
+    .setProtectedHeader({ alg: 'EdDSA', kid: row!.kid })
+    .sign(await importJWK(jwk, 'EdDSA'));
+}
+
+async function verifiesWithPublishedKeys(app: Awaited<ReturnType<typeof buildOn>>, token: string) {
+  const answer = await app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+  const { payload } = await jwtVerify(token, createLocalJWKSet(answer.json() as JSONWebKeySet));
+  return payload;
+}
+
+describe('the master key lives outside the data', () => {
+  it('a stolen data folder started with another master key refuses to start; with the right key nothing is lost', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await embeddedServer();
+    const { ctx } = server.app;
+    const owner = await server.createUser();
+    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
+    const signer = await currentSigner(ctx);
+    const lease = await new SignJWT({ sub: owner.user.id })
+      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
+      .sign(signer.privateKey);
+    // Nothing in the database is the key: what it seals with is not stored beside it.
+    const secrets = await ctx.db.select().from(serverSecrets);
+    expect(secrets.map((row) => row.name)).toEqual([MASTER_KEY_CHECK]);
+    expect(secrets.some((row) => row.value === ctx.sealingKey.toString('base64url'))).toBe(false);
+
+    const stolen = await mkdtemp(path.join(os.tmpdir(), 'bot-stolen-'));
+    dirs.push(stolen);
+    await server.restart(async () => {
+      await cp(ctx.config.dataDir, stolen, { recursive: true });
+    });
+
+    // The thief's server, with a key of its own: refused before serving, saying why.
+    await expect(buildOn(stolen, otherMasterKey())).rejects.toThrow(
+      'La clé maîtresse ne correspond pas à ces données',
+    );
+
+    // The owner's key on the same copy: the bot key, the signing key and the leases all work.
+    const restored = await buildOn(stolen, TEST_MASTER_KEY);
+    try {
+      expect(await getOrCreateBotKey(restored.ctx, owner.user.id)).toBe(botKey);
+      expect((await verifiesWithPublishedKeys(restored, lease)).sub).toBe(owner.user.id);
+      const signedByCopy = await signWithStoredKey(restored);
+      expect((await verifiesWithPublishedKeys(restored, signedByCopy)).sub).toBe('copie');
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('an installation whose sealing key sat in server_secrets is re-sealed under the master key at start, the old key deleted', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await embeddedServer();
+    const { ctx } = server.app;
+    const owner = await server.createUser();
+    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
+    const totpSecret = 'JBSWY3DPEHPK3PXP';
+    const signer = await currentSigner(ctx);
+    const lease = await new SignJWT({ sub: owner.user.id })
+      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
+      .sign(signer.privateKey);
+
+    // The layout before the master key: every secret sealed under a key stored in server_secrets.
+    const legacyKey = randomBytes(32);
+    await ctx.db.transaction(async (db) => {
+      const [user] = await db.select().from(users).where(eq(users.id, owner.user.id));
+      await db
+        .update(users)
+        .set({ botKeySealed: seal(unseal(user!.botKeySealed!, ctx.sealingKey), legacyKey) })
+        .where(eq(users.id, owner.user.id));
+      await db.insert(twoFactor).values({ userId: owner.user.id, secretSealed: seal(totpSecret, legacyKey) });
+      for (const row of await db.select().from(signingKeys))
+        await db
+          .update(signingKeys)
+          .set({ privateJwkSealed: seal(unseal(row.privateJwkSealed, ctx.sealingKey), legacyKey) })
+          .where(eq(signingKeys.kid, row.kid));
+      await db.delete(serverSecrets);
+      await db
+        .insert(serverSecrets)
+        .values({ name: LEGACY_SEALING_SECRET, value: legacyKey.toString('base64url') });
+    });
+
+    await server.restart();
+    const upgraded = server.app;
+    const names = (await upgraded.ctx.db.select().from(serverSecrets)).map((row) => row.name);
+    expect(names).toEqual([MASTER_KEY_CHECK]);
+    expect(await getOrCreateBotKey(upgraded.ctx, owner.user.id)).toBe(botKey);
+    const [totp] = await upgraded.ctx.db.select().from(twoFactor).where(eq(twoFactor.userId, owner.user.id));
+    expect(unseal(totp!.secretSealed, upgraded.ctx.sealingKey)).toBe(totpSecret);
+    expect(() => unseal(totp!.secretSealed, legacyKey)).toThrow();
+    const [row] = await upgraded.ctx.db
+      .select({ sealed: users.botKeySealed })
+      .from(users)
+      .where(eq(users.id, owner.user.id));
+    expect(() => unseal(row!.sealed!, legacyKey)).toThrow();
+    expect((await verifiesWithPublishedKeys(upgraded, lease)).sub).toBe(owner.user.id);
+    expect((await verifiesWithPublishedKeys(upgraded, await signWithStoredKey(upgraded))).sub).toBe('copie');
+
+    // Upgraded once: the next start with the same key opens it as it is.
+    await server.restart();
+    expect(await getOrCreateBotKey(server.app.ctx, owner.user.id)).toBe(botKey);
+  });
+});
