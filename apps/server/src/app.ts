@@ -18,8 +18,10 @@ import { healthRoutes } from './core/health.routes.ts';
 import { assertInstallationReady } from './core/installation.ts';
 import { LoadMonitor } from './core/load-monitor.ts';
 import { createMailer } from './core/mailer.ts';
+import { loadMasterKey } from './core/master-key.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
+import { tightenTree } from './core/private-files.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
 import { logRequests } from './core/request-log.ts';
@@ -68,7 +70,7 @@ import { expireStaleDrafts } from './modules/releases/releases.service.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
-import { createSettingsCache, getOrCreateServerSecret } from './modules/settings/settings.service.ts';
+import { createSettingsCache } from './modules/settings/settings.service.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
 import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { createUserCache } from './modules/users/users.service.ts';
@@ -77,6 +79,7 @@ import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
 import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
 import { worldRoutes } from './modules/world/world.routes.ts';
+import { openSecretsAtRest } from './secrets-at-rest.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -116,6 +119,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The embedded database belongs to one process: lock its folder before opening it.
   const releaseDataDir =
     !options.database && !config.databaseUrl ? await lockDataDir(config.dataDir, log) : undefined;
+  // What an older version or another umask left readable by every local user is closed first.
+  await tightenTree(config.dataDir);
   const database =
     options.database ??
     openDatabase({
@@ -125,6 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
     });
   if (!options.skipMigrations) await database.migrate();
+  // The secrets at rest are sealed under a master key kept outside the data (core/master-key.ts):
+  // a copy of the data started with another key stops below, before serving anything.
+  let sealingKey: Buffer;
   // A public installation names everything it lacks in one refusal (core/installation.ts); the
   // checks that read the database add theirs to the configuration's.
   try {
@@ -132,6 +140,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...config.installation.problems,
       ...(options.rootKey ? [] : await keySetProblems(database, config)),
     ]);
+    sealingKey = await openSecretsAtRest(database, {
+      masterKey: loadMasterKey(config.masterKey),
+      source: config.masterKey,
+      log,
+    });
   } catch (error) {
     await database.close();
     await releaseDataDir?.();
@@ -159,7 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     load: new LoadMonitor(config.load, log, metrics.registry),
     // Stripe when its keys are configured, the embedded sandbox otherwise.
     payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),
-    sealingKey: Buffer.from(await getOrCreateServerSecret(database, 'bot-key-sealing'), 'base64url'),
+    sealingKey,
     sessionCache: createSessionCache(events),
     permissionCache: createPermissionCache(events),
     userCache: createUserCache(events),
@@ -303,6 +316,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ctx.mailer.close();
     await redis?.close();
     await database.close();
+    // PGlite gives the files it created while serving mode 0666 (core/private-files.ts).
+    await tightenTree(config.dataDir);
     await releaseDataDir?.();
   });
   return app;

@@ -86,6 +86,12 @@ export async function freePort(): Promise<number> {
 let userCounter = 0;
 
 /**
+ * The master key of every test server (core/master-key.ts): one for all, so the nodes of a test
+ * cluster and a restarted server open the same sealed secrets. A test may give its own in `env`.
+ */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/**
  * What a test server that is a public installation (a public `PUBLIC_URL` or `HOST`) must be told
  * to start (docs/operations.md, "A public installation"): tests that listen on every interface or
  * print a public address spread this into their `env`.
@@ -109,6 +115,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     // Tests open many sockets from this machine, as the simulator does; the handshake limit's own
     // tests set it back to empty (no address exempt, the default).
     SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
+    ...(options.env?.MASTER_KEY_FILE ? {} : { MASTER_KEY: TEST_MASTER_KEY }),
     ...(options.webDist ? { WEB_DIST_DIR: options.webDist } : {}),
     ...options.env,
   });
