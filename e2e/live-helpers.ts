@@ -36,6 +36,7 @@ export async function startLiveBot(
   const hwid = newHwid();
   const client = createBotClient({
     serverUrl: server.url,
+    trustRoot: server.trustRoot,
     accessKey: key.body.data.accessKey,
     hwid,
     version: '1.2.3',

@@ -46,6 +46,7 @@ async function bots(version: string, count: number, failing = false) {
     const owner = await createBotOwner(shared.server, { version });
     const client = createBotClient({
       serverUrl: shared.server.url,
+      trustRoot: shared.server.trustRoot,
       accessKey: owner.accessKey,
       hwid: owner.hwid,
       version,

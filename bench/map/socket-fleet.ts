@@ -89,6 +89,7 @@ async function connectFleet(
       chunk.map(async (bot) => {
         const client = createBotClient({
           serverUrl: server.url,
+          trustRoot: server.trustRoot,
           accessKey: bot.accessKey,
           hwid: bot.hwid,
           version: '1.0.0',
