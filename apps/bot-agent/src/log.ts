@@ -1,13 +1,14 @@
 import {
   BOT_LOG_BATCH_MAX_LINES,
   BOT_LOG_RECENT_LINES,
+  BOT_LOG_REDACTED,
   type BotLogBatch,
   type BotLogLevel,
   type BotLogLineInput,
 } from '@bot/contracts';
 
-/** What replaces a secret in a line. */
-export const REDACTED = '[masqué]';
+/** What replaces a secret in a line (the server's redaction uses the same marker). */
+export const REDACTED = BOT_LOG_REDACTED;
 /** A JSON Web Token (leases, sessions): three base64url parts, the first a JSON header. */
 const JWT_PATTERN = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
 /** Lines waiting to leave while streaming; past this they are counted as dropped. */

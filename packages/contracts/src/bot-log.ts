@@ -14,6 +14,9 @@ export const BOT_LOG_LEVEL_LABELS: Record<BotLogLevel, string> = {
   error: 'Erreur',
 };
 
+/** What replaces a secret in a line, on the PC (the SDK) and again on the server (decision 209). */
+export const BOT_LOG_REDACTED = '[masqué]';
+
 /** Longest message kept: a longer one is cut and ends with "…". */
 export const BOT_LOG_MESSAGE_MAX_CHARS = 1_000;
 /** Lines an agent keeps for a new viewer (its ring buffer), and what a viewer first reads. */
