@@ -8,8 +8,8 @@ import { listBotLogLines } from './bot-log.service.ts';
 /** The bot's journal (decision 209): the last lines kept; the live tail comes over a `log` socket. */
 export const botLogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const journalOf = async (hwid: string) => ({
-    data: await listBotLogLines(ctx, { hwid }),
+  const journalOf = async (userId: string, hwid: string) => ({
+    data: await listBotLogLines(ctx, { userId, hwid }),
     online: (await ctx.live.botState(hwid)) !== undefined,
   });
 
@@ -20,7 +20,10 @@ export const botLogRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { errors: [409] },
       schema: { tags: ['me'], response: { 200: botLogAnswer } },
     },
-    async (request) => journalOf(await boundHwidOf(ctx, sessionOf(request).userId)),
+    async (request) => {
+      const { userId } = sessionOf(request);
+      return journalOf(userId, await boundHwidOf(ctx, userId));
+    },
   );
 
   app.get(
@@ -34,8 +37,8 @@ export const botLogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await ownerForStaff(ctx, request.params.hwid, { id: sessionOf(request).userId });
-      return journalOf(request.params.hwid);
+      const owner = await ownerForStaff(ctx, request.params.hwid, { id: sessionOf(request).userId });
+      return journalOf(owner.id, request.params.hwid);
     },
   );
 };

@@ -5,13 +5,15 @@ import {
   type BotLogLine,
   type Permission,
 } from '@bot/contracts';
-import { desc, eq, lt } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { BOT_STAFF_PERMISSIONS, ownerForStaff } from '../commands/commands.service.ts';
 import { getSettings } from '../settings/settings.service.ts';
-import { findUserById } from '../users/users.service.ts';
+import { findUserById, getOrCreateBotKey } from '../users/users.service.ts';
+import { users } from '../users/users.table.ts';
 import { type BotLogLineRow, botLogLines } from './bot-log.table.ts';
+import { redactBatch } from './redaction.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -39,39 +41,83 @@ function capMessage(message: string): string {
   return `${message.slice(0, BOT_LOG_MESSAGE_MAX_CHARS - 1)}…`;
 }
 
-/** Keeps lines of a bot's log; answers them as viewers read them, in the order received. */
+/**
+ * Whether the user still holds the PC, the user's row share-locked until the transaction ends: an
+ * unbind (which updates that row) waits for the lines written now and deletes them, or these lines
+ * wait for the unbind and are not written.
+ */
+async function holdsPc(tx: AppContext, input: { userId: string; hwid: string }): Promise<boolean> {
+  const [row] = await tx.db
+    .select({ hwid: users.hwid })
+    .from(users)
+    .where(eq(users.id, input.userId))
+    .for('share');
+  return row?.hwid === input.hwid;
+}
+
+/**
+ * Keeps lines of a bot's log for the PC's owner (decision 209), without their secrets: the batch is
+ * redacted as a whole (secret shapes, the owner's access key in its encodings, a secret continued on
+ * the next line) before a long line is cut. Nothing is kept once the owner no longer holds the PC.
+ * Answers the lines as viewers read them, in the order received.
+ */
 export async function recordBotLogLines(
   ctx: AppContext,
-  input: { hwid: string; lines: readonly NewBotLogLine[]; now?: Date },
+  input: { userId: string; hwid: string; lines: readonly NewBotLogLine[]; now?: Date },
 ): Promise<BotLogLine[]> {
   if (input.lines.length === 0) return [];
   const receivedAt = input.now ?? new Date();
-  const rows = await ctx.db
-    .insert(botLogLines)
-    .values(
-      input.lines.map((line) => ({
-        ...line,
-        message: capMessage(line.message),
-        hwid: input.hwid,
-        receivedAt,
-      })),
-    )
-    .returning();
-  return rows.sort((a, b) => a.id - b.id).map(toBotLogLine);
+  return inTransaction(ctx, async (tx) => {
+    if (!(await holdsPc(tx, input))) return [];
+    // Read once per batch (the key is sealed at rest); a rotation ends the agent's socket anyway.
+    const accessKey = await getOrCreateBotKey(tx, input.userId);
+    const messages = redactBatch(
+      input.lines.map((line) => line.message),
+      [accessKey],
+    );
+    const rows = await tx.db
+      .insert(botLogLines)
+      .values(
+        input.lines.map((line, index) => ({
+          ...line,
+          message: capMessage(messages[index] ?? ''),
+          userId: input.userId,
+          hwid: input.hwid,
+          receivedAt,
+        })),
+      )
+      .returning();
+    return rows.sort((a, b) => a.id - b.id).map(toBotLogLine);
+  });
 }
 
-/** The last lines kept of a bot's log, oldest first. */
+/** The last lines kept of the owner's log on that PC, oldest first. */
 export async function listBotLogLines(
   ctx: AppContext,
-  input: { hwid: string; limit?: number },
+  input: { userId: string; hwid: string; limit?: number },
 ): Promise<BotLogLine[]> {
   const rows = await ctx.db
     .select()
     .from(botLogLines)
-    .where(eq(botLogLines.hwid, input.hwid))
+    .where(and(eq(botLogLines.userId, input.userId), eq(botLogLines.hwid, input.hwid)))
     .orderBy(desc(botLogLines.id))
     .limit(input.limit ?? BOT_LOG_RECENT_LINES);
   return rows.reverse().map(toBotLogLine);
+}
+
+/**
+ * Forgets the owner's lines of a PC they unbind, inside the unbind's transaction (docs/security.md:
+ * the PC's next owner reads none of them).
+ */
+export async function forgetBotLogOfPc(
+  tx: AppContext,
+  input: { userId: string; hwid: string },
+): Promise<number> {
+  const removed = await tx.db
+    .delete(botLogLines)
+    .where(and(eq(botLogLines.userId, input.userId), eq(botLogLines.hwid, input.hwid)))
+    .returning({ id: botLogLines.id });
+  return removed.length;
 }
 
 /** Forgets lines older than the `botLogRetentionDays` setting; answers how many. */

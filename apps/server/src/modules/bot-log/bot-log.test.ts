@@ -199,7 +199,9 @@ describe('who reads a journal', () => {
 describe('what is kept', () => {
   it('keeps lines as written, in order, and forgets them after the retention setting', async () => {
     const { ctx } = server.app;
-    const hwid = (await createBotOwner(server)).hwid;
+    const owner = await createBotOwner(server);
+    const { hwid } = owner;
+    const userId = owner.user.id;
     const awkward = [
       '',
       ' ',
@@ -210,25 +212,27 @@ describe('what is kept', () => {
     ];
     const old = new Date(Date.now() - 2 * 24 * 3_600_000);
     await recordBotLogLines(ctx, {
+      userId,
       hwid,
       lines: awkward.map((message) => ({ level: 'info', time: old, message, origin: 'agent' })),
       now: old,
     });
     await recordBotLogLines(ctx, {
+      userId,
       hwid,
       lines: [{ level: 'warn', time: new Date(), message: 'récent', origin: 'agent' }],
     });
-    expect((await listBotLogLines(ctx, { hwid })).map((kept) => kept.message)).toEqual([
+    expect((await listBotLogLines(ctx, { userId, hwid })).map((kept) => kept.message)).toEqual([
       ...awkward,
       'récent',
     ]);
 
     // Three days by default: nothing goes; one day: the old lines go.
     await purgeBotLog(ctx);
-    expect(await listBotLogLines(ctx, { hwid })).toHaveLength(awkward.length + 1);
+    expect(await listBotLogLines(ctx, { userId, hwid })).toHaveLength(awkward.length + 1);
     await updateSettings(ctx, { patch: { botLogRetentionDays: 1 }, actor: SYSTEM });
     await purgeBotLog(ctx);
-    expect((await listBotLogLines(ctx, { hwid })).map((kept) => kept.message)).toEqual(['récent']);
+    expect((await listBotLogLines(ctx, { userId, hwid })).map((kept) => kept.message)).toEqual(['récent']);
     await updateSettings(ctx, { patch: { botLogRetentionDays: 3 }, actor: SYSTEM });
   });
 });

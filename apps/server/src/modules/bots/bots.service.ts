@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { forgetBotLogOfPc } from '../bot-log/bot-log.service.ts';
 import { issueLease } from '../licensing/lease.service.ts';
 import { updateFor } from '../releases/release-rollouts.ts';
 import { getSettings } from '../settings/settings.service.ts';
@@ -182,8 +183,9 @@ export async function findBotSessionsByTokens(
 
 /**
  * Unbinds a user's PC inside the caller's transaction (a customer's reset or a staff one): the
- * binding goes, the bot sessions of that PC end with it, the audit entry is written, and once the
- * transaction commits `hwid.reset` tells every node to close that PC's sockets.
+ * binding goes, the bot sessions of that PC end with it, so do the owner's bot log lines of that PC
+ * (decision 209), the audit entry is written, and once the transaction commits `hwid.reset` tells
+ * every node to close that PC's sockets.
  */
 export async function unbindPc(
   tx: AppContext,
@@ -192,6 +194,8 @@ export async function unbindPc(
   const { user } = input;
   await releaseHwid(tx, { userId: user.id, hwid: user.hwid, resetAt: input.resetAt });
   await revokeBotSessions(tx, { userId: user.id, hwid: user.hwid });
+  // The PC's log was this owner's: its next owner must not read it (docs/security.md).
+  await forgetBotLogOfPc(tx, { userId: user.id, hwid: user.hwid });
   await writeAudit(tx, {
     actor: input.actor,
     action: 'user.hwid_reset',

@@ -141,8 +141,11 @@ export class BotLogRelay {
     const { ctx, io } = this.deps;
     stream.writing = stream.writing
       .then(async () => {
-        const recorded = await recordBotLogLines(ctx, { hwid, lines });
-        if (!this.isClosed) io.to(rooms.botLog(hwid)).emit(SOCKET_EVENTS.botLog, { hwid, lines: recorded });
+        const { userId } = stream.socket.data;
+        if (!userId) return;
+        const recorded = await recordBotLogLines(ctx, { userId, hwid, lines });
+        if (!this.isClosed && recorded.length > 0)
+          io.to(rooms.botLog(hwid)).emit(SOCKET_EVENTS.botLog, { hwid, lines: recorded });
       })
       .catch((error: unknown) =>
         ctx.log.error({ err: error, hwid }, 'lignes du journal du bot non enregistrées'),
