@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -40,6 +41,11 @@ export interface LocalCluster {
   url: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /**
+   * The master key every node seals with (MASTER_KEY_FILE, or the MASTER_KEY of `env`): what a
+   * process joining the cluster's database (seed:demo, a test server) must be given as well.
+   */
+  masterKeyEnv: Record<string, string>;
   nodes: LocalNode[];
   /** Every process of the topology by part (nodes, Redis, nginx, PostgreSQL, each with its children), for CPU accounting. */
   processes(): { name: string; pids: number[] }[];
@@ -69,6 +75,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   ]);
   await mkdir(options.workDir, { recursive: true });
   await chmod(options.workDir, 0o755); // PostgreSQL runs as its own user when we are root
+  const masterKeyEnv = await clusterMasterKey(options);
   const output = options.onOutput ?? (() => {});
   const children: { name: string; child: ChildProcess }[] = [];
   const stopPostgres = () =>
@@ -133,6 +140,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
           PUBLIC_URL: publicUrl,
           DATA_DIR: path.join(options.workDir, `node-${i + 1}`),
           DATABASE_URL: databaseUrl,
+          ...masterKeyEnv,
           // Simulated bots and browsers all connect from this machine.
           SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
           ...(redisUrl ? { REDIS_URL: redisUrl, TRUST_PROXY: '1' } : {}),
@@ -162,11 +170,25 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const tree = processTree();
       return parts.flatMap(({ name, root }) => (root ? [{ name, pids: withDescendants(tree, root) }] : []));
     };
-    return { url: publicUrl, databaseUrl, redisUrl, nodes, processes, stop };
+    return { url: publicUrl, databaseUrl, redisUrl, masterKeyEnv, nodes, processes, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/**
+ * With PostgreSQL every node must be told the same master key (a node never makes one up): the
+ * MASTER_KEY or MASTER_KEY_FILE of `env`, else a file of the cluster's own, made once in its
+ * folder (0600), beside the PostgreSQL data and not inside it, as a real deployment keeps it apart.
+ */
+async function clusterMasterKey(options: LocalClusterOptions): Promise<Record<string, string>> {
+  if (options.env?.MASTER_KEY) return { MASTER_KEY: options.env.MASTER_KEY };
+  if (options.env?.MASTER_KEY_FILE) return { MASTER_KEY_FILE: options.env.MASTER_KEY_FILE };
+  const file = path.join(options.workDir, 'master-key');
+  if (!existsSync(file))
+    await writeFile(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  return { MASTER_KEY_FILE: file };
 }
 
 /** The repository's template, filled for loopback, inside a main configuration of its own. */

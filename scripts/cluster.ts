@@ -81,10 +81,12 @@ function startDemoBots(target: {
   url: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  masterKeyEnv: Record<string, string>;
 }): ChildProcess {
   const env = {
     ...process.env,
     DATABASE_URL: target.databaseUrl,
+    ...target.masterKeyEnv, // the nodes' master key: the bot keys it seals are theirs to read
     REDIS_URL: target.redisUrl ?? '',
     DATA_DIR: path.join(workDir, 'demo'),
     LOG_LEVEL: 'warn',

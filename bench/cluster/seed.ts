@@ -14,6 +14,7 @@ export async function seedClusterFixture(
   const app = await buildApp({
     config: loadConfig({
       DATABASE_URL: cluster.databaseUrl,
+      ...cluster.masterKeyEnv,
       DATA_DIR: path.join(workDir, 'seed'),
       LOG_LEVEL: 'warn',
     }),

@@ -42,6 +42,8 @@ async function startProduct(): Promise<TargetReady> {
     PUBLIC_URL: url,
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'bench-http-')),
     SMTP_URL: '',
+    // A benchmark's throw-away data: a fixed master key, never a key file left beside DATA_DIR.
+    MASTER_KEY: process.env.MASTER_KEY || Buffer.alloc(32, 9).toString('base64'),
   });
   // Already migrated, as after a first start (creating the embedded database costs seconds).
   if (!config.databaseUrl) await writeTemplateDataDir(config.dataDir);

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     SOCKET_HANDSHAKE_ALLOWLIST: '127.0.0.1,::1',
     // Set by `--postgres` (bench/postgres.ts); the embedded database otherwise.
     DATABASE_URL: process.env.DATABASE_URL ?? '',
+    // A benchmark's throw-away data: a fixed master key, never a key file left beside DATA_DIR.
+    MASTER_KEY: process.env.MASTER_KEY || Buffer.alloc(32, 9).toString('base64'),
   });
   // Set by `--map-feed`: staff maps offering a viewport follow it from this many online bots.
   const fullFeedMaxBots = process.env.BENCH_FULL_FEED_MAX_BOTS;

@@ -37,7 +37,7 @@ beforeAll(async () => {
     onOutput: (line) => lines.push(line),
   });
   control = await startTestServer({
-    env: { DATABASE_URL: cluster.databaseUrl, REDIS_URL: cluster.redisUrl ?? '' },
+    env: { DATABASE_URL: cluster.databaseUrl, REDIS_URL: cluster.redisUrl ?? '', ...cluster.masterKeyEnv },
     openDatabaseFromConfig: true,
   });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
     nodeEnv: { [OVERLOADED]: { LOAD_ENTER_UTILIZATION: '0', LOAD_EXIT_UTILIZATION: '0' } },
   });
   control = await startTestServer({
-    env: { DATABASE_URL: cluster.databaseUrl, REDIS_URL: cluster.redisUrl ?? '' },
+    env: { DATABASE_URL: cluster.databaseUrl, REDIS_URL: cluster.redisUrl ?? '', ...cluster.masterKeyEnv },
     openDatabaseFromConfig: true,
   });
 });
