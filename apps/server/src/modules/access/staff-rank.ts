@@ -1,10 +1,13 @@
-import { isStaffPermission, type Permission } from '@bot/contracts';
-import { inArray } from 'drizzle-orm';
+import { isStaffPermission, PERMISSIONS, type Permission } from '@bot/contracts';
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import { rolePermissions, userRoles } from '../roles/roles.table.ts';
 import { findUserByHwid, findUserById, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { getPermissionsOfUsers, getUserPermissions } from './access.service.ts';
+import { userGrants } from './access.table.ts';
 
 /** What the staff rank compares of a person (docs/decisions/404-no-privilege-escalation.md). */
 interface Rank {
@@ -141,4 +144,30 @@ export async function mayReadBotOf(
     if (error instanceof AppError && error.code === 'FORBIDDEN') return false;
     throw error;
   }
+}
+
+/**
+ * The same rank as an SQL condition on a users row, for searches on private fields (e-mail, Discord
+ * id, hwid, address): true where the actor outranks the user, so an account above them is found by
+ * its username only. rankRefusal in SQL: not an administrator, and no staff permission the actor
+ * lacks, by an unexpired grant or a role; the actor themselves always. Undefined for an
+ * administrator, who outranks everyone.
+ */
+export async function outrankedByCondition(
+  ctx: AppContext,
+  input: { actorId: string; userId: PgColumn; isAdministrator: PgColumn },
+): Promise<SQL | undefined> {
+  const actor = await findUserById(ctx, input.actorId);
+  if (actor?.isAdministrator) return undefined;
+  const held = actor ? await getUserPermissions(ctx, actor.id) : [];
+  const lacked = PERMISSIONS.filter((name) => isStaffPermission(name) && !held.includes(name));
+  const above = lacked.length
+    ? sql`(exists (select 1 from ${userGrants} where ${userGrants.userId} = ${input.userId}
+              and ${inArray(userGrants.permission, lacked)}
+              and (${userGrants.expiresAt} is null or ${userGrants.expiresAt} > now()))
+         or exists (select 1 from ${userRoles} inner join ${rolePermissions}
+              on ${rolePermissions.roleId} = ${userRoles.roleId}
+              where ${userRoles.userId} = ${input.userId} and ${inArray(rolePermissions.permission, lacked)}))`
+    : sql`false`;
+  return sql`(${input.userId} = ${input.actorId} or (not ${input.isAdministrator} and not ${above}))`;
 }

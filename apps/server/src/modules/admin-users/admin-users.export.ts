@@ -5,7 +5,13 @@ import type { AppContext } from '../../context.ts';
 import { keysetPages, spreadsheetDates } from '../../core/admin-list.ts';
 import { findOutrankingUserIds } from '../access/staff-rank.ts';
 import { users } from '../users/users.table.ts';
-import { onlineHwids, rolesOfUsers, subscriptionsOfUsers, userFilterOf } from './admin-users.service.ts';
+import {
+  onlineHwids,
+  rolesOfUsers,
+  searchableBy,
+  subscriptionsOfUsers,
+  userFilterOf,
+} from './admin-users.service.ts';
 
 /** Columns of `GET /admin/users/export.csv`, one line per user. */
 export const USER_EXPORT_HEADER = [
@@ -56,7 +62,8 @@ export function userExportPages(
   query: Partial<AdminUsersQuery>,
   reader: { id: string },
 ): AsyncIterable<string[][]> {
-  const where = userFilterOf(query);
+  // Read once, at the first page: whom the reader may find by e-mail, Discord id or hwid.
+  let filter: Promise<SQL | undefined> | undefined;
   const toDate = spreadsheetDates(query.tz);
   // As the roles export: the permissions' labels, not their `can_` names (decision 107).
   const subscriptionsCell = (grants: ExportRow['subscriptions']) =>
@@ -65,6 +72,8 @@ export function userExportPages(
       .join(', ');
   return keysetPages(
     async (after: string | undefined, limit) => {
+      filter ??= searchableBy(ctx, reader).then((searchable) => userFilterOf(query, searchable));
+      const where = await filter;
       // The page's users have ids in (after, last]: so do their roles and grants.
       const covered = (userId: PgColumn) =>
         after

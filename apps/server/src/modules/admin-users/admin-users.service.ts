@@ -13,7 +13,7 @@ import { likePattern, orderOf, type PageTotal, pageOf, pageTotal } from '../../c
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
-import { findOutrankingUserIds } from '../access/staff-rank.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -38,19 +38,31 @@ const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
 /** `users.id in (subquery)`: under an OR, PostgreSQL hashes the subquery once (`exists` ran per user). */
 const idIn = (query: SQL): SQL => sql`${users.id} in (${query})`;
 
+/** Which users a reader may find by their private fields: those they outrank (decision 404). */
+export const searchableBy = (ctx: AppContext, reader: { id: string }) =>
+  outrankedByCondition(ctx, { actorId: reader.id, userId: users.id, isAdministrator: users.isAdministrator });
+
 /** Text searches matching more users than this answer an estimated total (core/admin-list.ts). */
 const SEARCH_EXACT_TOTAL_UP_TO = 1000;
 
-export function userFilterOf(query: Partial<AdminUsersQuery>): SQL | undefined {
+/**
+ * The list's filters. `privateSearchable`: which rows the text search may match by e-mail, Discord
+ * id or hwid (those the reader outranks, decision 404); the others by their username only.
+ */
+export function userFilterOf(
+  query: Partial<AdminUsersQuery>,
+  privateSearchable: SQL | undefined,
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
     const pattern = likePattern(query.q);
     conditions.push(
       or(
         ilike(users.username, pattern),
-        ilike(users.email, pattern),
-        ilike(users.discordId, pattern),
-        ilike(users.hwid, pattern),
+        and(
+          privateSearchable,
+          or(ilike(users.email, pattern), ilike(users.discordId, pattern), ilike(users.hwid, pattern)),
+        ),
       ),
     );
   }
@@ -193,7 +205,7 @@ export async function listAdminUsers(
   query: AdminUsersQuery,
   reader: { id: string },
 ): Promise<{ data: AdminUser[] } & PageTotal> {
-  const where = userFilterOf(query);
+  const where = userFilterOf(query, await searchableBy(ctx, reader));
   const { limit, offset } = pageOf(query);
   const rows = await ctx.db
     .select()

@@ -94,6 +94,25 @@ describe('lists and exports show outranking accounts by their identity only (iss
     expect(text).toContain(customer.user.email);
   });
 
+  it('finds an outranking account by its username only, never by its e-mail or Discord id', async () => {
+    const search = async (q: string, reader: TestUser) =>
+      (
+        await call<{ data: Row[] }>('GET', `/admin/users?q=${encodeURIComponent(q)}`, undefined, reader.token)
+      ).body.data.map((row) => row.id);
+    expect(await search(senior.user.email, support)).toEqual([]);
+    expect(await search('123456789012345678', support)).toEqual([]);
+    expect(await search(senior.user.username, support)).toEqual([senior.user.id]);
+    expect(await search(customer.user.email, support)).toEqual([customer.user.id]);
+    expect(await search(senior.user.email, admin)).toEqual([senior.user.id]);
+    const csv = await fetch(
+      `${server.api}/admin/users/export.csv?q=${encodeURIComponent(senior.user.email)}`,
+      {
+        headers: { authorization: `Bearer ${support.token}` },
+      },
+    );
+    expect(await csv.text()).not.toContain(senior.user.username);
+  });
+
   it('blanks the address and browser of an outranking account’s sessions in the users-online list', async () => {
     const watcher = await server.createUser({ permissions: ['can_manageUsersOnline'] });
     // Seen recently: the list holds sessions active in the last 30 minutes.
@@ -106,6 +125,16 @@ describe('lists and exports show outranking accounts by their identity only (iss
     expect(seniorRow).toMatchObject({ username: senior.user.username, ip: null, userAgent: null });
     const customerRow = list.body.data.find((row) => row.userId === customer.user.id);
     expect(customerRow?.ip).not.toBeNull();
+    // Nor found by their address.
+    const byAddress = await call<{ data: { userId: string }[] }>(
+      'GET',
+      `/admin/users-online/sessions?pageSize=500&q=${encodeURIComponent(customerRow?.ip ?? '')}`,
+      undefined,
+      watcher.token,
+    );
+    const found = byAddress.body.data.map((row) => row.userId);
+    expect(found).toContain(customer.user.id);
+    expect(found).not.toContain(senior.user.id);
   });
 
   it('blanks the address, before and after of audit entries about or by an outranking account', async () => {

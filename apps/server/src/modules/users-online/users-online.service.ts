@@ -12,7 +12,7 @@ import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
-import { findOutrankingUserIds } from '../access/staff-rank.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
@@ -46,12 +46,17 @@ export async function listUsersOnlineBots(
   let bots = (await ctx.live.onlineBots()).filter((state) => state.online).map(toOnlineBot);
   if (query.version) bots = bots.filter((bot) => versionMatches(bot.version, query.version ?? ''));
   if (needle) {
+    // By game account only the bots of owners the reader outranks (decision 404).
+    const hidden = await findOutrankingUserIds(ctx, {
+      actorId: reader.id,
+      userIds: bots.map((bot) => bot.ownerId),
+    });
     bots = bots.filter(
       (bot) =>
         bot.ownerUsername.toLowerCase().includes(needle) ||
         bot.hwid.toLowerCase().includes(needle) ||
         bot.version.includes(needle) ||
-        bot.accountNames.some((name) => name.toLowerCase().includes(needle)),
+        (!hidden.has(bot.ownerId) && bot.accountNames.some((name) => name.toLowerCase().includes(needle))),
     );
   }
   const sort = query.sort ?? '-connectedAt';
@@ -100,8 +105,17 @@ export async function listUsersOnlineSessions(
   ];
   if (query.q?.trim()) {
     const pattern = likePattern(query.q.trim());
+    // By address only the sessions of accounts the reader outranks (decision 404).
+    const searchable = await outrankedByCondition(ctx, {
+      actorId: reader.id,
+      userId: sessions.userId,
+      isAdministrator: users.isAdministrator,
+    });
     conditions.push(
-      or(ilike(users.username, pattern), ilike(sql`coalesce(${sessions.ip}, '')`, pattern)) as never,
+      or(
+        ilike(users.username, pattern),
+        and(searchable, ilike(sql`coalesce(${sessions.ip}, '')`, pattern)),
+      ) as never,
     );
   }
   const where = and(...conditions);
