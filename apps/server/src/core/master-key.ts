@@ -86,12 +86,15 @@ export function loadMasterKey(
 
 /** Writes a fresh key at `file` unless one is there (another process may create it at the same time). */
 function createMasterKeyFile(file: string, announce: (line: string) => void): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, newMasterKeyText(), { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if ((error as { code?: string }).code === 'EEXIST') return;
-    throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'EEXIST') return;
+    throw new StartupError(
+      `Impossible de créer la clé maîtresse ${file} (${code ?? 'erreur'}) : rendez ${path.dirname(file)} accessible en écriture, ou donnez la clé par MASTER_KEY_FILE ou MASTER_KEY (${MASTER_KEY_COMMAND}).`,
+    );
   }
   announce(
     `\n  Clé maîtresse créée : ${file}\n  Elle scelle les secrets de la base (clés d’accès des bots, secrets de double authentification, clés de signature).\n  Sauvegardez-la à part des données et des sauvegardes : sans elle, ces secrets sont perdus ; avec elles, ils sont lisibles.\n`,
