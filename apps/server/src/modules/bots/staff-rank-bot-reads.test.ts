@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { connectAndAuthenticate, createBotOwner, type TestSocket } from '../../../test/helpers/realtime.ts';
+import {
+  account,
+  connectAndAuthenticate,
+  connectOwnerBot,
+  createBotOwner,
+  type TestSocket,
+} from '../../../test/helpers/realtime.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { users } from '../users/users.table.ts';
 
@@ -74,5 +80,33 @@ describe('reads of a bot follow its owner’s rank (issue 43)', () => {
       sockets.push(allowed.socket);
       expect(allowed.ack, type).toMatchObject({ ok: true });
     }
+  });
+});
+
+describe('the users-online list of bots shows an outranking owner’s bot without its game accounts (issue 43)', () => {
+  it('blanks the game accounts of an administrator’s bot and finds it by its owner’s name only', async () => {
+    for (const owner of [adminBot, customerBot]) {
+      const { socket, ack } = await connectOwnerBot(server, owner);
+      sockets.push(socket);
+      expect(ack).toMatchObject({ ok: true });
+      socket.emit('bot_update', { accounts: owner.accounts.map((name) => account(name)) });
+    }
+    type Bot = { hwid: string; ownerId: string; accountNames: string[] };
+    const list = (q = '') =>
+      call<{ data: Bot[] }>('GET', `/admin/users-online/bots?pageSize=500${q}`, undefined, onlineStaff.token);
+    await vi.waitFor(async () => {
+      const { body } = await list();
+      expect(body.data.find((bot) => bot.hwid === customerBot.hwid)?.accountNames).toEqual(
+        customerBot.accounts,
+      );
+      expect(body.data.find((bot) => bot.hwid === adminBot.hwid)).toMatchObject({
+        ownerId: adminBot.user.id,
+        accountNames: [],
+      });
+    });
+    const byAccount = await list(`&q=${encodeURIComponent(adminBot.accounts[0]!)}`);
+    expect(byAccount.body.data.map((bot) => bot.hwid)).not.toContain(adminBot.hwid);
+    const byName = await list(`&q=${encodeURIComponent(adminBot.user.username)}`);
+    expect(byName.body.data.map((bot) => bot.hwid)).toContain(adminBot.hwid);
   });
 });
