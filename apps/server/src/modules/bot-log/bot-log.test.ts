@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BotLogLine, BotLogLineInput, BotLogLines } from '@bot/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
   connectAndAuthenticate,
   createBotOwner,
+  newHwid,
   openSocket,
   type TestSocket,
   waitFor,
@@ -234,5 +238,40 @@ describe('what is kept', () => {
     await purgeBotLog(ctx);
     expect((await listBotLogLines(ctx, { userId, hwid })).map((kept) => kept.message)).toEqual(['récent']);
     await updateSettings(ctx, { patch: { botLogRetentionDays: 3 }, actor: SYSTEM });
+  });
+});
+
+describe('lines kept before they had an owner', () => {
+  const MIGRATION = join(import.meta.dirname, '../../../drizzle/0019_bot_log_owner.sql');
+
+  it('the migration gives the lines kept before to the PC’s owner now, and deletes those of a PC nobody holds', async () => {
+    const { db } = server.app.ctx;
+    // The lines as the previous schema kept them: no owner. (Replaying every earlier migration in a
+    // fresh database costs 15 s; the owner column is put back as it was before the migration.)
+    await db.execute(sql`ALTER TABLE bot_log_lines ALTER COLUMN user_id DROP NOT NULL`);
+    const owner = await createBotOwner(server);
+    const released = newHwid();
+    for (const hwid of [owner.hwid, released])
+      await db.execute(sql`INSERT INTO bot_log_lines (hwid, level, time, message, origin, received_at)
+        VALUES (${hwid}, 'info', now(), ${hwid}, 'agent', now())`);
+
+    // The migration's own statements about existing lines, as written in it.
+    const statements = readFileSync(MIGRATION, 'utf8')
+      .split('--> statement-breakpoint')
+      .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+      .filter((statement) => /^(UPDATE|DELETE|ALTER TABLE "bot_log_lines" ALTER COLUMN)/.test(statement));
+    expect(statements).toHaveLength(3);
+    for (const statement of statements) await db.execute(sql.raw(statement));
+
+    const rows = await db.execute<{ user_id: string; hwid: string }>(
+      sql`SELECT user_id, hwid FROM bot_log_lines WHERE hwid IN (${owner.hwid}, ${released})`,
+    );
+    expect(rows.rows.map(({ user_id, hwid }) => ({ user_id, hwid }))).toEqual([
+      { user_id: owner.user.id, hwid: owner.hwid },
+    ]);
+    const insertWithoutOwner =
+      db.execute(sql`INSERT INTO bot_log_lines (hwid, level, time, message, origin, received_at)
+      VALUES (${released}, 'info', now(), 'x', 'agent', now())`);
+    await expect(insertWithoutOwner).rejects.toThrow();
   });
 });
