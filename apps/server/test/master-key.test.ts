@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, importJWK, type JSONWebKeySet, type JWK, jwtVerify, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +26,9 @@ afterAll(async () => {
   for (const server of servers) await server.close();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
+
+const run = promisify(execFile);
+const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 
 const otherMasterKey = () => randomBytes(32).toString('base64');
 
@@ -146,5 +152,48 @@ describe('the master key lives outside the data', () => {
     // Upgraded once: the next start with the same key opens it as it is.
     await server.restart();
     expect(await getOrCreateBotKey(server.app.ctx, owner.user.id)).toBe(botKey);
+  });
+
+  it('npm run keys:master-rotate re-seals every secret under a new key: the old key is refused, the new one opens everything', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await embeddedServer();
+    const { ctx } = server.app;
+    const owner = await server.createUser();
+    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
+    const signer = await currentSigner(ctx);
+    const lease = await new SignJWT({ sub: owner.user.id })
+      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
+      .sign(signer.privateKey);
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bot-rotate-'));
+    dirs.push(copy);
+    await server.restart(async () => {
+      await cp(ctx.config.dataDir, path.join(copy, 'data'), { recursive: true });
+    });
+    const dataDir = path.join(copy, 'data');
+    const newKeyFile = path.join(copy, 'nouvelle.master-key');
+
+    const { stdout } = await run(
+      'npm',
+      ['run', '--silent', 'keys:master-rotate', '--', '--out', newKeyFile],
+      {
+        cwd: rootDir,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MASTER_KEY: TEST_MASTER_KEY },
+      },
+    );
+    expect(stdout).toContain('Secrets re-scellés sous une nouvelle clé maîtresse');
+    expect((await stat(newKeyFile)).mode & 0o777).toBe(0o600);
+
+    await expect(buildOn(dataDir, TEST_MASTER_KEY)).rejects.toThrow(
+      'La clé maîtresse ne correspond pas à ces données',
+    );
+    const rotated = await buildOn(dataDir, (await readFile(newKeyFile, 'utf8')).trim());
+    try {
+      expect(await getOrCreateBotKey(rotated.ctx, owner.user.id)).toBe(botKey);
+      expect((await verifiesWithPublishedKeys(rotated, lease)).sub).toBe(owner.user.id);
+      expect((await verifiesWithPublishedKeys(rotated, await signWithStoredKey(rotated))).sub).toBe('copie');
+    } finally {
+      await rotated.close();
+    }
   });
 });
