@@ -185,6 +185,8 @@ export interface AppConfig {
     forgot: RateLimitRule;
     forgotPerAccountAndIp: RateLimitRule;
     forgotPerAccount: RateLimitRule;
+    /** "Someone tried to register with your address" mails, per mailbox (decision 914). */
+    registrationNotice: RateLimitRule;
     reset: RateLimitRule;
     activate: RateLimitRule;
     voucherGuess: RateLimitRule;
@@ -301,6 +303,7 @@ export const DEFAULT_RATE_LIMITS: AppConfig['rateLimits'] = {
   forgot: { max: 5, windowMs: 15 * MINUTE },
   forgotPerAccountAndIp: { max: 3, windowMs: HOUR },
   forgotPerAccount: { max: 100, windowMs: HOUR },
+  registrationNotice: { max: 1, windowMs: 24 * HOUR },
   reset: { max: 10, windowMs: 15 * MINUTE },
   activate: { max: 20, windowMs: 15 * MINUTE },
   voucherGuess: { max: 20, windowMs: 15 * MINUTE },

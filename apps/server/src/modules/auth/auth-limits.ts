@@ -1,8 +1,11 @@
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import type { RateLimitName } from '../../core/rate-limiter.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { userTokens } from './user-tokens.table.ts';
 
-/** The limits of the sign-in and recovery paths (decision 704), shared by the auth service. */
+/** The limits of the sign-in and recovery paths (decisions 704 and 914), shared by the auth service. */
 
 /**
  * Wrong passwords of one account, per (account, address) and account-wide: sign-in's limits, shared
@@ -49,4 +52,73 @@ export async function withinMailLimits(
     [kind === 'resend' ? 'resendPerAccountAndIp' : 'forgotPerAccountAndIp', `${account}|${ip}`],
     [kind === 'resend' ? 'resendPerAccount' : 'forgotPerAccount', account],
   ]);
+}
+
+/**
+ * Unexpired, unused activation and reset links one mailbox may hold (decision 914): a stranger's
+ * requests mail the owner, so past this the mail is skipped (same answer) and the links already
+ * sent stay valid. Only these links count: alerts, receipts and security notices carry none.
+ */
+export const OUTSTANDING_LINKS_PER_MAILBOX = 3;
+
+/** The log line of a link skipped at the cap (operators see a mailbox being bombed). */
+export const MAILBOX_CAP_SKIPPED = 'lien non envoyé : la boîte aux lettres a déjà ses liens valables';
+
+/** Domains where dots in the local part are ignored by the provider itself (Google's). */
+const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The mailbox an address delivers to, as the cap counts it: lower case, without a `+tag`, and for
+ * Gmail without dots (Gmail ignores them: each variant would otherwise be a new mailbox to fill).
+ */
+export function mailboxOf(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  let local = address.slice(0, at).split('+')[0] ?? '';
+  let domain = address.slice(at + 1);
+  if (DOTLESS_DOMAINS.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
+
+/**
+ * Whether a link of `kind` may be mailed to the user now, in the caller's transaction (which then
+ * issues it: the mailbox's lock is held until its commit, so concurrent requests count each other).
+ * At the cap: no, except a reset link for an activated account that holds none, so that a
+ * stranger filling the mailbox with other accounts' links (`+tag` registrations) never keeps the
+ * owner from resetting their own password; that exception is bounded by the owner's own accounts.
+ */
+export async function mayMailLink(
+  tx: AppContext,
+  user: Pick<UserRow, 'id' | 'email' | 'activatedAt'>,
+  kind: 'activation' | 'reset',
+): Promise<boolean> {
+  const mailbox = mailboxOf(user.email);
+  await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`mailbox:${mailbox}`}))`);
+  const outstanding = await tx.db
+    .select({ userId: userTokens.userId, kind: userTokens.kind })
+    .from(userTokens)
+    .where(
+      and(eq(userTokens.mailbox, mailbox), isNull(userTokens.usedAt), gt(userTokens.expiresAt, new Date())),
+    );
+  if (outstanding.length < OUTSTANDING_LINKS_PER_MAILBOX) return true;
+  const holdsOwnReset = outstanding.some((link) => link.userId === user.id && link.kind === 'reset');
+  if (kind === 'reset' && user.activatedAt && !holdsOwnReset) return true;
+  tx.log.info({ userId: user.id, kind }, MAILBOX_CAP_SKIPPED);
+  return false;
+}
+
+/** Ends the user's unused links of these kinds: they stop working and no longer fill the mailbox. */
+export async function retireLinks(
+  tx: AppContext,
+  userId: string,
+  kinds: ('activation' | 'reset')[],
+): Promise<void> {
+  await tx.db
+    .update(userTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(userTokens.userId, userId), inArray(userTokens.kind, kinds), isNull(userTokens.usedAt)));
 }

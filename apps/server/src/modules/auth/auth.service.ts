@@ -23,7 +23,7 @@ import {
   updatePasswordHash,
 } from '../users/users.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { passwordFailures, withinMailLimits } from './auth-limits.ts';
+import { mailboxOf, mayMailLink, passwordFailures, retireLinks, withinMailLimits } from './auth-limits.ts';
 import { mailSecurityNotice } from './security-mails.ts';
 import { createSession, isUnknownDevice, revokeSessions } from './sessions.service.ts';
 import { userTokens } from './user-tokens.table.ts';
@@ -98,18 +98,21 @@ async function answerAsIfRegistered(
   owner: UserRow,
   referral: string | null,
 ): Promise<User> {
-  await queueMail(
-    ctx,
-    buildLinkMail({
-      to: owner.email,
-      subject: 'Tentative d’inscription avec votre adresse',
-      greeting: `Bonjour ${owner.username},`,
-      body: `Quelqu’un vient de demander l’inscription « ${input.username} » avec votre adresse e-mail, qui a déjà un compte. Si c’était vous, connectez-vous avec votre identifiant ${owner.username}, ou choisissez un nouveau mot de passe.`,
-      action: 'Choisir un nouveau mot de passe',
-      link: `${ctx.config.publicUrl}/forgot-password`,
-      footer: 'Si vous n’avez rien demandé, ignorez ce message : aucun compte n’a été créé.',
-    }),
-  );
+  // Strangers send it: one a day per mailbox (decision 914), the answer the same either way.
+  const isNoticeDue = await ctx.limiter.allows([['registrationNotice', mailboxOf(owner.email)]]);
+  if (isNoticeDue)
+    await queueMail(
+      ctx,
+      buildLinkMail({
+        to: owner.email,
+        subject: 'Tentative d’inscription avec votre adresse',
+        greeting: `Bonjour ${owner.username},`,
+        body: `Quelqu’un vient de demander l’inscription « ${input.username} » avec votre adresse e-mail, qui a déjà un compte. Si c’était vous, connectez-vous avec votre identifiant ${owner.username}, ou choisissez un nouveau mot de passe.`,
+        action: 'Choisir un nouveau mot de passe',
+        link: `${ctx.config.publicUrl}/forgot-password`,
+        footer: 'Si vous n’avez rien demandé, ignorez ce message : aucun compte n’a été créé.',
+      }),
+    );
   const now = new Date();
   return {
     id: newId(),
@@ -134,11 +137,14 @@ async function issueToken(ctx: AppContext, user: UserRow, kind: 'activation' | '
     kind,
     tokenHash: hashSecret(token),
     expiresAt: new Date(Date.now() + ttl),
+    mailbox: mailboxOf(user.email),
   });
   return token;
 }
 
+/** In the caller's transaction; skipped when the mailbox holds its links already (decision 914). */
 async function sendActivationMail(ctx: AppContext, user: UserRow): Promise<void> {
+  if (!(await mayMailLink(ctx, user, 'activation'))) return;
   const token = await issueToken(ctx, user, 'activation');
   const link = `${ctx.config.publicUrl}/login?username=${encodeURIComponent(user.username)}&token=${encodeURIComponent(token)}`;
   await queueMail(
@@ -198,6 +204,7 @@ export async function activateUser(
       throw refusal;
     });
     await markActivated(tx, user.id);
+    await retireLinks(tx, user.id, ['activation']);
     await writeAudit(tx, {
       actor: { id: user.id, username: user.username, ip: origin.ip },
       action: 'auth.activate',
@@ -208,7 +215,8 @@ export async function activateUser(
 
 /**
  * Sends a new activation link when the account exists and waits for activation; silent otherwise.
- * Over a limit (per address, per account and address, account-wide) the mail is skipped quietly.
+ * Over a limit (per address, per account and address, account-wide) or the mailbox's cap of
+ * links, the mail is skipped quietly.
  */
 export async function resendConfirmation(
   ctx: AppContext,
@@ -218,7 +226,7 @@ export async function resendConfirmation(
   if (!(await withinMailLimits(ctx, 'resend', login, origin))) return;
   const user = await findUserByLogin(ctx, login);
   if (!user || user.activatedAt || user.bannedAt) return;
-  await sendActivationMail(ctx, user);
+  await inTransaction(ctx, (tx) => sendActivationMail(tx, user));
 }
 
 export async function loginUser(
@@ -288,6 +296,7 @@ export async function requestPasswordReset(
 }
 
 async function mailResetLink(tx: AppContext, user: UserRow, origin: RequestOrigin): Promise<void> {
+  if (!(await mayMailLink(tx, user, 'reset'))) return;
   const token = await issueToken(tx, user, 'reset');
   const link = `${tx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
   await queueMail(
@@ -333,11 +342,9 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password);
   await inTransaction(ctx, async (tx) => {
     const userId = await consumeToken(tx, 'reset', input.token);
-    // Every other reset link of the account dies with this one (an older mail must not work later).
-    await tx.db
-      .update(userTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, 'reset'), isNull(userTokens.usedAt)));
+    // Every other link of the account dies with this one (an older mail must not work later); the
+    // reset activates the account too, so its activation links are of no more use.
+    await retireLinks(tx, userId, ['reset', 'activation']);
     await updatePasswordHash(tx, userId, passwordHash);
     // A reset also proves the e-mail: it activates an account that was waiting for activation.
     if (!user.activatedAt) await markActivated(tx, userId);
