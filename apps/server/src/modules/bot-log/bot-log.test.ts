@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BotLogLine, BotLogLineInput, BotLogLines } from '@bot/contracts';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../../test/helpers/realtime.ts';
 import { updateSettings } from '../settings/settings.service.ts';
 import { listBotLogLines, purgeBotLog, recordBotLogLines } from './bot-log.service.ts';
+import { botLogLines } from './bot-log.table.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -263,12 +264,11 @@ describe('lines kept before they had an owner', () => {
     expect(statements).toHaveLength(3);
     for (const statement of statements) await db.execute(sql.raw(statement));
 
-    const rows = await db.execute<{ user_id: string; hwid: string }>(
-      sql`SELECT user_id, hwid FROM bot_log_lines WHERE hwid IN (${owner.hwid}, ${released})`,
-    );
-    expect(rows.rows.map(({ user_id, hwid }) => ({ user_id, hwid }))).toEqual([
-      { user_id: owner.user.id, hwid: owner.hwid },
-    ]);
+    const rows = await db
+      .select({ userId: botLogLines.userId, hwid: botLogLines.hwid })
+      .from(botLogLines)
+      .where(inArray(botLogLines.hwid, [owner.hwid, released]));
+    expect(rows).toEqual([{ userId: owner.user.id, hwid: owner.hwid }]);
     const insertWithoutOwner =
       db.execute(sql`INSERT INTO bot_log_lines (hwid, level, time, message, origin, received_at)
       VALUES (${released}, 'info', now(), 'x', 'agent', now())`);
