@@ -21,6 +21,7 @@ import { createMailer } from './core/mailer.ts';
 import { loadMasterKey } from './core/master-key.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
 import { createMetrics, measureHttpLatency } from './core/metrics.ts';
+import { PRODUCT_VERSION } from './core/paths.ts';
 import { tightenTree } from './core/private-files.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
@@ -129,7 +130,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       timeouts: config.databaseTimeouts,
       onIdleError: (error) => log.warn({ err: error }, 'connexion à la base perdue (remplacée)'),
     });
-  if (!options.skipMigrations) await database.migrate();
+  if (!options.skipMigrations) {
+    const applied = await database.migrate();
+    for (const name of applied) log.info({ migration: name }, `migration appliquée : ${name}`);
+  }
+  log.info({ version: PRODUCT_VERSION }, `version ${PRODUCT_VERSION}`);
   // The secrets at rest are sealed under a master key kept outside the data (core/master-key.ts):
   // a copy of the data started with another key stops below, before serving anything.
   let sealingKey: Buffer;

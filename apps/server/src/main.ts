@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type AppConfig, loadConfig } from './config.ts';
+import { PRODUCT_VERSION } from './core/paths.ts';
 import { claimPort, releasePort } from './core/port-claim.ts';
 import { usePrivateUmask } from './core/private-files.ts';
 import { closeGracefully } from './core/shutdown.ts';
@@ -33,7 +34,7 @@ async function main(config: AppConfig): Promise<void> {
     listenTextResolver: (address) => `serveur à l’écoute sur ${address}`,
   });
   console.log(
-    `  Plateforme prête : http://${config.host}:${config.port}/  (API : /api, documentation : /api/docs)`,
+    `  Plateforme prête (version ${PRODUCT_VERSION}) : http://${config.host}:${config.port}/  (API : /api, documentation : /api/docs)`,
   );
 }
 

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OVERLOADED_RETRY_AFTER_S } from './load-monitor.ts';
+import { PRODUCT_VERSION } from './paths.ts';
 
 /** How long one readiness check may take: a probe must answer quickly, even during an outage. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -70,8 +71,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/healthz',
-    { schema: { tags, response: { 200: z.object({ status: z.literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
+    { schema: { tags, response: { 200: z.object({ status: z.literal('ok'), version: z.string() }) } } },
+    async () => ({ status: 'ok' as const, version: PRODUCT_VERSION }),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { PRODUCT_VERSION } from './paths.ts';
 
 /**
  * Prometheus metrics of one app (one registry per app, so tests can run several side by side).
@@ -21,6 +22,13 @@ export function createMetrics(): Metrics {
     labelNames: ['code'],
     registers: [registry],
   });
+  // The usual Prometheus idiom: a constant 1 whose labels say what runs (a dashboard joins on it).
+  new Gauge({
+    name: 'build_info',
+    help: 'The product version this node runs (value always 1)',
+    labelNames: ['version', 'node'],
+    registers: [registry],
+  }).set({ version: PRODUCT_VERSION, node: process.version }, 1);
   return { registry, errors };
 }
 

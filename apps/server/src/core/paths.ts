@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,3 +21,11 @@ const SERVER_ROOT = findServerRoot();
 export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 /** The built web app (apps/web/dist). */
 export const DEFAULT_WEB_DIST_DIR = path.join(SERVER_ROOT, '..', 'web', 'dist');
+
+/**
+ * The product's version: the root `package.json`'s (semver), the one `CHANGELOG.md` names. Health,
+ * metrics (`build_info`) and the start-up log carry it, so an operator sees what runs after an upgrade.
+ */
+export const PRODUCT_VERSION: string = (
+  JSON.parse(readFileSync(path.join(SERVER_ROOT, '..', '..', 'package.json'), 'utf8')) as { version: string }
+).version;

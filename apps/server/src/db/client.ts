@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -28,7 +28,8 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   /** PostgreSQL pool figures (PGlite has no pool). */
   pool?: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
-  migrate(): Promise<void>;
+  /** Applies the migrations not applied yet; answers their names, oldest first (logged at start). */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -72,7 +73,8 @@ export function openDatabase(options: {
       db,
       engine: 'postgres',
       pool,
-      migrate: () => migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      migrate: () =>
+        migrateLogged(db, () => migrateNodePg(db as never, { migrationsFolder: MIGRATIONS_DIR })),
       close: () => pool.end(),
     };
   }
@@ -81,9 +83,35 @@ export function openDatabase(options: {
   return {
     db,
     engine: 'pglite',
-    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: () => migrateLogged(db, () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR })),
     close: () => client.close(),
   };
+}
+
+/**
+ * Runs drizzle's migrator and answers which migrations it applied: those of the journal newer than
+ * the last one the database recorded (drizzle's own rule), read before it runs. An upgrade that
+ * changes the schema says so in the log instead of silently.
+ */
+async function migrateLogged(db: Db, migrate: () => Promise<void>): Promise<string[]> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  const last = await lastAppliedMigration(db);
+  await migrate();
+  return journal.entries.filter((entry) => entry.when > last).map((entry) => entry.tag);
+}
+
+/** When the last applied migration was created (drizzle's bookkeeping table); 0 on a new database. */
+async function lastAppliedMigration(db: Db): Promise<number> {
+  try {
+    const result = (await db.execute(
+      sql`select max(created_at) as last from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: { last: string | number | null }[] };
+    return Number(result.rows[0]?.last ?? 0);
+  } catch {
+    return 0; // no bookkeeping table yet: every migration is new
+  }
 }
 
 /** Where the embedded database lives inside DATA_DIR. */
