@@ -1,10 +1,13 @@
-import { type SigningKey, type SigningKeyPurpose, signingKeyAnswer, signingKeysAnswer } from '@bot/contracts';
+import { keySetStatusAnswer, type SigningKey, signingKeyAnswer, signingKeysAnswer } from '@bot/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
-export const signingKeysKeys = { all: ['admin-signing-keys'] as const };
+export const signingKeysKeys = {
+  all: ['admin-signing-keys'] as const,
+  keySet: ['admin-signing-keys', 'key-set'] as const,
+};
 
-/** The lease signing keys (docs/licensing.md): never their private part. */
+/** The signing keys (docs/licensing.md): never their private part. */
 export const signingKeysQuery = queryOptions({
   queryKey: signingKeysKeys.all,
   queryFn: async () =>
@@ -16,18 +19,17 @@ export const signingKeysQuery = queryOptions({
     ).data,
 });
 
-export async function rotateSigningKey(purpose: SigningKeyPurpose): Promise<SigningKey> {
-  return (
-    await api.post(
-      '/admin/signing-keys/rotate',
-      { purpose },
-      {
-        schema: signingKeyAnswer,
-        fallback: 'Le changement de clé a échoué.',
-      },
-    )
-  ).data;
-}
+/** The key set the offline root signed, its expiry and the command that rotates it (decision 912). */
+export const keySetQuery = queryOptions({
+  queryKey: signingKeysKeys.keySet,
+  queryFn: async () =>
+    (
+      await api.get('/admin/key-set', {
+        schema: keySetStatusAnswer,
+        fallback: 'Impossible de charger le jeu de clés.',
+      })
+    ).data,
+});
 
 export async function revokeSigningKey(kid: string): Promise<SigningKey> {
   return (

@@ -1,10 +1,12 @@
 import {
+  KEY_SET_EXPIRY_WARNING_DAYS,
+  type KeySetStatus,
   SIGNING_KEY_PURPOSE_LABELS,
-  SIGNING_KEY_PURPOSES,
   SIGNING_KEY_STATE_LABELS,
   type SigningKey,
-  type SigningKeyPurpose,
 } from '@bot/contracts';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -12,41 +14,60 @@ import CardHeader from '@mui/material/CardHeader';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
-import {
-  revokeSigningKey,
-  rotateSigningKey,
-  signingKeysKeys,
-  signingKeysQuery,
-} from '../api/signing-keys.ts';
-
-type Pending = { kind: 'rotate'; purpose: SigningKeyPurpose } | { kind: 'revoke'; key: SigningKey };
+import { keySetQuery, revokeSigningKey, signingKeysKeys, signingKeysQuery } from '../api/signing-keys.ts';
 
 const shortKid = (kid: string) => `${kid.slice(0, 12)}…`;
 
-const purposeOf = (pending: Pending | null): SigningKeyPurpose =>
-  pending?.kind === 'revoke' ? pending.key.purpose : (pending?.purpose ?? 'lease');
-
-function rotateTitle(pending: Pending | null): string {
-  return purposeOf(pending) === 'lease' ? 'Changer la clé des baux' : 'Changer la clé des versions';
+/** What a revocation does, for the key concerned (no root needed: its standby takes over). */
+function confirmText(key: SigningKey | null): string {
+  return key?.purpose === 'release'
+    ? 'Les manifestes signés par cette clé sont refusés tout de suite : les bots demandent la mise à jour de nouveau et reçoivent un manifeste signé par la clé de réserve, qui prend le relais. À faire si la clé a fuité.'
+    : 'Les baux signés par cette clé sont refusés tout de suite : les bots connectés en reçoivent un nouveau, signé par la clé de réserve qui prend le relais ; ceux hors ligne s’arrêtent en vérifiant le leur. À faire si la clé a fuité.';
 }
 
-/** What a rotation or a revocation does, for the key concerned. */
-function confirmText(pending: Pending | null): string {
-  const isLease = purposeOf(pending) === 'lease';
-  if (pending?.kind === 'revoke')
-    return isLease
-      ? 'Les baux signés par cette clé sont refusés tout de suite : les bots connectés en reçoivent un nouveau, ceux hors ligne s’arrêtent en vérifiant le leur. À faire si la clé a fuité.'
-      : 'Les manifestes signés par cette clé sont refusés tout de suite : les bots demandent la mise à jour de nouveau et reçoivent un manifeste signé par la clé en service. À faire si la clé a fuité.';
-  return isLease
-    ? 'Les nouveaux baux seront signés par une nouvelle clé ; l’actuelle vérifie encore les siens jusqu’à leur fin.'
-    : 'Les nouveaux manifestes des versions seront signés par une nouvelle clé ; l’actuelle reste publiée le temps que ses manifestes expirent.';
+/** The set's version, its expiry (a warning from 14 days before) and the command that rotates it. */
+function KeySetSummary({ keySet }: { keySet: KeySetStatus | null }) {
+  if (!keySet)
+    return (
+      <Alert severity="warning">Aucun jeu de clés signé : les bots ne peuvent vérifier aucun bail.</Alert>
+    );
+  const daysLeft = Math.floor((Date.parse(keySet.expiresAt) - Date.now()) / 86_400_000);
+  return (
+    <Box sx={{ mb: 1 }}>
+      <Typography variant="body2">
+        Jeu de clés version {keySet.version}, signé par la racine {shortKid(keySet.rootKid)}
+        {keySet.isDevelopmentRoot ? ' (racine de développement : installation d’essai seulement)' : ''},
+        valable jusqu’au {formatDateTime(keySet.expiresAt)}.
+      </Typography>
+      {daysLeft <= KEY_SET_EXPIRY_WARNING_DAYS && (
+        <Alert severity={daysLeft < 0 ? 'error' : 'warning'} sx={{ my: 1 }}>
+          {daysLeft < 0
+            ? 'Le jeu de clés a expiré : les bots refusent tout bail jusqu’à ce qu’un nouveau jeu soit signé.'
+            : `Le jeu de clés expire dans ${daysLeft} jour${daysLeft > 1 ? 's' : ''} : signez-en un nouveau.`}
+        </Alert>
+      )}
+      <Typography variant="body2" color="text.secondary">
+        Changer une clé ou prolonger le jeu demande la clé racine, gardée hors du serveur : sur la machine où
+        elle se trouve, lancez
+      </Typography>
+      <Typography
+        component="pre"
+        variant="body2"
+        sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', my: 1 }}
+      >
+        {keySet.rotateCommand}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        (--purpose release pour la clé des versions, --purpose none pour seulement prolonger le jeu).
+      </Typography>
+    </Box>
+  );
 }
 
 function keyDates(key: SigningKey): string {
@@ -57,27 +78,23 @@ function keyDates(key: SigningKey): string {
 }
 
 /**
- * The keys that sign the bots' leases (docs/licensing.md): change the key in service (the previous
- * one still verifies its leases until they end) or revoke one (refused at once; connected bots get
- * a new lease, offline ones stop when they check theirs).
+ * The keys that sign the bots' leases and release manifests (docs/licensing.md, decision 912): the
+ * key set the offline root signed, its expiry and the command that rotates it (the server cannot
+ * sign a set), and revocation (refused at once; its standby key takes over without the root).
  */
 export function SigningKeysCard() {
   const queryClient = useQueryClient();
   const keys = useQuery(signingKeysQuery).data ?? [];
-  const [pending, setPending] = useState<Pending | null>(null);
+  const keySet = useQuery(keySetQuery);
+  const [pending, setPending] = useState<SigningKey | null>(null);
   const [isWorking, setIsWorking] = useState(false);
 
   const confirm = async () => {
     if (!pending) return;
     setIsWorking(true);
     try {
-      if (pending.kind === 'rotate') {
-        const key = await rotateSigningKey(pending.purpose);
-        notifySuccess(`Nouvelle clé en service : ${shortKid(key.kid)}`);
-      } else {
-        await revokeSigningKey(pending.key.kid);
-        notifySuccess(`Clé ${shortKid(pending.key.kid)} révoquée.`);
-      }
+      await revokeSigningKey(pending.kid);
+      notifySuccess(`Clé ${shortKid(pending.kid)} révoquée.`);
       await queryClient.invalidateQueries({ queryKey: signingKeysKeys.all });
       setPending(null);
     } catch {
@@ -89,27 +106,13 @@ export function SigningKeysCard() {
 
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
-      <CardHeader
-        title="Clés de signature"
-        slotProps={{ title: { variant: 'h6', component: 'h2' } }}
-        action={
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-            {SIGNING_KEY_PURPOSES.map((purpose) => (
-              <Button
-                key={purpose}
-                variant="outlined"
-                onClick={() => setPending({ kind: 'rotate', purpose })}
-              >
-                {purpose === 'lease' ? 'Changer la clé des baux' : 'Changer la clé des versions'}
-              </Button>
-            ))}
-          </Stack>
-        }
-      />
+      <CardHeader title="Clés de signature" slotProps={{ title: { variant: 'h6', component: 'h2' } }} />
       <CardContent sx={{ pt: 0 }}>
+        {keySet.isSuccess && <KeySetSummary keySet={keySet.data} />}
         <Typography variant="body2" color="text.secondary">
           Chaque bot vérifie hors ligne le bail signé par ces clés, et le manifeste de chaque version avant de
-          l’installer (clé des versions). Publiées sur /.well-known/jwks.json.
+          l’installer (clé des versions) ; il ne les croit que nommées par le jeu signé par la racine
+          (/.well-known/bot-keyset.json).
         </Typography>
         <List dense aria-label="Clés de signature">
           {keys.map((key) => (
@@ -118,7 +121,7 @@ export function SigningKeysCard() {
               disableGutters
               secondaryAction={
                 key.state === 'revoked' ? null : (
-                  <Button color="error" size="small" onClick={() => setPending({ kind: 'revoke', key })}>
+                  <Button color="error" size="small" onClick={() => setPending(key)}>
                     Révoquer
                   </Button>
                 )
@@ -134,8 +137,8 @@ export function SigningKeysCard() {
       </CardContent>
       <ConfirmDialog
         open={pending !== null}
-        title={pending?.kind === 'revoke' ? 'Révoquer cette clé ?' : `${rotateTitle(pending)} ?`}
-        confirmLabel={pending?.kind === 'revoke' ? 'Révoquer' : rotateTitle(pending)}
+        title="Révoquer cette clé ?"
+        confirmLabel="Révoquer"
         isBusy={isWorking}
         onConfirm={confirm}
         onCancel={() => setPending(null)}
