@@ -215,6 +215,28 @@ describe('one mailbox holds at most a few links (issue 43)', () => {
     expect(await delivered(input.email, 'Réinitialisation')).toHaveLength(CAP);
   });
 
+  it('a password reset ends the account’s activation links too (the reset activated it)', async () => {
+    const input = freshAccount();
+    expect((await call('POST', '/auth/register', input)).status).toBe(201);
+    const id = await userIdOf(input.username);
+    expect(
+      (await post('/auth/forgot-password', { email: input.email }, strangers(1)[0] as string)).status,
+    ).toBe(200);
+    await resetsDecided([id], 1);
+    const [mail] = await delivered(input.email, 'Réinitialisation');
+    const token = MailReceiver.linkOf(mail as ReceivedMail).searchParams.get('token');
+    const reset = await call('POST', '/auth/reset-password', {
+      token,
+      password: 'Nouvelle-Lune-Sur-Le-Lac-7',
+    });
+    expect(reset.body).toEqual({ success: true });
+    for (const address of strangers(CAP)) {
+      expect((await post('/auth/forgot-password', { email: input.email }, address)).status).toBe(200);
+    }
+    await resetsDecided([id], 1 + CAP);
+    expect(await delivered(input.email, 'Réinitialisation')).toHaveLength(1 + CAP);
+  });
+
   it('40 registrations with an owner’s e-mail from 40 addresses tell the owner once, not 40 times', async () => {
     const owner = await registerAndActivate(server);
     for (const address of strangers(40)) {
@@ -241,5 +263,15 @@ describe('one mailbox holds at most a few links (issue 43)', () => {
     const mails = await delivered(owner.email);
     expect(mails).toHaveLength(notices + 1);
     expect(mails.at(-1)?.subject).toBe('Nouvelle connexion à votre compte');
+  });
+});
+
+describe('mailboxOf', () => {
+  it('lower-cases, drops a +tag, and for Gmail drops the dots it ignores itself', () => {
+    expect(mailboxOf(' Alice+Promo@Example.TEST ')).toBe('alice@example.test');
+    expect(mailboxOf('alice+a+b@example.test')).toBe('alice@example.test');
+    expect(mailboxOf('a.l.ice@example.test')).toBe('a.l.ice@example.test');
+    expect(mailboxOf('A.L.ice+x@GMail.com')).toBe('alice@gmail.com');
+    expect(mailboxOf('a.lice@googlemail.com')).toBe('alice@gmail.com');
   });
 });
