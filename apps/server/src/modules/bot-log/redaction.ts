@@ -16,11 +16,11 @@ interface Range {
   rule: string;
 }
 
-/** A text as searched: its characters and, for each, where it starts in the original line. */
+/** A text as searched: its characters and where each starts in the original line. */
 interface View {
   text: string;
-  /** `starts[i]`: the original index of character i; `starts[text.length]`: the original length. */
-  starts: number[];
+  /** The original index of character `index` (of `text.length`: the original length). */
+  origin: (index: number) => number;
 }
 
 const BASE64_CHAR = /[A-Za-z0-9+/_=-]/;
@@ -63,33 +63,35 @@ function looksRandom(text: string): boolean {
   return lower >= text.length / 5 && upper >= text.length / 5;
 }
 
+const ESCAPED_ASCII = /%([0-7][0-9A-Fa-f])/g;
+
 /** The text with its `%XX` escapes of ASCII characters decoded (`%2E` for a dot), mapped back. */
 function percentDecoded(view: View): View {
-  const chars: string[] = [];
-  const starts: number[] = [];
   const { text } = view;
-  for (let at = 0; at < text.length; ) {
-    const escaped = /^%([0-7][0-9A-Fa-f])/.exec(text.slice(at, at + 3));
-    starts.push(view.starts[at] as number);
-    if (escaped) {
-      chars.push(String.fromCharCode(Number.parseInt(escaped[1] as string, 16)));
-      at += 3;
-    } else {
-      chars.push(text[at] as string);
-      at += 1;
-    }
+  const starts: number[] = [];
+  let decoded = '';
+  let at = 0;
+  for (const match of text.matchAll(ESCAPED_ASCII)) {
+    decoded += text.slice(at, match.index);
+    for (; at < match.index; at++) starts.push(at);
+    decoded += String.fromCharCode(Number.parseInt(match[1] as string, 16));
+    starts.push(match.index);
+    at = match.index + 3;
   }
-  starts.push(view.starts[text.length] as number);
-  return { text: chars.join(''), starts };
+  decoded += text.slice(at);
+  for (; at <= text.length; at++) starts.push(at);
+  return { text: decoded, origin: (index) => view.origin(starts[index] as number) };
 }
 
 /** The texts to search: the line, its percent-decoded form, and that decoded once more (`%252E`). */
 function viewsOf(text: string): View[] {
-  const views: View[] = [{ text, starts: Array.from({ length: text.length + 1 }, (_, at) => at) }];
+  const views: View[] = [{ text, origin: (index) => index }];
   for (let round = 0; round < 2; round++) {
     const last = views.at(-1) as View;
-    if (!/%[0-7][0-9A-Fa-f]/.test(last.text)) break;
-    views.push(percentDecoded(last));
+    if (!last.text.includes('%')) break;
+    const decoded = percentDecoded(last);
+    if (decoded.text === last.text) break;
+    views.push(decoded);
   }
   return views;
 }
@@ -152,8 +154,8 @@ function findSecrets(text: string, known: readonly KnownSecret[], acrossLines = 
   const found: Range[] = [];
   for (const view of viewsOf(text)) {
     const back = (start: number, end: number, rule: string): Range => ({
-      start: view.starts[start] as number,
-      end: view.starts[end] as number,
+      start: view.origin(start),
+      end: view.origin(end),
       rule,
     });
     SHAPES.forEach(({ pattern, isPrefixed }, rule) => {
