@@ -11,6 +11,7 @@ import {
   waitFor,
   whitelist,
 } from '../../../test/helpers/realtime.ts';
+import { recordBotLogLines } from './bot-log.service.ts';
 import { botLogLines } from './bot-log.table.ts';
 
 let server: TestServer;
@@ -113,6 +114,14 @@ describe('a bot log belongs to the owner of the PC when it was written', () => {
       expect(released.status).toBe(200);
       await closed;
       agent.socket.disconnect();
+      // A batch of the previous owner's agent still on its way is not kept.
+      expect(
+        await recordBotLogLines(server.app.ctx, {
+          userId: first.user.id,
+          hwid: pc.hwid,
+          lines: [{ level: 'info', time: new Date(), message: 'en retard', origin: 'agent' }],
+        }),
+      ).toEqual([]);
       // The lines went with the binding, in its transaction.
       expect(await server.app.ctx.db.select().from(botLogLines).where(eq(botLogLines.hwid, pc.hwid))).toEqual(
         [],

@@ -41,6 +41,12 @@ describe('the owner’s access key', () => {
     });
   }
 
+  it('is masked by its part after the prefix too, plain, in hex or in base64', () => {
+    const body = key.slice('bk_'.length);
+    for (const written of [body, Buffer.from(body).toString('hex'), Buffer.from(body).toString('base64')])
+      expect(one(`corps ${written} lu`)).toBe(`corps ${M} lu`);
+  });
+
   it('is masked in base64 inside a longer encoded text, whatever the bytes before it', () => {
     fc.assert(
       fc.property(
@@ -106,6 +112,12 @@ describe('secret shapes, whoever they belong to', () => {
     ['password: "…"', '{"password": "hunter 2", "x": 1}', `{"password": ${M}, "x": 1}`],
     ['mot de passe', 'Mot de passe\u00a0: hunter2', `Mot de passe\u00a0: ${M}`],
     ['a token in a query', 'GET /x?access_token=abc123&y=2', `GET /x?access_token=${M}&y=2`],
+    ['pwd, mdp, passphrase', 'pwd=a1 mdp: b2 Passphrase="c 3"', `pwd=${M} mdp: ${M} Passphrase=${M}`],
+    [
+      'secret, api_key, access-key',
+      "secret: a1, API_KEY='b2' access-key=c3",
+      `secret: ${M}, API_KEY=${M} access-key=${M}`,
+    ],
   ];
   for (const [name, line, expected] of cases)
     it(`masks ${name}`, () => {
@@ -117,6 +129,14 @@ describe('secret shapes, whoever they belong to', () => {
     expect(redactBatch([`session ${token.slice(0, 10)}`, `${token.slice(10)} ouverte`])).toEqual([
       `session ${M}`,
       `${M} ouverte`,
+    ]);
+  });
+
+  it('masks a JWS split over two lines of the batch', () => {
+    const jws = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    expect(redactBatch([`bail ${jws.slice(0, 12)}`, `${jws.slice(12)} fin`])).toEqual([
+      `bail ${M}`,
+      `${M} fin`,
     ]);
   });
 
