@@ -103,6 +103,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'session.revoke': 'Session révoquée',
   'signing_key.rotate': 'Clé de signature des baux renouvelée',
   'signing_key.revoke': 'Clé de signature des baux révoquée',
+  'signing_key.sign_set': 'Jeu de clés signé par la clé racine',
 };
 
 /** An action's French label; an action the dictionary does not know yet shows as written. */
