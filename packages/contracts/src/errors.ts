@@ -29,6 +29,10 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
   MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
+  DISK_FULL: {
+    status: 503,
+    message: 'l’enregistrement est refusé jusqu’à ce que de la place soit libérée. Réessayez plus tard.',
+  },
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
     message: 'En-tête Idempotency-Key invalide : de 1 à 255 caractères ASCII visibles.',

@@ -4,12 +4,14 @@ import { ERRORS, type ErrorCode } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../db/errors.ts';
+import { isDatabaseUnavailable, isDiskFull } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
 import type { Metrics } from './metrics.ts';
 
 /** A database outage is answered 503 with this Retry-After: the pool reconnects on the next query. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** A full disk takes a person to free space: ask again in a minute. */
+const DISK_FULL_RETRY_AFTER_SECONDS = 60;
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
@@ -103,6 +105,16 @@ function answerFor(
   if (status < 500) {
     const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
     return { status, body: { error: ERRORS[code].message, code } };
+  }
+  if (isDiskFull(error)) {
+    request.log.error({ err: error }, 'disque plein : écriture refusée');
+    const { config } = request.server.ctx;
+    const disk = config.databaseUrl ? 'du serveur PostgreSQL' : `du dossier de données (${config.dataDir})`;
+    return {
+      status: 503,
+      body: { error: `Le disque ${disk} est plein : ${ERRORS.DISK_FULL.message}`, code: 'DISK_FULL' },
+      retryAfter: DISK_FULL_RETRY_AFTER_SECONDS,
+    };
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'base de données indisponible');

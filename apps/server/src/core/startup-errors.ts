@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 /**
  * Start-up failures an operator can fix, each told in one French paragraph (what is wrong, what to
  * do) instead of a stack trace. `explainStartupError` recognises the usual causes by their codes.
@@ -53,9 +54,31 @@ function explainOne(
     /timeout exceeded when trying to connect|Connection terminated/i.test(message)
   )
     return `Le serveur PostgreSQL de DATABASE_URL est injoignable (${error.code ?? 'délai dépassé'}). Vérifiez qu’il est démarré, l’hôte et le port de DATABASE_URL, et qu’aucun pare-feu ne bloque la connexion.`;
+  if (error.code === 'ENOSPC' || error.code === '53100' || /No space left on device/i.test(message))
+    return diskFullAdvice(dataDir);
+  if (/^Aborted\(\)|PGlite failed to initialize/.test(message) && isNearlyFull(dataDir))
+    return diskFullAdvice(dataDir);
   if (/^Aborted\(\)|PGlite failed to initialize/.test(message))
     return `La base embarquée de ${dataDir}/pglite est illisible (fichiers endommagés ou écrits par une autre version). Restaurez une sauvegarde (npm run restore), ou déplacez ce dossier pour repartir d’une base vide.`;
   if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EEXIST'].includes(error.code ?? '') && error.path)
     return `Le dossier de données ${dataDir} n’est pas utilisable en écriture (${error.code} sur ${error.path}). Choisissez un dossier accessible en écriture avec la variable DATA_DIR, ou libérez de la place sur le disque.`;
   return undefined;
+}
+
+/** A full disk is not damage: free space and start again, everything acknowledged is there. */
+function diskFullAdvice(dataDir: string): string {
+  return `Le disque de ${dataDir} est plein. Libérez de la place (df -h ${dataDir}) puis relancez : les données ne sont pas endommagées, ne restaurez pas de sauvegarde.`;
+}
+
+/**
+ * The embedded database aborts without saying why when it cannot write: a disk with almost no room
+ * left (under 1 MiB) tells that cause apart from real damage.
+ */
+function isNearlyFull(dataDir: string): boolean {
+  try {
+    const { bavail, bsize } = statfsSync(dataDir);
+    return bavail * bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
 }

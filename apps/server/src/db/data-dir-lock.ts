@@ -36,10 +36,18 @@ export async function lockDataDir(dataDir: string, log: Logger): Promise<() => P
       rmSync(lockPath, { recursive: true, force: true });
       release = await lock();
     }
-    writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    try {
+      writeFileSync(ownerPath, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    } catch (error) {
+      // A full disk: give the lock back, or the start after freeing space is refused as "in use".
+      await release().catch(() => rmSync(lockPath, { recursive: true, force: true }));
+      throw error;
+    }
     return async () => {
       rmSync(ownerPath, { force: true });
-      await release();
+      // A lock compromised while running (its refresh failed on a full disk) is still ours to
+      // remove: left behind, it would refuse the restart that follows as "already used".
+      await release().catch(() => rmSync(lockPath, { recursive: true, force: true }));
     };
   } catch (error) {
     if ((error as { code?: string }).code === 'ELOCKED') {

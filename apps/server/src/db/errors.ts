@@ -41,3 +41,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when a write failed because the disk is full: PostgreSQL's `disk_full` (SQLSTATE 53100,
+ * which PGlite raises too: "could not extend file … No space left on device") or the system's
+ * ENOSPC. Not corruption: once space is freed the writes go through (docs/operations.md).
+ */
+export function isDiskFull(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const candidate = current as { code?: string; message?: string };
+    if (candidate.code === '53100' || candidate.code === 'ENOSPC') return true;
+    if (candidate.message && /No space left on device|ENOSPC/i.test(candidate.message)) return true;
+  }
+  return false;
+}
