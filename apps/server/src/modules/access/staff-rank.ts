@@ -155,7 +155,7 @@ export async function mayReadBotOf(
  */
 export async function outrankedByCondition(
   ctx: AppContext,
-  input: { actorId: string; userId: PgColumn; isAdministrator: PgColumn },
+  input: { actorId: string; userId: PgColumn | SQL; isAdministrator: PgColumn | SQL },
 ): Promise<SQL | undefined> {
   const actor = await findUserById(ctx, input.actorId);
   if (actor?.isAdministrator) return undefined;

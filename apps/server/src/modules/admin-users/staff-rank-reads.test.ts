@@ -171,6 +171,17 @@ describe('lists and exports show outranking accounts by their identity only (iss
     expect(text).toContain(senior.user.username);
     expect(text).not.toContain('123456789012345678');
     expect(text).toContain('222222222222222222');
+    // Found by address only when the reader outranks their actor: the customer's own, not the administrator's.
+    await call('DELETE', '/me/sessions', undefined, customer.token);
+    const byAddress = await call<{ data: Entry[] }>(
+      'GET',
+      `/admin/audit?pageSize=100&q=${encodeURIComponent('127.0.0.1')}`,
+      undefined,
+      auditor.token,
+    );
+    const actors = byAddress.body.data.map((entry) => entry.actorId);
+    expect(actors).toContain(customer.user.id);
+    expect(actors).not.toContain(admin.user.id);
     // An administrator reads them whole.
     const whole = await call<{ data: Entry[] }>('GET', '/admin/audit?pageSize=100', undefined, admin.token);
     expect(

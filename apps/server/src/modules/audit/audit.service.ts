@@ -10,7 +10,8 @@ import {
   pageTotal,
 } from '../../core/admin-list.ts';
 import { newId } from '../../core/ids.ts';
-import { findOutrankingUserIds } from '../access/staff-rank.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
+import { users } from '../users/users.table.ts';
 import { auditLog } from './audit.table.ts';
 
 export interface AuditActor {
@@ -75,7 +76,10 @@ function toAuditEntry(row: AuditRow): AuditEntryView {
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** WHERE of an audit list: actor (id or username), action (exact, or prefix `user.`), target, period, free text. */
-function auditFilterOf(query: Partial<AuditQuery> & { involvingUserId?: string }): SQL | undefined {
+function auditFilterOf(
+  query: Partial<AuditQuery> & { involvingUserId?: string },
+  ipSearchable: SQL | undefined,
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.actor) {
     conditions.push(
@@ -106,7 +110,7 @@ function auditFilterOf(query: Partial<AuditQuery> & { involvingUserId?: string }
         ilike(auditLog.action, pattern),
         ilike(auditLog.actorUsername, pattern),
         ilike(auditLog.targetLabel, pattern),
-        ilike(auditLog.ip, pattern),
+        and(ipSearchable, ilike(auditLog.ip, pattern)),
       ),
     );
   }
@@ -158,6 +162,14 @@ async function readableBy(
   });
 }
 
+/** Entries the reader may find by address: those by an actor they outrank (decision 404). */
+const ipSearchableBy = (ctx: AppContext, reader: { id: string }) =>
+  outrankedByCondition(ctx, {
+    actorId: reader.id,
+    userId: auditLog.actorId,
+    isAdministrator: sql`(select ${users.isAdministrator} from ${users} where ${users.id} = ${auditLog.actorId})`,
+  });
+
 /** Filters matching more entries than this answer an estimated total (core/admin-list.ts). */
 const EXACT_TOTAL_UP_TO = 10_000;
 
@@ -171,7 +183,7 @@ export async function listAudit(
   query: AuditQuery & { involvingUserId?: string },
   reader: { id: string },
 ): Promise<{ data: AuditEntryView[] } & PageTotal> {
-  const where = auditFilterOf(query);
+  const where = auditFilterOf(query, query.q ? await ipSearchableBy(ctx, reader) : undefined);
   const { limit, offset } = pageOf(query);
   const rows = await ctx.db
     .select()
@@ -197,11 +209,15 @@ export function streamAudit(
   query: Partial<AuditQuery>,
   reader: { id: string },
 ): AsyncIterable<AuditEntryView> {
-  const where = auditFilterOf(query);
+  let filter: Promise<SQL | undefined> | undefined;
   // Newest first by the UUID v7 id (write order), keyset-paged: the trail only grows.
   return inKeysetBatches(
-    async (before: string | undefined, limit) =>
-      readableBy(
+    async (before: string | undefined, limit) => {
+      filter ??= (query.q ? ipSearchableBy(ctx, reader) : Promise.resolve(undefined)).then((searchable) =>
+        auditFilterOf(query, searchable),
+      );
+      const where = await filter;
+      return readableBy(
         ctx,
         reader,
         (
@@ -212,7 +228,8 @@ export function streamAudit(
             .orderBy(desc(auditLog.id))
             .limit(limit)
         ).map(toAuditEntry),
-      ),
+      );
+    },
     (entry) => entry.id,
   );
 }
