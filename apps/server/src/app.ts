@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { type BackgroundLoop, BackgroundLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
+import { closeConnectionsOnDrain } from './core/connection-drain.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
@@ -28,6 +29,7 @@ import { openRedis, waitForRedis } from './core/redis.ts';
 import { logRequests } from './core/request-log.ts';
 import { documentAnswers, documentTransform } from './core/route-docs.ts';
 import { addSecurityHeaders } from './core/security-headers.ts';
+import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { createPermissionCache, seedPermissions } from './modules/access/access.service.ts';
@@ -85,6 +87,8 @@ import { openSecretsAtRest } from './secrets-at-rest.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** What a forced exit still tries to save (core/shutdown.ts): the bot history, the database. */
+    lastSave: LastSaveStep[];
   }
 }
 
@@ -206,12 +210,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (ctx.load.maxConnections) app.server.maxConnections = ctx.load.maxConnections;
   const realtime = createRealtimeHub(ctx, app.server, redis);
   ctx.live = realtime.live;
+  // During the drain answers close their connections; what stays open late is cut.
+  closeConnectionsOnDrain(app);
   await seedPermissions(ctx);
   // A loopback installation signs its key set with a development root of its own, and says so.
   await establishDevelopmentKeySet(ctx);
   ctx.onClose(() => writeSessionTouches(ctx));
 
   app.decorate('ctx', ctx);
+  // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
+  // and closes the database, for at most a couple of seconds (docs/operations.md).
+  let databaseClosed: Promise<void> | undefined;
+  const closeDatabase = () => (databaseClosed ??= database.close());
+  app.decorate('lastSave', [
+    { what: 'l’historique des bots en mémoire', run: () => realtime.close() },
+    { what: 'la fermeture de la base', run: closeDatabase },
+  ]);
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -320,7 +334,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     for (const cleanup of cleanups.reverse()) await cleanup();
     ctx.mailer.close();
     await redis?.close();
-    await database.close();
+    await closeDatabase();
     // PGlite gives the files it created while serving mode 0666 (core/private-files.ts).
     await tightenTree(config.dataDir);
     await releaseDataDir?.();

@@ -4,17 +4,14 @@ import { type AppConfig, loadConfig } from './config.ts';
 import { PRODUCT_VERSION } from './core/paths.ts';
 import { claimPort, releasePort } from './core/port-claim.ts';
 import { usePrivateUmask } from './core/private-files.ts';
-import { closeGracefully } from './core/shutdown.ts';
+import { closeGracefully, SHUTDOWN_GRACE_MS } from './core/shutdown.ts';
 import { explainStartupError } from './core/startup-errors.ts';
 import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
-
-/** Longest a graceful stop may take (in-flight requests, history flush) before the process exits 1. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 let app: FastifyInstance | undefined;
 
 /**
- * config -> claim the port -> buildApp (migrations) -> listen; SIGTERM/SIGINT drain and exit 0.
+ * config -> claim the port -> buildApp (migrations) -> listen; SIGTERM/SIGINT/SIGHUP drain and exit 0.
  * Every start-up failure an operator can fix is one French paragraph and exit code 1.
  */
 async function main(config: AppConfig): Promise<void> {
@@ -58,18 +55,22 @@ process.on('unhandledRejection', (reason) => {
   else console.error('promesse rejetée sans traitement', reason);
 });
 
-// SIGINT/SIGTERM drain (a repeated Ctrl-C does not cut the drain short, a third press does); an
-// uncaught exception drains too, since state may be corrupt.
+// SIGINT/SIGTERM/SIGHUP drain (a repeated Ctrl-C does not cut the drain short, a third press does);
+// an uncaught exception drains too, since state may be corrupt. Under `npm start` (npm sets
+// npm_lifecycle_event) the server also drains when npm goes: nothing outlives `npm start`.
 closeGracefully({
   delay: SHUTDOWN_GRACE_MS,
   log: () => app?.log,
   close: async ({ err }) => {
     if (err) app?.log.error({ err }, 'erreur fatale : arrêt');
-    // Fastify stops accepting, lets in-flight requests finish, then the hub tells sockets to
-    // reconnect elsewhere, flushes bot history, and the database closes.
+    // Fastify stops accepting; the hub tells sockets to reconnect elsewhere and flushes bot
+    // history; requests in flight finish, each answer closing its connection (connections still
+    // open late are cut: core/connection-drain.ts); the database closes.
     await app?.close();
     app?.log.info('arrêt terminé : requêtes servies, sockets fermés, base fermée');
   },
+  lastSave: () => app?.lastSave ?? [],
+  watchParent: process.env.npm_lifecycle_event !== undefined,
 });
 
 // Everything this process writes (database, outbox, master key) is its user's only (docs/security.md).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pressCounter, SAME_PRESS_MS } from './shutdown.ts';
+import { pressCounter, runLastSave, SAME_PRESS_MS } from './shutdown.ts';
 
 describe('pressCounter: what a drain signal means', () => {
   it('a press relayed by npm is the same press; the second press is logged, the third forces', () => {
@@ -19,5 +19,36 @@ describe('pressCounter: what a drain signal means', () => {
     expect(verdictOf(0)).toBe('drain');
     for (let at = 1; at <= 5; at += 1) expect(verdictOf(at * (SAME_PRESS_MS / 2))).toBe('relayed');
     expect(verdictOf(5 * (SAME_PRESS_MS / 2) + SAME_PRESS_MS)).toBe('repeated');
+  });
+});
+
+describe('runLastSave: what a forced exit still saves, and names what it could not', () => {
+  it('runs the steps in order within the bound, naming a failed step, a late one and one left without time', async () => {
+    const ran: string[] = [];
+    const lost = await runLastSave(
+      [
+        { what: 'l’historique', run: async () => void ran.push('historique') },
+        {
+          what: 'les sessions',
+          run: async () => {
+            ran.push('sessions');
+            throw new Error('base injoignable');
+          },
+        },
+        { what: 'la base', run: () => new Promise(() => ran.push('base')) },
+        { what: 'le verrou', run: async () => void ran.push('verrou') },
+      ],
+      50,
+    );
+    expect(ran).toEqual(['historique', 'sessions', 'base']);
+    expect(lost).toEqual([
+      'les sessions (base injoignable)',
+      'la base (délai dépassé)',
+      'le verrou (plus de temps)',
+    ]);
+  });
+
+  it('nothing lost when every step ends in time', async () => {
+    expect(await runLastSave([{ what: 'la base', run: async () => {} }], 1_000)).toEqual([]);
   });
 });
