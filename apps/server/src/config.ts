@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { isLoopbackInstallation } from './core/installation.ts';
 import type { LoadConfig } from './core/load-monitor.ts';
 import {
-  defaultMasterKeyFile,
-  MASTER_KEY_COMMAND,
   type MasterKeySource,
-  parseMasterKey,
+  MISSING_MASTER_KEY,
+  masterKeySource,
+  masterKeyText,
 } from './core/master-key.ts';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
@@ -60,12 +60,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** The master key that seals secrets at rest (core/master-key.ts): a file holding it, or the value. */
   MASTER_KEY_FILE: z.string().min(1).optional(),
-  MASTER_KEY: z
-    .string()
-    .refine((value) => parseMasterKey(value) !== undefined, {
-      message: `32 octets aléatoires en base64 attendus (${MASTER_KEY_COMMAND})`,
-    })
-    .optional(),
+  MASTER_KEY: masterKeyText.optional(),
   REDIS_URL: z.string().url().optional(),
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
@@ -119,10 +114,7 @@ export interface AppConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
-  /**
-   * Where the master key comes from (core/master-key.ts): never the database nor DATA_DIR; on the
-   * embedded database without MASTER_KEY_FILE / MASTER_KEY, a file beside DATA_DIR created once.
-   */
+  /** Where the master key sealing the secrets at rest comes from (core/master-key.ts): never DATA_DIR. */
   masterKey: MasterKeySource;
   /** PostgreSQL: how long to wait for a connection and for one statement before answering 503. */
   databaseTimeouts: { connectTimeoutMs: number; statementTimeoutMs: number };
@@ -333,20 +325,9 @@ function installationProblems(e: z.infer<typeof envSchema>, isLoopback: boolean)
     problems.push(
       'Aucun moyen de paiement : définissez STRIPE_SECRET_KEY et STRIPE_WEBHOOK_SECRET, ou PAYMENT_PROVIDER=sandbox pour une installation d’essai (le bac à sable valide chaque commande sans paiement).',
     );
-  // Every node must seal with the same key, and none may invent one (docs/operations.md, "Master key").
-  if (e.DATABASE_URL && !e.MASTER_KEY && !e.MASTER_KEY_FILE)
-    problems.push(
-      `DATABASE_URL sans clé maîtresse : définissez MASTER_KEY_FILE (un fichier d’une ligne : ${MASTER_KEY_COMMAND}) ou MASTER_KEY, la même sur chaque nœud ; avec PostgreSQL le serveur n’en crée pas.`,
-    );
+  // Every node must seal with the same key, and none may invent one (docs/operations.md).
+  if (e.DATABASE_URL && !e.MASTER_KEY && !e.MASTER_KEY_FILE) problems.push(MISSING_MASTER_KEY);
   return problems;
-}
-
-function masterKeySource(e: z.infer<typeof envSchema>, dataDir: string): MasterKeySource {
-  if (e.MASTER_KEY) return { kind: 'value', value: e.MASTER_KEY };
-  if (e.MASTER_KEY_FILE)
-    return { kind: 'file', path: path.resolve(e.MASTER_KEY_FILE), createIfMissing: false };
-  if (e.DATABASE_URL) return { kind: 'missing' };
-  return { kind: 'file', path: defaultMasterKeyFile(dataDir), createIfMissing: true };
 }
 
 /** Parses the environment; throws one error listing every bad variable. */
@@ -390,7 +371,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    masterKey: masterKeySource(e, dataDir),
+    masterKey: masterKeySource({
+      value: e.MASTER_KEY,
+      file: e.MASTER_KEY_FILE,
+      shared: Boolean(e.DATABASE_URL),
+      dataDir,
+    }),
     databaseTimeouts: {
       connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { StartupError } from './startup-errors.ts';
 
 /**
@@ -23,6 +24,27 @@ export const MASTER_KEY_BYTES = 32;
 
 /** How an operator makes one (named in every message about a bad key). */
 export const MASTER_KEY_COMMAND = 'openssl rand -base64 32';
+
+/** MASTER_KEY as config.ts parses it: the message names the variable's expected form, never its value. */
+export const masterKeyText = z.string().refine((value) => parseMasterKey(value) !== undefined, {
+  message: `32 octets aléatoires en base64 attendus (${MASTER_KEY_COMMAND})`,
+});
+
+/** With PostgreSQL and no key: one of the problems that stop a start (config.installation). */
+export const MISSING_MASTER_KEY = `DATABASE_URL sans clé maîtresse : définissez MASTER_KEY_FILE (un fichier d’une ligne : ${MASTER_KEY_COMMAND}) ou MASTER_KEY, la même sur chaque nœud ; avec PostgreSQL le serveur n’en crée pas.`;
+
+/** MASTER_KEY, else MASTER_KEY_FILE, else (embedded database only) the default file beside DATA_DIR. */
+export function masterKeySource(input: {
+  value: string | undefined;
+  file: string | undefined;
+  shared: boolean;
+  dataDir: string;
+}): MasterKeySource {
+  if (input.value) return { kind: 'value', value: input.value };
+  if (input.file) return { kind: 'file', path: path.resolve(input.file), createIfMissing: false };
+  if (input.shared) return { kind: 'missing' };
+  return { kind: 'file', path: defaultMasterKeyFile(input.dataDir), createIfMissing: true };
+}
 
 /** The embedded default: `<DATA_DIR>.master-key`, beside the data folder, never inside it. */
 export function defaultMasterKeyFile(dataDir: string): string {
