@@ -7,6 +7,7 @@ import {
   connectOwnerBot,
   createBotOwner,
   type TestSocket,
+  waitFor,
 } from '../../../test/helpers/realtime.ts';
 import { invalidateUserPermissions } from '../access/access.service.ts';
 import { users } from '../users/users.table.ts';
@@ -80,6 +81,36 @@ describe('reads of a bot follow its owner’s rank (issue 43)', () => {
       sockets.push(allowed.socket);
       expect(allowed.ack, type).toMatchObject({ ok: true });
     }
+  });
+});
+
+describe('a staff member watching a bot loses it with the rank (issue 43)', () => {
+  it('closes the watch of a bot whose owner holds a permission the watcher just lost', async () => {
+    const admin = await server.createUser({ isAdministrator: true });
+    const seniorBot = await createBotOwner(server, {
+      permissions: ['can_useGathering', 'can_manageSettings'],
+    });
+    const watcher = await server.createUser({ permissions: ['can_manageMap', 'can_manageSettings'] });
+    const { socket, ack } = await connectAndAuthenticate(server, {
+      type: 'client',
+      token: watcher.token,
+      hwid: seniorBot.hwid,
+    });
+    sockets.push(socket);
+    expect(ack).toMatchObject({ ok: true });
+    const closed = waitFor(socket, 'auth_error');
+    const detail = await call<{ data: { grants: { id: string; permission: string }[] } }>(
+      'GET',
+      `/admin/users/${watcher.user.id}`,
+      undefined,
+      admin.token,
+    );
+    const grant = detail.body.data.grants.find((entry) => entry.permission === 'can_manageSettings');
+    expect(
+      (await call('DELETE', `/admin/users/${watcher.user.id}/grants/${grant?.id}`, undefined, admin.token))
+        .status,
+    ).toBe(204);
+    expect(await closed).toMatchObject({ code: 'FORBIDDEN' });
   });
 });
 
