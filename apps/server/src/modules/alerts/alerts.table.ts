@@ -27,6 +27,8 @@ export const alertPreferences = pgTable('alert_preferences', {
   paymentWebhooks: boolean('payment_webhooks').notNull().default(false),
   mailBacklog: boolean('mail_backlog').notNull().default(false),
   releaseHalted: boolean('release_halted').notNull().default(false),
+  /** The root-signed key set expires within 14 days (decision 912). */
+  keySetExpiring: boolean('key_set_expiring').notNull().default(false),
   /** A reminder every so many hours while an incident stays open; 0: never (decision 907). */
   reminderHours: integer('reminder_hours').notNull().default(0),
   /** E-mail alerts gathered into one mail a day (decision 907). */

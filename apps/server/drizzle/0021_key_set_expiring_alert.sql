@@ -1,0 +1,1 @@
+ALTER TABLE "alert_preferences" ADD COLUMN "key_set_expiring" boolean DEFAULT false NOT NULL;
