@@ -7,6 +7,7 @@ export const FLEET_ALERT_RULES = [
   'payment_webhooks',
   'mail_backlog',
   'release_halted',
+  'key_set_expiring',
 ] as const;
 export type FleetAlertRule = (typeof FLEET_ALERT_RULES)[number];
 
@@ -137,6 +138,7 @@ export const FLEET_ALERT_PERMISSIONS: Record<FleetAlertRule, readonly Permission
   payment_webhooks: ['can_manageSettings'],
   mail_backlog: ['can_manageSettings'],
   release_halted: ['can_manageSettings'],
+  key_set_expiring: ['can_manageSettings'],
 };
 
 export function fleetAlertRulesFor(held: readonly Permission[]): FleetAlertRule[] {
@@ -151,6 +153,7 @@ export const FLEET_ALERT_FIELDS = {
   payment_webhooks: 'paymentWebhooks',
   mail_backlog: 'mailBacklog',
   release_halted: 'releaseHalted',
+  key_set_expiring: 'keySetExpiring',
 } as const satisfies Record<FleetAlertRule, string>;
 
 export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
@@ -158,6 +161,7 @@ export const FLEET_ALERT_LABELS: Record<FleetAlertRule, string> = {
   payment_webhooks: 'Webhooks de paiement en échec',
   mail_backlog: 'File des e-mails en retard',
   release_halted: 'Déploiement d’une version arrêté de lui-même',
+  key_set_expiring: 'Jeu de clés des bots bientôt expiré',
 };
 
 export const FLEET_ERROR_PERCENT_MIN = 1;
@@ -184,6 +188,11 @@ export const fleetAlertPreferencesSchema = z.object({
   /** A staged rollout halted itself: the new version fares worse than the previous (decision 910). */
   // Optional in a request: clients written before it keep working (it stays off).
   releaseHalted: z.boolean().default(false),
+  /**
+   * The key set the offline root signed expires within `KEY_SET_EXPIRY_WARNING_DAYS` (decision 912):
+   * past it every agent refuses every lease. Optional in a request, like `releaseHalted`.
+   */
+  keySetExpiring: z.boolean().default(false),
 });
 export type FleetAlertPreferences = z.infer<typeof fleetAlertPreferencesSchema>;
 
@@ -193,6 +202,7 @@ export const DEFAULT_FLEET_ALERT_PREFERENCES: FleetAlertPreferences = {
   paymentWebhooks: false,
   mailBacklog: false,
   releaseHalted: false,
+  keySetExpiring: false,
 };
 
 export const fleetAlertPreferencesAnswer = z.object({

@@ -105,6 +105,7 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
           eq(alertPreferences.paymentWebhooks, true),
           eq(alertPreferences.mailBacklog, true),
           eq(alertPreferences.releaseHalted, true),
+          eq(alertPreferences.keySetExpiring, true),
         ),
         isNull(users.bannedAt),
       ),

@@ -72,6 +72,10 @@ const FLEET_RECOVERIES: Partial<Record<AlertRule, (lasted: string) => { title: s
     title: 'File des e-mails résorbée',
     body: `Plus aucun e-mail n’attend depuis longtemps (après ${lasted} de retard).`,
   }),
+  key_set_expiring: () => ({
+    title: 'Jeu de clés des bots renouvelé',
+    body: 'Un nouveau jeu de clés signé par la clé racine est en service : les bots peuvent de nouveau vérifier leurs baux sans échéance proche.',
+  }),
   release_halted: (lasted) => ({
     title: 'Déploiement repris ou version retirée',
     body: `Le déploiement arrêté ne l’est plus (après ${lasted}) : repris par l’équipe, ou la version a été retirée.`,

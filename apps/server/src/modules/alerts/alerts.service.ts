@@ -99,6 +99,7 @@ async function readFleetAlertPreferences(ctx: AppContext, userId: string): Promi
       paymentWebhooks: alertPreferences.paymentWebhooks,
       mailBacklog: alertPreferences.mailBacklog,
       releaseHalted: alertPreferences.releaseHalted,
+      keySetExpiring: alertPreferences.keySetExpiring,
     })
     .from(alertPreferences)
     .where(eq(alertPreferences.userId, userId));

@@ -53,6 +53,7 @@ const fleet = (overrides: Partial<FleetAlertPreferences> = {}): FleetAlertPrefer
   paymentWebhooks: false,
   mailBacklog: false,
   releaseHalted: false,
+  keySetExpiring: false,
   ...overrides,
 });
 
@@ -104,7 +105,7 @@ describe('choosing fleet alerts', () => {
     );
     expect(initial.body).toEqual({
       data: fleet(),
-      allowed: ['payment_webhooks', 'mail_backlog', 'release_halted'],
+      allowed: ['payment_webhooks', 'mail_backlog', 'release_halted', 'key_set_expiring'],
     });
 
     // The map's alert needs a fleet permission this member does not hold: the server says so.

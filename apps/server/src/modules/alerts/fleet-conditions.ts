@@ -1,11 +1,13 @@
 import {
   type FleetAlertRule,
   HEALTH_FIGURE_LABELS,
+  KEY_SET_EXPIRY_WARNING_DAYS,
   MAIL_BACKLOG_MINUTES,
   WEBHOOK_FAILURES_THRESHOLD,
   WEBHOOK_FAILURES_WINDOW_MINUTES,
 } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
+import { findCurrentKeySet } from '../licensing/key-set.service.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
 import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
 import { type HaltedRelease, haltedReleases } from '../releases/release-health.ts';
@@ -22,6 +24,8 @@ export interface FleetState {
   mail: Awaited<ReturnType<typeof mailBacklog>> | undefined;
   /** Builds whose staged rollout halted itself (decision 910). */
   halted: HaltedRelease[] | undefined;
+  /** When the root-signed key set expires (null: none signed yet), decision 912. */
+  keySetExpiresAt: Date | null | undefined;
 }
 
 export interface FleetWatcher {
@@ -41,6 +45,9 @@ export async function readFleetState(
     webhooks: wanted.has('payment_webhooks') ? await webhookHealth(ctx, 'stripe', now) : undefined,
     mail: wanted.has('mail_backlog') ? await mailBacklog(ctx) : undefined,
     halted: wanted.has('release_halted') ? await haltedReleases(ctx) : undefined,
+    keySetExpiresAt: wanted.has('key_set_expiring')
+      ? ((await findCurrentKeySet(ctx))?.expiresAt ?? null)
+      : undefined,
   };
 }
 
@@ -61,6 +68,7 @@ export function isFleetRuleUnknown(state: FleetState, rule: FleetAlertRule): boo
   // Only an accepted call ends a webhook incident: fewer failures lately may just mean fewer calls.
   if (rule === 'payment_webhooks') return state.webhooks?.last?.accepted !== true;
   if (rule === 'release_halted') return state.halted === undefined;
+  if (rule === 'key_set_expiring') return state.keySetExpiresAt === undefined;
   return state.mail === undefined;
 }
 
@@ -109,7 +117,21 @@ export function fleetConditions(state: FleetState, watcher: FleetWatcher, now: D
   }
   if (watcher.fleetRules.has('release_halted'))
     for (const release of state.halted ?? []) holding.push(haltCondition(release, now));
+  const expiresAt = state.keySetExpiresAt;
+  const warnFrom = expiresAt ? expiresAt.getTime() - KEY_SET_EXPIRY_WARNING_DAYS * 86_400_000 : Infinity;
+  if (watcher.fleetRules.has('key_set_expiring') && expiresAt && now.getTime() >= warnFrom)
+    holding.push(keySetCondition(expiresAt, new Date(warnFrom), now));
   return holding;
+}
+
+/** The key set nears its expiry (decision 912): past it every agent refuses every lease. */
+function keySetCondition(expiresAt: Date, since: Date, now: Date): HoldingCondition {
+  const days = Math.ceil((expiresAt.getTime() - now.getTime()) / 86_400_000);
+  const when = days > 0 ? `expire dans ${days} jour${plural(days)} (${expiresAt.toISOString()})` : 'a expiré';
+  return fleetCondition('key_set_expiring', 'key-set', since, {
+    title: `Le jeu de clés des bots ${days > 0 ? `expire dans ${days} jour${plural(days)}` : 'a expiré'}`,
+    body: `Le jeu de clés signé par la clé racine ${when} : passé ce délai, les bots refusent tout bail. Sur la machine qui garde la clé racine, lancez npm run keys:rotate -- --root-key /chemin/vers/racine.jwk --purpose none (docs/licensing.md).`,
+  });
 }
 
 /** One halted build: which figure of its bots stopped it, against which version. */

@@ -8,15 +8,28 @@ import {
   LeaseVerifier,
   type VerifiedLease,
 } from '@bot/bot-agent';
-import { KEY_REVOCATION_TYPE, RELEASE_MANIFEST_TYPE, type ReleaseManifest } from '@bot/contracts';
+import {
+  DEFAULT_FLEET_ALERT_PREFERENCES,
+  KEY_REVOCATION_TYPE,
+  type NotificationsAnswer,
+  RELEASE_MANIFEST_TYPE,
+  type ReleaseManifest,
+} from '@bot/contracts';
 import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../../../test/database.ts';
-import { startTestServer, type TestServer } from '../../../test/harness.ts';
+import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { createBotOwner } from '../../../test/helpers/realtime.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { DEVELOPMENT_ROOT_FILE, loadDevelopmentRoot, revokeKey, signKeySet } from './key-set.service.ts';
+import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
+import {
+  DEVELOPMENT_ROOT_FILE,
+  findCurrentKeySet,
+  loadDevelopmentRoot,
+  revokeKey,
+  signKeySet,
+} from './key-set.service.ts';
 import { currentSigner } from './signing-keys.service.ts';
 
 /** The root of trust (decision 912) with the real server, the real SDK and real signatures. */
@@ -26,7 +39,8 @@ const SYSTEM = { id: null, username: 'test', ip: null };
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The alert evaluation runs when this file says (below), never on its own in between.
+  server = await startTestServer({ alerts: { evaluateEveryMs: 3_600_000 } });
 });
 afterAll(async () => {
   for (const client of clients) await client.stop();
@@ -192,6 +206,30 @@ describe('updates', () => {
     expect(told).toEqual(['3.0.0']);
     expect(updates.highestTrustedVersion).toBe('3.0.0');
     expect(decodeProtectedHeader(next.manifest as string).typ).toBe(RELEASE_MANIFEST_TYPE);
+  });
+});
+
+describe('the staff alert', () => {
+  it('staff who chose it are told from 14 days before the key set expires, with the command that renews it', async () => {
+    const call = apiClient(server);
+    const staff = await server.createUser({ permissions: ['can_manageSettings'] });
+    const chosen = { ...DEFAULT_FLEET_ALERT_PREFERENCES, keySetExpiring: true };
+    expect((await call('PUT', '/me/alerts/fleet', chosen, staff.token)).status).toBe(200);
+    const ctx = server.app.ctx;
+    const expiresAt = (await findCurrentKeySet(ctx))?.expiresAt.getTime() as number;
+    const titles = async () =>
+      (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, staff.token)).body.data.map(
+        (notification) => `${notification.title} ${notification.body}`,
+      );
+    await evaluateAlerts(ctx, new Date(expiresAt - 15 * DAY));
+    await evaluateAlerts(ctx, new Date(expiresAt - 15 * DAY + 3_600_000));
+    expect(await titles()).toEqual([]);
+    await evaluateAlerts(ctx, new Date(expiresAt - 13 * DAY));
+    await evaluateAlerts(ctx, new Date(expiresAt - 13 * DAY + 3_600_000));
+    const told = await titles();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/Le jeu de clés des bots expire dans 13 jours/);
+    expect(told[0]).toContain('npm run keys:rotate -- --root-key');
   });
 });
 

@@ -25,8 +25,13 @@ const HOUR_MS = 3_600_000;
 type Row = typeof maintenanceWindows.$inferSelect;
 
 /** The rules a window of each scope mutes (decision 907): the alerts the platform itself causes. */
-/** Fleet alerts a maintenance can cause (a halted rollout is about a build, not the platform). */
-const PLATFORM_FLEET_RULES = FLEET_ALERT_RULES.filter((rule) => rule !== 'release_halted');
+/**
+ * Fleet alerts a maintenance can cause (a halted rollout is about a build, an expiring key set about
+ * the operator's root, decision 912: not the platform).
+ */
+const PLATFORM_FLEET_RULES = FLEET_ALERT_RULES.filter(
+  (rule) => rule !== 'release_halted' && rule !== 'key_set_expiring',
+);
 const MUTED_RULES: Record<MaintenanceScope, ReadonlySet<AlertRule>> = {
   all: new Set<AlertRule>(['bot_offline', 'account_error', ...PLATFORM_FLEET_RULES]),
   fleet: new Set<AlertRule>(PLATFORM_FLEET_RULES),

@@ -8,6 +8,7 @@ import {
   type FleetAlertPreferencesAnswer,
   type FleetAlertRule,
   fleetAlertPreferencesSchema,
+  KEY_SET_EXPIRY_WARNING_DAYS,
   MAIL_BACKLOG_MINUTES,
   WEBHOOK_FAILURES_THRESHOLD,
   WEBHOOK_FAILURES_WINDOW_MINUTES,
@@ -38,6 +39,7 @@ const RULE_LABELS: Record<FleetAlertRule, string> = {
   mail_backlog: `un e-mail attend d’être envoyé depuis plus de ${MAIL_BACKLOG_MINUTES} min`,
   release_halted:
     'le déploiement d’une nouvelle version s’arrête de lui-même (ses bots font pire que la version précédente)',
+  key_set_expiring: `le jeu de clés signé par la clé racine expire dans moins de ${KEY_SET_EXPIRY_WARNING_DAYS} jours (passé ce délai, les bots refusent tout bail)`,
 };
 
 /**
