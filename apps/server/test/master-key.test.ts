@@ -40,6 +40,19 @@ async function embeddedServer(): Promise<TestServer> {
   return server;
 }
 
+/** An embedded server holding each kind of sealed secret: a bot key, the signing keys, a lease they signed. */
+async function serverWithSecrets() {
+  const server = await embeddedServer();
+  const { ctx } = server.app;
+  const owner = await server.createUser();
+  const botKey = await getOrCreateBotKey(ctx, owner.user.id);
+  const signer = await currentSigner(ctx);
+  const lease = await new SignJWT({ sub: owner.user.id })
+    .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
+    .sign(signer.privateKey);
+  return { server, ctx, owner, botKey, lease };
+}
+
 /** The app itself on a data folder (no listening server): how a copied folder is started. */
 async function buildOn(dataDir: string, masterKey: string) {
   return buildApp({ config: loadConfig({ DATA_DIR: dataDir, MASTER_KEY: masterKey, LOG_LEVEL: 'silent' }) });
@@ -64,14 +77,7 @@ describe('the master key lives outside the data', () => {
   it('a stolen data folder started with another master key refuses to start; with the right key nothing is lost', {
     timeout: 120_000,
   }, async () => {
-    const server = await embeddedServer();
-    const { ctx } = server.app;
-    const owner = await server.createUser();
-    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
-    const signer = await currentSigner(ctx);
-    const lease = await new SignJWT({ sub: owner.user.id })
-      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
-      .sign(signer.privateKey);
+    const { server, ctx, owner, botKey, lease } = await serverWithSecrets();
     // Nothing in the database is the key: what it seals with is not stored beside it.
     const secrets = await ctx.db.select().from(serverSecrets);
     expect(secrets.map((row) => row.name)).toEqual([MASTER_KEY_CHECK]);
@@ -103,15 +109,8 @@ describe('the master key lives outside the data', () => {
   it('an installation whose sealing key sat in server_secrets is re-sealed under the master key at start, the old key deleted', {
     timeout: 120_000,
   }, async () => {
-    const server = await embeddedServer();
-    const { ctx } = server.app;
-    const owner = await server.createUser();
-    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
+    const { server, ctx, owner, botKey, lease } = await serverWithSecrets();
     const totpSecret = 'JBSWY3DPEHPK3PXP';
-    const signer = await currentSigner(ctx);
-    const lease = await new SignJWT({ sub: owner.user.id })
-      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
-      .sign(signer.privateKey);
 
     // The layout before the master key: every secret sealed under a key stored in server_secrets.
     const legacyKey = randomBytes(32);
@@ -157,14 +156,7 @@ describe('the master key lives outside the data', () => {
   it('npm run keys:master-rotate re-seals every secret under a new key: the old key is refused, the new one opens everything', {
     timeout: 120_000,
   }, async () => {
-    const server = await embeddedServer();
-    const { ctx } = server.app;
-    const owner = await server.createUser();
-    const botKey = await getOrCreateBotKey(ctx, owner.user.id);
-    const signer = await currentSigner(ctx);
-    const lease = await new SignJWT({ sub: owner.user.id })
-      .setProtectedHeader({ alg: 'EdDSA', kid: signer.kid })
-      .sign(signer.privateKey);
+    const { server, ctx, owner, botKey, lease } = await serverWithSecrets();
     const copy = await mkdtemp(path.join(os.tmpdir(), 'bot-rotate-'));
     dirs.push(copy);
     await server.restart(async () => {

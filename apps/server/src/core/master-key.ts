@@ -20,10 +20,10 @@ export type MasterKeySource =
   /** DATABASE_URL without a key: a configuration problem app.ts refuses to start with. */
   | { kind: 'missing' };
 
-export const MASTER_KEY_BYTES = 32;
+const MASTER_KEY_BYTES = 32;
 
 /** How an operator makes one (named in every message about a bad key). */
-export const MASTER_KEY_COMMAND = 'openssl rand -base64 32';
+const MASTER_KEY_COMMAND = 'openssl rand -base64 32';
 
 /** MASTER_KEY as config.ts parses it: the message names the variable's expected form, never its value. */
 export const masterKeyText = z.string().refine((value) => parseMasterKey(value) !== undefined, {
@@ -47,7 +47,7 @@ export function masterKeySource(input: {
 }
 
 /** The embedded default: `<DATA_DIR>.master-key`, beside the data folder, never inside it. */
-export function defaultMasterKeyFile(dataDir: string): string {
+function defaultMasterKeyFile(dataDir: string): string {
   const resolved = path.resolve(dataDir);
   return path.join(path.dirname(resolved), `${path.basename(resolved)}.master-key`);
 }
@@ -140,7 +140,7 @@ function keepPrivate(file: string): void {
  * A key for one purpose, derived from the master key (HKDF-SHA256): each use gets its own key, and
  * none of them is the master key itself.
  */
-export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
+function deriveKey(masterKey: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, '', `bot-platform:${purpose}`, 32));
 }
 

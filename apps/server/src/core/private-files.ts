@@ -7,7 +7,7 @@ import path from 'node:path';
  * (folders 0700, files 0600). PGlite sets its own files to 0666 whatever the umask, so DATA_DIR is
  * tightened when the server starts and again when it stops.
  */
-export const PRIVATE_UMASK = 0o077;
+const PRIVATE_UMASK = 0o077;
 
 /** New files and folders of this process are its user's only (main.ts and every CLI call it first). */
 export function usePrivateUmask(): void {

@@ -7,7 +7,7 @@ import { afterAll, vi } from 'vitest';
 import { freePort } from '../harness.ts';
 
 /** The real start-up path: `npm start` from the repository root, or the compiled server itself. */
-export const rootDir = fileURLToPath(new URL('../../../..', import.meta.url));
+const rootDir = fileURLToPath(new URL('../../../..', import.meta.url));
 const node = path.join(rootDir, 'node_modules/.bin/node');
 const compiledServer = path.join(rootDir, 'apps/server/dist/main.js');
 
