@@ -61,9 +61,10 @@ describe('alerts in the browser', () => {
     await signInThroughForm(page, staff.user.username, staff.password);
     await page.goto('/account/notifications');
     const card = page.getByRole('region', { name: 'Alertes de la flotte' });
-    // Both permissions open all four alerts; a threshold out of range is said before sending.
-    await card.getByRole('checkbox').nth(3).waitFor();
-    expect(await card.getByRole('checkbox').count()).toBe(4);
+    // Both permissions open all five alerts; a threshold out of range is said before sending.
+    await card.getByRole('checkbox').nth(4).waitFor();
+    expect(await card.getByRole('checkbox').count()).toBe(5);
+    await card.getByLabel(/le jeu de clés signé par la clé racine expire dans moins de 14 jours/).waitFor();
     await card.getByLabel(/le déploiement d’une nouvelle version s’arrête de lui-même/).waitFor();
     await card.getByLabel('Seuil (% des bots en ligne)').fill('0');
     await card.getByRole('button', { name: 'Enregistrer les alertes de la flotte' }).click();
