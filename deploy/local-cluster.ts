@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const serverMain = path.join(root, 'apps/server/dist/main.js');
 const postgresScript = path.join(root, 'scripts/test-postgres.sh');
 const nginxTemplate = path.join(root, 'deploy/nginx/bot-platform.conf.template');
+/** Included by the template, relative to the configuration's folder. */
+const nginxLocations = path.join(root, 'deploy/nginx/bot-platform.locations.conf');
 
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
   if (!existsSync(serverMain)) throw new Error(`serveur non compilé (${serverMain}) : npm run build`);
@@ -204,6 +206,7 @@ async function writeNginxConfig(dir: string, port: number, nodes: LocalNode[]): 
       nodes.map((node) => `server 127.0.0.1:${node.port} max_fails=1 fail_timeout=5s;`).join('\n    '),
     );
   await writeFile(path.join(dir, 'bot-platform.conf'), site);
+  await copyFile(nginxLocations, path.join(dir, 'bot-platform.locations.conf'));
   await writeFile(
     path.join(dir, 'nginx.conf'),
     [
