@@ -152,34 +152,7 @@ const arrivals = (started: Started) =>
   started.output().split('"url":"/api/auth/login","msg":"requête reçue"').length - 1;
 
 describe('the drain ends clean', () => {
-  it('20 requests in flight on keep-alive connections are all answered, each closing its connection, and the server exits 0 at once', {
-    timeout: 120_000,
-  }, async () => {
-    const dataDir = await migratedDataDir();
-    const started = await startServer(dataDir);
-    const pid = serverPid(started);
-    // As nginx's upstream keep-alive or a browser: connections kept open between requests.
-    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
-    try {
-      const posts = Array.from({ length: 20 }, () => slowPost(started.port, agent));
-      await vi.waitFor(() => expect(arrivals(started)).toBe(20), { timeout: 10_000, interval: 20 });
-      started.child.kill('SIGTERM');
-      await waitForOutput(started, 'arrêt en cours');
-      const signalled = performance.now();
-      for (const post of posts) post.finish();
-      const answers = await Promise.all(posts.map((post) => post.response));
-      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(400));
-      expect(await started.exited).toBe(0);
-      expect(performance.now() - signalled).toBeLessThan(GRACE_MS / 2);
-      expect(answers.map((answer) => answer.connection)).toEqual(Array(20).fill('close'));
-      await expectNothingLeft(started, dataDir, pid);
-    } finally {
-      agent.destroy();
-      started.child.kill('SIGKILL');
-    }
-  });
-
-  it('a bot that stops reading does not hold the drain: exit 0, its buffered report written, the database shut down', {
+  it("keep-alive clients and a bot that stops reading: 20 requests in flight answered, each closing its connection, exit 0 at once, the bot's buffered report written, the database shut down", {
     timeout: 120_000,
   }, async () => {
     const dataDir = await migratedDataDir();
@@ -196,6 +169,8 @@ describe('the drain ends clean', () => {
       { url },
       { type: 'client', token: owner.token, hwid: owner.hwid },
     );
+    // As nginx's upstream keep-alive or a browser: connections kept open between requests.
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
     try {
       expect(ack).toEqual({ ok: true });
       const name = owner.accounts[0]!;
@@ -211,9 +186,18 @@ describe('the drain ends clean', () => {
       // A half-dead agent: its connection stays open but it reads nothing more (not even the close).
       const transport = bot.io.engine.transport as unknown as { ws: { _socket: { pause(): void } } };
       transport.ws._socket.pause();
+      const posts = Array.from({ length: 20 }, () => slowPost(started.port, agent));
+      await vi.waitFor(() => expect(arrivals(started)).toBe(20), { timeout: 10_000, interval: 20 });
 
       started.child.kill('SIGTERM');
+      await waitForOutput(started, 'arrêt en cours');
+      const signalled = performance.now();
+      for (const post of posts) post.finish();
+      const answers = await Promise.all(posts.map((post) => post.response));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(400));
       expect(await started.exited).toBe(0);
+      expect(performance.now() - signalled).toBeLessThan(GRACE_MS / 2);
+      expect(answers.map((answer) => answer.connection)).toEqual(Array(20).fill('close'));
       expect(started.output()).not.toContain('sortie forcée');
       await expectNothingLeft(started, dataDir, pid);
       const database = await PGlite.create(pgliteDir(dataDir), { extensions: PGLITE_EXTENSIONS });
@@ -224,6 +208,7 @@ describe('the drain ends clean', () => {
       await database.close();
       expect(rows).toEqual([{ gathered: 7 }]);
     } finally {
+      agent.destroy();
       bot.disconnect();
       watcher.disconnect();
       started.child.kill('SIGKILL');
