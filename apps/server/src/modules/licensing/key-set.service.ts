@@ -211,7 +211,7 @@ export async function publishedKeySet(ctx: AppContext): Promise<KeySetAnswer | n
 }
 
 /** The command that rotates the set, as the staff page shows it. */
-export const ROTATE_COMMAND = 'npm run keys:rotate -- --root-key /chemin/vers/racine.jwk';
+const ROTATE_COMMAND = 'npm run keys:rotate -- --root-key /chemin/vers/racine.jwk';
 
 /** The set in service as staff see it (`GET /admin/key-set`). */
 export async function keySetStatus(ctx: AppContext): Promise<KeySetStatus | null> {
@@ -285,7 +285,7 @@ export async function establishDevelopmentKeySet(ctx: AppContext): Promise<void>
  * development root, when it is that root's set, so a trial keeps a standby key (a public
  * installation waits for its operator's `keys:rotate`).
  */
-export async function resignDevelopmentKeySet(ctx: AppContext, actor: AuditActor): Promise<void> {
+async function resignDevelopmentKeySet(ctx: AppContext, actor: AuditActor): Promise<void> {
   if (!ctx.config.installation.isLoopback) return;
   const root = await developmentRoot(ctx.config.dataDir);
   await signKeySet(ctx, {
