@@ -18,7 +18,10 @@ afterAll(async () => {
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   }
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  for (const dir of dirs) {
+    await rm(dir, { recursive: true, force: true });
+    await rm(`${dir}.master-key`, { force: true }); // the embedded default master key, beside it
+  }
 });
 
 interface Run {
