@@ -247,17 +247,35 @@ describe('how a drain starts and how it is cut short', () => {
     }
   });
 
-  it('SIGHUP (the terminal closed) drains, says why, and exits 0', { timeout: 120_000 }, async () => {
+  it('SIGHUP (the terminal closed) drains and says why; an answer that never ends is cut at 7 s, and the exit is 0', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = await migratedDataDir();
     const started = await startServer(dataDir);
     const pid = serverPid(started);
+    const agent = new Agent({ keepAlive: true });
     try {
+      const post = slowPost(started.port, agent); // never finished
+      const cut = post.response.then(
+        () => 'answered',
+        () => 'cut',
+      );
+      await vi.waitFor(() => expect(arrivals(started)).toBe(1), { timeout: 10_000, interval: 20 });
       started.child.kill('SIGHUP');
+      await waitForOutput(
+        started,
+        'signal reçu (SIGHUP : terminal fermé ou session terminée) : arrêt en cours',
+      );
       expect(await started.exited).toBe(0);
-      expect(started.output()).toContain('SIGHUP : terminal fermé ou session terminée) : arrêt en cours');
+      expect(await cut).toBe('cut');
+      expect(started.output()).toContain(
+        'connexions encore ouvertes 7 s après le début de l’arrêt : coupées',
+      );
       expect(started.output()).toContain('arrêt terminé');
+      expect(started.output()).not.toContain('sortie forcée');
       await expectNothingLeft(started, dataDir, pid);
     } finally {
+      agent.destroy();
       started.child.kill('SIGKILL');
     }
   });
