@@ -15,8 +15,10 @@ export function usePrivateUmask(): void {
 }
 
 /**
- * Folders to 0700 and files to 0600 under `root` (itself included); symbolic links are not
- * followed. A missing root is nothing to do; a file this user cannot change is left as it is.
+ * Takes every group and other permission off `root` and what it holds (PGlite's 0666 files become
+ * 0600, 0755 folders 0700); the owner's own bits are kept, so nothing of the owner's stops working
+ * if DATA_DIR points at a folder holding more than the server's data. Symbolic links are not
+ * followed; a missing root is nothing to do; a file this user cannot change is left as it is.
  */
 export async function tightenTree(root: string): Promise<void> {
   let stat: Awaited<ReturnType<typeof lstat>>;
@@ -26,8 +28,7 @@ export async function tightenTree(root: string): Promise<void> {
     return;
   }
   if (stat.isSymbolicLink()) return;
-  const wanted = stat.isDirectory() ? 0o700 : 0o600;
-  if ((stat.mode & 0o077) !== 0) await chmod(root, wanted).catch(() => undefined);
+  if ((stat.mode & 0o077) !== 0) await chmod(root, stat.mode & 0o700).catch(() => undefined);
   if (!stat.isDirectory()) return;
   let entries: string[];
   try {
