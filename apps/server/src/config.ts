@@ -1,6 +1,7 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAddressList, parseTrustProxy } from './core/env-addresses.ts';
+import { presentWithSecretsFromFiles } from './core/env-files.ts';
 import { isLoopbackInstallation } from './core/installation.ts';
 import type { LoadConfig } from './core/load-monitor.ts';
 import {
@@ -11,44 +12,6 @@ import {
 } from './core/master-key.ts';
 import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
-
-/** TRUST_PROXY: `false`/`0`, a hop count, or a comma-separated list of addresses or CIDRs. */
-function parseTrustProxy(value: string, context: z.RefinementCtx): false | number | string[] {
-  const trimmed = value.trim();
-  if (trimmed === 'false' || trimmed === '0') return false;
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  if (trimmed === 'true') {
-    context.addIssue({
-      code: 'custom',
-      message:
-        'trop permissif (une adresse falsifiée contournerait les limites) : indiquez le nombre de proxys devant le serveur (1 derrière un nginx) ou leurs adresses.',
-    });
-    return z.NEVER;
-  }
-  return parseAddressList(trimmed, context);
-}
-
-/** A comma-separated list of addresses or CIDRs (TRUST_PROXY, SOCKET_HANDSHAKE_ALLOWLIST). */
-function parseAddressList(value: string, context: z.RefinementCtx): string[] {
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
-  if (invalid.length > 0) {
-    context.addIssue({ code: 'custom', message: `adresse ou CIDR invalide : ${invalid.join(', ')}` });
-    return z.NEVER;
-  }
-  return entries;
-}
-
-function isAddressOrCidr(entry: string): boolean {
-  const [address, bits, ...rest] = entry.split('/');
-  if (rest.length > 0 || !address || isIP(address) === 0) return false;
-  if (bits === undefined) return true;
-  const max = isIP(address) === 4 ? 32 : 128;
-  return /^\d+$/.test(bits) && Number(bits) <= max;
-}
 
 /** docs/operations.md (Configuration): the environment, parsed once. Nothing else reads process.env. */
 const envSchema = z.object({
@@ -332,10 +295,8 @@ function installationProblems(e: z.infer<typeof envSchema>, isLoopback: boolean)
 
 /** Parses the environment; throws one error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  // An empty variable means unset (`DATABASE_URL= npm start`).
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
-  );
+  // Empty variables dropped, secrets read from their files (core/env-files.ts).
+  const present = presentWithSecretsFromFiles(env);
   // Half a Stripe configuration would silently leave the sandbox (free test payments) on.
   const stripeBoth = envSchema.refine(
     (env) => Boolean(env.STRIPE_SECRET_KEY) === Boolean(env.STRIPE_WEBHOOK_SECRET),
