@@ -82,6 +82,7 @@ import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
 import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
 import { worldRoutes } from './modules/world/world.routes.ts';
+import { pruneOldRows, RETENTION_PRUNE_EVERY_MS } from './retention.ts';
 import { openSecretsAtRest } from './secrets-at-rest.ts';
 
 declare module 'fastify' {
@@ -145,10 +146,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // A public installation names everything it lacks in one refusal (core/installation.ts); the
   // checks that read the database add theirs to the configuration's.
   try {
-    assertInstallationReady([
-      ...config.installation.problems,
-      ...(options.rootKey ? [] : await keySetProblems(database, config)),
-    ]);
+    assertInstallationReady(
+      [...config.installation.problems, ...(options.rootKey ? [] : await keySetProblems(database, config))],
+      config.installation.isLoopback,
+    );
     sealingKey = await openSecretsAtRest(database, {
       masterKey: loadMasterKey(config.masterKey),
       source: config.masterKey,
@@ -374,6 +375,8 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('adoption des versions', ADOPTION_SAMPLE_MS, () => sampleVersions(ctx));
   // The bots' journals keep `botLogRetentionDays` (decision 209).
   loops.every('purge du journal des bots', config.botLog.purgeEveryMs, () => purgeBotLog(ctx));
+  // Every table that only grows keeps its retention setting (retention.ts, docs/capacity.md).
+  loops.every('purge des données anciennes', RETENTION_PRUNE_EVERY_MS, () => pruneOldRows(ctx));
   // The real-time module's six (modules/realtime/realtime.loops.ts names them).
   for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
   return loops;

@@ -32,14 +32,15 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Refuses to start a public installation that lacks what it must be told, naming every missing
- * thing in one message (as a bad environment variable list does), so an operator fixes them all at
- * once. `problems` are French sentences, each naming the setting or the command that fixes it.
+ * Refuses to start an installation that lacks what it must be told, naming every missing thing in
+ * one message (as a bad environment variable list does), so an operator fixes them all at once.
+ * `problems` are French sentences, each naming the setting or the command that fixes it.
  */
-export function assertInstallationReady(problems: readonly string[]): void {
+export function assertInstallationReady(problems: readonly string[], isLoopback: boolean): void {
   if (problems.length === 0) return;
+  const heading = isLoopback ? 'Configuration incomplète' : 'Installation publique incomplète';
   throw new StartupError(
-    `Installation publique incomplète : ce serveur refuse de démarrer tant que ces points ne sont pas réglés.\n${problems
+    `${heading} : ce serveur refuse de démarrer tant que ces points ne sont pas réglés.\n${problems
       .map((problem) => `  - ${problem}`)
       .join('\n')}`,
   );
