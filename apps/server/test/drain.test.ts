@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SOCKET_EVENTS } from '@bot/contracts';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { SHUTDOWN_GRACE_MS } from '../src/core/shutdown.ts';
 import { PGLITE_EXTENSIONS, pgliteDir } from '../src/db/client.ts';
 import { writeTemplateDataDir } from './database.ts';
 import { freePort, startTestServer, TEST_MASTER_KEY } from './harness.ts';
@@ -29,8 +30,8 @@ const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 const node = path.join(rootDir, 'node_modules/.bin/node');
 const compiledServer = path.join(rootDir, 'apps/server/dist/main.js');
 
-/** The drain's limit (main.ts): a clean drain must end well before it. */
-const GRACE_MS = 10_000;
+/** The drain's limit: a clean drain must end well before it. */
+const GRACE_MS = SHUTDOWN_GRACE_MS;
 
 const dirs: string[] = [];
 afterAll(async () => {
