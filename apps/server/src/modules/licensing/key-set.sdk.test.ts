@@ -26,6 +26,7 @@ import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
 import {
   DEVELOPMENT_ROOT_FILE,
   findCurrentKeySet,
+  keySetProblems,
   loadDevelopmentRoot,
   revokeKey,
   signKeySet,
@@ -251,5 +252,12 @@ describe('a public installation', () => {
     } finally {
       await dispose();
     }
+  });
+
+  it('counts a set signed by a development root (a trial’s data copied to a public host) as none', async () => {
+    const problems = await keySetProblems(server.app.ctx, {
+      installation: { isLoopback: false, problems: [] },
+    });
+    expect(problems).toEqual([expect.stringMatching(/racine de développement[\s\S]*npm run keys:root/)]);
   });
 });
