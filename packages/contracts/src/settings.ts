@@ -3,6 +3,11 @@ import { HWID_MATCH_POLICIES } from './licensing.ts';
 import { runningMaintenanceSchema } from './maintenance-windows.ts';
 import { stableVersionSchema } from './releases.ts';
 
+/** The audit trail is kept at least a year, whatever staff set (docs/capacity.md, "Retention"). */
+export const AUDIT_RETENTION_FLOOR_DAYS = 365;
+/** Days of rows the pages read back (the timeline's 30 days, the adoption's 7): a retention never goes below. */
+const retentionDays = (min: number) => z.number().int().min(min).max(3650);
+
 /** Every site setting with its validation and its default. */
 export const siteSettingsSchema = z.strictObject({
   isSnow: z.boolean(),
@@ -44,6 +49,37 @@ export const siteSettingsSchema = z.strictObject({
   rolloutHaltMinBots: z.number().int().min(1).max(10_000),
   /** How long in-app notifications are kept before the pruning loop deletes them (decision 907). */
   notificationRetentionDays: z.number().int().min(1).max(3650),
+  /*
+   * Tables that only grow, each pruned past its own number of days (docs/capacity.md, "Retention");
+   * rows still needed are kept whatever their age (an open session, a mail not sent yet…).
+   */
+  /** Connections, errors and bindings of the bots (the timeline reads 30 days). */
+  botEventRetentionDays: retentionDays(30),
+  /** Bot sessions, counted from their end (revoked or expired). */
+  botSessionRetentionDays: retentionDays(1),
+  /** Finished remote commands (the timeline reads 30 days). */
+  botCommandRetentionDays: retentionDays(30),
+  /** The bots' minute-by-minute history (the owner's page reads a day, the dashboard up to 90). */
+  botHistoryRetentionDays: retentionDays(1),
+  /** Sent or abandoned mails of the outbox. */
+  mailRetentionDays: retentionDays(1),
+  /** Sent or abandoned Discord messages of the outbox. */
+  discordRetentionDays: retentionDays(1),
+  /** Payment webhook calls and handled events (Stripe resends an event for 30 days: kept as long at least). */
+  paymentWebhookRetentionDays: retentionDays(30),
+  /** Samples of the versions online (the releases page reads 7 days). */
+  versionSampleRetentionDays: retentionDays(7),
+  /** Activation and password-reset links once used or expired. */
+  userTokenRetentionDays: retentionDays(1),
+  /** The audit trail: a year at least. */
+  auditRetentionDays: z
+    .number()
+    .int()
+    .min(
+      AUDIT_RETENTION_FLOOR_DAYS,
+      `Le journal d’audit est conservé au moins ${AUDIT_RETENTION_FLOOR_DAYS} jours (un an).`,
+    )
+    .max(3650),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -66,7 +102,33 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   rolloutHaltRatio: 2,
   rolloutHaltMinBots: 5,
   notificationRetentionDays: 90,
+  botEventRetentionDays: 90,
+  botSessionRetentionDays: 30,
+  botCommandRetentionDays: 30,
+  botHistoryRetentionDays: 30,
+  mailRetentionDays: 30,
+  discordRetentionDays: 30,
+  paymentWebhookRetentionDays: 90,
+  versionSampleRetentionDays: 30,
+  userTokenRetentionDays: 30,
+  auditRetentionDays: AUDIT_RETENTION_FLOOR_DAYS,
 };
+
+/** The settings of the « Conservation des données » card, in its order. */
+export const RETENTION_SETTINGS = [
+  'botEventRetentionDays',
+  'botSessionRetentionDays',
+  'botCommandRetentionDays',
+  'botHistoryRetentionDays',
+  'botLogRetentionDays',
+  'notificationRetentionDays',
+  'mailRetentionDays',
+  'discordRetentionDays',
+  'paymentWebhookRetentionDays',
+  'versionSampleRetentionDays',
+  'userTokenRetentionDays',
+  'auditRetentionDays',
+] as const satisfies readonly (keyof SiteSettings)[];
 
 /** Body of `PUT /admin/settings`: any subset of the settings, unknown keys refused. */
 export const settingsUpdateInput = siteSettingsSchema.partial();
@@ -92,6 +154,16 @@ export const SETTINGS_LABELS: Record<keyof SiteSettings, string> = {
   rolloutHaltRatio: 'Seuil d’arrêt d’un déploiement (×)',
   rolloutHaltMinBots: 'Bots nécessaires pour juger une version',
   notificationRetentionDays: 'Conservation des notifications (jours)',
+  botEventRetentionDays: 'Conservation des événements des bots (jours)',
+  botSessionRetentionDays: 'Conservation des sessions de bot terminées (jours)',
+  botCommandRetentionDays: 'Conservation des commandes aux bots terminées (jours)',
+  botHistoryRetentionDays: 'Conservation de l’historique minute par minute des bots (jours)',
+  mailRetentionDays: 'Conservation des e-mails envoyés (jours)',
+  discordRetentionDays: 'Conservation des messages Discord envoyés (jours)',
+  paymentWebhookRetentionDays: 'Conservation des appels et événements de paiement (jours)',
+  versionSampleRetentionDays: 'Conservation des relevés de versions des bots (jours)',
+  userTokenRetentionDays: 'Conservation des liens utilisés ou expirés (jours)',
+  auditRetentionDays: 'Conservation du journal d’audit (jours)',
 };
 
 export const publicSettingsSchema = siteSettingsSchema

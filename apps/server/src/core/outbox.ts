@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { deleteInBatches } from './batched-delete.ts';
 
 /**
  * What the outboxes share (mail, decision 701; Discord, decision 902): a table with `id`,
@@ -31,6 +32,15 @@ export async function claimDueRows<Row>(db: DbOrTx, outbox: OutboxOptions, retur
     )
     returning ${returning}`);
   return (claimed as unknown as { rows: Row[] }).rows;
+}
+
+/**
+ * Deletes the rows sent or given up before `before` (the retention loop, docs/capacity.md). A row
+ * still waiting (neither sent nor given up) is never deleted, however old: it has yet to leave.
+ */
+export function pruneFinishedRows(db: DbOrTx, table: PgTable, before: Date): Promise<number> {
+  const at = before.toISOString();
+  return deleteInBatches(db, table, sql`(sent_at < ${at} or failed_at < ${at})`);
 }
 
 /** `base`, then twice as long after each failure, at most an hour. */

@@ -1,12 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { retentionStart } from '../../core/batched-delete.ts';
 import {
   backoffMs,
   claimDueRows,
   coalescedDrain,
   type OutboxOptions,
+  pruneFinishedRows,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { discordOutbox } from './alerts.table.ts';
 import { clearChannelFailure, healthNoted, recordChannelFailure } from './channel-health.ts';
 
@@ -31,6 +34,15 @@ type Outcome = { sent: true } | { sent: false; error: string; retryAfterMs?: num
  */
 export function createDiscordOutbox(ctx: AppContext): { drain: () => Promise<void> } {
   return { drain: coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize) };
+}
+
+/**
+ * Deletes the messages sent or given up more than `discordRetentionDays` ago; waiting ones stay
+ * (the retention loop, docs/capacity.md).
+ */
+export async function pruneSentDiscordMessages(ctx: AppContext, now = new Date()): Promise<number> {
+  const { discordRetentionDays } = await getSettings(ctx);
+  return pruneFinishedRows(ctx.db, discordOutbox, retentionStart(now, discordRetentionDays));
 }
 
 async function sendDueBatch(ctx: AppContext): Promise<number> {

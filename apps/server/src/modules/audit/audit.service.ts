@@ -1,4 +1,8 @@
-import type { AuditEntry as AuditEntryView, AuditQuery } from '@bot/contracts';
+import {
+  AUDIT_RETENTION_FLOOR_DAYS,
+  type AuditEntry as AuditEntryView,
+  type AuditQuery,
+} from '@bot/contracts';
 import { and, asc, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction, isInTransaction } from '../../context.ts';
 import {
@@ -9,6 +13,7 @@ import {
   pageOf,
   pageTotal,
 } from '../../core/admin-list.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
 import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
 import { users } from '../users/users.table.ts';
@@ -265,4 +270,16 @@ export async function listOwnActionsSince(
     )
     .orderBy(asc(auditLog.at));
   return rows.map((row) => row.at);
+}
+
+/**
+ * Deletes the entries older than `days` (`auditRetentionDays`, at least a year: the setting refuses
+ * less, docs/capacity.md). The caller reads the setting: the settings module writes audit entries, so
+ * this module does not import it back.
+ */
+export async function pruneAuditLog(ctx: AppContext, input: { days: number; now?: Date }): Promise<number> {
+  // The floor holds even against a value that reached the table some other way.
+  const days = Math.max(input.days, AUDIT_RETENTION_FLOOR_DAYS);
+  const before = retentionStart(input.now ?? new Date(), days);
+  return deleteInBatches(ctx.db, auditLog, lt(auditLog.at, before));
 }

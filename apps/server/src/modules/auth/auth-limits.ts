@@ -1,7 +1,9 @@
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import type { RateLimitName } from '../../core/rate-limiter.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { userTokens } from './user-tokens.table.ts';
 
@@ -121,4 +123,19 @@ export async function retireLinks(
     .update(userTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(userTokens.userId, userId), inArray(userTokens.kind, kinds), isNull(userTokens.usedAt)));
+}
+
+/**
+ * Deletes the links used (or retired) or expired more than `userTokenRetentionDays` ago (the
+ * retention loop, docs/capacity.md). A link still usable stays: it is unused and unexpired, and the
+ * mailbox cap counts it.
+ */
+export async function pruneUserTokens(ctx: AppContext, now = new Date()): Promise<number> {
+  const { userTokenRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, userTokenRetentionDays);
+  return deleteInBatches(
+    ctx.db,
+    userTokens,
+    or(lt(userTokens.usedAt, before), lt(userTokens.expiresAt, before)) ?? sql`false`,
+  );
 }

@@ -1,7 +1,9 @@
 import type { BotState } from '@bot/contracts';
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
@@ -36,6 +38,26 @@ export async function lastConnectionEvent(
     .orderBy(desc(botEvents.at), desc(botEvents.id))
     .limit(1);
   return last as { kind: 'connected' | 'disconnected'; at: Date } | undefined;
+}
+
+/**
+ * Deletes the events older than `botEventRetentionDays` (the retention loop, docs/capacity.md),
+ * except each PC's latest connection or disconnection per owner: the timeline reads it to know
+ * whether a bot that connected long ago is still online (`lastConnectionEvent`).
+ */
+export async function pruneBotEvents(ctx: AppContext, now = new Date()): Promise<number> {
+  const { botEventRetentionDays } = await getSettings(ctx);
+  const presence = sql`('connected', 'disconnected')`;
+  return deleteInBatches(
+    ctx.db,
+    botEvents,
+    sql`${lt(botEvents.at, retentionStart(now, botEventRetentionDays))} and not (
+      ${botEvents.kind} in ${presence} and ${botEvents.id} = (
+        select newest.id from ${botEvents} newest
+        where newest.hwid = ${botEvents.hwid} and newest.user_id = ${botEvents.userId}
+          and newest.kind in ${presence}
+        order by newest.at desc, newest.id desc limit 1))`,
+  );
 }
 
 /** Rows per insert statement when many events are written together. */

@@ -1,14 +1,13 @@
 import type { BotHistoryPoint, HourlyPoint } from '@bot/contracts';
 import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
-/** History older than this is deleted (the owner's page shows 24 h; a week leaves room for support). */
-const HISTORY_RETENTION_MS = 7 * 24 * 60 * MINUTE_MS;
-const PRUNE_INTERVAL_MS = 60 * MINUTE_MS;
 /** Rows per statement: the embedded database blocks the event loop while a statement runs. */
 const INSERT_CHUNK = 200;
 /** Past this many buffered rows a failing database stops growing the buffer (oldest kept). */
@@ -42,7 +41,6 @@ export class ActivityRecorder {
   private buffer = new Map<string, BufferedRow[]>();
   private bufferedRows = 0;
   private flushing: Promise<void> | undefined;
-  private prunedAt = 0;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -120,15 +118,6 @@ export class ActivityRecorder {
   }
 
   private async writeBuffered(all: boolean): Promise<void> {
-    if (Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
-      this.prunedAt = Date.now();
-      await this.ctx.db
-        .delete(botActivityMinutes)
-        .where(lt(botActivityMinutes.minute, new Date(Date.now() - HISTORY_RETENTION_MS)))
-        .catch((error: unknown) =>
-          this.ctx.log.warn({ err: error }, 'purge de l’historique des bots en échec'),
-        );
-    }
     const rows = this.takeRows(all);
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       // The embedded database runs on this thread: let sockets through between statements.
@@ -187,6 +176,16 @@ function toPoint(row: BufferedRow): BotHistoryPoint {
     kamas: row.kamas,
     xp: row.xp,
   };
+}
+
+/**
+ * Deletes the minutes older than `botHistoryRetentionDays` (the retention loop, docs/capacity.md):
+ * the owner's page reads a day of them, the dashboard's chart up to 90 days.
+ */
+export async function pruneBotHistory(ctx: AppContext, now = new Date()): Promise<number> {
+  const { botHistoryRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, botHistoryRetentionDays);
+  return deleteInBatches(ctx.db, botActivityMinutes, lt(botActivityMinutes.minute, before));
 }
 
 /** The written per-minute history of one bot since a date, oldest first. */

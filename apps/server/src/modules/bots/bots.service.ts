@@ -1,7 +1,8 @@
 import type { BotSessionAnswer, HwidComponents, Permission, ReleaseChannel } from '@bot/contracts';
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
@@ -219,6 +220,21 @@ export async function revokeBotSessions(
     .where(and(...conditions))
     .returning({ id: botSessions.id });
   return revoked.length;
+}
+
+/**
+ * Deletes the bot sessions ended (revoked or expired) more than `botSessionRetentionDays` ago (the
+ * retention loop, docs/capacity.md). An open session is never deleted: it is neither revoked nor
+ * expired, and the agent holding it would be refused.
+ */
+export async function pruneBotSessions(ctx: AppContext, now = new Date()): Promise<number> {
+  const { botSessionRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, botSessionRetentionDays);
+  return deleteInBatches(
+    ctx.db,
+    botSessions,
+    or(lt(botSessions.revokedAt, before), lt(botSessions.expiresAt, before)) ?? sql`false`,
+  );
 }
 
 /** Game accounts the user's bot may report (compared case-insensitively). */

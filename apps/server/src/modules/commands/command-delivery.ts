@@ -1,6 +1,8 @@
-import type { BotCommand, BotCommandResult } from '@bot/contracts';
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { BOT_COMMAND_FINAL_STATES, type BotCommand, type BotCommandResult } from '@bot/contracts';
+import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { announce, toBotCommand } from './commands.service.ts';
 import { botCommands } from './commands.table.ts';
 
@@ -152,4 +154,20 @@ export async function expireBotCommands(ctx: AppContext, now = new Date()): Prom
     for (const row of rows) announce(tx, row);
     return rows.length;
   });
+}
+
+/**
+ * Deletes the commands finished more than `botCommandRetentionDays` ago (the retention loop,
+ * docs/capacity.md). One still queued, sent or acknowledged stays: the agent may yet be handed it or
+ * answer it, and the expiry sweep ends it first.
+ */
+export async function pruneBotCommands(ctx: AppContext, now = new Date()): Promise<number> {
+  const { botCommandRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, botCommandRetentionDays);
+  return deleteInBatches(
+    ctx.db,
+    botCommands,
+    and(inArray(botCommands.state, [...BOT_COMMAND_FINAL_STATES]), lt(botCommands.updatedAt, before)) ??
+      sql`false`,
+  );
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
+import { retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
 import type { MailMessage } from '../../core/mailer.ts';
 import {
@@ -8,9 +9,11 @@ import {
   claimDueRows,
   coalescedDrain,
   type OutboxOptions,
+  pruneFinishedRows,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
 import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/channel-health.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
 const OUTBOX: OutboxOptions = { table: mailOutbox, batchSize: 20, claimSeconds: 120 };
@@ -25,6 +28,12 @@ export async function queueMail(ctx: AppContext, message: MailMessage): Promise<
     html: message.html,
   });
   ctx.events.emit('mail.queued', {});
+}
+
+/** Deletes the mails sent or given up more than `mailRetentionDays` ago; waiting ones stay (the retention loop). */
+export async function pruneSentMails(ctx: AppContext, now = new Date()): Promise<number> {
+  const { mailRetentionDays } = await getSettings(ctx);
+  return pruneFinishedRows(ctx.db, mailOutbox, retentionStart(now, mailRetentionDays));
 }
 
 /** Waiting and given-up mails, for operators (metrics). */

@@ -1,11 +1,11 @@
 import { WEBHOOK_FAILURES_WINDOW_MINUTES } from '@bot/contracts';
-import { and, asc, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
-import { paymentWebhookCalls } from './payment-webhooks.table.ts';
-
-/** Webhook calls are kept this long (the alert reads minutes of them; operators a few days). */
-const KEEP_CALLS_MS = 7 * 86_400_000;
+import { orders } from '../orders/orders.table.ts';
+import { getSettings } from '../settings/settings.service.ts';
+import { paymentEvents, paymentWebhookCalls } from './payment-webhooks.table.ts';
 
 /** Records one webhook call's outcome; a failed write (database away) is logged, never thrown. */
 export async function recordWebhookCall(
@@ -58,9 +58,38 @@ export async function webhookHealth(ctx: AppContext, provider: string, now: Date
   return { provider, failures: failures.length, last, failingSince: failures[0]?.at };
 }
 
-/** Forgets calls older than a week. */
-export async function pruneWebhookCalls(ctx: AppContext, now: Date): Promise<void> {
-  await ctx.db
-    .delete(paymentWebhookCalls)
-    .where(lt(paymentWebhookCalls.at, new Date(now.getTime() - KEEP_CALLS_MS)));
+/**
+ * Forgets the calls older than `paymentWebhookRetentionDays` (the retention loop, docs/capacity.md),
+ * except each provider's newest: the alert reads it to know whether a provider that stopped calling
+ * after failures has recovered (`webhookHealth`).
+ */
+export async function pruneWebhookCalls(ctx: AppContext, now = new Date()): Promise<number> {
+  const { paymentWebhookRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, paymentWebhookRetentionDays);
+  return deleteInBatches(
+    ctx.db,
+    paymentWebhookCalls,
+    sql`${lt(paymentWebhookCalls.at, before)} and ${paymentWebhookCalls.id} <> (
+      select newest.id from ${paymentWebhookCalls} newest
+      where newest.provider = ${paymentWebhookCalls.provider}
+      order by newest.at desc limit 1)`,
+  );
+}
+
+/**
+ * Forgets the handled provider events older than `paymentWebhookRetentionDays` (the retention loop).
+ * The event of an order still pending stays, whatever its age: a late delivery of the same event must
+ * still find it and do nothing. The setting's floor of 30 days covers the provider's retries (3 days
+ * at Stripe) and a resend from its dashboard (Stripe keeps events 30 days).
+ */
+export async function prunePaymentEvents(ctx: AppContext, now = new Date()): Promise<number> {
+  const { paymentWebhookRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, paymentWebhookRetentionDays);
+  return deleteInBatches(
+    ctx.db,
+    paymentEvents,
+    sql`${lt(paymentEvents.receivedAt, before)} and not exists (
+      select 1 from ${orders} pending
+      where pending.id = ${paymentEvents.orderId} and pending.status = 'pending')`,
+  );
 }

@@ -1,8 +1,10 @@
 import type { VersionAdoption } from '@bot/contracts';
-import { asc, eq, gt, gte } from 'drizzle-orm';
+import { asc, eq, gt, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
 import { findBotSessionByToken } from '../bots/bots.service.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import { users } from '../users/users.table.ts';
 import { agentUpdateDeferrals, agentVersionSamples } from './releases.table.ts';
 
@@ -24,6 +26,13 @@ export async function sampleVersions(ctx: AppContext, now = new Date()): Promise
     .insert(agentVersionSamples)
     .values([...counts].map(([version, bots]) => ({ at, version, bots })))
     .onConflictDoNothing();
+}
+
+/** Deletes the samples older than `versionSampleRetentionDays` (the retention loop; the page reads 7 days). */
+export async function pruneVersionSamples(ctx: AppContext, now = new Date()): Promise<number> {
+  const { versionSampleRetentionDays } = await getSettings(ctx);
+  const before = retentionStart(now, versionSampleRetentionDays);
+  return deleteInBatches(ctx.db, agentVersionSamples, lt(agentVersionSamples.at, before));
 }
 
 /** The samples of the last days (oldest first) and the deferrals standing now. */

@@ -1,0 +1,57 @@
+import type { AppContext } from './context.ts';
+import { pruneSentDiscordMessages } from './modules/alerts/discord-outbox.ts';
+import { pruneAuditLog } from './modules/audit/audit.service.ts';
+import { pruneUserTokens } from './modules/auth/auth-limits.ts';
+import { pruneBotEvents } from './modules/bots/bot-events.ts';
+import { pruneBotHistory } from './modules/bots/bots.history.ts';
+import { pruneBotSessions } from './modules/bots/bots.service.ts';
+import { pruneBotCommands } from './modules/commands/command-delivery.ts';
+import { pruneSentMails } from './modules/mail/mail-outbox.service.ts';
+import { prunePaymentEvents, pruneWebhookCalls } from './modules/payments/payment-webhooks.ts';
+import { pruneVersionSamples } from './modules/releases/release-adoption.ts';
+import { getSettings } from './modules/settings/settings.service.ts';
+
+/** How often the tables that only grow are pruned (each run deletes in bounded batches). */
+export const RETENTION_PRUNE_EVERY_MS = 15 * 60_000;
+
+type Prune = (ctx: AppContext, now: Date) => Promise<number>;
+
+/**
+ * The tables that only grow, each pruned by the module that owns it past its own retention setting
+ * (docs/capacity.md, "Retention"). The bots' journals and the notifications have loops of their own
+ * (decisions 209 and 907).
+ */
+const PRUNES: readonly [table: string, prune: Prune][] = [
+  ['bot_events', pruneBotEvents],
+  ['bot_sessions', pruneBotSessions],
+  ['bot_commands', pruneBotCommands],
+  ['bot_activity_minutes', pruneBotHistory],
+  ['mail_outbox', pruneSentMails],
+  ['discord_outbox', pruneSentDiscordMessages],
+  ['payment_webhook_calls', pruneWebhookCalls],
+  ['payment_events', prunePaymentEvents],
+  ['agent_version_samples', pruneVersionSamples],
+  ['user_tokens', pruneUserTokens],
+  [
+    'audit_log',
+    async (ctx, now) => pruneAuditLog(ctx, { days: (await getSettings(ctx)).auditRetentionDays, now }),
+  ],
+];
+
+/**
+ * One run of the loop « purge des données anciennes »: each table in turn, one failing never
+ * stopping the others (its failure is logged under its name). Answers the rows deleted per table.
+ */
+export async function pruneOldRows(ctx: AppContext, now = new Date()): Promise<Record<string, number>> {
+  const deleted: Record<string, number> = {};
+  for (const [table, prune] of PRUNES) {
+    try {
+      deleted[table] = await prune(ctx, now);
+    } catch (error) {
+      ctx.log.warn({ err: error, table }, `purge de ${table} en échec : nouvel essai au prochain tour`);
+    }
+  }
+  const total = Object.values(deleted).reduce((sum, rows) => sum + rows, 0);
+  if (total > 0) ctx.log.info({ deleted }, `purge des données anciennes : ${total} lignes supprimées`);
+  return deleted;
+}
