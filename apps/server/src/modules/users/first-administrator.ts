@@ -2,12 +2,15 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { newSecret } from '../../core/ids.ts';
 import { hashPassword } from '../../core/passwords.ts';
+import { StartupError } from '../../core/startup-errors.ts';
 import { createUser } from './users.service.ts';
 import { users } from './users.table.ts';
 
 /**
  * Creates the first administrator from ADMIN_* when no administrator exists. Without
- * ADMIN_PASSWORD a strong password is generated and answered so main.ts prints it, once.
+ * ADMIN_PASSWORD a strong password is generated and answered so main.ts prints it, once; never in
+ * production (NODE_ENV=production, the image), where the console is a container log that outlives
+ * the password's first use (docs/operations.md, "Secrets"): the start is refused instead.
  */
 export async function ensureFirstAdministrator(
   ctx: AppContext,
@@ -19,6 +22,10 @@ export async function ensureFirstAdministrator(
     .limit(1);
   if (existing) return null;
   const { username, email } = ctx.config.admin;
+  if (ctx.config.production && !ctx.config.admin.password)
+    throw new StartupError(
+      'Aucun administrateur dans la base et ni ADMIN_PASSWORD_FILE ni ADMIN_PASSWORD : en production, un mot de passe généré ne serait écrit que dans le journal du conteneur. Donnez le mot de passe du premier administrateur dans un fichier secret (ADMIN_PASSWORD_FILE), puis relancez.',
+    );
   const password = ctx.config.admin.password ?? newSecret(18);
   await createUser(ctx, {
     username,
