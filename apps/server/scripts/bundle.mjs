@@ -18,9 +18,11 @@ const keepExternal = {
 /**
  * Compiles `entryPoint` and what it imports into one ES module at `outfile`. The output must stay
  * inside apps/server: the server finds its migrations and the web build from its package folder.
+ * Answers the packages the module imports at run time (esbuild's metafile), which must all be
+ * runtime dependencies: the image installs no dev dependency (apps/server/test/deploy-files.test.ts).
  */
 export async function bundleServer({ entryPoint, outfile }) {
-  const { outputFiles } = await build({
+  const { outputFiles, metafile } = await build({
     entryPoints: [entryPoint],
     outfile,
     bundle: true,
@@ -31,6 +33,7 @@ export async function bundleServer({ entryPoint, outfile }) {
     plugins: [keepExternal],
     logLevel: 'warning',
     write: false,
+    metafile: true,
   });
   // Each file replaced whole (written aside, then renamed): benchmarks run side by side compile the
   // same target, and a process must never start from a half-written one.
@@ -40,4 +43,8 @@ export async function bundleServer({ entryPoint, outfile }) {
     writeFileSync(aside, file.contents);
     renameSync(aside, file.path);
   }
+  const imports = Object.values(metafile.outputs).flatMap((output) => output.imports);
+  return {
+    externalImports: [...new Set(imports.filter((entry) => entry.external).map((entry) => entry.path))],
+  };
 }
