@@ -23,6 +23,9 @@ export const botSessions = pgTable(
   (t) => [
     uniqueIndex('bot_sessions_token_hash_idx').on(t.tokenHash),
     index('bot_sessions_user_idx').on(t.userId),
+    // The retention loop finds the sessions ended long ago by either end (src/retention.ts).
+    index('bot_sessions_expires_idx').on(t.expiresAt),
+    index('bot_sessions_revoked_idx').on(t.revokedAt),
   ],
 );
 
@@ -79,7 +82,11 @@ export const botEvents = pgTable(
      */
     detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),
   },
-  (t) => [index('bot_events_hwid_at_idx').on(t.hwid, t.at)],
+  (t) => [
+    index('bot_events_hwid_at_idx').on(t.hwid, t.at),
+    // The retention loop reads the oldest events of every PC (src/retention.ts).
+    index('bot_events_at_idx').on(t.at),
+  ],
 );
 
 export type BotSessionRow = typeof botSessions.$inferSelect;

@@ -33,6 +33,8 @@ export const botCommands = pgTable(
   (t) => [
     index('bot_commands_hwid_created_idx').on(t.hwid, t.createdAt),
     index('bot_commands_state_expires_idx').on(t.state, t.expiresAt),
+    // The retention loop reads the commands finished long ago (src/retention.ts).
+    index('bot_commands_updated_idx').on(t.updatedAt),
   ],
 );
 
