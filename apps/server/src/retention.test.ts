@@ -37,10 +37,7 @@ afterAll(() => server.close());
 
 /** Which of the given ids (or keys) the table still holds. */
 async function remaining(table: PgTable, column: PgColumn, ids: string[]) {
-  const rows = await server.app.ctx.db
-    .select({ id: column })
-    .from(table)
-    .where(inArray(column, ids));
+  const rows = await server.app.ctx.db.select({ id: column }).from(table).where(inArray(column, ids));
   return rows.map((row) => String(row.id)).sort();
 }
 
