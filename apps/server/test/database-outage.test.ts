@@ -74,13 +74,12 @@ describe('a PostgreSQL outage', () => {
     expect(readiness.status).toBe(503);
     expect(readiness.body.checks).toMatchObject({ database: 'failed', dataDir: 'ok' });
     expect(readiness.body.error).toContain('base de données');
-    // The silent-bot sweep hit the dead database: logged, not an unhandled rejection (which
-    // would fail this run), and the node still answers.
+    // Background work that hits the dead database (the mail outbox's poll) is logged, not an
+    // unhandled rejection (which would fail this run), and the node still answers. (The silent-bot
+    // sweep of the original defect now reads its settings from the last value read.)
     await vi.waitFor(
-      () => expect(logLines.some((line) => line.includes('"task":"bots silencieux"'))).toBe(true),
-      {
-        timeout: 15_000,
-      },
+      () => expect(logLines.some((line) => line.includes('"msg":"tâche de fond en échec"'))).toBe(true),
+      { timeout: 15_000 },
     );
     expect((await call('GET', '/healthz')).status).toBe(200);
 
