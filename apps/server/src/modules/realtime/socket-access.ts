@@ -101,7 +101,12 @@ export class SocketAccess {
       // replace it (the socket stays open: the session behind it is still good).
       events.on('signingKey.revoked', ({ kid, statement }) => {
         // The statement is signed by a key of the set: agents drop the key only when it verifies.
-        const revocation = { code: 'LEASE_KEY_REVOKED', error: ERRORS.LEASE_KEY_REVOKED.message, kid, statement };
+        const revocation = {
+          code: 'LEASE_KEY_REVOKED',
+          error: ERRORS.LEASE_KEY_REVOKED.message,
+          kid,
+          statement,
+        };
         for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>)
           if (socket.data.kind === 'bot') socket.emit(SOCKET_EVENTS.leaseRevoked, revocation);
       }),
