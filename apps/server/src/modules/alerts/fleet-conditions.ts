@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { findCurrentKeySet } from '../licensing/key-set.service.ts';
 import { mailBacklog } from '../mail/mail-outbox.service.ts';
-import { pruneWebhookCalls, type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
+import { type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
 import { type HaltedRelease, haltedReleases } from '../releases/release-health.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
@@ -39,7 +39,6 @@ export async function readFleetState(
   input: { wanted: ReadonlySet<FleetAlertRule>; now: Date },
 ): Promise<FleetState> {
   const { wanted, now } = input;
-  await pruneWebhookCalls(ctx, now);
   return {
     errors: wanted.has('fleet_errors') ? await fleetErrors(ctx) : undefined,
     webhooks: wanted.has('payment_webhooks') ? await webhookHealth(ctx, 'stripe', now) : undefined,

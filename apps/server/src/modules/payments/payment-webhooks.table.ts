@@ -3,7 +3,8 @@ import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } 
 /**
  * Every call a payment provider made to its webhook and whether it was accepted: the fleet alert
  * "payment webhooks failing" (decision 903) reads the last minutes of it, on whatever node it runs.
- * Rows older than a week are pruned by the alert evaluation.
+ * Kept `paymentWebhookRetentionDays` (the retention loop, src/retention.ts), each provider’s newest
+ * call always.
  */
 export const paymentWebhookCalls = pgTable(
   'payment_webhook_calls',
