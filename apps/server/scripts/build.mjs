@@ -1,10 +1,7 @@
 // Compiles the server to one JavaScript module, dist/main.js, which `npm start` runs (no tsx in
 // production), and each command-line task the image runs to dist/cli/<name>.js (migrate, backup,
 // restore, keys): the image has no dev dependencies, so no tsx and no TypeScript sources.
-import { bundleServer } from './bundle.mjs';
-
-/** The tasks an installation runs with `node apps/server/dist/cli/<name>.js` (docs/operations.md). */
-const CLI_TASKS = ['migrate', 'backup', 'restore', 'keys-root', 'keys-rotate', 'keys-master-rotate'];
+import { bundleServer, CLI_TASKS } from './bundle.mjs';
 
 await Promise.all([
   bundleServer({

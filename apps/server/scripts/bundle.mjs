@@ -6,6 +6,9 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
+/** The tasks an installation runs with `node apps/server/dist/cli/<name>.js` (docs/operations.md). */
+export const CLI_TASKS = ['migrate', 'backup', 'restore', 'keys-root', 'keys-rotate', 'keys-master-rotate'];
+
 const keepExternal = {
   name: 'node-modules-external',
   setup(builder) {
