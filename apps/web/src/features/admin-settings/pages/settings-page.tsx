@@ -2,6 +2,7 @@ import {
   type AuditEntry,
   HWID_MATCH_POLICIES,
   HWID_MATCH_POLICY_LABELS,
+  RETENTION_SETTINGS,
   SETTINGS_LABELS,
   type SiteSettings,
   siteSettingsSchema,
@@ -29,6 +30,7 @@ import { LIVE_EVENTS } from '../../../lib/live-events.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { schemaResolver } from '../../../lib/schema-resolver.ts';
 import { adminSettingsQuery, saveSettings, settingsKeys } from '../api/settings.ts';
+import { DataRetentionCard } from '../components/data-retention-card.tsx';
 import { MaintenanceWindowsCard } from '../components/maintenance-windows-card.tsx';
 import { SigningKeysCard } from '../components/signing-keys-card.tsx';
 
@@ -63,7 +65,12 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
   const save = async (values: SiteSettings) => {
     setPending(null);
     try {
-      const saved = await saveSettings(values);
+      // The durations belong to their own card: this form never sends them back stale.
+      const saved = await saveSettings(
+        Object.fromEntries(
+          Object.entries(values).filter(([key]) => !(RETENTION_SETTINGS as readonly string[]).includes(key)),
+        ),
+      );
       queryClient.setQueryData(settingsKeys.all, saved);
       form.reset(saved);
       notifySuccess('Paramètres enregistrés. Les pages ouvertes les affichent dans les dix secondes.');
@@ -203,26 +210,6 @@ function SettingsForm({ settings }: { settings: SiteSettings }) {
               'En dessous, la nouvelle version n’est pas jugée (trop peu de bots).'
             }
           />
-          <TextField
-            {...form.register('botLogRetentionDays', { valueAsNumber: true })}
-            type="number"
-            label={SETTINGS_LABELS.botLogRetentionDays}
-            error={Boolean(error('botLogRetentionDays'))}
-            helperText={
-              error('botLogRetentionDays') ??
-              'Les lignes reçues pendant la lecture du journal, de 1 à 90 jours.'
-            }
-          />
-          <TextField
-            {...form.register('notificationRetentionDays', { valueAsNumber: true })}
-            type="number"
-            label={SETTINGS_LABELS.notificationRetentionDays}
-            error={Boolean(error('notificationRetentionDays'))}
-            helperText={
-              error('notificationRetentionDays') ??
-              'Les notifications plus anciennes sont supprimées, lues ou non (1 à 3650 jours).'
-            }
-          />
         </Box>
         <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
           <Button type="submit" variant="contained" disabled={!isDirty || isSubmitting}>
@@ -257,9 +244,10 @@ export default function SettingsPage() {
     <>
       <PageHeader
         title="Paramètres"
-        subtitle="Neige, inscriptions, maintenance, fenêtres de maintenance, bot et annonce."
+        subtitle="Neige, inscriptions, maintenance, fenêtres de maintenance, bot, annonce et conservation des données."
       />
       {settings.data ? <SettingsForm settings={settings.data} /> : null}
+      {settings.data ? <DataRetentionCard settings={settings.data} /> : null}
       <MaintenanceWindowsCard />
       <SigningKeysCard />
       <Card variant="outlined" sx={{ mt: 2 }}>
