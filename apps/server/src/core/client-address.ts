@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import proxyaddr from 'proxy-addr';
 import type { AppConfig } from '../config.ts';
+import { isLoopbackHost } from './installation.ts';
 
 export type TrustProxy = (address: string, hop: number) => boolean;
 
@@ -62,9 +63,6 @@ function ipv6Groups(address: string): number[] {
 /** Requests looked at before deciding whether every peer is a proxy. */
 const PEERS_OBSERVED = 20;
 const isProxyAddress = proxyaddr.compile(['loopback', 'linklocal', 'uniquelocal']);
-const isLoopbackAddress = proxyaddr.compile('loopback');
-const isLoopbackHost = (host: string) =>
-  host === 'localhost' || (isIP(host) !== 0 && isLoopbackAddress(host, 0));
 
 /**
  * A common misconfiguration, told once in the log: the server listens on a public interface,

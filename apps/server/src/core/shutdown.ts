@@ -16,9 +16,9 @@ export const CUT_WEBSOCKETS_AFTER_MS = 2_000;
 /** Any connection still open this long into the drain is destroyed (core/connection-drain.ts). */
 export const CUT_CONNECTIONS_AFTER_MS = 7_000;
 /** What a forced exit gives its last save (the buffered history, the database's close). */
-export const LAST_SAVE_MS = 2_000;
+const LAST_SAVE_MS = 2_000;
 /** How often an npm-started server checks that npm is still its parent. */
-export const PARENT_CHECK_MS = 1_000;
+const PARENT_CHECK_MS = 1_000;
 
 /** A signal this close to the previous one is the same press, relayed (decision 602). */
 export const SAME_PRESS_MS = 1_000;

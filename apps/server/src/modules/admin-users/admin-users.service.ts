@@ -157,7 +157,7 @@ async function extrasOf(ctx: AppContext, ids: string[]): Promise<Map<string, Use
  * What a reader outranked by an account reads of it in the list: its identity, status and roles,
  * never its e-mail, PC, Discord id, ban reason or purchases (docs/decisions/404, reads).
  */
-export function identityOnly(user: AdminUser): AdminUser {
+function identityOnly(user: AdminUser): AdminUser {
   return {
     ...user,
     email: '',

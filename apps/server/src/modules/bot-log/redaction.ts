@@ -105,14 +105,14 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * made of the key's bytes only) is searched, then widened by the characters of its first and last
  * groups that carry the key's bytes beside others (`edges`), and the padding.
  */
-export interface KnownSecret {
+interface KnownSecret {
   exact: RegExp;
   encoded: RegExp;
   /** By middle (lower case): how many characters before and after it still carry the key. */
   edges: Map<string, { before: number; after: number }>;
 }
 
-export function knownSecret(secret: string): KnownSecret | undefined {
+function knownSecret(secret: string): KnownSecret | undefined {
   if (secret.length < MIN_SECRET_CHARS) return undefined;
   const exact = new Set<string>();
   const edges = new Map<string, { before: number; after: number }>();

@@ -5,7 +5,7 @@ import { getSettings } from '../settings/settings.service.ts';
 
 const HOUR_MS = 3_600_000;
 /** The window the self-service unbind cap (`hwidResetsPerMonth`) counts over. */
-export const HWID_RESET_WINDOW_DAYS = 30;
+const HWID_RESET_WINDOW_DAYS = 30;
 const WINDOW_MS = HWID_RESET_WINDOW_DAYS * 24 * HOUR_MS;
 
 /**
@@ -13,7 +13,7 @@ const WINDOW_MS = HWID_RESET_WINDOW_DAYS * 24 * HOUR_MS;
  * and their bound PC changed too much since its reference (`bindOrRecognisePc`), which counts as an
  * unbind and a new binding. Staff resets are audited under the staff member and never count.
  */
-export const COUNTED_UNBIND_ACTIONS = ['user.hwid_reset', 'user.hwid_rebound'] as const;
+const COUNTED_UNBIND_ACTIONS = ['user.hwid_reset', 'user.hwid_rebound'] as const;
 
 /** When the cooldown (`hwidResetCooldownHours`) lets the user spend their next unbind. */
 export async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
