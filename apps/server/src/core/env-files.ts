@@ -7,7 +7,7 @@ import { StartupError } from './startup-errors.ts';
  * environment, a secret file only to the process (docs/operations.md, "Secrets"). MASTER_KEY_FILE is
  * read by core/master-key.ts, which also creates the embedded default.
  */
-export const SECRETS_FROM_FILES = [
+const SECRETS_FROM_FILES = [
   'ADMIN_PASSWORD',
   'DATABASE_URL',
   'SMTP_URL',
