@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../test/harness.ts';
@@ -303,6 +303,38 @@ describe('the retention loop', () => {
       await db.insert(agentVersionSamples).values(rows.slice(i, i + 500));
     const deleted = await pruneOldRows(server.app.ctx);
     expect(deleted.agent_version_samples).toBe(2_500);
+  });
+});
+
+describe('the embedded database', () => {
+  it('reuses the space of pruned rows (it has no autovacuum): a table pruned and filled again does not grow', async () => {
+    const { ctx } = server.app;
+    if (ctx.engine !== 'pglite') return;
+    const size = async () =>
+      Number(
+        (
+          (await ctx.db.execute(
+            sql`select pg_relation_size('agent_version_samples') as bytes`,
+          )) as unknown as {
+            rows: { bytes: string }[];
+          }
+        ).rows[0]?.bytes,
+      );
+    const fill = async (days: number) => {
+      const rows = Array.from({ length: 3_000 }, (_, i) => ({
+        at: new Date(daysAgo(days).getTime() - i * 60_000),
+        version: '2.0.0',
+        bots: 1,
+      }));
+      for (let i = 0; i < rows.length; i += 500)
+        await ctx.db.insert(agentVersionSamples).values(rows.slice(i, i + 500));
+    };
+    await fill(60);
+    const full = await size();
+    // Two days on: past the earlier tests' vacuum, which runs once a day per table.
+    expect((await pruneOldRows(ctx, new Date(Date.now() + 2 * DAY_MS))).agent_version_samples).toBe(3_000);
+    await fill(1);
+    expect(await size()).toBeLessThanOrEqual(full);
   });
 });
 

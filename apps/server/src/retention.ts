@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { AppContext } from './context.ts';
 import { pruneSentDiscordMessages } from './modules/alerts/discord-outbox.ts';
 import { pruneAuditLog } from './modules/audit/audit.service.ts';
@@ -39,6 +40,23 @@ const PRUNES: readonly [table: string, prune: Prune][] = [
 ];
 
 /**
+ * The embedded database has no autovacuum: the space of deleted rows is reused only once a VACUUM
+ * has marked it free, so without one a pruned table would grow all the same. Once a day at most per
+ * table (a vacuum reads the table's indexes whole and holds the event loop while it runs).
+ */
+const VACUUM_EVERY_MS = 24 * 3_600_000;
+const vacuumedAt = new WeakMap<AppContext, Map<string, number>>();
+
+async function vacuumEmbedded(ctx: AppContext, table: string, now: Date): Promise<void> {
+  if (ctx.engine !== 'pglite') return;
+  const tables = vacuumedAt.get(ctx) ?? new Map<string, number>();
+  vacuumedAt.set(ctx, tables);
+  if (now.getTime() - (tables.get(table) ?? 0) < VACUUM_EVERY_MS) return;
+  tables.set(table, now.getTime());
+  await ctx.db.execute(sql.raw(`vacuum ${table}`));
+}
+
+/**
  * One run of the loop « purge des données anciennes »: each table in turn, one failing never
  * stopping the others (its failure is logged under its name). Answers the rows deleted per table.
  */
@@ -47,6 +65,7 @@ export async function pruneOldRows(ctx: AppContext, now = new Date()): Promise<R
   for (const [table, prune] of PRUNES) {
     try {
       deleted[table] = await prune(ctx, now);
+      if (deleted[table] > 0) await vacuumEmbedded(ctx, table, now);
     } catch (error) {
       ctx.log.warn({ err: error, table }, `purge de ${table} en échec : nouvel essai au prochain tour`);
     }
