@@ -18,7 +18,7 @@ export const serverMain = path.join(root, 'apps/server/dist/main.js');
  */
 export const BUILT_PARTS = {
   web: {
-    label: 'l’application web',
+    label: 'Construction de l’application web',
     workspace: '@bot/web',
     output: 'apps/web/dist/index.html',
     stamp: 'apps/web/dist/.sources-digest',
@@ -33,7 +33,7 @@ export const BUILT_PARTS = {
     ],
   },
   server: {
-    label: 'le serveur',
+    label: 'Compilation du serveur',
     workspace: '@bot/server',
     output: 'apps/server/dist/main.js',
     stamp: 'apps/server/dist/.sources-digest',
@@ -90,7 +90,7 @@ export function ensureBuilt({ forced = false } = {}) {
   const stale = forced ? Object.keys(BUILT_PARTS) : staleParts();
   for (const name of stale) {
     const part = BUILT_PARTS[name];
-    console.log(`Construction de ${part.label} (sources modifiées depuis la dernière construction)…`);
+    console.log(`${part.label} (sources modifiées depuis la dernière construction)…`);
     npmRun(['run', 'build', '--workspace', part.workspace]); // its postbuild records the sources
   }
 }
