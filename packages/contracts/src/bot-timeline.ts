@@ -9,6 +9,7 @@ export const BOT_TIMELINE_KINDS = [
   'bound',
   'component_changed',
   'pc_changed',
+  'pc_refused',
   'connected',
   'disconnected',
   'error',
@@ -28,6 +29,7 @@ export const BOT_TIMELINE_LABELS: Record<BotTimelineKind, string> = {
   bound: 'PC lié au compte',
   component_changed: 'Composant matériel changé',
   pc_changed: 'PC modifié : compté comme une déliaison',
+  pc_refused: 'Connexion refusée : PC trop modifié depuis la liaison',
   connected: 'Bot connecté',
   disconnected: 'Bot déconnecté',
   error: 'Compte de jeu en erreur',
@@ -60,7 +62,8 @@ export const botTimelineEntrySchema = z.object({
   /**
    * error, recovered: the game account; error: the bot's message; alert: its rule;
    * component_changed: the parts that changed, in French ("carte réseau"); pc_changed: the parts
-   * changed since the PC was bound, its change counted as an unbind (decision 906).
+   * changed since the PC was bound, its change counted as an unbind (decision 906); pc_refused:
+   * when the next unbind is possible, then those parts ("Prochaine déliaison possible le …").
    */
   account: z.string().nullable(),
   message: z.string().nullable(),

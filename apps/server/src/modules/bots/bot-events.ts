@@ -1,5 +1,5 @@
 import type { BotState } from '@bot/contracts';
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
@@ -12,6 +12,26 @@ type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;
 /** Writes one timeline event; pass the transaction of the change it records. */
 export async function writeBotEvent(ctx: AppContext, event: BotEvent): Promise<void> {
   await ctx.db.insert(botEvents).values({ id: newId(), ...event });
+}
+
+/** Whether the PC has an event of this kind for this owner since a time (a throttle's check). */
+export async function hasBotEventSince(
+  ctx: AppContext,
+  input: { hwid: string; userId: string; kind: BotEvent['kind']; since: Date },
+): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: botEvents.id })
+    .from(botEvents)
+    .where(
+      and(
+        eq(botEvents.hwid, input.hwid),
+        eq(botEvents.userId, input.userId),
+        eq(botEvents.kind, input.kind),
+        gte(botEvents.at, input.since),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -133,11 +133,29 @@ function toEntry(event: EventRow): BotTimelineEntry {
   if (event.kind === 'component_changed' || event.kind === 'pc_changed') {
     entry.message = detail.components ?? null;
   }
+  if (event.kind === 'pc_refused') entry.message = refusalSentence(detail);
   if (event.kind === 'error' || event.kind === 'recovered') {
     entry.account = detail.account ?? null;
     entry.message = detail.message ?? null;
   }
   return entry;
+}
+
+/** "Prochaine déliaison possible le … (heure de Paris). Changés depuis la liaison : …" (decision 906). */
+function refusalSentence(detail: Record<string, string | null>): string {
+  const when = detail.nextResetAt
+    ? new Date(detail.nextResetAt).toLocaleString('fr-FR', {
+        timeZone: 'Europe/Paris',
+        dateStyle: 'short',
+        timeStyle: 'short',
+      })
+    : null;
+  return [
+    when ? `Prochaine déliaison possible le ${when} (heure de Paris).` : '',
+    detail.components ? `Changés depuis la liaison : ${detail.components}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** Alerts and recoveries sent about this PC (decision 902): when they went, what they were about. */

@@ -66,6 +66,7 @@ export const botEvents = pgTable(
         'bound',
         'component_changed',
         'pc_changed',
+        'pc_refused',
         'connected',
         'disconnected',
         'error',
@@ -78,7 +79,8 @@ export const botEvents = pgTable(
      * connected: version; disconnected: connectedAt; error/recovered: account, message;
      * crashed: version, message (the agent's previous run, told when its next session opened);
      * component_changed: components (their French names, comma-separated); pc_changed: the same,
-     * changed since the PC's reference (counted as an unbind, decision 906).
+     * changed since the PC's reference (counted as an unbind, decision 906); pc_refused: the same
+     * parts and nextResetAt (such a change refused, no unbind left or the cooldown running).
      */
     detail: json('detail').$type<Record<string, string | null>>().notNull().default({}),
   },

@@ -7,6 +7,7 @@ import { newHwid, whitelist } from '../../../test/helpers/realtime.ts';
 import { auditLog } from '../audit/audit.table.ts';
 import { updateSettings } from '../settings/settings.service.ts';
 import { hwidComponents, users } from '../users/users.table.ts';
+import { botEvents } from './bots.table.ts';
 
 /*
  * Decision 906: a PC is compared with its reference (its parts as bound, or as last moved by a
@@ -160,6 +161,32 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
         body: { hwid },
       });
     });
+  });
+
+  it("a refused change is on the owner's timeline (pc_refused, with the next unbind), once an hour however often the agent retries", async () => {
+    const owner = await newOwner();
+    const { a, b } = twoPcs();
+    const hwid = newHwid();
+    expect((await openSession(owner.accessKey, hwid, a)).status).toBe(201);
+    expect((await openSession(owner.accessKey, hwid, { ...b, machine: a.machine })).status).toBe(201);
+    const { b: c } = twoPcs();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refused = await openSession(owner.accessKey, hwid, c);
+      expect(refused).toMatchObject({ status: 403, body: { code: 'HWID_CHANGE_LIMIT' } });
+    }
+    const refusals = await timelineKinds(owner.token, 'pc_refused');
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.message).toMatch(/^Prochaine déliaison possible le \d{2}\/\d{2}\/\d{4}/);
+    expect(refusals[0]!.message).toContain('carte réseau');
+
+    // An hour later the agent still retries: one more entry, not one per attempt.
+    await server.app.ctx.db
+      .update(botEvents)
+      .set({ at: new Date(Date.now() - 61 * 60_000) })
+      .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'pc_refused')));
+    expect((await openSession(owner.accessKey, hwid, c)).status).toBe(403);
+    expect((await openSession(owner.accessKey, hwid, c)).status).toBe(403);
+    expect(await timelineKinds(owner.token, 'pc_refused')).toHaveLength(2);
   });
 
   it('under its bound hwid too: most parts changed count, and within the cooldown are refused until it ends', async () => {

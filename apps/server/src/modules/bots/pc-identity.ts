@@ -20,7 +20,7 @@ import {
   storeBoundComponents,
 } from '../users/users.service.ts';
 import { type UserRow, users } from '../users/users.table.ts';
-import { writeBotEvent } from './bot-events.ts';
+import { hasBotEventSince, writeBotEvent } from './bot-events.ts';
 import { unbindAllowanceOf } from './unbind-allowance.ts';
 
 /**
@@ -91,7 +91,42 @@ export async function bindOrRecognisePc(ctx: AppContext, claim: PcClaim): Promis
       (name) => !claim.components?.[name] || claim.components[name] === last.components[name],
     );
   if (isUnchanged) return user.hwid;
-  return recognisePc(ctx, claim);
+  try {
+    return await recognisePc(ctx, claim);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'HWID_CHANGE_LIMIT') {
+      await recordRefusedChange(ctx, { userId: user.id, hwid: user.hwid, refusal: error });
+    }
+    throw error;
+  }
+}
+
+/** How often a refused change is written on the timeline: the agent retries until told otherwise. */
+const REFUSAL_EVERY_MS = 3_600_000;
+
+/**
+ * A counted change refused (`HWID_CHANGE_LIMIT`) is shown on the bot's timeline (`pc_refused`), else
+ * the owner saw only an offline bot (decision 906). Its own transaction, since the session's rolled
+ * back; at most one per PC and hour, so an agent retrying does not flood the timeline.
+ */
+async function recordRefusedChange(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; refusal: AppError },
+): Promise<void> {
+  const { userId, hwid, refusal } = input;
+  const details = (refusal.details ?? {}) as { nextResetAt?: string; changed?: string };
+  await inTransaction(ctx, async (tx) => {
+    await lockUser(tx, userId);
+    const since = new Date(Date.now() - REFUSAL_EVERY_MS);
+    if (await hasBotEventSince(tx, { hwid, userId, kind: 'pc_refused', since })) return;
+    await writeBotEvent(tx, {
+      hwid,
+      userId,
+      kind: 'pc_refused',
+      at: new Date(),
+      detail: { nextResetAt: details.nextResetAt ?? null, components: details.changed ?? null },
+    });
+  });
 }
 
 /** The bound PC under a new hwid or with new parts: checked and updated under the user's lock. */
@@ -164,11 +199,11 @@ async function countPcChange(
   const { user, claim, reference, offered } = input;
   const { allowance } = await unbindAllowanceOf(tx, user.id, user.hwidResetAt);
   const nextResetAt = new Date(allowance.nextResetAt);
-  if (allowance.remaining === 0 || nextResetAt.getTime() > Date.now()) {
-    throw changeLimitRefusal(allowance, nextResetAt);
-  }
   const changed = notKept(reference, offered);
   const names = labelsOf(changed);
+  if (allowance.remaining === 0 || nextResetAt.getTime() > Date.now()) {
+    throw changeLimitRefusal(allowance, nextResetAt, names);
+  }
   const now = new Date();
   await rebindHwid(tx, { userId: user.id, hwid: user.hwid, components: offered, at: now });
   await writeAudit(tx, {
@@ -188,7 +223,7 @@ async function countPcChange(
   tx.events.emit('user.changed', { userId: user.id });
 }
 
-function changeLimitRefusal(allowance: HwidResetAllowance, nextResetAt: Date): AppError {
+function changeLimitRefusal(allowance: HwidResetAllowance, nextResetAt: Date, changed: string): AppError {
   const when = nextResetAt.toLocaleString('fr-FR', {
     timeZone: 'Europe/Paris',
     dateStyle: 'short',
@@ -204,6 +239,7 @@ function changeLimitRefusal(allowance: HwidResetAllowance, nextResetAt: Date): A
       nextResetAt: nextResetAt.toISOString(),
       limit: allowance.limit,
       remaining: allowance.remaining,
+      changed,
     },
   });
 }

@@ -15,10 +15,16 @@ const WINDOW_MS = HWID_RESET_WINDOW_DAYS * 24 * HOUR_MS;
  */
 const COUNTED_UNBIND_ACTIONS = ['user.hwid_reset', 'user.hwid_rebound'] as const;
 
-/** When the cooldown (`hwidResetCooldownHours`) lets the user spend their next unbind. */
+/**
+ * When the cooldown (`hwidResetCooldownHours`) lets the user spend their next unbind: now when none
+ * was spent or the cooldown is over (the contract's "in the past: now"; the epoch plus the cooldown
+ * read as a date in 1970 on the account page).
+ */
 export async function getNextHwidResetAt(ctx: AppContext, hwidResetAt: Date | null): Promise<Date> {
+  const now = Date.now();
+  if (!hwidResetAt) return new Date(now);
   const { hwidResetCooldownHours } = await getSettings(ctx);
-  return new Date((hwidResetAt?.getTime() ?? 0) + hwidResetCooldownHours * HOUR_MS);
+  return new Date(Math.max(now, hwidResetAt.getTime() + hwidResetCooldownHours * HOUR_MS));
 }
 
 /**

@@ -27,6 +27,19 @@ const bindPc = (userId: string) =>
 const allowanceOf = async (token: string) =>
   (await call<{ data: HwidResetAllowance }>('GET', '/me/hwid-resets', undefined, token)).body.data;
 
+it('with no unbind used, the next one is possible now (not at the epoch plus the cooldown)', async () => {
+  await updateSettings(server.app.ctx, { patch: { hwidResetCooldownHours: 24 }, actor: SYSTEM });
+  try {
+    const customer = await server.createUser();
+    const before = Date.now();
+    const { nextResetAt } = await allowanceOf(customer.token);
+    expect(Date.parse(nextResetAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(nextResetAt)).toBeLessThanOrEqual(Date.now() + 1000);
+  } finally {
+    await updateSettings(server.app.ctx, { patch: { hwidResetCooldownHours: 0 }, actor: SYSTEM });
+  }
+});
+
 it('counts self-service unbinds over 30 days: shown before use, the fourth refused, staff not counted', async () => {
   const customer = await server.createUser();
   const staff = await server.createUser({ permissions: ['can_manageUsers'] });

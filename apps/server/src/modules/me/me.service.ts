@@ -13,7 +13,7 @@ function cooldownRefusal(nextAllowed: Date): AppError {
     timeStyle: 'short',
   });
   return new AppError('HWID_RESET_COOLDOWN', {
-    message: `Vous avez déjà délié votre PC récemment. Prochaine réinitialisation possible le ${when} (heure de Paris).`,
+    message: `Vous avez déjà délié votre PC récemment. Prochaine déliaison possible le ${when} (heure de Paris).`,
     retryAfter: Math.ceil((nextAllowed.getTime() - Date.now()) / 1000),
     details: { nextResetAt: nextAllowed.toISOString() },
   });
@@ -37,7 +37,7 @@ function limitRefusal(nextAllowed: Date, limit: number): AppError {
     timeStyle: 'short',
   });
   return new AppError('HWID_RESET_LIMIT', {
-    message: `Vous avez déjà délié votre PC ${limit} fois sur 30 jours, le maximum. Prochaine réinitialisation possible le ${when} (heure de Paris), ou contactez le support.`,
+    message: `Vous avez déjà délié votre PC ${limit} fois sur 30 jours, le maximum. Prochaine déliaison possible le ${when} (heure de Paris), ou contactez le support.`,
     retryAfter: Math.max(1, Math.ceil((nextAllowed.getTime() - Date.now()) / 1000)),
     details: { nextResetAt: nextAllowed.toISOString(), limit },
   });

@@ -33,6 +33,7 @@ const KIND_COLORS: Partial<Record<BotTimelineEntry['kind'], string>> = {
   alert: 'warning.main',
   crashed: 'error.main',
   pc_changed: 'warning.main',
+  pc_refused: 'error.main',
 };
 
 /** The sentence under an entry's title, in French. */
@@ -50,6 +51,8 @@ function detailOf(entry: BotTimelineEntry): string {
       return entry.message ?? '';
     case 'pc_changed':
       return `Changés depuis la liaison : ${entry.message ?? ''}`;
+    case 'pc_refused':
+      return entry.message ?? '';
     case 'crashed':
       return [entry.version ? `Version ${entry.version}` : '', entry.message].filter(Boolean).join(' : ');
     case 'action':
