@@ -1,4 +1,4 @@
-import { isStaffPermission, PERMISSIONS, type Permission } from '@bot/contracts';
+import { isStaffPermission, PERMISSIONS, type Permission, permissionLabel } from '@bot/contracts';
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
@@ -59,7 +59,7 @@ function refusalError(refusal: RankRefusal, verb: 'modifier' | 'consulter'): App
           : 'Seul un administrateur peut consulter les données d’un compte administrateur.',
     });
   return new AppError('FORBIDDEN', {
-    message: `Ce compte a des permissions que vous n'avez pas : ${refusal.missing.join(', ')}.`,
+    message: `Ce compte a des permissions que vous n'avez pas : ${refusal.missing.map(permissionLabel).join(', ')}.`,
     details: { missing: refusal.missing },
   });
 }

@@ -144,6 +144,9 @@ describe('actions', () => {
     );
     expect(escalation.status).toBe(403);
     expect(escalation.body).toMatchObject({ details: { missing: ['can_manageAudit'] } });
+    // Staff read the permission's French label, never its code (the code stays in details).
+    expect((escalation.body as { error: string }).error).toContain("Consulter le journal d'audit");
+    expect((escalation.body as { error: string }).error).not.toContain('can_');
     const senior = await server.createUser({ permissions: ['can_manageUsers', 'can_manageAudit'] });
     const set = await call<{ data: { roles: { name: string }[]; permissions: string[] } }>(
       'PUT',

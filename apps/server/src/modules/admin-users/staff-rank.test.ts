@@ -44,6 +44,11 @@ describe('staff rank (issue 30)', () => {
         'can_manageRoles',
         'can_manageSettings',
       ]);
+      // The French labels, never the codes (they stay in details.missing).
+      expect((answer.body as { error: string }).error).toContain(
+        'Gérer les paramètres du site et les paiements',
+      );
+      expect((answer.body as { error: string }).error).not.toContain('can_');
     }
     // Nothing happened: the senior's session still works.
     expect((await call('GET', '/me/info', undefined, senior.token)).status).toBe(200);

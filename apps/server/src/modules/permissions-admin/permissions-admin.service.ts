@@ -6,6 +6,7 @@ import {
   type PermissionDetail,
   type PermissionGrant,
   type PermissionSummary,
+  permissionLabel,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
@@ -122,7 +123,7 @@ export async function assertMayGivePermissions(
   const missing = staffOnly.filter((name) => !held.includes(name as Permission));
   if (missing.length) {
     throw new AppError('FORBIDDEN', {
-      message: `Vous ne pouvez pas accorder ou retirer une permission que vous n'avez pas : ${missing.join(', ')}.`,
+      message: `Vous ne pouvez pas accorder ou retirer une permission que vous n'avez pas : ${missing.map(permissionLabel).join(', ')}.`,
       details: { missing },
     });
   }
