@@ -22,6 +22,8 @@ export async function backupEmbeddedDatabase(input: { dataDir: string; file: str
     const database = await PGlite.create(pgliteDir(input.dataDir), { extensions: PGLITE_EXTENSIONS });
     const dump = await database.dumpDataDir('gzip');
     await database.close();
+    // Opening it wrote files (pg_internal.init) 0666 whatever the umask (core/private-files.ts).
+    await tightenTree(input.dataDir);
     const bytes = Buffer.from(await dump.arrayBuffer());
     // A backup holds every secret's sealed form and every user's data: its owner's only.
     await mkdir(path.dirname(input.file), { recursive: true, mode: 0o700 });
