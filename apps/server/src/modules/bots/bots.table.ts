@@ -13,6 +13,12 @@ export const botSessions = pgTable(
     userId: userIdColumn(),
     tokenHash: text('token_hash').notNull(),
     hwid: text('hwid').notNull(),
+    /**
+     * The hwid the agent sent, when its components made it the bound PC under another hwid (decision
+     * 906): every lease of the session names it too, so the agent can tell its own PC's lease from
+     * another's (docs/licensing.md). Null when the agent sent the bound hwid.
+     */
+    agentHwid: text('agent_hwid'),
     botKeyHash: text('bot_key_hash').notNull(),
     version: text('version').notNull(),
     ip: text('ip'),
