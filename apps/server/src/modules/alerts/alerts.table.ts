@@ -20,7 +20,15 @@ export const alertPreferences = pgTable('alert_preferences', {
   channelInApp: boolean('channel_in_app').notNull().default(true),
   channelEmail: boolean('channel_email').notNull().default(false),
   channelDiscord: boolean('channel_discord').notNull().default(false),
-  discordWebhookUrl: text('discord_webhook_url'),
+  /**
+   * The Discord webhook sealed under the master key: its address is the right to post in the
+   * customer's channel (docs/security.md, "Storage"). The digest (SHA-256) finds the users of one
+   * webhook when Discord refuses it, without unsealing every row.
+   */
+  discordWebhookSealed: text('discord_webhook_sealed'),
+  discordWebhookDigest: text('discord_webhook_digest'),
+  /** Before migration 0023 the webhook was stored in clear: sealed at the first start, never written. */
+  legacyDiscordWebhookUrl: text('discord_webhook_url'),
   /** Staff's fleet alerts (decision 903), open to them by their permissions. */
   fleetErrors: boolean('fleet_errors').notNull().default(false),
   fleetErrorPercent: integer('fleet_error_percent').notNull().default(20),
@@ -98,7 +106,12 @@ export const discordOutbox = pgTable(
   'discord_outbox',
   {
     id: uuid('id').primaryKey(),
-    url: text('url').notNull(),
+    /** The webhook, sealed like the preferences' (the message itself holds no secret). */
+    urlSealed: text('url_sealed'),
+    /** SHA-256 of the webhook: whose channel failed when Discord refuses it (channel-health.ts). */
+    webhookDigest: text('webhook_digest'),
+    /** Before migration 0023 the webhook was stored in clear: sealed at the first start, never written. */
+    legacyUrl: text('url'),
     payload: json('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),

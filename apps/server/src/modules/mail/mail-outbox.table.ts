@@ -3,8 +3,10 @@ import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 
 /**
  * Mails waiting to be sent, written by the request that decides to send them and sent by a worker:
- * requests never wait on SMTP, and a mail survives an SMTP outage or a restart. The bodies (which
- * carry one-time links) are emptied once sent; the row stays for operators (who, what, when).
+ * requests never wait on SMTP, and a mail survives an SMTP outage or a restart. The body (which
+ * carries one-time links) is sealed under the master key from the start, so no clear copy ever
+ * reaches the database's files, its WAL or a backup, and emptied once sent; the row stays for
+ * operators (who, what, when). docs/security.md, "Storage".
  */
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -12,8 +14,14 @@ export const mailOutbox = pgTable(
     id: uuid('id').primaryKey(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html').notNull(),
+    /** `{text, html}` sealed under the master key (core/sealing.ts); null once sent or given up. */
+    bodySealed: text('body_sealed'),
+    /**
+     * Before migration 0023 the bodies were stored in clear here. Never written any more: a waiting
+     * mail of an older version is sealed at the first start (secrets-at-rest.ts), a sent one emptied.
+     */
+    legacyText: text('text'),
+    legacyHtml: text('html'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     /** A worker holds the row until then (another node skips it). */
