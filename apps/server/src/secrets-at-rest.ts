@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import { type MasterKeySource, masterKeyCheckOf, sealingKeyOf } from './core/master-key.ts';
 import { StartupError } from './core/startup-errors.ts';
 import type { Db } from './db/client.ts';
+import { resealDiscordWebhooks, sealClearDiscordWebhooks } from './modules/alerts/discord-webhooks.ts';
 import { resealSigningKeys } from './modules/licensing/signing-keys.service.ts';
+import { resealMailBodies, sealClearMailBodies } from './modules/mail/mail-outbox.service.ts';
 import {
   claimServerSecret,
   replaceServerSecret,
@@ -29,6 +31,20 @@ async function resealEverything(db: Db, from: Buffer, to: Buffer): Promise<Recor
     botKeys: await resealBotKeys(ctx, from, to),
     twoFactorSecrets: await resealTwoFactorSecrets(ctx, from, to),
     signingKeys: await resealSigningKeys(ctx, from, to),
+    mailBodies: await resealMailBodies(ctx, from, to),
+    discordWebhooks: await resealDiscordWebhooks(ctx, from, to),
+  };
+}
+
+/**
+ * What versions before migration 0024 kept in clear (the waiting mails' bodies, the Discord
+ * webhooks), sealed under the key of this start; nothing to do once done.
+ */
+async function sealClearSecrets(db: Db, key: Buffer): Promise<Record<string, number>> {
+  const ctx = { db };
+  return {
+    mailBodies: await sealClearMailBodies(ctx, key),
+    discordWebhooks: await sealClearDiscordWebhooks(ctx, key),
   };
 }
 
@@ -73,6 +89,12 @@ export async function openSecretsAtRest(
   if (stored !== check)
     throw new StartupError(
       `La clé maîtresse ne correspond pas à ces données : leurs secrets (clés d’accès des bots, double authentification, clés de signature) ont été scellés avec une autre clé. Donnez au serveur, par ${whereTheKeyComesFrom(input.source)}, la clé maîtresse de cette installation, sauvegardée à part lors de sa première mise en route (docs/operations.md, « Clé maîtresse »).`,
+    );
+  const sealed = await database.db.transaction((db) => sealClearSecrets(db, sealingKey));
+  if (Object.values(sealed).some((count) => count > 0))
+    input.log.warn(
+      sealed,
+      'secrets en clair d’une version antérieure (corps des mails en attente, webhooks Discord) scellés sous la clé maîtresse ; les sauvegardes antérieures les contiennent encore (docs/operations.md, « Clé maîtresse »)',
     );
   return sealingKey;
 }

@@ -4,6 +4,7 @@ import { queueMail } from '../mail/mail-outbox.service.ts';
 import { parisDay } from './alert-digest.ts';
 import { type AlertMessage, alertMail, discordPayload } from './alert-messages.ts';
 import { alertDigestEntries, discordOutbox, notifications } from './alerts.table.ts';
+import { sealWebhook } from './discord-webhooks.ts';
 
 export interface Recipient {
   userId: string;
@@ -52,9 +53,13 @@ export async function deliver(
     await queueMail(ctx, { to: recipient.email, ...alertMail(message, ctx.config.publicUrl) });
   }
   if (recipient.channelDiscord && recipient.discordWebhookUrl) {
-    await ctx.db
-      .insert(discordOutbox)
-      .values({ id: newId(), url: recipient.discordWebhookUrl, payload: discordPayload(message, at) });
+    const { sealed, digest } = sealWebhook(ctx.sealingKey, recipient.discordWebhookUrl);
+    await ctx.db.insert(discordOutbox).values({
+      id: newId(),
+      urlSealed: sealed,
+      webhookDigest: digest,
+      payload: discordPayload(message, at),
+    });
     ctx.events.emit('discord.queued', {});
   }
 }

@@ -21,6 +21,7 @@ import { deliver, type Recipient } from './alert-delivery.ts';
 import { sendDueDigests } from './alert-digest.ts';
 import { type AlertMessage, alertMessage, recoveryMessage, reminderMessage } from './alert-messages.ts';
 import { alertIncidents, alertPreferences } from './alerts.table.ts';
+import { openWebhook } from './discord-webhooks.ts';
 import { type FleetState, fleetConditions, isFleetRuleUnknown, readFleetState } from './fleet-conditions.ts';
 
 /** The advisory lock key of the evaluation (one per cluster at a time, decision 902). */
@@ -113,6 +114,10 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
   return Promise.all(
     rows.map(async ({ preferences, email, hwid }) => ({
       ...preferences,
+      discordWebhookUrl: openWebhook(ctx.sealingKey, {
+        sealed: preferences.discordWebhookSealed,
+        legacy: preferences.legacyDiscordWebhookUrl,
+      }),
       email,
       hwid,
       fleetRules: await allowedFleetRules(ctx, preferences),

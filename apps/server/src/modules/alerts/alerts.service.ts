@@ -18,6 +18,7 @@ import { AppError } from '../../core/errors.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
+import { openWebhook, sealWebhook, webhookDigest } from './discord-webhooks.ts';
 
 /** Notifications one list shows (the newest). */
 const LIST_SIZE = 50;
@@ -32,7 +33,11 @@ export async function getAlertPreferences(ctx: AppContext, userId: string): Prom
     packageExpiring: row.packageExpiring,
     payments: row.payments,
     channels: { inApp: row.channelInApp, email: row.channelEmail, discord: row.channelDiscord },
-    discordWebhookUrl: row.discordWebhookUrl,
+    // Shown back to its owner as it is today (their form edits it); stored sealed.
+    discordWebhookUrl: openWebhook(ctx.sealingKey, {
+      sealed: row.discordWebhookSealed,
+      legacy: row.legacyDiscordWebhookUrl,
+    }),
     reminderHours: toReminderHours(row.reminderHours),
     emailDigest: row.emailDigest,
   };
@@ -50,6 +55,7 @@ export async function saveAlertPreferences(
   const webhook = input.discordWebhookUrl || null;
   if (webhook && !isDiscordWebhookUrl(webhook)) throw new AppError('DISCORD_WEBHOOK_INVALID');
   if (input.channels.discord && !webhook) throw new AppError('DISCORD_WEBHOOK_REQUIRED');
+  const stored = webhook ? sealWebhook(ctx.sealingKey, webhook) : null;
   const values = {
     botOffline: input.botOffline,
     offlineMinutes: input.offlineMinutes,
@@ -59,19 +65,27 @@ export async function saveAlertPreferences(
     channelInApp: input.channels.inApp,
     channelEmail: input.channels.email,
     channelDiscord: input.channels.discord,
-    discordWebhookUrl: webhook,
+    discordWebhookSealed: stored?.sealed ?? null,
+    discordWebhookDigest: stored?.digest ?? null,
+    legacyDiscordWebhookUrl: null,
     reminderHours: input.reminderHours,
     emailDigest: input.emailDigest,
     updatedAt: new Date(),
   };
   await inTransaction(ctx, async (tx) => {
     const [before] = await tx.db
-      .select({ url: alertPreferences.discordWebhookUrl })
+      .select({
+        digest: alertPreferences.discordWebhookDigest,
+        legacy: alertPreferences.legacyDiscordWebhookUrl,
+      })
       .from(alertPreferences)
       .where(eq(alertPreferences.userId, userId));
+    const digestBefore = before?.digest ?? (before?.legacy ? webhookDigest(before.legacy) : null);
     // Another webhook: the old one's failure no longer says anything (decision 907).
     const resetDiscord =
-      before && before.url !== webhook ? { discordFailingSince: null, discordLastError: null } : {};
+      before && digestBefore !== (stored?.digest ?? null)
+        ? { discordFailingSince: null, discordLastError: null }
+        : {};
     await tx.db
       .insert(alertPreferences)
       .values({ userId, ...values })

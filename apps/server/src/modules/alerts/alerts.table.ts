@@ -27,7 +27,7 @@ export const alertPreferences = pgTable('alert_preferences', {
    */
   discordWebhookSealed: text('discord_webhook_sealed'),
   discordWebhookDigest: text('discord_webhook_digest'),
-  /** Before migration 0023 the webhook was stored in clear: sealed at the first start, never written. */
+  /** Before migration 0024 the webhook was stored in clear: sealed at the first start, never written. */
   legacyDiscordWebhookUrl: text('discord_webhook_url'),
   /** Staff's fleet alerts (decision 903), open to them by their permissions. */
   fleetErrors: boolean('fleet_errors').notNull().default(false),
@@ -110,7 +110,7 @@ export const discordOutbox = pgTable(
     urlSealed: text('url_sealed'),
     /** SHA-256 of the webhook: whose channel failed when Discord refuses it (channel-health.ts). */
     webhookDigest: text('webhook_digest'),
-    /** Before migration 0023 the webhook was stored in clear: sealed at the first start, never written. */
+    /** Before migration 0024 the webhook was stored in clear: sealed at the first start, never written. */
     legacyUrl: text('url'),
     payload: json('payload').$type<Record<string, unknown>>().notNull(),
     attempts: integer('attempts').notNull().default(0),

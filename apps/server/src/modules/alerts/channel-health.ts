@@ -7,8 +7,8 @@ import { frenchDate } from './alert-messages.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
 
 type Channel = 'email' | 'discord';
-/** Whose channel: the users of an e-mail address, or of a Discord webhook. */
-type Target = { email: string } | { url: string };
+/** Whose channel: the users of an e-mail address, or of a Discord webhook (by its digest, discord-webhooks.ts). */
+type Target = { email: string } | { webhookDigest: string };
 
 const COLUMNS = {
   email: { since: alertPreferences.emailFailingSince, error: alertPreferences.emailLastError },
@@ -91,11 +91,11 @@ export async function clearChannelFailure(ctx: AppContext, input: { channel: Cha
 async function userIdsOf(ctx: AppContext, target: Target, failing?: Channel): Promise<string[]> {
   const isFailing = failing ? isNotNull(COLUMNS[failing].since) : undefined;
   const rows =
-    'url' in target
+    'webhookDigest' in target
       ? await ctx.db
           .select({ userId: alertPreferences.userId })
           .from(alertPreferences)
-          .where(and(eq(alertPreferences.discordWebhookUrl, target.url), isFailing))
+          .where(and(eq(alertPreferences.discordWebhookDigest, target.webhookDigest), isFailing))
       : await ctx.db
           .select({ userId: alertPreferences.userId })
           .from(alertPreferences)

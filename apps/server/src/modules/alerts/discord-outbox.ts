@@ -12,13 +12,26 @@ import {
 import { getSettings } from '../settings/settings.service.ts';
 import { discordOutbox } from './alerts.table.ts';
 import { clearChannelFailure, healthNoted, recordChannelFailure } from './channel-health.ts';
+import { openWebhook, webhookDigest } from './discord-webhooks.ts';
 
 const OUTBOX: OutboxOptions = { table: discordOutbox, batchSize: 20, claimSeconds: 60 };
 const REQUEST_TIMEOUT_MS = 10_000;
 
+interface ClaimedRow {
+  id: string;
+  url_sealed: string | null;
+  /** A message an older node queued in clear while this one already ran (a rolling upgrade). */
+  url: string | null;
+  webhook_digest: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
 interface ClaimedMessage {
   id: string;
   url: string;
+  /** Whose channel it is (channel-health.ts). */
+  webhookDigest: string;
   payload: Record<string, unknown>;
   attempts: number;
 }
@@ -46,8 +59,17 @@ export async function pruneSentDiscordMessages(ctx: AppContext, now = new Date()
 }
 
 async function sendDueBatch(ctx: AppContext): Promise<number> {
-  const rows = await claimDueRows<ClaimedMessage>(ctx.db, OUTBOX, sql`id, url, payload, attempts`);
-  for (const message of rows) await sendOne(ctx, message);
+  const rows = await claimDueRows<ClaimedRow>(
+    ctx.db,
+    OUTBOX,
+    sql`id, url_sealed, url, webhook_digest, payload, attempts`,
+  );
+  for (const row of rows) {
+    // The webhook is stored sealed (discord-webhooks.ts): opened only to post.
+    const url = openWebhook(ctx.sealingKey, { sealed: row.url_sealed, legacy: row.url }) ?? '';
+    const digest = row.webhook_digest ?? webhookDigest(url);
+    await sendOne(ctx, { ...row, url, webhookDigest: digest });
+  }
   return rows.length;
 }
 
@@ -59,7 +81,7 @@ async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> 
       .set({ sentAt: new Date(), lockedUntil: null })
       .where(eq(discordOutbox.id, message.id));
     await healthNoted(ctx, () =>
-      clearChannelFailure(ctx, { channel: 'discord', target: { url: message.url } }),
+      clearChannelFailure(ctx, { channel: 'discord', target: { webhookDigest: message.webhookDigest } }),
     );
     return;
   }
@@ -82,7 +104,7 @@ async function sendOne(ctx: AppContext, message: ClaimedMessage): Promise<void> 
     await healthNoted(ctx, () =>
       recordChannelFailure(ctx, {
         channel: 'discord',
-        target: { url: message.url },
+        target: { webhookDigest: message.webhookDigest },
         error: `Discord a répondu ${outcome.error}`,
       }),
     );

@@ -304,8 +304,6 @@ describe('the mail outbox backing up', () => {
       id: stuckId,
       to: 'client@example.test',
       subject: 'Activation',
-      text: 'Bonjour',
-      html: '<p>Bonjour</p>',
       attempts: 4,
       nextAttemptAt: new Date(Date.now() + 60 * MINUTE),
       lastError: '550 5.1.1 <client@example.test>: Recipient address rejected',

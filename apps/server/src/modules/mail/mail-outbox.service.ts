@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull, min, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, min, or, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.ts';
 import { retentionStart } from '../../core/batched-delete.ts';
@@ -12,22 +12,74 @@ import {
   pruneFinishedRows,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
+import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/channel-health.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
 const OUTBOX: OutboxOptions = { table: mailOutbox, batchSize: 20, claimSeconds: 120 };
 
-/** Queues a mail (in the caller's transaction when given); the outbox worker sends it. */
+/**
+ * Queues a mail (in the caller's transaction when given); the outbox worker sends it. The body is
+ * sealed before it is written: a one-time link never reaches the database's files in clear
+ * (docs/security.md, "Storage").
+ */
 export async function queueMail(ctx: AppContext, message: MailMessage): Promise<void> {
   await ctx.db.insert(mailOutbox).values({
     id: newId(),
     to: message.to,
     subject: message.subject,
-    text: message.text,
-    html: message.html,
+    bodySealed: sealBody(ctx.sealingKey, message),
   });
   ctx.events.emit('mail.queued', {});
+}
+
+type MailBody = Pick<MailMessage, 'text' | 'html'>;
+
+function sealBody(key: Buffer, body: MailBody): string {
+  return seal(JSON.stringify({ text: body.text, html: body.html }), key);
+}
+
+/** The waiting mails' bodies sealed under another key (`npm run keys:master-rotate`, decision 913). */
+export async function resealMailBodies(
+  ctx: Pick<AppContext, 'db'>,
+  from: Buffer,
+  to: Buffer,
+): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: mailOutbox.id, sealed: mailOutbox.bodySealed })
+    .from(mailOutbox)
+    .where(isNotNull(mailOutbox.bodySealed));
+  for (const row of rows)
+    await ctx.db
+      .update(mailOutbox)
+      .set({ bodySealed: reseal(row.sealed!, from, to) })
+      .where(eq(mailOutbox.id, row.id));
+  return rows.length;
+}
+
+/**
+ * Mails an older version queued with their body in clear (before migration 0024): sealed at start
+ * and the clear columns emptied. Those already sent were emptied by the migration itself.
+ */
+export async function sealClearMailBodies(ctx: Pick<AppContext, 'db'>, key: Buffer): Promise<number> {
+  const rows = await ctx.db
+    .select({
+      id: mailOutbox.id,
+      text: mailOutbox.legacyText,
+      html: mailOutbox.legacyHtml,
+      isDone: sql<boolean>`${mailOutbox.sentAt} is not null or ${mailOutbox.failedAt} is not null`,
+    })
+    .from(mailOutbox)
+    .where(or(isNotNull(mailOutbox.legacyText), isNotNull(mailOutbox.legacyHtml)));
+  for (const row of rows) {
+    const body = { text: row.text ?? '', html: row.html ?? '' };
+    await ctx.db
+      .update(mailOutbox)
+      .set({ bodySealed: row.isDone ? null : sealBody(key, body), legacyText: null, legacyHtml: null })
+      .where(eq(mailOutbox.id, row.id));
+  }
+  return rows.length;
 }
 
 /** Deletes the mails sent or given up more than `mailRetentionDays` ago; waiting ones stay (the retention loop). */
@@ -91,25 +143,36 @@ interface ClaimedMail {
   id: string;
   to: string;
   subject: string;
-  text: string;
-  html: string;
+  body_sealed: string | null;
+  /** A mail an older node queued in clear while this one already ran (a rolling upgrade). */
+  text: string | null;
+  html: string | null;
   attempts: number;
 }
 
 /** Claims due mails and sends them; answers how many were claimed. */
 async function sendDueBatch(ctx: AppContext): Promise<number> {
-  const rows = await claimDueRows<ClaimedMail>(ctx.db, OUTBOX, sql`id, "to", subject, text, html, attempts`);
+  const rows = await claimDueRows<ClaimedMail>(
+    ctx.db,
+    OUTBOX,
+    sql`id, "to", subject, body_sealed, text, html, attempts`,
+  );
   for (const mail of rows) await sendOne(ctx, mail);
   return rows.length;
 }
 
+function bodyOf(ctx: AppContext, mail: ClaimedMail): MailBody {
+  if (mail.body_sealed) return JSON.parse(unseal(mail.body_sealed, ctx.sealingKey)) as MailBody;
+  return { text: mail.text ?? '', html: mail.html ?? '' };
+}
+
 async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
   try {
-    await ctx.mailer.send(mail);
+    await ctx.mailer.send({ to: mail.to, subject: mail.subject, ...bodyOf(ctx, mail) });
     // Sent: the one-time links in the body are no longer needed, keep who/what/when only.
     await ctx.db
       .update(mailOutbox)
-      .set({ sentAt: new Date(), text: '', html: '', lockedUntil: null })
+      .set({ sentAt: new Date(), bodySealed: null, legacyText: null, legacyHtml: null, lockedUntil: null })
       .where(eq(mailOutbox.id, mail.id));
     await healthNoted(ctx, () => clearChannelFailure(ctx, { channel: 'email', target: { email: mail.to } }));
   } catch (error) {

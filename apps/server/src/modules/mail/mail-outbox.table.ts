@@ -17,7 +17,7 @@ export const mailOutbox = pgTable(
     /** `{text, html}` sealed under the master key (core/sealing.ts); null once sent or given up. */
     bodySealed: text('body_sealed'),
     /**
-     * Before migration 0023 the bodies were stored in clear here. Never written any more: a waiting
+     * Before migration 0024 the bodies were stored in clear here. Never written any more: a waiting
      * mail of an older version is sealed at the first start (secrets-at-rest.ts), a sent one emptied.
      */
     legacyText: text('text'),

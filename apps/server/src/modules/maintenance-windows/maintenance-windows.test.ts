@@ -201,8 +201,6 @@ describe('during and after a window', () => {
       id: newId(),
       to: 'client@example.test',
       subject: 'Activation',
-      text: 'Bonjour',
-      html: '<p>Bonjour</p>',
       attempts: 4,
       nextAttemptAt: new Date(Date.now() + 24 * HOUR),
       createdAt: new Date(Date.now() + 4 * HOUR),
