@@ -8,6 +8,7 @@ import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { forgetBotLogOfPc } from '../bot-log/bot-log.service.ts';
+import { endCommandsOfUnboundPc } from '../commands/commands.service.ts';
 import { issueLease } from '../licensing/lease.service.ts';
 import { updateFor } from '../releases/release-rollouts.ts';
 import { getSettings } from '../settings/settings.service.ts';
@@ -185,8 +186,8 @@ export async function findBotSessionsByTokens(
 /**
  * Unbinds a user's PC inside the caller's transaction (a customer's reset or a staff one): the
  * binding goes, the bot sessions of that PC end with it, so do the owner's bot log lines of that PC
- * (decision 209), the audit entry is written, and once the transaction commits `hwid.reset` tells
- * every node to close that PC's sockets.
+ * (decision 209) and the commands they left waiting (decision 208), the audit entry is written,
+ * and once the transaction commits `hwid.reset` tells every node to close that PC's sockets.
  */
 export async function unbindPc(
   tx: AppContext,
@@ -197,6 +198,8 @@ export async function unbindPc(
   await revokeBotSessions(tx, { userId: user.id, hwid: user.hwid });
   // The PC's log was this owner's: its next owner must not read it (docs/security.md).
   await forgetBotLogOfPc(tx, { userId: user.id, hwid: user.hwid });
+  // A command waiting for this PC was the owner's: the PC's next owner must not run it.
+  await endCommandsOfUnboundPc(tx, { userId: user.id, hwid: user.hwid });
   await writeAudit(tx, {
     actor: input.actor,
     action: 'user.hwid_reset',

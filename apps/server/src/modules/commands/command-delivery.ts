@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { getSettings } from '../settings/settings.service.ts';
+import { users } from '../users/users.table.ts';
 import { announce, toBotCommand } from './commands.service.ts';
 import { botCommands } from './commands.table.ts';
 
@@ -12,6 +13,14 @@ import { botCommands } from './commands.table.ts';
  * Each transition is conditional on the state before it, so a late or repeated message changes
  * nothing.
  */
+
+/**
+ * The command's user still has its PC bound: only then is it handed over. A PC changes hands with an
+ * unbind, which ends its owner's waiting commands; this holds for one left from before that rule
+ * (docs/decisions/208-remote-commands.md, "A command belongs to its owner's time with the PC").
+ */
+const isForCurrentOwner = () =>
+  sql`exists (select 1 from ${users} where ${users.id} = ${botCommands.userId} and ${users.hwid} = ${botCommands.hwid})`;
 
 /**
  * Marks a command handed to the agent's socket (`queued` → `sent`, or `sent` again on a
@@ -33,6 +42,7 @@ export async function markCommandSent(
           eq(botCommands.deliveries, input.deliveries),
           inArray(botCommands.state, ['queued', 'sent']),
           gt(botCommands.expiresAt, now),
+          isForCurrentOwner(),
         ),
       )
       .returning();
@@ -66,6 +76,7 @@ export async function commandsToDeliver(
         inArray(botCommands.hwid, [...new Set(bots.map((bot) => bot.hwid))]),
         inArray(botCommands.state, ['queued', 'sent']),
         gt(botCommands.expiresAt, now),
+        isForCurrentOwner(),
       ),
     )
     .orderBy(asc(botCommands.createdAt));

@@ -93,7 +93,11 @@ export async function issueBotCommand(
   });
   return inTransaction(ctx, async (tx) => {
     // One issuance at a time per owner: the cap and the supersession see every earlier command.
-    await lockUser(tx, owner.id);
+    // Under the lock an unbind also takes, the PC is checked again: it may have been unbound since.
+    if ((await lockUser(tx, owner.id)).hwid !== hwid)
+      throw issuer.staff
+        ? new AppError('NOT_FOUND', { message: 'Aucun compte n’est lié à ce PC.' })
+        : new AppError('HWID_NOT_BOUND');
     const now = input.now ?? new Date();
     if (command.kind === 'configure') {
       const replaced = await tx.db
@@ -144,6 +148,36 @@ export async function issueBotCommand(
     announce(tx, row);
     return toBotCommand(row);
   });
+}
+
+/** Why the unbind ended a command: not handed over yet, or handed over with no answer yet. */
+const UNBOUND_BEFORE_SENT = 'annulée : PC délié';
+const UNBOUND_BEFORE_RESULT = 'Le PC a été délié avant que le bot ne réponde.';
+
+/**
+ * Ends the commands a PC's owner left waiting when the PC is unbound, inside the unbind's
+ * transaction: a command belongs to its owner's time with the PC, and the PC's next owner must not
+ * run it (docs/decisions/208-remote-commands.md). One not handed over yet is `cancelled`; one handed
+ * over (`sent`, `acknowledged`) may have run, so it is `expired`, saying the PC went first.
+ */
+export async function endCommandsOfUnboundPc(
+  tx: AppContext,
+  input: { userId: string; hwid: string; now?: Date },
+): Promise<number> {
+  const now = input.now ?? new Date();
+  const ofThePc = and(eq(botCommands.userId, input.userId), eq(botCommands.hwid, input.hwid));
+  const cancelled = await tx.db
+    .update(botCommands)
+    .set({ state: 'cancelled', message: UNBOUND_BEFORE_SENT, updatedAt: now })
+    .where(and(ofThePc, eq(botCommands.state, 'queued')))
+    .returning();
+  const expired = await tx.db
+    .update(botCommands)
+    .set({ state: 'expired', message: UNBOUND_BEFORE_RESULT, updatedAt: now })
+    .where(and(ofThePc, inArray(botCommands.state, ['sent', 'acknowledged'])))
+    .returning();
+  for (const row of [...cancelled, ...expired]) announce(tx, row);
+  return cancelled.length + expired.length;
 }
 
 /**
