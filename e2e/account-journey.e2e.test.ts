@@ -176,7 +176,10 @@ describe('account journeys', () => {
     await page.locator('input[name="password"]').fill(dormant.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();
     await page.getByRole('button', { name: 'Renvoyer l’e-mail' }).click();
-    await page.getByText('Un nouvel e-mail d’activation a été envoyé', { exact: false }).waitFor();
+    // Same words whether a mail went or the mailbox already held its links (decision 914).
+    await page
+      .getByText('les liens déjà reçus restent valables, 3 au plus à la fois', { exact: false })
+      .waitFor();
     const mail = await shared.server.mail.waitFor({ to: dormant.user.email });
     expect(mail.text).toContain(`/login?username=${encodeURIComponent(dormant.user.username)}`);
     expect(unexpectedErrors(errors, 401, 403)).toEqual([]);
@@ -206,7 +209,11 @@ describe('account journeys', () => {
     await page.goto('/forgot-password');
     await page.locator('input[name="email"]').fill(user.email);
     await page.getByRole('button', { name: 'Envoyer le lien' }).click();
-    await page.getByTestId('forgot-sent').waitFor();
+    // The same words whether a mail went or the mailbox already held its links (decision 914).
+    const sent = await page.getByTestId('forgot-sent').textContent();
+    expect(sent).toContain('Si un compte correspond');
+    expect(sent).toContain('les liens déjà reçus restent valables, 3 au plus à la fois');
+    expect(sent).not.toContain('vient d’être envoyé');
 
     const mail = await shared.server.mail.waitFor({ to: user.email });
     const link = /https?:\/\/\S+\/forgot-password\?token=[^\s"<>]+/.exec(mail.text)?.[0];
@@ -305,7 +312,19 @@ describe('account journeys', () => {
     const counter = page.getByTestId('hwid-resets-left');
     await counter.waitFor();
     expect(await counter.textContent()).toContain('2 déliaisons restantes sur 30 jours.');
-    expect(await counter.textContent()).toContain('compte aussi comme une déliaison');
+    // The rule as it is: free while more than half of the parts as bound are kept (2 of 5 changed too).
+    expect(await counter.textContent()).toContain('compte comme une déliaison');
+    expect(await counter.textContent()).toContain('au moins 3 de ses 5 composants');
+    expect(await counter.textContent()).not.toContain('un seul composant');
+    // The counted change started the cooldown: the card says until when and offers no unbind.
+    await page
+      .getByTestId('hwid-next-reset')
+      .getByText('Prochaine déliaison possible le', { exact: false })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Délier mon PC' }).isDisabled()).toBe(true);
+
+    // Its bound hwid with new parts, within the cooldown: refused, and the bot's history says why.
+    expect((await open(hwid, (name) => `${name}-c`)).status).toBe(403);
 
     await page.goto('/account/mybot');
     const history = page.getByRole('region', { name: 'Historique du bot' });
@@ -314,6 +333,9 @@ describe('account journeys', () => {
     expect(await entry.textContent()).toContain(
       'Changés depuis la liaison : disque système, carte mère (BIOS), carte réseau, processeur',
     );
+    const refused = history.locator('li[data-kind="pc_refused"]');
+    await refused.getByText('Connexion refusée : PC trop modifié depuis la liaison').waitFor();
+    expect(await refused.textContent()).toContain('Prochaine déliaison possible le');
     expect(errors).toEqual([]);
     await close();
   });

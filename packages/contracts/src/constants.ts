@@ -32,6 +32,12 @@ export const MOBILE_BREAKPOINT = 'lg';
 /** Local-storage key of the persisted auth state. */
 export const AUTH_STORAGE_KEY = 'auth';
 
+/**
+ * Unexpired, unused activation and reset links one mailbox may hold (decision 914): past this the
+ * mail is skipped with the same answer, so the pages say what holds either way.
+ */
+export const OUTSTANDING_LINKS_PER_MAILBOX = 3;
+
 /** Username length bounds. */
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 32;

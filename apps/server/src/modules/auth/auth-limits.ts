@@ -1,3 +1,4 @@
+import { OUTSTANDING_LINKS_PER_MAILBOX } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
@@ -57,11 +58,12 @@ export async function withinMailLimits(
 }
 
 /**
- * Unexpired, unused activation and reset links one mailbox may hold (decision 914): a stranger's
- * requests mail the owner, so past this the mail is skipped (same answer) and the links already
- * sent stay valid. Only these links count: alerts, receipts and security notices carry none.
+ * Unexpired, unused activation and reset links one mailbox may hold (decision 914, in contracts: the
+ * pages say it): a stranger's requests mail the owner, so past this the mail is skipped (same
+ * answer) and the links already sent stay valid. Only these links count: alerts, receipts and
+ * security notices carry none.
  */
-export const OUTSTANDING_LINKS_PER_MAILBOX = 3;
+export { OUTSTANDING_LINKS_PER_MAILBOX };
 
 /** The log line of a link skipped at the cap (operators see a mailbox being bombed). */
 export const MAILBOX_CAP_SKIPPED = 'lien non envoyé : la boîte aux lettres a déjà ses liens valables';

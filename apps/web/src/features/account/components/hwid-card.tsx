@@ -10,17 +10,23 @@ import { dateTimeLong as dateFormat } from '../../../lib/dates.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { usePublicSettings } from '../../settings/index.ts';
 import { accountKeys, hwidResetsQuery, resetHwid } from '../api/account.ts';
-import { COUNTED_CHANGE_NOTE, remainingResetsText } from './hwid-resets.ts';
+import {
+  countedChangeNote,
+  remainingAfterUnbindText,
+  remainingResetsText,
+  unbindBlockedUntil,
+} from './hwid-resets.ts';
 
 export function HwidCard({ onChanged }: { onChanged: () => void }) {
   const hwid = useAuthStore((state) => state.user?.hwid ?? null);
   const setUser = useAuthStore((state) => state.setUser);
-  const [nextResetAt, setNextResetAt] = useState<string | null>(null);
   const [isWorking, setIsWorking] = useState(false);
   const [isConfirming, setIsConfirming] = useState(false);
   const cooldownHours = usePublicSettings((state) => state.settings?.hwidResetCooldownHours ?? 24);
   const queryClient = useQueryClient();
   const resets = useQuery(hwidResetsQuery).data;
+  // The cooldown (after an unbind or a counted PC change) or no unbind left: no button until then.
+  const blockedUntil = resets ? unbindBlockedUntil(resets) : null;
 
   const onReset = async () => {
     setIsConfirming(false);
@@ -28,7 +34,6 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
     try {
       const answer = await resetHwid();
       setUser(answer.data);
-      setNextResetAt(answer.nextResetAt);
       queryClient.setQueryData(accountKeys.hwidResets, answer.resets);
       notifySuccess('Votre PC a été délié. Le bot se liera au prochain PC qui se connecte.');
       onChanged();
@@ -50,19 +55,20 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
       </Typography>
       {resets ? (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="hwid-resets-left">
-          {remainingResetsText(resets.remaining, resets.windowDays)} {COUNTED_CHANGE_NOTE}
+          {remainingResetsText(resets.remaining, resets.windowDays)} {countedChangeNote()}
         </Typography>
       ) : null}
-      {nextResetAt ? (
-        <Alert severity="info" sx={{ mt: 2 }}>
-          Prochaine déliaison possible le {dateFormat.format(new Date(nextResetAt))}.
+      {blockedUntil ? (
+        <Alert severity="info" sx={{ mt: 2 }} data-testid="hwid-next-reset">
+          Prochaine déliaison possible le {dateFormat.format(blockedUntil)}
+          {hwid ? ' : le bouton « Délier mon PC » sera disponible à partir de cette date.' : '.'}
         </Alert>
       ) : null}
       <Button
         sx={{ mt: 2 }}
         variant="outlined"
         color="warning"
-        disabled={!hwid || isWorking || resets?.remaining === 0}
+        disabled={!hwid || isWorking || !resets || blockedUntil !== null}
         onClick={() => setIsConfirming(true)}
       >
         Délier mon PC
@@ -78,9 +84,7 @@ export function HwidCard({ onChanged }: { onChanged: () => void }) {
         {cooldownHours > 0
           ? `Le bot de ce PC est arrêté et ne pourra pas relier ce PC à votre compte avant ${cooldownHours} h. Le prochain autre PC qui se connecte avec votre clé sera lié. Vous ne pourrez pas délier à nouveau avant ${cooldownHours} h.`
           : 'Le bot de ce PC est arrêté. Le prochain PC qui se connecte avec votre clé sera lié.'}
-        {resets
-          ? ` Il vous restera ${Math.max(0, resets.remaining - 1)} déliaison(s) sur ${resets.windowDays} jours.`
-          : null}
+        {resets ? ` ${remainingAfterUnbindText(resets.remaining, resets.windowDays)}` : null}
       </ConfirmDialog>
     </SectionCard>
   );

@@ -1,3 +1,4 @@
+import { OUTSTANDING_LINKS_PER_MAILBOX } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -32,8 +33,11 @@ function RequestForm() {
     >
       {sentTo ? (
         <Notice severity="success" data-testid="forgot-sent">
-          Si un compte correspond à {sentTo}, un e-mail avec un lien de réinitialisation vient d’être envoyé.
-          Le lien est valable 30 minutes.
+          {/* The same words whether a mail went or not: the mailbox may already hold its links
+              (docs/decisions/914-mailbox-cap.md), and the answer must not tell which. */}
+          Si un compte correspond à {sentTo}, un e-mail avec un lien de réinitialisation est envoyé, valable
+          30 minutes. Rien reçu ? Regardez les indésirables : les liens déjà reçus restent valables,{' '}
+          {OUTSTANDING_LINKS_PER_MAILBOX} au plus à la fois.
         </Notice>
       ) : null}
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Mot de passe oublié">

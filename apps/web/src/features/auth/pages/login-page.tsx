@@ -1,4 +1,4 @@
-import type { LoginInput } from '@bot/contracts';
+import { type LoginInput, OUTSTANDING_LINKS_PER_MAILBOX } from '@bot/contracts';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -90,7 +90,10 @@ export default function LoginPage() {
     setIsResending(true);
     try {
       await resendConfirmation({ username: needsActivation });
-      notifySuccess('Un nouvel e-mail d’activation a été envoyé s’il reste un compte à activer.');
+      // Same words whether a mail went or the mailbox already held its links (decision 914).
+      notifySuccess(
+        `S’il reste un compte à activer, un e-mail d’activation est envoyé. Rien reçu ? Regardez les indésirables : les liens déjà reçus restent valables, ${OUTSTANDING_LINKS_PER_MAILBOX} au plus à la fois.`,
+      );
       setNeedsActivation(null);
     } catch {
       // The API client has shown the message.
