@@ -38,6 +38,12 @@ export const RETENTION_HELP: Record<RetentionKey, string> = {
   auditRetentionDays: 'Au moins 365 jours (un an).',
 };
 
+/** A field's label inside the card, whose title already says « Conservation » (the history keeps the whole label). */
+export function retentionLabel(key: RetentionKey): string {
+  const rest = SETTINGS_LABELS[key].replace(/^Conservation (des |du |de l’|de la |de )/, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** The « Conservation des données » card: how long each table that only grows keeps its rows. */
 export function DataRetentionCard({ settings }: { settings: SiteSettings }) {
   const queryClient = useQueryClient();
@@ -71,13 +77,13 @@ export function DataRetentionCard({ settings }: { settings: SiteSettings }) {
           Les lignes plus anciennes sont supprimées par lots tous les quarts d’heure ; ce qui sert encore est
           gardé quel que soit son âge.
         </Typography>
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr 1fr' } }}>
+        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           {RETENTION_SETTINGS.map((key) => (
             <TextField
               key={key}
               {...form.register(key, { valueAsNumber: true })}
               type="number"
-              label={SETTINGS_LABELS[key]}
+              label={retentionLabel(key)}
               error={Boolean(errors[key])}
               helperText={errors[key]?.message ?? RETENTION_HELP[key]}
             />
