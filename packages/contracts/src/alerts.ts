@@ -141,6 +141,12 @@ export const FLEET_ALERT_PERMISSIONS: Record<FleetAlertRule, readonly Permission
   key_set_expiring: ['can_manageSettings'],
 };
 
+/**
+ * Fleet alerts every holder of their permission gets whether or not they chose fleet alerts: an
+ * expired key set stops every bot (decision 912). In-app by default, and on the channels they chose.
+ */
+export const ALWAYS_ON_FLEET_ALERT_RULES: readonly FleetAlertRule[] = ['key_set_expiring'];
+
 export function fleetAlertRulesFor(held: readonly Permission[]): FleetAlertRule[] {
   return FLEET_ALERT_RULES.filter((rule) =>
     FLEET_ALERT_PERMISSIONS[rule].some((permission) => held.includes(permission)),

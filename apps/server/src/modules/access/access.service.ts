@@ -66,6 +66,26 @@ export async function getPermissionsOfUsers(
   return result;
 }
 
+/** The users holding a permission now: administrators, its roles' members, its unexpired grants. */
+export async function findUserIdsHolding(ctx: AppContext, permission: Permission): Promise<string[]> {
+  const admins = await ctx.db.select({ id: users.id }).from(users).where(eq(users.isAdministrator, true));
+  const fromRoles = await ctx.db
+    .select({ id: userRoles.userId })
+    .from(userRoles)
+    .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
+    .where(eq(rolePermissions.permission, permission));
+  const fromGrants = await ctx.db
+    .select({ id: userGrants.userId })
+    .from(userGrants)
+    .where(
+      and(
+        eq(userGrants.permission, permission),
+        or(isNull(userGrants.expiresAt), gt(userGrants.expiresAt, new Date())),
+      ),
+    );
+  return [...new Set([...admins, ...fromRoles, ...fromGrants].map((row) => row.id))];
+}
+
 /** Roles' permissions ∪ unexpired grants of each user (every permission for administrators). */
 async function computePermissionsOfUsers(
   ctx: AppContext,

@@ -1,6 +1,10 @@
 import {
+  ALWAYS_ON_FLEET_ALERT_RULES,
   type AlertRule,
+  DEFAULT_ALERT_PREFERENCES,
+  DEFAULT_FLEET_ALERT_PREFERENCES,
   FLEET_ALERT_FIELDS,
+  FLEET_ALERT_PERMISSIONS,
   FLEET_ALERT_RULES,
   type FleetAlertRule,
   fleetAlertRulesFor,
@@ -9,7 +13,7 @@ import {
 import { and, eq, inArray, isNull, max, notInArray, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import { getUserPermissions } from '../access/access.service.ts';
+import { findUserIdsHolding, getUserPermissions } from '../access/access.service.ts';
 import {
   type MaintenanceState,
   maintenanceState,
@@ -91,6 +95,11 @@ interface Evaluation {
 }
 
 async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
+  // The holders of an always-on rule's permission are watched even with nothing chosen (decision 912).
+  const keepers = new Set<string>();
+  for (const rule of ALWAYS_ON_FLEET_ALERT_RULES)
+    for (const permission of FLEET_ALERT_PERMISSIONS[rule])
+      for (const id of await findUserIdsHolding(ctx, permission)) keepers.add(id);
   const rows = await ctx.db
     .select({ preferences: alertPreferences, email: users.email, hwid: users.hwid })
     .from(alertPreferences)
@@ -107,11 +116,43 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
           eq(alertPreferences.mailBacklog, true),
           eq(alertPreferences.releaseHalted, true),
           eq(alertPreferences.keySetExpiring, true),
+          keepers.size > 0 ? inArray(alertPreferences.userId, [...keepers]) : undefined,
         ),
         isNull(users.bannedAt),
       ),
     );
-  return Promise.all(
+  const withRow = new Set(rows.map((row) => row.preferences.userId));
+  const unset = [...keepers].filter((id) => !withRow.has(id));
+  // Never saved any preference: the defaults (in-app only, no rule of their own).
+  const defaults = unset.length
+    ? await ctx.db
+        .select({ userId: users.id, email: users.email, hwid: users.hwid })
+        .from(users)
+        .where(and(inArray(users.id, unset), isNull(users.bannedAt)))
+    : [];
+  const defaultWatchers = await Promise.all(
+    defaults.map(async (user) => ({
+      ...user,
+      ...DEFAULT_FLEET_ALERT_PREFERENCES,
+      botOffline: false,
+      offlineMinutes: DEFAULT_ALERT_PREFERENCES.offlineMinutes,
+      accountError: false,
+      packageExpiring: false,
+      payments: false,
+      channelInApp: true,
+      channelEmail: false,
+      channelDiscord: false,
+      discordWebhookUrl: null,
+      emailDigest: false,
+      reminderHours: 0,
+      fleetRules: await allowedFleetRules(
+        ctx,
+        { userId: user.userId, ...DEFAULT_FLEET_ALERT_PREFERENCES },
+        keepers,
+      ),
+    })),
+  );
+  const chosen = await Promise.all(
     rows.map(async ({ preferences, email, hwid }) => ({
       ...preferences,
       discordWebhookUrl: openWebhook(ctx.sealingKey, {
@@ -120,17 +161,27 @@ async function watchedUsers(ctx: AppContext): Promise<WatchedUser[]> {
       }),
       email,
       hwid,
-      fleetRules: await allowedFleetRules(ctx, preferences),
+      fleetRules: await allowedFleetRules(ctx, preferences, keepers),
     })),
   );
+  return [...chosen, ...defaultWatchers];
 }
 
-/** The fleet alerts chosen, less those the staff member's permissions no longer open. */
+/**
+ * The fleet alerts chosen, and the always-on ones for the holders of their permission (`keepers`),
+ * less those the staff member's permissions no longer open.
+ */
 async function allowedFleetRules(
   ctx: AppContext,
   chosen: { userId: string } & Record<(typeof FLEET_ALERT_FIELDS)[FleetAlertRule], boolean>,
+  keepers: ReadonlySet<string>,
 ): Promise<Set<FleetAlertRule>> {
-  const rules = new Set(FLEET_ALERT_RULES.filter((rule) => chosen[FLEET_ALERT_FIELDS[rule]]));
+  const isKeeper = keepers.has(chosen.userId);
+  const rules = new Set(
+    FLEET_ALERT_RULES.filter(
+      (rule) => chosen[FLEET_ALERT_FIELDS[rule]] || (isKeeper && ALWAYS_ON_FLEET_ALERT_RULES.includes(rule)),
+    ),
+  );
   if (rules.size === 0) return rules;
   const allowed = fleetAlertRulesFor(await getUserPermissions(ctx, chosen.userId));
   return new Set(allowed.filter((rule) => rules.has(rule)));

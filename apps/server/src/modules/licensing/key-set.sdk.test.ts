@@ -9,6 +9,7 @@ import {
   type VerifiedLease,
 } from '@bot/bot-agent';
 import {
+  DEFAULT_ALERT_PREFERENCES,
   DEFAULT_FLEET_ALERT_PREFERENCES,
   KEY_REVOCATION_TYPE,
   type NotificationsAnswer,
@@ -231,6 +232,33 @@ describe('the staff alert', () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toMatch(/Le jeu de clés des bots expire dans 13 jours/);
     expect(told[0]).toContain('npm run keys:rotate -- --root-key');
+  });
+});
+
+describe('the staff alert by default (issue 43)', () => {
+  it('reaches every holder of can_manageSettings who never chose fleet alerts, in-app, and by e-mail when their channels say so', async () => {
+    const call = apiClient(server);
+    const ctx = server.app.ctx;
+    const silent = await server.createUser({ permissions: ['can_manageSettings'] });
+    const mailed = await server.createUser({ permissions: ['can_manageSettings'] });
+    const channels = { ...DEFAULT_ALERT_PREFERENCES, channels: { inApp: true, email: true, discord: false } };
+    expect((await call('PUT', '/me/alerts', channels, mailed.token)).status).toBe(200);
+    const customer = await server.createUser();
+    const expiresAt = (await findCurrentKeySet(ctx))?.expiresAt.getTime() as number;
+    const titles = async (token: string) =>
+      (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, token)).body.data.map(
+        (notification) => notification.title,
+      );
+    await evaluateAlerts(ctx, new Date(expiresAt - 12 * DAY));
+    await evaluateAlerts(ctx, new Date(expiresAt - 12 * DAY + 3_600_000));
+    expect(await titles(silent.token)).toContainEqual(
+      expect.stringMatching(/Le jeu de clés des bots expire dans/),
+    );
+    expect(await titles(mailed.token)).toContainEqual(
+      expect.stringMatching(/Le jeu de clés des bots expire dans/),
+    );
+    expect(await titles(customer.token)).toEqual([]);
+    expect((await server.mail.waitFor({ to: mailed.user.email })).subject).toMatch(/jeu de clés/);
   });
 });
 
