@@ -1,18 +1,23 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { DEFAULT_ALERT_PREFERENCES } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, importJWK, type JSONWebKeySet, type JWK, jwtVerify, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { seal, unseal } from '../src/core/sealing.ts';
+import { getAlertPreferences, saveAlertPreferences } from '../src/modules/alerts/alerts.service.ts';
+import { alertPreferences, discordOutbox } from '../src/modules/alerts/alerts.table.ts';
 import { currentSigner } from '../src/modules/licensing/signing-keys.service.ts';
 import { signingKeys } from '../src/modules/licensing/signing-keys.table.ts';
+import { queueMail } from '../src/modules/mail/mail-outbox.service.ts';
+import { mailOutbox } from '../src/modules/mail/mail-outbox.table.ts';
 import { serverSecrets } from '../src/modules/settings/settings.table.ts';
 import { twoFactor } from '../src/modules/two-factor/two-factor.table.ts';
 import { getOrCreateBotKey } from '../src/modules/users/users.service.ts';
@@ -187,5 +192,101 @@ describe('the master key lives outside the data', () => {
     } finally {
       await rotated.close();
     }
+  });
+
+  it('npm run keys:master-rotate re-seals the Discord webhooks and the waiting mails’ bodies too', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await embeddedServer();
+    const { ctx } = server.app;
+    const owner = await server.createUser();
+    const webhook = `https://discord.com/api/webhooks/123456789012345678/${randomBytes(30).toString('base64url')}`;
+    await saveAlertPreferences(ctx, owner.user.id, {
+      ...DEFAULT_ALERT_PREFERENCES,
+      channels: { inApp: true, email: false, discord: true },
+      discordWebhookUrl: webhook,
+    });
+    // A mail the SMTP server refuses: it stays in the outbox, its body sealed.
+    server.mail.isRefusing = true;
+    await queueMail(ctx, {
+      to: 'rotation@example.test',
+      subject: 'Lien',
+      text: 'lien secret',
+      html: '<p>lien secret</p>',
+    });
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bot-rotate-'));
+    dirs.push(copy);
+    await server.restart(async () => {
+      await cp(ctx.config.dataDir, path.join(copy, 'data'), { recursive: true });
+    });
+    server.mail.isRefusing = false;
+    const dataDir = path.join(copy, 'data');
+    const newKeyFile = path.join(copy, 'nouvelle.master-key');
+    await run('npm', ['run', '--silent', 'keys:master-rotate', '--', '--out', newKeyFile], {
+      cwd: rootDir,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', MASTER_KEY: TEST_MASTER_KEY },
+    });
+
+    const rotated = await buildOn(dataDir, (await readFile(newKeyFile, 'utf8')).trim());
+    try {
+      expect((await getAlertPreferences(rotated.ctx, owner.user.id)).discordWebhookUrl).toBe(webhook);
+      const [mail] = await rotated.ctx.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.to, 'rotation@example.test'));
+      expect(JSON.parse(unseal(mail!.bodySealed!, rotated.ctx.sealingKey)).text).toBe('lien secret');
+    } finally {
+      await rotated.close();
+    }
+  });
+
+  it('the webhooks and waiting mails an older version kept in clear are sealed at the first start, the clear columns emptied', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await embeddedServer();
+    const { ctx } = server.app;
+    const owner = await server.createUser();
+    const webhook = `https://discord.com/api/webhooks/123456789012345678/${randomBytes(30).toString('base64url')}`;
+    // What a version before migration 0024 wrote: the webhook and the mail's body in clear.
+    await ctx.db
+      .insert(alertPreferences)
+      .values({ userId: owner.user.id, channelDiscord: true, legacyDiscordWebhookUrl: webhook });
+    const mailId = randomUUID();
+    await ctx.db.insert(mailOutbox).values({
+      id: mailId,
+      to: 'ancien@example.test',
+      subject: 'Réinitialisation',
+      legacyText: 'lien en clair',
+      legacyHtml: '<p>lien en clair</p>',
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    });
+    const messageId = randomUUID();
+    await ctx.db.insert(discordOutbox).values({
+      id: messageId,
+      legacyUrl: webhook,
+      payload: {},
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    });
+
+    await server.restart();
+    const { db, sealingKey } = server.app.ctx;
+    const [preferences] = await db
+      .select()
+      .from(alertPreferences)
+      .where(eq(alertPreferences.userId, owner.user.id));
+    expect(preferences!.legacyDiscordWebhookUrl).toBeNull();
+    expect(unseal(preferences!.discordWebhookSealed!, sealingKey)).toBe(webhook);
+    expect((await getAlertPreferences(server.app.ctx, owner.user.id)).discordWebhookUrl).toBe(webhook);
+    const [message] = await db.select().from(discordOutbox).where(eq(discordOutbox.id, messageId));
+    expect(message!.legacyUrl).toBeNull();
+    expect(unseal(message!.urlSealed!, sealingKey)).toBe(webhook);
+    expect(message!.webhookDigest).toBe(preferences!.discordWebhookDigest);
+    const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+    expect([mail!.legacyText, mail!.legacyHtml]).toEqual([null, null]);
+
+    // The sealed mail still leaves, with its body.
+    await db.update(mailOutbox).set({ nextAttemptAt: new Date() }).where(eq(mailOutbox.id, mailId));
+    const sent = await server.mail.waitFor({ to: 'ancien@example.test', subject: 'Réinitialisation' });
+    expect(sent.text).toContain('lien en clair');
   });
 });
