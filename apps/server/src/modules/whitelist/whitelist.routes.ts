@@ -73,7 +73,7 @@ const adminWhitelistRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/whitelist',
     { schema: { tags, querystring: adminWhitelistQuery, response: { 200: adminWhitelistListAnswer } } },
-    async (request) => listWhitelist(ctx, request.query),
+    async (request) => listWhitelist(ctx, request.query, { id: sessionOf(request).userId }),
   );
 
   app.post(

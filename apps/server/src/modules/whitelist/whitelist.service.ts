@@ -11,8 +11,10 @@ import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
 import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
 import { countWhitelistSlots } from '../orders/orders.service.ts';
+import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
 import { findUserByUsername, getUserById } from '../users/users.service.ts';
 import { users } from '../users/users.table.ts';
 import { type WhitelistEntryRow, whitelistEntries } from './whitelist.table.ts';
@@ -179,15 +181,27 @@ function adminSelect(ctx: AppContext) {
     .leftJoin(creators, eq(creators.id, whitelistEntries.createdById));
 }
 
-/** Every entry, searchable by account name or customer. */
+/**
+ * Every entry, searchable by account name or customer. The game account is the customer's data: an
+ * account that outranks the reader shows its entries by identity only (entry, date, username) and is
+ * not found by a game account name (docs/decisions/404-no-privilege-escalation.md, reads).
+ */
 export async function listWhitelist(
   ctx: AppContext,
   query: AdminWhitelistQuery,
+  reader: { id: string },
 ): Promise<{ data: AdminWhitelistEntry[]; total: number }> {
   const filters: SQL[] = [];
   if (query.q) {
     const pattern = likePattern(query.q);
-    filters.push(or(ilike(whitelistEntries.name, pattern), ilike(users.username, pattern)) as SQL);
+    const searchable = await outrankedByCondition(ctx, {
+      actorId: reader.id,
+      userId: whitelistEntries.userId,
+      isAdministrator: users.isAdministrator,
+    });
+    filters.push(
+      or(and(searchable, ilike(whitelistEntries.name, pattern)), ilike(users.username, pattern)) as SQL,
+    );
   }
   if (query.userId) filters.push(eq(whitelistEntries.userId, query.userId));
   const where = filters.length ? and(...filters) : undefined;
@@ -207,7 +221,14 @@ export async function listWhitelist(
     .from(whitelistEntries)
     .innerJoin(users, eq(users.id, whitelistEntries.userId))
     .where(where);
-  return { data: rows.map(toAdminEntry), total: total?.value ?? 0 };
+  const outranking = await findOutrankingUserIds(ctx, {
+    actorId: reader.id,
+    userIds: rows.map((row) => row.entry.userId),
+  });
+  const data = rows
+    .map(toAdminEntry)
+    .map((entry) => (outranking.has(entry.user.id) ? { ...entry, name: '' } : entry));
+  return { data, total: total?.value ?? 0 };
 }
 
 async function getAdminEntry(ctx: AppContext, id: string): Promise<AdminWhitelistEntry> {
@@ -216,7 +237,10 @@ async function getAdminEntry(ctx: AppContext, id: string): Promise<AdminWhitelis
   return toAdminEntry(row);
 }
 
-/** Staff add an account for a customer; slots do not bind staff. */
+/**
+ * Staff add an account for a customer; slots do not bind staff, the staff rank does (an account
+ * that outranks the actor is refused, decision 404).
+ */
 export async function addWhitelistEntryForCustomer(
   ctx: AppContext,
   input: { username: string; name: string; actor: AuditActor },
@@ -224,6 +248,7 @@ export async function addWhitelistEntryForCustomer(
   const customer = await findUserByUsername(ctx, input.username);
   if (!customer) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
   const entry = await inTransaction(ctx, async (tx) => {
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: customer });
     await lockWhitelist(tx, customer.id);
     const row = await insertEntry(tx, {
       userId: customer.id,
@@ -243,12 +268,15 @@ export async function addWhitelistEntryForCustomer(
   return entry;
 }
 
+/** Staff remove an entry, unless its account outranks them (decision 404); audited. */
 export async function removeWhitelistEntry(
   ctx: AppContext,
   input: { id: string; actor: AuditActor },
 ): Promise<void> {
   const userId = await inTransaction(ctx, async (tx) => {
     const before = await getAdminEntry(tx, input.id);
+    const owner = await getUserById(tx, before.user.id);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: owner });
     await tx.db.delete(whitelistEntries).where(eq(whitelistEntries.id, input.id));
     await writeAudit(tx, {
       actor: input.actor,

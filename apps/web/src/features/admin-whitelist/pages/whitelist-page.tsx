@@ -39,7 +39,14 @@ export default function AdminWhitelistPage() {
   });
 
   const columns: GridColDef<AdminWhitelistEntry>[] = [
-    { field: 'name', headerName: 'Compte de jeu', flex: 1, minWidth: 160 },
+    {
+      field: 'name',
+      headerName: 'Compte de jeu',
+      flex: 1,
+      minWidth: 160,
+      // Blank for an account that outranks the reader (docs/decisions/404-no-privilege-escalation.md).
+      valueGetter: (_v, row) => row.name || 'Masqué (compte de rang supérieur)',
+    },
     {
       field: 'username',
       headerName: 'Client',
@@ -78,7 +85,7 @@ export default function AdminWhitelistPage() {
     <>
       <ConfirmDialog
         open={removing !== null}
-        title={`Retirer ${removing?.name ?? ''} ?`}
+        title={`Retirer ${removing?.name || 'ce compte de jeu'} ?`}
         confirmLabel="Retirer"
         isBusy={remove.isPending}
         onConfirm={() => removing && remove.mutate(removing)}
