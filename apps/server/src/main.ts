@@ -6,6 +6,7 @@ import { claimPort, releasePort } from './core/port-claim.ts';
 import { usePrivateUmask } from './core/private-files.ts';
 import { closeGracefully, SHUTDOWN_GRACE_MS } from './core/shutdown.ts';
 import { explainStartupError } from './core/startup-errors.ts';
+import { terminalSafeStdout, tolerateClosedTerminal } from './core/terminal-output.ts';
 import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
 
 let app: FastifyInstance | undefined;
@@ -16,7 +17,7 @@ let app: FastifyInstance | undefined;
  */
 async function main(config: AppConfig): Promise<void> {
   const placeholder = await claimPort(config.port, config.host);
-  app = await buildApp({ config });
+  app = await buildApp({ config, logDestination: terminalSafeStdout });
   const admin = await ensureFirstAdministrator(app.ctx);
   if (admin?.password) {
     // Printed once, on the console only (not through the logger, which may ship logs elsewhere).
@@ -54,6 +55,9 @@ process.on('unhandledRejection', (reason) => {
   if (app) app.log.error({ err: reason }, 'promesse rejetée sans traitement (le serveur continue)');
   else console.error('promesse rejetée sans traitement', reason);
 });
+
+// A closed terminal must not hang the drain it starts (core/terminal-output.ts).
+tolerateClosedTerminal();
 
 // SIGINT/SIGTERM/SIGHUP drain (a repeated Ctrl-C does not cut the drain short, a third press does);
 // an uncaught exception drains too, since state may be corrupt. Under `npm start` (npm sets

@@ -302,4 +302,26 @@ describe('how a drain starts and how it is cut short', () => {
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     }
   });
+
+  it('a closed terminal: a server writing to a terminal that goes away drains and leaves nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = await migratedDataDir();
+    // A real pseudo-terminal (util-linux's `script`): the server's output goes to it, as in a terminal
+    // window. Closing it used to hang the server for good: every write then fails (EIO) and the
+    // log's flush retried forever, holding the database and refusing SIGTERM.
+    const started = await startServer(dataDir, {
+      command: ['sh', '-c', 'exec script -qfec "$0 $1" /dev/null'],
+      env: {},
+    });
+    const pid = serverPid(started);
+    try {
+      started.child.kill('SIGKILL'); // the terminal window closes: SIGHUP, and no more output
+      await started.exited;
+      await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: GRACE_MS + 5_000, interval: 50 });
+      await expectNothingLeft(started, dataDir, pid);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
 });
