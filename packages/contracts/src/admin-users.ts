@@ -47,6 +47,11 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserDetailSchema = adminUserSchema.extend({
   referral: z.string().nullable(),
   hwidResetAt: z.string().nullable(),
+  /**
+   * What set `hwidResetAt`: the customer's own déliaison (`unbind`) or their PC changed too much
+   * since it was bound, counted as one (`pc_changed`, decision 906); null when neither happened.
+   */
+  hwidResetKind: z.enum(['unbind', 'pc_changed']).nullable(),
   grants: z.array(permissionGrantSchema),
   permissions: z.array(z.enum(PERMISSIONS)),
   twoFactorEnabled: z.boolean(),

@@ -14,6 +14,7 @@ import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { userGrants } from '../access/access.table.ts';
 import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
+import { lastCountedUnbindKind } from '../bots/unbind-allowance.ts';
 import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
 import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
@@ -240,6 +241,7 @@ export async function getAdminUserDetail(ctx: AppContext, userId: string): Promi
     ...base!,
     referral: row.referral,
     hwidResetAt: row.hwidResetAt?.toISOString() ?? null,
+    hwidResetKind: await lastCountedUnbindKind(ctx, userId, row.hwidResetAt),
     grants,
     permissions: await getUserPermissions(ctx, userId),
     twoFactorEnabled: await hasTwoFactorEnabled(ctx, userId),

@@ -189,6 +189,33 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
     expect(await timelineKinds(owner.token, 'pc_refused')).toHaveLength(2);
   });
 
+  it("staff read what the last counted unbind was: a counted PC change, or the customer's own déliaison", async () => {
+    const owner = await newOwner();
+    const staff = await server.createUser({ permissions: ['can_manageUsers'] });
+    const { a, b } = twoPcs();
+    const hwid = newHwid();
+    const detail = async () =>
+      (
+        await call<{ data: { hwidResetAt: string | null; hwidResetKind: string | null } }>(
+          'GET',
+          `/admin/users/${owner.user.id}`,
+          undefined,
+          staff.token,
+        )
+      ).body.data;
+    expect((await openSession(owner.accessKey, hwid, a)).status).toBe(201);
+    expect(await detail()).toMatchObject({ hwidResetAt: null, hwidResetKind: null });
+    expect((await openSession(owner.accessKey, hwid, { ...b, machine: a.machine })).status).toBe(201);
+    expect(await detail()).toMatchObject({ hwidResetKind: 'pc_changed' });
+
+    await server.app.ctx.db
+      .update(users)
+      .set({ hwidResetAt: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(users.id, owner.user.id));
+    expect((await call('DELETE', '/me/hwid', undefined, owner.token)).status).toBe(200);
+    expect(await detail()).toMatchObject({ hwidResetKind: 'unbind' });
+  });
+
   it('under its bound hwid too: most parts changed count, and within the cooldown are refused until it ends', async () => {
     const owner = await newOwner();
     const { a, b } = twoPcs();

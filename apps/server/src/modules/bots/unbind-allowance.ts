@@ -64,3 +64,24 @@ export async function unbindAllowanceOf(
     slotFreesAt: remaining === 0 ? slotFreesAt : undefined,
   };
 }
+
+/**
+ * What set the customer's `hwidResetAt` (what staff read on the user's page): their own unbind
+ * (`unbind`) or their PC changed too much since it was bound (`pc_changed`, decision 906); null
+ * when neither happened. Staff resets leave `hwidResetAt` as it was.
+ */
+export async function lastCountedUnbindKind(
+  ctx: AppContext,
+  userId: string,
+  hwidResetAt: Date | null,
+): Promise<'unbind' | 'pc_changed' | null> {
+  if (!hwidResetAt) return null;
+  // The audit entry's time is the transaction's, a little before `hwidResetAt`: the latest of the
+  // two kinds around it says which one set it.
+  const since = new Date(hwidResetAt.getTime() - 60_000);
+  const latest = async (action: (typeof COUNTED_UNBIND_ACTIONS)[number]) =>
+    (await listOwnActionsSince(ctx, { userId, action, since })).at(-1)?.getTime() ?? -1;
+  const reset = await latest('user.hwid_reset');
+  const rebound = await latest('user.hwid_rebound');
+  return rebound > reset ? 'pc_changed' : 'unbind';
+}

@@ -96,7 +96,10 @@ export function BotSection({
         </ConfirmDialog>
         {user.hwidResetAt ? (
           <Typography variant="body2" color="text.secondary">
-            Dernière réinitialisation par l'utilisateur : {formatDateTime(user.hwidResetAt)}
+            {user.hwidResetKind === 'pc_changed'
+              ? 'Dernier changement de PC compté comme une déliaison'
+              : 'Dernière déliaison par le client'}{' '}
+            : {formatDateTime(user.hwidResetAt)}
           </Typography>
         ) : null}
       </Box>
