@@ -41,11 +41,29 @@ describe('lease signing keys in the admin settings', () => {
     await page.getByText('npm run keys:rotate -- --root-key /chemin/vers/racine.jwk').waitFor();
     expect(await page.getByRole('button', { name: 'Changer la clé des baux' }).count()).toBe(0);
 
-    await card
-      .getByRole('listitem')
-      .filter({ hasText: before.kid.slice(0, 12) })
-      .getByRole('button', { name: 'Révoquer' })
-      .click();
+    // The staff are told that the expiry is alerted on (holders of the settings permission).
+    await page.getByText('alertés 14 jours avant son expiration', { exact: false }).waitFor();
+
+    // Revoking sits in a danger zone of its own, and its dialog says what holds for that key.
+    const danger = page.getByRole('region', { name: 'Zone dangereuse : révoquer une clé' });
+    const revokeOf = (key: Key) =>
+      danger
+        .getByRole('listitem')
+        .filter({ hasText: key.kid.slice(0, 12) })
+        .getByRole('button', { name: 'Révoquer' });
+    const dialog = page.getByRole('dialog', { name: 'Révoquer cette clé ?' });
+    await revokeOf(standby).click();
+    const standbyText = (await dialog.textContent()) ?? '';
+    expect(standbyText).toContain('clé de réserve');
+    expect(standbyText).not.toContain('qui prend le relais');
+    expect(standbyText).toContain('ne peut pas être annulée');
+    expect(standbyText).toContain('npm run keys:rotate -- --root-key');
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await revokeOf(before).click();
+    expect(await dialog.textContent()).toContain('la clé de réserve prend le relais');
+    expect(await dialog.textContent()).toContain('ne peut pas être annulée');
     await page
       .getByRole('dialog', { name: 'Révoquer cette clé ?' })
       .getByRole('button', { name: 'Révoquer' })

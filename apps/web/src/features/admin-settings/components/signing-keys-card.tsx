@@ -1,6 +1,7 @@
 import {
   KEY_SET_EXPIRY_WARNING_DAYS,
   type KeySetStatus,
+  PERMISSION_DESCRIPTIONS,
   SIGNING_KEY_PURPOSE_LABELS,
   SIGNING_KEY_STATE_LABELS,
   type SigningKey,
@@ -21,15 +22,12 @@ import { formatDateTime } from '../../../components/admin-table/index.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { keySetQuery, revokeSigningKey, signingKeysKeys, signingKeysQuery } from '../api/signing-keys.ts';
+import { revokeConfirmText } from './signing-keys-text.ts';
+
+/** Shown when the set cannot be read: the command's shape, its file left to the operator. */
+const ROTATE_COMMAND_SHAPE = 'npm run keys:rotate -- --root-key …';
 
 const shortKid = (kid: string) => `${kid.slice(0, 12)}…`;
-
-/** What a revocation does, for the key concerned (no root needed: its standby takes over). */
-function confirmText(key: SigningKey | null): string {
-  return key?.purpose === 'release'
-    ? 'Les manifestes signés par cette clé sont refusés tout de suite : les bots demandent la mise à jour de nouveau et reçoivent un manifeste signé par la clé de réserve, qui prend le relais. À faire si la clé a fuité.'
-    : 'Les baux signés par cette clé sont refusés tout de suite : les bots connectés en reçoivent un nouveau, signé par la clé de réserve qui prend le relais ; ceux hors ligne s’arrêtent en vérifiant le leur. À faire si la clé a fuité.';
-}
 
 /** The set's version, its expiry (a warning from 14 days before) and the command that rotates it. */
 function KeySetSummary({ keySet }: { keySet: KeySetStatus | null }) {
@@ -66,6 +64,11 @@ function KeySetSummary({ keySet }: { keySet: KeySetStatus | null }) {
       <Typography variant="body2" color="text.secondary">
         (--purpose release pour la clé des versions, --purpose none pour seulement prolonger le jeu).
       </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        Les membres de l’équipe qui ont la permission « {PERMISSION_DESCRIPTIONS.can_manageSettings} » sont
+        alertés {KEY_SET_EXPIRY_WARNING_DAYS} jours avant son expiration, qu’ils aient choisi ou non les
+        alertes de flotte : notification sur le site, et e-mail si leurs canaux d’alerte le prévoient.
+      </Typography>
     </Box>
   );
 }
@@ -80,7 +83,8 @@ function keyDates(key: SigningKey): string {
 /**
  * The keys that sign the bots' leases and release manifests (docs/licensing.md, decision 912): the
  * key set the offline root signed, its expiry and the command that rotates it (the server cannot
- * sign a set), and revocation (refused at once; its standby key takes over without the root).
+ * sign a set), the expiry alert its holders get, and revocation in a danger zone of its own (refused at
+ * once; the dialog says what holds for that key: decision 912).
  */
 export function SigningKeysCard() {
   const queryClient = useQueryClient();
@@ -88,6 +92,7 @@ export function SigningKeysCard() {
   const keySet = useQuery(keySetQuery);
   const [pending, setPending] = useState<SigningKey | null>(null);
   const [isWorking, setIsWorking] = useState(false);
+  const revocable = keys.filter((key) => key.state !== 'revoked');
 
   const confirm = async () => {
     if (!pending) return;
@@ -116,17 +121,7 @@ export function SigningKeysCard() {
         </Typography>
         <List dense aria-label="Clés de signature">
           {keys.map((key) => (
-            <ListItem
-              key={key.kid}
-              disableGutters
-              secondaryAction={
-                key.state === 'revoked' ? null : (
-                  <Button color="error" size="small" onClick={() => setPending(key)}>
-                    Révoquer
-                  </Button>
-                )
-              }
-            >
+            <ListItem key={key.kid} disableGutters>
               <ListItemText
                 primary={`${shortKid(key.kid)} — ${SIGNING_KEY_PURPOSE_LABELS[key.purpose]} — ${SIGNING_KEY_STATE_LABELS[key.state]}`}
                 secondary={keyDates(key)}
@@ -134,6 +129,38 @@ export function SigningKeysCard() {
             </ListItem>
           ))}
         </List>
+        {revocable.length > 0 && (
+          <Box
+            component="section"
+            aria-labelledby="signing-keys-danger"
+            sx={{ mt: 2, p: 2, border: 1, borderColor: 'error.main', borderRadius: 1 }}
+          >
+            <Typography id="signing-keys-danger" variant="subtitle1" component="h3" color="error">
+              Zone dangereuse : révoquer une clé
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              Seulement si une clé a fuité. Une révocation est définitive, et remplacer la clé révoquée
+              demande la clé racine.
+            </Typography>
+            <List dense aria-label="Clés à révoquer">
+              {revocable.map((key) => (
+                <ListItem
+                  key={key.kid}
+                  disableGutters
+                  secondaryAction={
+                    <Button color="error" variant="outlined" size="small" onClick={() => setPending(key)}>
+                      Révoquer
+                    </Button>
+                  }
+                >
+                  <ListItemText
+                    primary={`${shortKid(key.kid)} — ${SIGNING_KEY_PURPOSE_LABELS[key.purpose]} — ${SIGNING_KEY_STATE_LABELS[key.state]}`}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          </Box>
+        )}
       </CardContent>
       <ConfirmDialog
         open={pending !== null}
@@ -143,7 +170,7 @@ export function SigningKeysCard() {
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       >
-        {confirmText(pending)}
+        {pending ? revokeConfirmText(pending, keySet.data?.rotateCommand ?? ROTATE_COMMAND_SHAPE) : null}
       </ConfirmDialog>
     </Card>
   );
