@@ -88,8 +88,6 @@ describe('alerts in the browser', () => {
       id: newId(),
       to: 'client@example.test',
       subject: 'Activation',
-      text: 'Bonjour',
-      html: '<p>Bonjour</p>',
       attempts: 3,
       nextAttemptAt: new Date(Date.now() + 3_600_000),
       lastError: 'connect ECONNREFUSED',
