@@ -18,6 +18,7 @@ import { EventBus } from './core/events.ts';
 import { healthRoutes } from './core/health.routes.ts';
 import { assertInstallationReady } from './core/installation.ts';
 import { LoadMonitor } from './core/load-monitor.ts';
+import { errorWithoutQueryValues } from './core/log-serializers.ts';
 import { createMailer } from './core/mailer.ts';
 import { loadMasterKey } from './core/master-key.ts';
 import { metricsRoutes } from './core/metrics.routes.ts';
@@ -121,7 +122,10 @@ const REDACTED_PATHS = [
 /** Builds the whole server, wired in one place; `main.ts` listens, tests call this directly. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS }, options.logDestination);
+  const log = pino(
+    { level: config.logLevel, redact: REDACTED_PATHS, serializers: { err: errorWithoutQueryValues } },
+    options.logDestination,
+  );
   // The embedded database belongs to one process: lock its folder before opening it.
   const releaseDataDir =
     !options.database && !config.databaseUrl ? await lockDataDir(config.dataDir, log) : undefined;
