@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   await writeFile(target, `${JSON.stringify(file, null, 1)}\n`, { mode: 0o600 });
   // The next commands need the same variables: the server and the simulator find this file and
   // each other through them.
-  const sameEnv = ['PORT', 'HOST', 'DATA_DIR']
+  const sameEnv = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY_FILE']
     .filter((name) => process.env[name])
     .map((name) => `${name}=${process.env[name]} `)
     .join('');
