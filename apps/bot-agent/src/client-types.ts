@@ -48,10 +48,18 @@ export interface BotClientOptions {
    * this root signed names it; `npm run keys:root` prints it.
    */
   trustRoot: JWK;
-  /** The signed key set stored at the last run (an offline start verifies its lease with it). */
+  /**
+   * What `onKeySet` last gave, stored between runs (a bare signed set stored by an older agent works
+   * too): an offline start verifies its lease with it, and a key revoked before the restart stays
+   * revoked whatever a fake platform serves (docs/licensing.md).
+   */
   keySet?: string;
-  /** Told each newer key set accepted (root-signed, higher version), to store for the next run. */
-  onKeySet?: (keySet: string) => void;
+  /**
+   * Told each time what the agent trusts changes: a newer key set (root-signed, higher version) or a
+   * key revocation it verified. Store the string as it is (the signed set and the signed revocations)
+   * and give it back as `keySet`.
+   */
+  onKeySet?: (stored: string) => void;
   /** The highest version this agent trusted, stored between runs: an older manifest is refused. */
   highestTrustedVersion?: string;
   onTrustedVersion?: (version: string) => void;

@@ -80,7 +80,8 @@ export function createBotClient(options: BotClientOptions): BotClient {
     now: clock,
   });
   const verifier = new LeaseVerifier({
-    get hwid() {
+    hwid: options.hwid,
+    get boundHwid() {
       return boundHwid;
     },
     trust,
@@ -137,9 +138,18 @@ export function createBotClient(options: BotClientOptions): BotClient {
       ...(untoldCrash ? { lastCrash: untoldCrash } : {}),
     });
     untoldCrash = undefined;
+    // The answer's hwid is not signed: it becomes this PC's id only with a lease that names it and,
+    // when it is not this PC's own, this PC's own beside it (LEASE_OTHER_PC: a proxy passing another
+    // PC's lease off as this one's). An answer without a lease is refused (LEASE_MALFORMED).
+    const previousHwid = boundHwid;
+    boundHwid = body.hwid || options.hwid;
+    try {
+      await leases.accept(body.lease ?? '');
+    } catch (error) {
+      boundHwid = previousHwid;
+      throw error;
+    }
     session = { token: body.token, expiresAt: body.expiresAt };
-    if (body.hwid) boundHwid = body.hwid;
-    if (body.lease) await leases.accept(body.lease);
     whitelist = body.whitelist ?? [];
     if (body.update) await offerUpdate(body.update);
     return body;

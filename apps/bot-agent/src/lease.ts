@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   type BotPermission,
+  LEASE_MAX_RUN_SECONDS,
   LEASE_TYPE,
   type LeaseClaims,
   leaseClaimsSchema,
@@ -51,6 +52,12 @@ export interface VerifiedLease {
 export interface LeaseVerifierOptions {
   /** The hwid of this PC (compared with the lease's hash). */
   hwid: string;
+  /**
+   * The hwid the platform bound this PC as, when its components made it the bound PC under another
+   * one (decision 906); default `hwid`. A lease of another bound hwid is accepted only when it names
+   * this PC's own hwid too (`agentHwid`): an unsigned answer cannot make a PC take another's lease.
+   */
+  boundHwid?: string;
   /**
    * Keys the caller already trusts (pinned), used as they are. An agent passes `trust` instead: the
    * keys a set signed by its root names (decision 912).
@@ -144,15 +151,25 @@ export class LeaseVerifier {
     const parsed = leaseClaimsSchema.safeParse(safeJson(payload));
     if (!parsed.success) throw new LeaseError('LEASE_MALFORMED');
     const claims = parsed.data;
-    if (claims.hwid !== hwidHash(this.options.hwid)) throw new LeaseError('LEASE_OTHER_PC');
+    const own = hwidHash(this.options.hwid);
+    const bound = hwidHash(this.options.boundHwid ?? this.options.hwid);
+    if (claims.hwid !== bound || (bound !== own && claims.agentHwid !== own))
+      throw new LeaseError('LEASE_OTHER_PC');
     const now = this.now();
     // The latest time seen includes the issue time of every lease verified: a clock set back
     // before it (to stretch an old lease) is refused.
     if (now < Math.max(this.lastSeenAt, claims.iat * 1000) - CLOCK_TOLERANCE_MS)
       throw new LeaseError('LEASE_CLOCK_MOVED_BACK');
-    const expiresAt = claims.exp * 1000;
-    // Never past the latest end of what it entitles, whatever the platform signed (docs/licensing.md).
-    const stopsAt = Math.min(expiresAt + claims.grace * 1000, latestEntitlementEnd(claims));
+    // Never past the latest end of what it entitles, its key's and its key set's expiry, or the
+    // longest run the platform can sign after its issue, whatever the lease says (docs/licensing.md).
+    const keyExpiry = (await this.options.trust?.expiryOf(kid)) ?? Infinity;
+    const stopsAt = Math.min(
+      claims.exp * 1000 + claims.grace * 1000,
+      latestEntitlementEnd(claims),
+      keyExpiry,
+      (claims.iat + LEASE_MAX_RUN_SECONDS) * 1000,
+    );
+    const expiresAt = Math.min(claims.exp * 1000, stopsAt);
     if (now >= stopsAt) throw new LeaseError('LEASE_EXPIRED');
     this.see(Math.max(now, claims.iat * 1000));
     return {

@@ -5,6 +5,7 @@ import {
   type KeySetAnswer,
   type KeySetClaims,
   keyRevocationClaimsSchema,
+  keySetAnswer,
   keySetClaimsSchema,
   type PublicJwks,
   type SigningKeyPurpose,
@@ -40,10 +41,14 @@ export class TrustError extends Error {
 export interface KeyTrustOptions {
   /** The vendor's root public key (an Ed25519 JWK), built into the agent: no default. */
   trustRoot: JWK;
-  /** The signed key set stored by the agent at its last run (spares a fetch at an offline start). */
+  /**
+   * What `onKeySet` last gave (the signed set and the signed revocations the agent verified), or a
+   * bare signed set stored by an older agent: spares a fetch at an offline start, and no replay of
+   * that set can bring back a key it was told was revoked.
+   */
   keySet?: string;
-  /** Told each newer signed key set accepted, to store it. */
-  onKeySet?: (keySet: string) => void;
+  /** Told each time what the agent trusts changes (a newer set, a revocation): store it as it is. */
+  onKeySet?: (stored: string) => void;
   /** The platform, where the signed key set is fetched (never its JWKS). */
   serverUrl?: string;
   now: () => number;
@@ -54,15 +59,23 @@ interface HeldSet {
   claims: KeySetClaims;
 }
 
+interface HeldRevocation {
+  statement: string;
+  revokedAt: number;
+}
+
 /**
  * The agent's root of trust (docs/licensing.md, decision 912): it trusts a lease or release key only
  * when a key set signed by the pinned root names it, for its purpose, unexpired. A newer set is taken
  * only with a higher version; an older, expired or unsigned one is refused, whoever serves it. A key
- * is dropped on a revocation statement signed by a key of the set: a forged one is ignored.
+ * is dropped on a revocation statement signed by a key of the set: a forged one is ignored. The
+ * revocations it verified are kept with the set it stores (`onKeySet`), as TUF keeps its metadata: a
+ * restarted agent does not trust again a key it was told was revoked, whatever a fake platform omits.
  */
 export class KeyTrust {
   private held: HeldSet | null = null;
-  private readonly revoked = new Set<string>();
+  /** The revocations verified, by revoked kid, in the order they were verified (each its statement). */
+  private readonly revocations = new Map<string, HeldRevocation>();
   private readonly root: ReturnType<typeof importJWK>;
   private loaded: Promise<void>;
 
@@ -73,8 +86,36 @@ export class KeyTrust {
       );
     const { kty, crv, x } = options.trustRoot;
     this.root = importJWK({ kty, crv, x }, 'EdDSA');
-    // A stored set that no longer verifies (another root, expired) is simply not held.
-    this.loaded = options.keySet ? this.accept(options.keySet).then(noop, noop) : Promise.resolve();
+    this.loaded = options.keySet ? this.restore(options.keySet) : Promise.resolve();
+  }
+
+  /**
+   * What the agent stored: a stored set that no longer verifies (another root, expired) is simply not
+   * held; its revocations verify again, in the order they were first verified.
+   */
+  private async restore(stored: string): Promise<void> {
+    const { keySet, revocations } = parseStored(stored);
+    const adopted = await this.adopt(keySet, false).then(
+      () => true,
+      () => false,
+    );
+    if (!adopted) return;
+    for (const statement of revocations) await this.applyRevocation(statement).catch(noop);
+  }
+
+  /** What to store between runs (`keySet`): the signed set and the signed revocations verified. */
+  get stored(): string | undefined {
+    if (!this.held) return undefined;
+    const answer: KeySetAnswer = {
+      keySet: this.held.token,
+      revocations: [...this.revocations.values()].map((revocation) => revocation.statement),
+    };
+    return JSON.stringify(answer);
+  }
+
+  private tell(): void {
+    const stored = this.stored;
+    if (stored) this.options.onKeySet?.(stored);
   }
 
   /** The version of the set held (0: none yet). */
@@ -101,6 +142,11 @@ export class KeyTrust {
 
   /** Accepts a signed key set: the root's signature, a higher version (or the same set), unexpired. */
   async accept(token: string): Promise<KeySetClaims> {
+    await this.loaded;
+    return this.adopt(token, true);
+  }
+
+  private async adopt(token: string, tell: boolean): Promise<KeySetClaims> {
     let payload: Uint8Array;
     try {
       const verified = await compactVerify(token, await this.root, { algorithms: ['EdDSA'] });
@@ -118,7 +164,12 @@ export class KeyTrust {
       throw new TrustError('KEY_SET_ROLLBACK');
     }
     this.held = { token, claims };
-    this.options.onKeySet?.(token);
+    // A revocation is kept while the set names its key, unless the root vouched for the key again
+    // after it (a newer set issued later): the platform never names a revoked key in a later set.
+    const named = new Set(claims.keys.map((key) => key.kid));
+    for (const [kid, revocation] of this.revocations)
+      if (!named.has(kid) || claims.issuedAt > revocation.revokedAt) this.revocations.delete(kid);
+    if (tell) this.tell();
     return claims;
   }
 
@@ -135,17 +186,28 @@ export class KeyTrust {
     if (!response?.ok) throw new TrustError('KEY_SET_UNREACHABLE');
     const body = (await response.json().catch(() => ({}))) as Partial<KeySetAnswer>;
     if (typeof body.keySet !== 'string') throw new TrustError('KEY_SET_INVALID');
-    await this.accept(body.keySet).catch((error: unknown) => {
+    await this.adopt(body.keySet, true).catch((error: unknown) => {
       // The same or an older version than held: keep ours (a replay), the revocations still apply.
       if (!(error instanceof TrustError && error.code === 'KEY_SET_ROLLBACK')) throw error;
     });
+    let learnt = false;
     for (const statement of Array.isArray(body.revocations) ? body.revocations : [])
-      await this.revoke(String(statement)).catch(noop);
+      learnt = (await this.applyRevocation(String(statement)).catch(() => undefined))?.isNew || learnt;
+    if (learnt) this.tell();
   }
 
-  /** Applies a revocation statement signed by a key of the set; answers the revoked kid. */
+  /**
+   * Applies a revocation statement signed by a key of the set, and tells `onKeySet` so the agent
+   * stores it; answers the revoked kid.
+   */
   async revoke(statement: string): Promise<string> {
     await this.loaded;
+    const { kid, isNew } = await this.applyRevocation(statement);
+    if (isNew) this.tell();
+    return kid;
+  }
+
+  private async applyRevocation(statement: string): Promise<{ kid: string; isNew: boolean }> {
     let payload: Uint8Array;
     try {
       const signer = decodeProtectedHeader(statement).kid;
@@ -158,8 +220,23 @@ export class KeyTrust {
     }
     const parsed = keyRevocationClaimsSchema.safeParse(safeJson(payload));
     if (!parsed.success) throw new TrustError('REVOCATION_INVALID');
-    this.revoked.add(parsed.data.revokedKid);
-    return parsed.data.revokedKid;
+    const { revokedKid, revokedAt } = parsed.data;
+    // Of a key the set does not name, there is nothing to keep.
+    const isNew =
+      !this.revocations.has(revokedKid) && !!this.held?.claims.keys.some((key) => key.kid === revokedKid);
+    if (isNew) this.revocations.set(revokedKid, { statement, revokedAt });
+    return { kid: revokedKid, isNew };
+  }
+
+  /**
+   * Until when a key may be trusted (milliseconds): its own expiry in the set, never past the set's.
+   * Undefined when the held set does not name it.
+   */
+  async expiryOf(kid: string): Promise<number | undefined> {
+    await this.loaded;
+    const key = this.held?.claims.keys.find((entry) => entry.kid === kid);
+    if (!this.held || !key) return undefined;
+    return Math.min(key.expiresAt, this.held.claims.expiresAt) * 1000;
   }
 
   /** The keys of a purpose the agent trusts now: named by the held set, unexpired, unrevoked. */
@@ -172,7 +249,7 @@ export class KeyTrust {
     const now = this.options.now();
     if (!this.held || this.held.claims.expiresAt * 1000 <= now) return { keys: [] };
     const keys = this.held.claims.keys.filter(
-      (key) => wanted(key) && key.expiresAt * 1000 > now && !this.revoked.has(key.kid),
+      (key) => wanted(key) && key.expiresAt * 1000 > now && !this.revocations.has(key.kid),
     );
     return { keys: keys.map(({ expiresAt: _expiresAt, ...jwk }) => jwk) };
   }
@@ -204,6 +281,21 @@ function isLoopbackHostname(hostname: string): boolean {
 }
 
 function noop(): void {}
+
+/** The stored trust (what `stored` gave), or a bare signed set stored before revocations were kept. */
+function parseStored(stored: string): KeySetAnswer {
+  if (!stored.trimStart().startsWith('{')) return { keySet: stored, revocations: [] };
+  const parsed = keySetAnswer.safeParse(safeJsonText(stored));
+  return parsed.success ? parsed.data : { keySet: '', revocations: [] };
+}
+
+function safeJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function safeJson(payload: Uint8Array): unknown {
   try {

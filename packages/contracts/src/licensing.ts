@@ -12,6 +12,15 @@ export const leaseClaimsSchema = z.object({
   sub: z.string(),
   /** SHA-256 of the bound hwid, lower-case hex. */
   hwid: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * SHA-256 of the hwid the agent itself sent, when the platform recognised it as the bound PC under
+   * another hwid (decision 906); absent when they are the same. The agent takes a bound hwid other
+   * than its own only from a lease that names its own here (docs/licensing.md). Older agents ignore it.
+   */
+  agentHwid: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** The paid packages running at issue time, each with the end of its last period. */
   packages: z.array(z.object({ id: z.string(), name: z.string(), endsAt: z.string() })),
   /** The bot permissions the user holds (what the agent may run). */
@@ -31,6 +40,15 @@ export const leaseClaimsSchema = z.object({
   exp: z.number().int(),
 });
 export type LeaseClaims = z.infer<typeof leaseClaimsSchema>;
+
+/** The longest lease lifetime and grace the settings accept (`leaseLifetimeHours`, `leaseGraceHours`). */
+export const LEASE_MAX_LIFETIME_HOURS = 24 * 30;
+export const LEASE_MAX_GRACE_HOURS = 24 * 30;
+/**
+ * The longest an agent runs on one lease after its `iat`, whatever it says (docs/licensing.md): the
+ * longest lifetime plus the longest grace the platform can sign, 60 days.
+ */
+export const LEASE_MAX_RUN_SECONDS = (LEASE_MAX_LIFETIME_HOURS + LEASE_MAX_GRACE_HOURS) * 3600;
 
 /** One public key of the set (an OKP/Ed25519 JWK). */
 export const publicJwkSchema = z.looseObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HWID_MATCH_POLICIES } from './licensing.ts';
+import { HWID_MATCH_POLICIES, LEASE_MAX_GRACE_HOURS, LEASE_MAX_LIFETIME_HOURS } from './licensing.ts';
 import { runningMaintenanceSchema } from './maintenance-windows.ts';
 import { stableVersionSchema } from './releases.ts';
 
@@ -28,17 +28,9 @@ export const siteSettingsSchema = z.strictObject({
   announcement: z.string().max(500),
   staffTwoFactorRequired: z.boolean(),
   /** How long a bot lease is valid (docs/licensing.md). */
-  leaseLifetimeHours: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 30),
+  leaseLifetimeHours: z.number().int().min(1).max(LEASE_MAX_LIFETIME_HOURS),
   /** How long past its expiry an agent that cannot reach the platform keeps running. */
-  leaseGraceHours: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 30),
+  leaseGraceHours: z.number().int().min(0).max(LEASE_MAX_GRACE_HOURS),
   /** How long the lines of the bots' journals are kept (decision 209). */
   botLogRetentionDays: z.number().int().min(1).max(90),
   /** The share of its channel a newly published build is first offered to (decision 910). */

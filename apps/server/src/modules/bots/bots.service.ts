@@ -77,6 +77,8 @@ export async function openBotSession(
       detail: { version, message },
     });
   }
+  // Recognised under another hwid: the leases name the agent's own too (docs/licensing.md).
+  const agentHwid = input.hwid === hwid ? null : input.hwid;
   const token = `bs_${newSecret(32)}`;
   const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
   await ctx.db.insert(botSessions).values({
@@ -84,6 +86,7 @@ export async function openBotSession(
     userId: user.id,
     tokenHash: hashSecret(token),
     hwid,
+    agentHwid,
     botKeyHash: user.botKeyHash,
     version: input.version,
     ip: input.ip,
@@ -95,7 +98,7 @@ export async function openBotSession(
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
-    lease: await issueLease(ctx, { userId: user.id, hwid }),
+    lease: await issueLease(ctx, { userId: user.id, hwid, agentHwid }),
   };
 }
 
@@ -120,6 +123,8 @@ export interface LiveBotSession {
   userId: string;
   username: string;
   hwid: string;
+  /** The hwid the agent sent when it was recognised as `hwid` (decision 906), else null. */
+  agentHwid: string | null;
   version: string;
   expiresAt: Date;
 }
@@ -151,6 +156,7 @@ export async function findBotSessionsByTokens(
       tokenHash: botSessions.tokenHash,
       userId: botSessions.userId,
       hwid: botSessions.hwid,
+      agentHwid: botSessions.agentHwid,
       version: botSessions.version,
       expiresAt: botSessions.expiresAt,
       sessionKeyHash: botSessions.botKeyHash,
@@ -176,6 +182,7 @@ export async function findBotSessionsByTokens(
       userId: row.userId,
       username: row.username,
       hwid: row.hwid,
+      agentHwid: row.agentHwid,
       version: row.version,
       expiresAt: row.expiresAt,
     });

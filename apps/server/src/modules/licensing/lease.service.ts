@@ -33,7 +33,10 @@ export async function signLease(
 }
 
 /** A lease for a user's bot on one PC, from what the platform knows now. */
-export async function issueLease(ctx: AppContext, input: { userId: string; hwid: string }): Promise<string> {
+export async function issueLease(
+  ctx: AppContext,
+  input: { userId: string; hwid: string; agentHwid?: string | null },
+): Promise<string> {
   const { leaseLifetimeHours, leaseGraceHours, minBotVersion } = await getSettings(ctx);
   const [ends, subscriptions, accounts] = await Promise.all([
     findPermissionEnds(ctx, input.userId, BOT_PERMISSIONS),
@@ -53,6 +56,8 @@ export async function issueLease(ctx: AppContext, input: { userId: string; hwid:
     content: {
       sub: input.userId,
       hwid: hwidHash(input.hwid),
+      // The PC recognised under another hwid: the agent takes the bound one only with its own beside it.
+      ...(input.agentHwid && input.agentHwid !== input.hwid ? { agentHwid: hwidHash(input.agentHwid) } : {}),
       packages: subscriptions.map(({ packageId, packageName, endsAt }) => ({
         id: packageId,
         name: packageName,
@@ -100,5 +105,5 @@ export async function renewLease(ctx: AppContext, input: { token: string; hwid: 
   if (isOutdatedAgent(session.version, minBotVersion)) throw new AppError('BOT_VERSION_OUTDATED');
   if (!canRunBot(await getUserPermissions(ctx, session.userId)))
     throw new AppError('BOT_PERMISSION_REQUIRED');
-  return issueLease(ctx, { userId: session.userId, hwid: session.hwid });
+  return issueLease(ctx, { userId: session.userId, hwid: session.hwid, agentHwid: session.agentHwid });
 }
