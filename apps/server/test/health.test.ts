@@ -43,6 +43,8 @@ describe('health probes', () => {
       checks: { database: 'ok', dataDir: 'failed' },
     });
     expect(full.body.error).toContain('DATA_DIR');
+    // A full disk is said as such (it read "non inscriptible": an operator looked for a permission).
+    expect(full.body.error).toContain('disque plein');
     expect((await call('GET', '/healthz')).status).toBe(200);
 
     await rm(filler);

@@ -5,6 +5,7 @@ import { ERRORS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDiskFull } from '../db/errors.ts';
 import { OVERLOADED_RETRY_AFTER_S } from './load-monitor.ts';
 import { PRODUCT_VERSION } from './paths.ts';
 
@@ -35,6 +36,13 @@ const CHECK_LABELS: Record<CheckName, string> = {
   redis: 'Redis',
   dataDir: 'dossier de données (DATA_DIR) non inscriptible',
 };
+
+/** A failed check's name for people: a full disk is said as such, not as a folder that cannot be written. */
+function labelOf(name: CheckName, outcome: PromiseSettledResult<unknown> | undefined): string {
+  if (name === 'dataDir' && outcome?.status === 'rejected' && isDiskFull(outcome.reason))
+    return 'dossier de données (DATA_DIR) : disque plein, libérez de la place';
+  return CHECK_LABELS[name];
+}
 
 function withTimeout(work: Promise<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
@@ -124,7 +132,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         .status(503)
         .header('Retry-After', '5')
         .send({
-          error: `${ERRORS.SERVICE_UNAVAILABLE.message} En échec : ${failing.map((name) => CHECK_LABELS[name]).join(', ')}.`,
+          error: `${ERRORS.SERVICE_UNAVAILABLE.message} En échec : ${failing.map((name) => labelOf(name, outcomes[entries.findIndex(([entry]) => entry === name)])).join(', ')}.`,
           code: 'SERVICE_UNAVAILABLE' as const,
           checks: results,
         });
