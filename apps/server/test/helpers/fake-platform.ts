@@ -34,7 +34,7 @@ export async function edKey(purpose?: 'lease' | 'release') {
   };
 }
 
-export type Handler = (
+type Handler = (
   req: IncomingMessage,
   body: string,
 ) => Promise<{ status: number; json?: unknown; raw?: Buffer } | undefined>;
