@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -60,7 +60,15 @@ export function createMailer(options: {
         outbox,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.to.replace(/[^\w.@-]/g, '_')}.eml`,
       );
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written aside then renamed: a write cut short (a full disk) leaves no empty mail behind, and
+      // the outbox's retry writes it whole.
+      await writeFile(`${file}.partial`, info.message as Buffer, { mode: 0o600 }).catch(
+        async (error: unknown) => {
+          await rm(`${file}.partial`, { force: true });
+          throw error;
+        },
+      );
+      await rename(`${file}.partial`, file);
       options.log.info(
         // The file, not the link: links carry one-time tokens, which logs never hold.
         { to: message.to, file },
