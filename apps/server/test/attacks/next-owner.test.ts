@@ -153,7 +153,9 @@ describe('the next owner of a PC', () => {
         pendingId,
       ])
         expect(everything, trace).not.toContain(trace);
-      expect.soft(commandsToB, 'a command the previous owner queued reached the next owner’s bot').toEqual([]);
+      expect
+        .soft(commandsToB, 'a command the previous owner queued reached the next owner’s bot')
+        .toEqual([]);
 
       // The previous owner, the other way round: nothing of B's bot through A's account.
       const aWatch = await connectAndAuthenticate(server, { type: 'log', token: a.token, hwid: pc.hwid });
