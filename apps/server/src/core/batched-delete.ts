@@ -3,9 +3,9 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 
 /** Rows one statement deletes: the embedded database blocks the event loop while a statement runs. */
-export const PRUNE_BATCH_ROWS = 1_000;
+const PRUNE_BATCH_ROWS = 1_000;
 /** Statements one run makes at most: a backlog (a retention just shortened) goes over several runs. */
-export const PRUNE_MAX_BATCHES = 50;
+const PRUNE_MAX_BATCHES = 50;
 
 const DAY_MS = 86_400_000;
 
