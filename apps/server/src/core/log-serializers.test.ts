@@ -30,3 +30,18 @@ it('logs a failed query with its SQL and the database’s message, never the val
   expect(line).toContain('insert into missing_table values ($1)');
   expect(line).toContain('relation \\"missing_table\\" does not exist');
 });
+
+it('logs a lost connection without the connection itself (its parameters and cancel key)', () => {
+  const lines: string[] = [];
+  const log = pino(
+    { serializers: { err: errorWithoutQueryValues } },
+    { write: (line: string) => void lines.push(line) },
+  );
+  const lost = Object.assign(new Error('Connection terminated unexpectedly'), {
+    client: { connectionParameters: { user: 'postgres', port: 5432 }, secretKey: 1234567 },
+  });
+  log.warn({ err: lost }, 'connexion à la base perdue (remplacée)');
+  expect(lines[0]).toContain('Connection terminated unexpectedly');
+  expect(lines[0]).not.toContain('secretKey');
+  expect(lines[0]).not.toContain('connectionParameters');
+});

@@ -5,7 +5,8 @@ import pino from 'pino';
  * (an outage, a full disk) was logged with its statement's parameters in `params`, its message and
  * its stack: e-mail addresses, token hashes, addresses, whole mail bodies. The SQL text stays (its
  * values are `$1`, `$2`…), and so does the database's own message; PostgreSQL's `detail` (which
- * quotes key values) goes (docs/security.md, "Logs").
+ * quotes key values) goes, and so does the connection node-postgres attaches to its errors
+ * (docs/security.md, "Logs").
  */
 export function errorWithoutQueryValues(error: Error): Record<string, unknown> {
   const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
@@ -13,7 +14,8 @@ export function errorWithoutQueryValues(error: Error): Record<string, unknown> {
 }
 
 function withoutValues(value: Record<string, unknown>, depth: number): Record<string, unknown> {
-  const { params: _params, detail: _detail, ...rest } = value;
+  // node-postgres attaches the connection (`client`: its parameters, cancel key, internals).
+  const { params: _params, detail: _detail, client: _client, ...rest } = value;
   for (const key of ['message', 'stack'] as const)
     if (typeof rest[key] === 'string') rest[key] = stripParams(rest[key] as string);
   if (rest.cause && typeof rest.cause === 'object' && depth < 5)
