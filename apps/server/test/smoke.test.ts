@@ -9,7 +9,7 @@ afterAll(() => server.close());
 
 it('answers health and readiness', async () => {
   const call = apiClient(server);
-  expect((await call('GET', '/healthz')).body).toEqual({ status: 'ok' });
+  expect((await call('GET', '/healthz')).body).toMatchObject({ status: 'ok', version: expect.any(String) });
   expect((await call('GET', '/readyz')).status).toBe(200);
   const { user, token } = await server.createUser({ permissions: ['can_useGathering'] });
   const me = await call('GET', '/me/permissions', undefined, token);
