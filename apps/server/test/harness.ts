@@ -74,13 +74,25 @@ export interface StartTestServerOptions {
 /** Strong enough for zxcvbn, shared by test users. */
 export const TEST_PASSWORD = 'Velours-Horloge-Cactus-93';
 
-/** A port free on 127.0.0.1 right now (tests start their own servers on it). */
+/**
+ * A port free on 127.0.0.1 now, below the system's ephemeral range (`ip_local_port_range`, 32768 and
+ * up): a port the system handed out could be taken, before the test listened on it, by the local end
+ * of one of the suite's own outgoing connections (seen in CI: "listen EADDRINUSE 127.0.0.1:45107").
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const isFree = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (isFree) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error('aucun port libre entre 20000 et 32000');
 }
 
 let userCounter = 0;
