@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SOCKET_EVENTS } from '@bot/contracts';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { SHUTDOWN_GRACE_MS } from '../src/core/shutdown.ts';
+import { SAME_PRESS_MS, SHUTDOWN_GRACE_MS } from '../src/core/shutdown.ts';
 import { PGLITE_EXTENSIONS, pgliteDir } from '../src/db/client.ts';
 import { writeTemplateDataDir } from './database.ts';
 import { freePort, startTestServer, TEST_MASTER_KEY } from './harness.ts';
@@ -90,6 +90,9 @@ const waitForOutput = (started: Pick<Started, 'output'>, text: string, timeout =
     { timeout, interval: 50 },
   );
 
+/** When the server logged the latest signal it received (its log line's `time`). */
+const lastSignalTime = (output: string) =>
+  Number([...output.matchAll(/"time":(\d+)[^\n]*"msg":"signal reçu/g)].at(-1)?.[1] ?? Date.now());
 const serverPid = (started: Started) => Number(started.output().match(/"pid":(\d+)/)?.[1]);
 const isAlive = (pid: number) => {
   try {
@@ -233,8 +236,13 @@ describe('how a drain starts and how it is cut short', () => {
       for (let press = 1; press <= 3; press += 1) {
         started.child.kill('SIGINT');
         await vi.waitFor(() => expect(presses()).toBe(press), { timeout: 10_000, interval: 20 });
-        // A press less than a second after the previous one would count as the same (decision 602).
-        if (press < 3) await new Promise((resolve) => setTimeout(resolve, 1_100));
+        // A press less than SAME_PRESS_MS after the previous one counts as the same (decision 602):
+        // the next one waits until the server's own record of this press is older than that.
+        const pressedAt = lastSignalTime(started.output());
+        await vi.waitFor(() => expect(Date.now() - pressedAt).toBeGreaterThan(SAME_PRESS_MS), {
+          timeout: 5_000,
+          interval: 20,
+        });
       }
       expect(await started.exited).toBe(1);
       expect(started.output()).toContain(
