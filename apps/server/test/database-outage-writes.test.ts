@@ -13,6 +13,22 @@ import { type PostgresServer, startPostgresServer } from './postgres-server.ts';
  * by itself, and write the history it buffered meanwhile once the database is back.
  */
 let postgres: PostgresServer;
+
+/**
+ * Each long wait bounded and named: a CI run once spent the whole test timeout here without saying
+ * which step stalled; now a stall fails with the step's name.
+ */
+async function step<T>(name: string, work: Promise<T>, limitMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`étape bloquée plus de ${limitMs} ms : ${name}`)), limitMs);
+  });
+  try {
+    return await Promise.race([work, stalled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 let server: TestServer;
 const sockets: TestSocket[] = [];
 
@@ -30,9 +46,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
-  await server?.close();
-  await postgres?.destroy();
-});
+  await step('nœud fermé', server?.close() ?? Promise.resolve());
+  await step('PostgreSQL détruit', postgres?.destroy() ?? Promise.resolve());
+}, 90_000);
 
 describe('PostgreSQL stopped in the middle of transactions under write traffic', () => {
   it('answers 503, keeps the node up, recovers, and writes the buffered history', {
@@ -63,7 +79,7 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
       });
     });
     const heldOutcomes = Promise.allSettled(held);
-    await Promise.all(reachedGate);
+    await step('transactions ouvertes', Promise.all(reachedGate));
     // Write traffic beside them: sign-ins write sessions, the bot's reports feed the history.
     let writing = true;
     const traffic = (async () => {
@@ -95,9 +111,9 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
       expect(mine.body.data.history.reduce((total, point) => total + point.gathered, 0)).toBeGreaterThan(3);
     });
     const settingsBefore = (await call('GET', '/settings/public')).body;
-    await postgres.stop();
+    await step('PostgreSQL arrêté', postgres.stop());
     release();
-    const outcomes = await heldOutcomes;
+    const outcomes = await step('transactions en cours rejetées', heldOutcomes);
     expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
     await vi.waitFor(async () => expect((await login()).status).toBe(503), { timeout: 15_000 });
     expect((await call('GET', '/healthz')).status).toBe(200);
@@ -111,9 +127,9 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
     clearInterval(reports);
     const reportedDuringOutage = gathered;
 
-    await postgres.start();
+    await step('PostgreSQL redémarré', postgres.start());
     writing = false;
-    const statuses = await traffic;
+    const statuses = await step('trafic d’écriture terminé', traffic);
     // Every answer was a success or a 503, never a 500 or a dropped connection.
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     await vi.waitFor(async () => expect((await login()).status).toBe(200), {
@@ -123,7 +139,7 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
 
     // The history the node buffered before and during the outage is written, none lost: a restart
     // writes what is still buffered (the current minute) and the rows are read from the database.
-    await server.restart();
+    await step('nœud redémarré', server.restart());
     const rows = (await server.app.ctx.db.execute(
       sql`select coalesce(sum(gathered), 0)::int as total from bot_activity_minutes where hwid = ${owner.hwid}`,
     )) as unknown as { rows: { total: number }[] };

@@ -243,7 +243,10 @@ describe('the compiled command-line tasks', () => {
   // One database task and one key task run for real (each embedded-database start costs ~10 s here;
   // backup and restore share migrate's imports and bundle, checked above).
   it('run from dist/cli: migrate applies the migrations and exits 0, keys:root writes its key', async () => {
-    const env = { ...process.env, DATA_DIR: path.join(tmp, 'data'), LOG_LEVEL: 'warn' };
+    // The embedded database in a folder of its own, even in the suite's PostgreSQL pass (whose
+    // DATABASE_URL points at a database the harness already migrated).
+    const { DATABASE_URL: _sharedDatabase, ...inherited } = process.env;
+    const env = { ...inherited, DATA_DIR: path.join(tmp, 'data'), LOG_LEVEL: 'warn' };
     const run = (task: string, ...args: string[]) =>
       spawnSync(process.execPath, [path.join(serverDir, `dist/cli/${task}.js`), ...args], {
         env,
