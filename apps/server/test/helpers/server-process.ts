@@ -49,12 +49,12 @@ export interface Started {
 export function spawnServer(
   how: 'npm start' | 'compiled',
   env: Record<string, string>,
-  options: { detached?: boolean } = {},
+  options: { detached?: boolean; cwd?: string } = {},
 ): Started {
   let output = '';
   const [command, args] = how === 'npm start' ? ['npm', ['start']] : [node, [compiledServer]];
   const child = spawn(command as string, args as string[], {
-    cwd: rootDir,
+    cwd: options.cwd ?? rootDir,
     env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
     detached: options.detached ?? false,
   });
@@ -64,12 +64,16 @@ export function spawnServer(
   return { child, output: () => output, exited };
 }
 
-export const waitForOutput = (started: Started, text: string | RegExp) =>
+export const waitForOutput = (
+  started: Started,
+  text: string | RegExp,
+  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+) =>
   vi.waitFor(
     () => {
       const output = started.output();
       if (typeof text === 'string' ? !output.includes(text) : !text.test(output))
         throw new Error(`pas encore « ${text} » :\n${output.slice(-2000)}`);
     },
-    { timeout: 60_000, interval: 50 },
+    { timeout: timeoutMs, interval: 50 },
   );
