@@ -33,7 +33,7 @@ import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { createPermissionCache, seedPermissions } from './modules/access/access.service.ts';
+import { createPermissionCache, hasPermissions, seedPermissions } from './modules/access/access.service.ts';
 import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
 import { evaluateAlerts } from './modules/alerts/alert-evaluator.ts';
 import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
@@ -41,7 +41,11 @@ import { createDiscordOutbox } from './modules/alerts/discord-outbox.ts';
 import { pruneNotifications } from './modules/alerts/notifications-pruning.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { createSessionCache, writeSessionTouches } from './modules/auth/sessions.service.ts';
+import {
+  createSessionCache,
+  findSessionByToken,
+  writeSessionTouches,
+} from './modules/auth/sessions.service.ts';
 import { botLogRoutes } from './modules/bot-log/bot-log.routes.ts';
 import { purgeBotLog } from './modules/bot-log/bot-log.service.ts';
 import { botRoutes } from './modules/bots/bots.routes.ts';
@@ -76,6 +80,7 @@ import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
 import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { createSettingsCache } from './modules/settings/settings.service.ts';
 import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
+import { assertStaffSecondFactor } from './modules/two-factor/two-factor.gate.ts';
 import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { createUserCache } from './modules/users/users.service.ts';
 import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
@@ -223,6 +228,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   ctx.onClose(() => writeSessionTouches(ctx));
 
   app.decorate('ctx', ctx);
+  // The guards every route uses ask the domain through this port (core/guards.ts).
+  app.decorate('sessionAuthority', {
+    findSession: (token, options) => findSessionByToken(ctx, token, options),
+    hasPermissions: (userId, required) => hasPermissions(ctx, userId, required),
+    assertStaffSecondFactor: (session) => assertStaffSecondFactor(ctx, session),
+  });
   // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
   // and closes the database, for at most a couple of seconds (docs/operations.md).
   let databaseClosed: Promise<void> | undefined;

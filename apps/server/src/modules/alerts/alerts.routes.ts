@@ -12,8 +12,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { sendChannelTest } from './alert-test.ts';
 import {
   getAlertPreferences,

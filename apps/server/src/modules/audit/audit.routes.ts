@@ -2,8 +2,8 @@ import { auditEntrySchema, auditQuery, dataAnswer, listAnswer } from '@bot/contr
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
+import { requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import { listAudit, listAuditActions, streamAudit } from './audit.service.ts';
 
 const tags = ['admin: audit'];

@@ -12,6 +12,7 @@ import {
   successAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { originOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { hasPermissions } from '../access/access.service.ts';
 import { toPublicUsers } from '../users/users.service.ts';
@@ -24,7 +25,6 @@ import {
   resendConfirmation,
   resetPassword,
 } from './auth.service.ts';
-import { originOf, requireSession, requireSignInInProgress, sessionOf } from './auth-guard.ts';
 
 const tags = ['auth'];
 

@@ -1,26 +1,15 @@
 import { describeUserAgent, type MySession } from '@bot/contracts';
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
+import type { AuthenticatedSession } from '../../core/guards.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { twoFactor } from '../two-factor/two-factor.table.ts';
 import { users } from '../users/users.table.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
-
-export interface AuthenticatedSession {
-  sessionId: string;
-  userId: string;
-  username: string;
-  isAdministrator: boolean;
-  expiresAt: Date;
-  /** The account has two-factor authentication on. */
-  twoFactorEnabled: boolean;
-  /** Two-factor is on and this session has not given a code yet: good for nothing but giving one. */
-  secondFactorPending: boolean;
-}
 
 /**
  * Every API call and socket checks its token: a short cache keeps that off SQL. A revocation drops
@@ -240,7 +229,7 @@ export async function markSecondFactorPassed(
 
 /** Revokes sessions of a user: all of them, or all but one, or the listed ones. */
 export async function revokeSessions(
-  ctx: AppContext,
+  ctx: TxContext,
   input: { userId: string; exceptSessionId?: string; sessionIds?: string[]; banned?: boolean },
 ): Promise<string[]> {
   const conditions = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];

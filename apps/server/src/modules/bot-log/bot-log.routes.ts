@@ -1,7 +1,7 @@
 import { botLogAnswer, hwidSchema } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { requireAnyPermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { BOT_STAFF_PERMISSIONS, boundHwidOf, ownerForStaff } from '../commands/commands.service.ts';
 import { listBotLogLines } from './bot-log.service.ts';
 

@@ -9,8 +9,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
-import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { botOverviewOf } from './bot-overview.ts';
 import { botTimeline, staffBotTimeline, timelineHwidOf } from './bot-timeline.ts';
 import { onlineBotsPerHour } from './bots.history.ts';

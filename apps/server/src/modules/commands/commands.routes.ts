@@ -7,7 +7,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { listRouteChoices, routeKindsOf } from '../world/world.service.ts';
 import {
   BOT_STAFF_PERMISSIONS,

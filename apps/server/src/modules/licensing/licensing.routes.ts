@@ -14,10 +14,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
+import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import { developmentRootPublicKey, keySetStatus, publishedKeySet, revokeKey } from './key-set.service.ts';
 import { renewLease } from './lease.service.ts';
 import { listSigningKeys, publishedKeys } from './signing-keys.service.ts';

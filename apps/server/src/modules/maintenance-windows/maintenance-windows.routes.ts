@@ -1,8 +1,8 @@
 import { maintenanceWindowAnswer, maintenanceWindowInput, maintenanceWindowsAnswer } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import {
   cancelMaintenanceWindow,
   createMaintenanceWindow,

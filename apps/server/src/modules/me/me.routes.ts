@@ -12,10 +12,10 @@ import {
   userInfoAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { originOf, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { changePassword } from '../auth/auth.service.ts';
-import { originOf, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { listOwnSessions, revokeOwnSessions } from '../auth/sessions.service.ts';
 import { getCachedPublicUser, getOrCreateBotKey, getPublicUser } from '../users/users.service.ts';
 import { changeMyDiscordId, getHwidResetAllowance, resetHwid, rotateMyBotKey } from './me.service.ts';

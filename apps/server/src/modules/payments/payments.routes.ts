@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
-import { requireSession, sessionOf } from '../auth/auth-guard.ts';
+import { requireSession, sessionOf } from '../../core/guards.ts';
 import { recordWebhookCall } from './payment-webhooks.ts';
 import { actOnSandboxCheckout, handleStripeEvent } from './payments.service.ts';
 

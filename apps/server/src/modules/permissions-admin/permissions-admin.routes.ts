@@ -13,8 +13,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageOfItems } from '../../core/admin-list.ts';
+import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import {
   createGrant,
   deleteGrant,

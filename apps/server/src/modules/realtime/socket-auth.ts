@@ -6,9 +6,10 @@ import {
 } from '@bot/contracts';
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
+import type { AuthenticatedSession } from '../../core/guards.ts';
 import { getPermissionsOfUsers } from '../access/access.service.ts';
 import { mayReadBotOf } from '../access/staff-rank.ts';
-import { type AuthenticatedSession, findSessionsByTokens } from '../auth/sessions.service.ts';
+import { findSessionsByTokens } from '../auth/sessions.service.ts';
 import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
 import {
   canRunBot,

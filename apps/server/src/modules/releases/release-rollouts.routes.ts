@@ -9,8 +9,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
-import { auditActorOf, requirePermission } from '../auth/auth-guard.ts';
 import { deferUpdate, readAdoption } from './release-adoption.ts';
 import { changeRollout, yankRelease } from './release-rollouts.ts';
 

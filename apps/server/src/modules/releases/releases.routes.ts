@@ -16,9 +16,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageOfItems } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
+import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { getUserPermissions } from '../access/access.service.ts';
-import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import { canRunBot } from '../bots/bots.service.ts';
 import { getUserById } from '../users/users.service.ts';
 import {

@@ -8,9 +8,9 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../core/errors.ts';
+import { auditActorOf, requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/audit.service.ts';
-import { auditActorOf, requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import type { AuthenticatedSession } from '../auth/sessions.service.ts';
+import type { AuthenticatedSession } from '../../core/guards.ts';
 import { getSettings } from '../settings/settings.service.ts';
 
 /**

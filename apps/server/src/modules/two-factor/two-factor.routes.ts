@@ -8,8 +8,8 @@ import {
   twoFactorStatusAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditActorOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requireSession, requireSignInInProgress, sessionOf } from '../auth/auth-guard.ts';
 import {
   confirmEnrollment,
   disableTwoFactor,

@@ -12,17 +12,14 @@ import QRCode from 'qrcode';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
+import type { AuthenticatedSession } from '../../core/guards.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { getUserPermissions } from '../access/access.service.ts';
 import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
 import { mailSecurityNotice } from '../auth/security-mails.ts';
-import {
-  type AuthenticatedSession,
-  markSecondFactorPassed,
-  revokeSessions,
-} from '../auth/sessions.service.ts';
+import { markSecondFactorPassed, revokeSessions } from '../auth/sessions.service.ts';
 import { sessions } from '../auth/sessions.table.ts';
 import { getSettings } from '../settings/settings.service.ts';
 import { getUserById } from '../users/users.service.ts';
@@ -222,10 +219,10 @@ export async function confirmEnrollment(
       target: { type: 'user', id: input.userId, label: actor.username ?? undefined },
       after: { enabled: true },
     });
+    await mailSecurityNotice(tx, user, { kind: 'two_factor_enabled' });
+    tx.events.emit('sessions.changed', { userId: input.userId });
     return replaceRecoveryCodes(tx, input.userId);
   });
-  ctx.events.emit('sessions.changed', { userId: input.userId });
-  await mailSecurityNotice(ctx, user, { kind: 'two_factor_enabled' });
   return codes;
 }
 
@@ -247,9 +244,9 @@ export async function passSecondFactor(
         target: { type: 'user', id: session.userId, label: session.username },
         after: { secondFactor: used === 'recovery' ? 'code de secours' : 'application' },
       });
+      tx.events.emit('sessions.changed', { userId: session.userId });
       return used;
     });
-    ctx.events.emit('sessions.changed', { userId: session.userId });
     if (kind === 'recovery') ctx.log.info({ userId: session.userId }, 'connexion avec un code de secours');
   } catch (error) {
     await auditFailure(ctx, actor, error);

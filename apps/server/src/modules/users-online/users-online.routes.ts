@@ -8,8 +8,8 @@ import {
   successAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { auditActorOf, requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission, sessionOf } from '../auth/auth-guard.ts';
 import {
   kickOnlineBot,
   listUsersOnlineBots,

@@ -10,8 +10,8 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { auditActorOf, requirePermission, requireSession, sessionOf } from '../auth/auth-guard.ts';
 import {
   addToMyWhitelist,
   addWhitelistEntryForCustomer,

@@ -14,13 +14,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
+import { auditActorOf, readBearerToken, requireAnyPermission, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import {
-  auditActorOf,
-  readBearerToken,
-  requireAnyPermission,
-  requirePermission,
-} from '../auth/auth-guard.ts';
 import { findBotSessionByToken } from '../bots/bots.service.ts';
 import {
   createRoute,

@@ -1,13 +1,40 @@
 import { isStaffPermission, type Permission } from '@bot/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.ts';
-import type { Guard } from '../../core/route-docs.ts';
-import { hasPermissions } from '../access/access.service.ts';
-import type { AuditActor } from '../audit/audit.service.ts';
-import { assertStaffSecondFactor } from '../two-factor/two-factor.gate.ts';
-import { type AuthenticatedSession, findSessionByToken } from './sessions.service.ts';
+import { AppError } from './errors.ts';
+import type { Guard } from './route-docs.ts';
+
+/** A signed-in session, as the auth module finds it behind a bearer token. */
+export interface AuthenticatedSession {
+  sessionId: string;
+  userId: string;
+  username: string;
+  isAdministrator: boolean;
+  expiresAt: Date;
+  /** The account has two-factor authentication on. */
+  twoFactorEnabled: boolean;
+  /** Two-factor is on and this session has not given a code yet: good for nothing but giving one. */
+  secondFactorPending: boolean;
+}
+
+/**
+ * What the guards ask about a request's bearer. Every module's routes use the guards, so they sit
+ * below the modules and import none: the auth, access and two-factor modules answer through this
+ * port, which `app.ts` puts on the app (docs/architecture.md, "Modules and their entries").
+ */
+export interface SessionAuthority {
+  findSession(
+    token: string,
+    options: { includePending?: boolean },
+  ): Promise<AuthenticatedSession | undefined>;
+  hasPermissions(userId: string, required: readonly Permission[]): Promise<boolean>;
+  /** Throws `TWO_FACTOR_ENROLLMENT_REQUIRED` when the site requires two-factor of staff and this one lacks it. */
+  assertStaffSecondFactor(session: AuthenticatedSession): Promise<void>;
+}
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    sessionAuthority: SessionAuthority;
+  }
   interface FastifyRequest {
     /** The signed-in session, set by `requireSession`. */
     auth: AuthenticatedSession | null;
@@ -34,7 +61,7 @@ export async function loadSession(
   }
   const token = readBearerToken(request);
   if (!token || token.length > 256) return null;
-  request.auth = (await findSessionByToken(request.server.ctx, token, options)) ?? null;
+  request.auth = (await request.server.sessionAuthority.findSession(token, options)) ?? null;
   return request.auth;
 }
 
@@ -72,9 +99,10 @@ export function requirePermission(...required: Permission[]): Guard {
     async (request) => {
       const session = await loadSession(request);
       if (!session) throw new AppError('UNAUTHORIZED');
-      if (!(await hasPermissions(request.server.ctx, session.userId, required)))
+      if (!(await request.server.sessionAuthority.hasPermissions(session.userId, required)))
         throw new AppError('FORBIDDEN');
-      if (required.some(isStaffPermission)) await assertStaffSecondFactor(request.server.ctx, session);
+      if (required.some(isStaffPermission))
+        await request.server.sessionAuthority.assertStaffSecondFactor(session);
     },
     [401, 403],
   );
@@ -86,12 +114,14 @@ export function requireAnyPermission(...accepted: Permission[]): Guard {
     async (request) => {
       const session = await loadSession(request);
       if (!session) throw new AppError('UNAUTHORIZED');
+      const { sessionAuthority } = request.server;
       const held = await Promise.all(
-        accepted.map((permission) => hasPermissions(request.server.ctx, session.userId, [permission])),
+        accepted.map((permission) => sessionAuthority.hasPermissions(session.userId, [permission])),
       );
       const granting = accepted.filter((_, index) => held[index]);
       if (granting.length === 0) throw new AppError('FORBIDDEN');
-      if (granting.every(isStaffPermission)) await assertStaffSecondFactor(request.server.ctx, session);
+      if (granting.every(isStaffPermission))
+        await request.server.sessionAuthority.assertStaffSecondFactor(session);
     },
     [401, 403],
   );
@@ -104,7 +134,7 @@ export function sessionOf(request: FastifyRequest): AuthenticatedSession {
 }
 
 /** The signed-in person behind a request, as the audit log records them. */
-export function auditActorOf(request: FastifyRequest): AuditActor & { id: string; username: string } {
+export function auditActorOf(request: FastifyRequest): { id: string; username: string; ip: string | null } {
   const session = sessionOf(request);
   return { id: session.userId, username: session.username, ip: request.ip ?? null };
 }
