@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { type BackgroundLoop, BackgroundLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
+import { type Clock, systemClock } from './core/clock.ts';
 import { closeConnectionsOnDrain } from './core/connection-drain.ts';
 import { answerClientError, answerRouterError, installErrorHandler } from './core/error-handler.ts';
 import { EventBus } from './core/events.ts';
@@ -112,6 +113,8 @@ export interface BuildAppOptions {
    * installation): it is about to sign the key set, so the start does not require one (decision 912).
    */
   rootKey?: RootKey;
+  /** The system's clock unless a test stands at the edge of a minute or an hour. */
+  clock?: Clock;
 }
 
 const REDACTED_PATHS = [
@@ -188,6 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     log,
     metrics,
+    clock: options.clock ?? systemClock,
     load: new LoadMonitor(config.load, log, metrics.registry),
     // Stripe when its keys are configured, the embedded sandbox otherwise.
     payments: config.stripe ? createStripeProvider(config.stripe, config.publicUrl) : createSandboxProvider(),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
+import type { Clock } from './core/clock.ts';
 import { type EventBus, HeldEvents } from './core/events.ts';
 import type { LoadMonitor } from './core/load-monitor.ts';
 import type { Mailer } from './core/mailer.ts';
@@ -35,6 +36,8 @@ export interface AppContext {
   mailer: Mailer;
   log: Logger;
   metrics: Metrics;
+  /** What groups time into minutes and hours reads (tests stand at an edge with a manual clock). */
+  clock: Clock;
   /** This node's headroom: overloaded, it fails readiness and refuses new bot sockets (issue 36). */
   load: LoadMonitor;
   /** Checkout and refunds: Stripe when configured, the sandbox otherwise. */

@@ -4,19 +4,27 @@ import { botActivityMinutes } from '../src/modules/bots/bots.table.ts';
 import { orders } from '../src/modules/orders/orders.table.ts';
 import { users } from '../src/modules/users/users.table.ts';
 import { apiClient, startTestServer, type TestServer } from './harness.ts';
+import { ManualClock } from './helpers/manual-clock.ts';
+
+const HOUR_MS = 3_600_000;
+/**
+ * The app's clock, standing one second before an hour turns, ten days ago: the rows are placed and
+ * the hours asked about by this clock alone. On the wall clock the hour could turn between placing
+ * and asking, and a window the server took from the wall clock would miss every row.
+ */
+const clock = new ManualClock(Math.ceil((Date.now() - 10 * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS - 1_000);
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ clock });
   call = apiClient(server);
 });
 afterAll(() => server.close());
 
-const HOUR_MS = 3_600_000;
-/** The start of the hour `hoursAgo` hours before the current one, as the series names it. */
+/** The start of the hour `hoursAgo` hours before the clock's, as the series names it. */
 const hourStart = (hoursAgo: number) =>
-  new Date((Math.floor(Date.now() / HOUR_MS) - hoursAgo) * HOUR_MS).toISOString();
+  new Date((Math.floor(clock.now() / HOUR_MS) - hoursAgo) * HOUR_MS).toISOString();
 type Series = { data: { hour: string; value: number }[] };
 
 describe('the dashboard charts (one point per hour, empty hours left out)', () => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { buildApp } from '../src/app.ts';
 import { type AppConfig, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.ts';
+import type { Clock } from '../src/core/clock.ts';
 import { newId } from '../src/core/ids.ts';
 import { hashPassword } from '../src/core/passwords.ts';
 import { grantPermission } from '../src/modules/access/access.service.ts';
@@ -69,6 +70,8 @@ export interface StartTestServerOptions {
   openDatabaseFromConfig?: boolean;
   /** Receives every JSON log line (the log level is then `TEST_LOG_LEVEL` or `debug`). */
   onLogLine?: (line: string) => void;
+  /** The app's clock (`ctx.clock`): a `ManualClock` stands at the edge of a minute or an hour. */
+  clock?: Clock;
 }
 
 /** Strong enough for zxcvbn, shared by test users. */
@@ -182,6 +185,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       skipMigrations: Boolean(database),
       logDestination: { write: logLine },
       rootKey,
+      clock: options.clock,
     });
     if (rootKey && !(await findCurrentKeySet(started.ctx)))
       await signKeySet(started.ctx, { root: rootKey, actor: { id: null, username: 'test', ip: null } });

@@ -12,8 +12,8 @@ export function hourOf(column: PgColumn): SQL<number> {
   return sql<number>`floor(extract(epoch from ${column}) / 3600)::integer`.mapWith(Number);
 }
 
-/** The start of the window of the last `days` days, on an hour boundary. */
-export function windowStart(days: number, now = Date.now()): Date {
+/** The start of the window of the last `days` days before `now` (the context's clock), on an hour boundary. */
+export function windowStart(days: number, now: number): Date {
   return new Date(Math.floor((now - days * 24 * HOUR_MS) / HOUR_MS) * HOUR_MS);
 }
 

@@ -256,7 +256,7 @@ export async function registrationsPerHour(ctx: AppContext, days: number): Promi
   const rows = await ctx.db
     .select({ hour, value: count() })
     .from(users)
-    .where(gte(users.createdAt, windowStart(days)))
+    .where(gte(users.createdAt, windowStart(days, ctx.clock.now())))
     .groupBy(hour)
     .orderBy(hour);
   return toHourlyPoints(rows);

@@ -78,8 +78,13 @@ export class ActivityRecorder {
     this.bufferedRows += 1;
   }
 
-  /** Stat deltas between two reports of a bot, per account (an account's first report is the baseline). */
+  /**
+   * Stat deltas between two reports of a bot, per account (an account's first report is the
+   * baseline), in the minute the context's clock shows: the one `takeRows` reads to tell a
+   * finished minute, so a test standing at a minute's edge moves both.
+   */
   recordReport(input: AccountsChange): void {
+    const at = this.ctx.clock.now();
     forEachReportedAccount(input, (account, previousAccount) => {
       const previous = previousAccount?.stats;
       if (!previous) return;
@@ -88,7 +93,7 @@ export class ActivityRecorder {
         userId: input.userId,
         hwid: input.hwid,
         account: account.name,
-        at: input.at,
+        at,
         delta: {
           gathered: counterDelta(next.gathered, previous.gathered),
           treasures: counterDelta(next.treasures, previous.treasures),
@@ -137,7 +142,7 @@ export class ActivityRecorder {
 
   /** Removes and returns the rows to write: finished minutes, or everything. */
   private takeRows(all: boolean): BufferedRow[] {
-    const currentMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    const currentMinute = Math.floor(this.ctx.clock.now() / MINUTE_MS) * MINUTE_MS;
     const taken: BufferedRow[] = [];
     for (const [hwid, rows] of this.buffer) {
       const kept: BufferedRow[] = [];
@@ -234,7 +239,7 @@ export async function onlineBotsPerHour(ctx: AppContext, days: number): Promise<
   const rows = await ctx.db
     .select({ hour, value: countDistinct(botActivityMinutes.hwid) })
     .from(botActivityMinutes)
-    .where(gte(botActivityMinutes.minute, windowStart(days)))
+    .where(gte(botActivityMinutes.minute, windowStart(days, ctx.clock.now())))
     .groupBy(hour)
     .orderBy(hour);
   return toHourlyPoints(rows);

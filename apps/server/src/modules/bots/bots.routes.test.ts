@@ -2,6 +2,7 @@ import type { BotHistoryPoint, BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { ManualClock } from '../../../test/helpers/manual-clock.ts';
 import {
   account,
   connectOwnerBot,
@@ -17,10 +18,19 @@ import { botActivityMinutes } from './bots.table.ts';
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;
 const sockets: TestSocket[] = [];
+const MINUTE_MS = 60_000;
+/**
+ * The app's clock, one second before a minute turns: the history's minutes end only when a test
+ * moves it, however long the run takes (on the wall clock a periodic flush could write a minute
+ * that ended while a test was reading what was still buffered).
+ */
+const clock = new ManualClock(Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS - 1_000);
 
 beforeAll(async () => {
   server = await startTestServer({
-    realtime: { historyFlushMs: 60_000, botUpdatesPerSecond: 50, floodMessagesPer10s: 1_000 },
+    clock,
+    // The periodic history flush runs all along: only a minute's end lets it write.
+    realtime: { historyFlushMs: 100, botUpdatesPerSecond: 50, floodMessagesPer10s: 1_000 },
   });
   call = apiClient(server);
 });
@@ -221,6 +231,24 @@ describe('GET /api/me/bot and history', () => {
     const after = await liveBot();
     expect(sum(after.body.data.history, 'Miner', 'gathered')).toBe(60);
     expect(sum(after.body.data.history, 'Hunter', 'treasures')).toBe(5);
+
+    // The minute ends: the next flush writes it, and the page counts it once, written now.
+    clock.moveBy(1_000);
+    await vi.waitFor(async () => {
+      const written = await server.app.ctx.db
+        .select()
+        .from(botActivityMinutes)
+        .where(eq(botActivityMinutes.hwid, owner.hwid));
+      expect(written.map((row) => [row.account, row.gathered, row.treasures])).toEqual(
+        expect.arrayContaining([
+          ['Miner', 60, 0],
+          ['Hunter', 0, 5],
+        ]),
+      );
+    });
+    const written = await liveBot();
+    expect(sum(written.body.data.history, 'Miner', 'gathered')).toBe(60);
+    expect(sum(written.body.data.history, 'Hunter', 'treasures')).toBe(5);
   });
 
   it('answers no hwid for a user without a bound PC, 401 without a session', async () => {

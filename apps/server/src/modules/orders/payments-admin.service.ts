@@ -228,7 +228,7 @@ export async function salesPerHour(ctx: AppContext, days: number): Promise<Hourl
   const rows = await ctx.db
     .select({ hour, value: sum(orders.amountCents) })
     .from(orders)
-    .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, windowStart(days))))
+    .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, windowStart(days, ctx.clock.now()))))
     .groupBy(hour)
     .orderBy(hour);
   return toHourlyPoints(rows);
