@@ -34,61 +34,64 @@ import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { createPermissionCache, hasPermissions, seedPermissions } from './modules/access/access.service.ts';
-import { adminUsersRoutes } from './modules/admin-users/admin-users.routes.ts';
-import { evaluateAlerts } from './modules/alerts/alert-evaluator.ts';
-import { alertsRoutes, fleetAlertsRoutes } from './modules/alerts/alerts.routes.ts';
-import { createDiscordOutbox } from './modules/alerts/discord-outbox.ts';
-import { pruneNotifications } from './modules/alerts/notifications-pruning.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createPermissionCache, hasPermissions, seedPermissions } from './modules/access/index.ts';
+import { adminUsersRoutes } from './modules/admin-users/index.ts';
 import {
+  alertsRoutes,
+  createDiscordOutbox,
+  evaluateAlerts,
+  fleetAlertsRoutes,
+  pruneNotifications,
+} from './modules/alerts/index.ts';
+import { auditRoutes } from './modules/audit/index.ts';
+import {
+  authRoutes,
   createSessionCache,
   findSessionByToken,
   writeSessionTouches,
-} from './modules/auth/sessions.service.ts';
-import { botLogRoutes } from './modules/bot-log/bot-log.routes.ts';
-import { purgeBotLog } from './modules/bot-log/bot-log.service.ts';
-import { botRoutes } from './modules/bots/bots.routes.ts';
-import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
-import { expireBotCommands } from './modules/commands/command-delivery.ts';
-import { commandsRoutes } from './modules/commands/commands.routes.ts';
-import { idempotency } from './modules/idempotency/idempotency.plugin.ts';
+} from './modules/auth/index.ts';
+import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
+import { botRoutes } from './modules/bots/index.ts';
+import { catalogRoutes } from './modules/catalog/index.ts';
+import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
+import { idempotency } from './modules/idempotency/index.ts';
 import {
   establishDevelopmentKeySet,
+  jwksRoutes,
   keySetProblems,
+  leaseRoutes,
   type RootKey,
-} from './modules/licensing/key-set.service.ts';
-import { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './modules/licensing/licensing.routes.ts';
-import { createMailOutbox } from './modules/mail/mail-outbox.service.ts';
-import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes.ts';
-import { createMaintenanceCache } from './modules/maintenance-windows/maintenance-windows.service.ts';
-import { meRoutes } from './modules/me/me.routes.ts';
-import { ordersRoutes } from './modules/orders/orders.routes.ts';
-import { expireStaleOrders } from './modules/orders/orders.service.ts';
-import { paymentsRoutes } from './modules/payments/payments.routes.ts';
-import { createSandboxProvider } from './modules/payments/sandbox.provider.ts';
-import { createStripeProvider } from './modules/payments/stripe.provider.ts';
-import { permissionsAdminRoutes } from './modules/permissions-admin/permissions-admin.routes.ts';
-import { createRealtimeHub } from './modules/realtime/realtime.hub.ts';
-import { ADOPTION_SAMPLE_MS, sampleVersions } from './modules/releases/release-adoption.ts';
-import { checkRollouts } from './modules/releases/release-health.ts';
-import { advanceRollouts } from './modules/releases/release-rollouts.ts';
-import { releasesRoutes } from './modules/releases/releases.routes.ts';
-import { expireStaleDrafts } from './modules/releases/releases.service.ts';
-import { rolesRoutes } from './modules/roles/roles.routes.ts';
-import { maintenanceGuard } from './modules/settings/maintenance.guard.ts';
-import { publicSettingsRoutes } from './modules/settings/settings.routes.ts';
-import { createSettingsCache } from './modules/settings/settings.service.ts';
-import { settingsAdminRoutes } from './modules/settings/settings-admin.routes.ts';
-import { assertStaffSecondFactor } from './modules/two-factor/two-factor.gate.ts';
-import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
-import { createUserCache } from './modules/users/users.service.ts';
-import { usersOnlineRoutes } from './modules/users-online/users-online.routes.ts';
-import { vouchersRoutes } from './modules/vouchers/vouchers.routes.ts';
-import { webRoutes } from './modules/web/web.routes.ts';
-import { whitelistRoutes } from './modules/whitelist/whitelist.routes.ts';
-import { worldRoutes } from './modules/world/world.routes.ts';
+  signingKeysAdminRoutes,
+} from './modules/licensing/index.ts';
+import { createMailOutbox } from './modules/mail/index.ts';
+import { createMaintenanceCache, maintenanceWindowsRoutes } from './modules/maintenance-windows/index.ts';
+import { meRoutes } from './modules/me/index.ts';
+import { expireStaleOrders, ordersRoutes } from './modules/orders/index.ts';
+import { createSandboxProvider, createStripeProvider, paymentsRoutes } from './modules/payments/index.ts';
+import { permissionsAdminRoutes } from './modules/permissions-admin/index.ts';
+import { createRealtimeHub, protocolDocsRoutes } from './modules/realtime/index.ts';
+import {
+  ADOPTION_SAMPLE_MS,
+  advanceRollouts,
+  checkRollouts,
+  expireStaleDrafts,
+  releasesRoutes,
+  sampleVersions,
+} from './modules/releases/index.ts';
+import { rolesRoutes } from './modules/roles/index.ts';
+import {
+  createSettingsCache,
+  maintenanceGuard,
+  publicSettingsRoutes,
+  settingsAdminRoutes,
+} from './modules/settings/index.ts';
+import { assertStaffSecondFactor, secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/index.ts';
+import { createUserCache } from './modules/users/index.ts';
+import { usersOnlineRoutes } from './modules/users-online/index.ts';
+import { vouchersRoutes } from './modules/vouchers/index.ts';
+import { webRoutes } from './modules/web/index.ts';
+import { whitelistRoutes } from './modules/whitelist/index.ts';
+import { worldRoutes } from './modules/world/index.ts';
 import { pruneOldRows, RETENTION_PRUNE_EVERY_MS } from './retention.ts';
 import { openSecretsAtRest } from './secrets-at-rest.ts';
 
@@ -222,7 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // one part built from the context it completes, before anything else uses the context.
   // Past its open-file limit a process cannot even answer: Node closes connections beyond this.
   if (ctx.load.maxConnections) app.server.maxConnections = ctx.load.maxConnections;
-  const realtime = createRealtimeHub(ctx, app.server, redis);
+  const realtime = createRealtimeHub(ctx, app.server, redis, events);
   ctx.live = realtime.live;
   // During the drain answers close their connections; what stays open late is cut.
   closeConnectionsOnDrain(app);
@@ -285,6 +288,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transform: documentTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(protocolDocsRoutes); // the socket protocol's AsyncAPI document, beside it
 
   await app.register(
     async (api) => {

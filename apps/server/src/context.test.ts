@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.ts';
-import { inTransaction, isInTransaction } from './context.ts';
-import { writeAudit } from './modules/audit/audit.service.ts';
+import { announce } from '../test/helpers/events.ts';
+import { type AppContext, inTransaction, isInTransaction, type TxContext } from './context.ts';
+import { writeAudit } from './modules/audit/index.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,6 +28,11 @@ describe('inTransaction', () => {
     }
   });
 
+  it('emits only inside a transaction: outside one the context has no `emit` (the compiler refuses it)', () => {
+    expectTypeOf<AppContext['events']>().not.toHaveProperty('emit');
+    expectTypeOf<TxContext['events']>().toHaveProperty('emit');
+  });
+
   it('drops the events of a use case that rolls back', async () => {
     const { ctx } = server.app;
     const seen: string[] = [];
@@ -39,7 +45,7 @@ describe('inTransaction', () => {
         }),
       ).rejects.toThrow('refused');
       // An event published afterwards arrives alone: the dropped one never comes.
-      ctx.events.emit('user.changed', { userId: 'later' });
+      await announce(ctx, 'user.changed', { userId: 'later' });
       expect(seen).toEqual(['later']);
     } finally {
       stop();
@@ -59,7 +65,10 @@ describe('inTransaction', () => {
 
   it('lets an audit entry be written only inside the transaction of its change', async () => {
     const { ctx } = server.app;
-    await expect(writeAudit(ctx, entry)).rejects.toThrow('hors de la transaction');
+    await expect(writeAudit(ctx, entry)).rejects.toMatchObject({
+      code: 'AUDIT_OUTSIDE_TRANSACTION',
+      status: 500,
+    });
     await expect(inTransaction(ctx, (tx) => writeAudit(tx, entry))).resolves.toBeUndefined();
   });
 });

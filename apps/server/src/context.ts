@@ -1,20 +1,20 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { Clock } from './core/clock.ts';
-import { type EventBus, HeldEvents } from './core/events.ts';
+import { type EventListeners, HeldEvents } from './core/events.ts';
 import type { LoadMonitor } from './core/load-monitor.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { Metrics } from './core/metrics.ts';
 import type { RateLimiter } from './core/rate-limiter.ts';
 import type { RedisConnection } from './core/redis.ts';
 import type { DbOrTx } from './db/client.ts';
-import type { PermissionCache } from './modules/access/access.service.ts';
-import type { SessionCache } from './modules/auth/sessions.service.ts';
-import type { LiveFleet } from './modules/bots/live-fleet.ts';
-import type { MaintenanceCache } from './modules/maintenance-windows/maintenance-windows.service.ts';
-import type { PaymentProvider } from './modules/payments/payment-provider.ts';
-import type { SettingsCache } from './modules/settings/settings.service.ts';
-import type { UserCache } from './modules/users/users.service.ts';
+import type { PermissionCache } from './modules/access/index.ts';
+import type { SessionCache } from './modules/auth/index.ts';
+import type { LiveFleet } from './modules/bots/index.ts';
+import type { MaintenanceCache } from './modules/maintenance-windows/index.ts';
+import type { PaymentProvider } from './modules/payments/index.ts';
+import type { SettingsCache } from './modules/settings/index.ts';
+import type { UserCache } from './modules/users/index.ts';
 
 /**
  * What every service function receives first, and the only way it reaches the database: the app's
@@ -29,7 +29,8 @@ export interface AppContext {
   /** The database, or the transaction of the use case in progress (`inTransaction`). */
   db: DbOrTx;
   engine: 'pglite' | 'postgres';
-  events: EventBus;
+  /** Listening only: a use case emits on its transaction's `tx.events` (`TxContext`). */
+  events: EventListeners;
   limiter: RateLimiter;
   /** Shared with the other nodes when `REDIS_URL` is set; undefined on a single node. */
   redis: RedisConnection | undefined;
@@ -57,12 +58,21 @@ export interface AppContext {
 }
 
 /**
+ * The context inside `inTransaction`: `db` is the transaction and `events` holds what is emitted
+ * until the commit. A function that emits or audits takes it, so the compiler shows it is called
+ * inside a use case's transaction.
+ */
+export interface TxContext extends AppContext {
+  events: HeldEvents;
+}
+
+/**
  * Runs one state-changing use case in one transaction: its reads, its writes and its audit entry
  * commit together or not at all, and the domain events it emits on `tx.events` are published only
  * after the commit (dropped on a rollback). Called inside another use case, it joins that one's
  * transaction and events. See docs/architecture.md, "A use case owns its effects".
  */
-export async function inTransaction<T>(ctx: AppContext, work: (tx: AppContext) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(ctx: AppContext, work: (tx: TxContext) => Promise<T>): Promise<T> {
   if (isInTransaction(ctx)) return work(ctx);
   const events = ctx.events.heldUntilCommit();
   const result = await ctx.db.transaction((db) => work({ ...ctx, db, events }));
@@ -71,6 +81,6 @@ export async function inTransaction<T>(ctx: AppContext, work: (tx: AppContext) =
 }
 
 /** True inside `inTransaction` (the audit trail insists on it). */
-export function isInTransaction(ctx: AppContext): boolean {
+export function isInTransaction(ctx: AppContext): ctx is TxContext {
   return ctx.events instanceof HeldEvents;
 }

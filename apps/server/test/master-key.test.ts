@@ -11,17 +11,19 @@ import { createLocalJWKSet, importJWK, type JSONWebKeySet, type JWK, jwtVerify, 
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { inTransaction } from '../src/context.ts';
 import { seal, unseal } from '../src/core/sealing.ts';
-import { getAlertPreferences, saveAlertPreferences } from '../src/modules/alerts/alerts.service.ts';
-import { alertPreferences, discordOutbox } from '../src/modules/alerts/alerts.table.ts';
-import { currentSigner } from '../src/modules/licensing/signing-keys.service.ts';
-import { signingKeys } from '../src/modules/licensing/signing-keys.table.ts';
-import { queueMail } from '../src/modules/mail/mail-outbox.service.ts';
-import { mailOutbox } from '../src/modules/mail/mail-outbox.table.ts';
-import { serverSecrets } from '../src/modules/settings/settings.table.ts';
-import { twoFactor } from '../src/modules/two-factor/two-factor.table.ts';
-import { getOrCreateBotKey } from '../src/modules/users/users.service.ts';
-import { users } from '../src/modules/users/users.table.ts';
+import {
+  alertPreferences,
+  discordOutbox,
+  getAlertPreferences,
+  saveAlertPreferences,
+} from '../src/modules/alerts/index.ts';
+import { currentSigner, signingKeys } from '../src/modules/licensing/index.ts';
+import { mailOutbox, queueMail } from '../src/modules/mail/index.ts';
+import { serverSecrets } from '../src/modules/settings/index.ts';
+import { twoFactor } from '../src/modules/two-factor/index.ts';
+import { getOrCreateBotKey, users } from '../src/modules/users/index.ts';
 import { LEGACY_SEALING_SECRET, MASTER_KEY_CHECK } from '../src/secrets-at-rest.ts';
 import { startTestServer, TEST_MASTER_KEY, type TestServer } from './harness.ts';
 
@@ -208,12 +210,14 @@ describe('the master key lives outside the data', () => {
     });
     // A mail the SMTP server refuses: it stays in the outbox, its body sealed.
     server.mail.isRefusing = true;
-    await queueMail(ctx, {
-      to: 'rotation@example.test',
-      subject: 'Lien',
-      text: 'lien secret',
-      html: '<p>lien secret</p>',
-    });
+    await inTransaction(ctx, (tx) =>
+      queueMail(tx, {
+        to: 'rotation@example.test',
+        subject: 'Lien',
+        text: 'lien secret',
+        html: '<p>lien secret</p>',
+      }),
+    );
     const copy = await mkdtemp(path.join(os.tmpdir(), 'bot-rotate-'));
     dirs.push(copy);
     await server.restart(async () => {

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { DEMO_AGENT_VERSION, type DemoBot, type DemoBotsFile } from '@bot/bot-agent';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { inTransaction } from '../context.ts';
 import { newId } from '../core/ids.ts';
 import { hashPassword } from '../core/passwords.ts';
 import { usePrivateUmask } from '../core/private-files.ts';
@@ -19,13 +20,10 @@ import {
   grantPermission,
   invalidateUserPermissions,
   removeGrants,
-} from '../modules/access/access.service.ts';
-import { openBotSession } from '../modules/bots/bots.service.ts';
-import { createUser, findUserByUsername, getOrCreateBotKey } from '../modules/users/users.service.ts';
-import {
-  addWhitelistEntryForCustomer,
-  listWhitelistedAccountNames,
-} from '../modules/whitelist/whitelist.service.ts';
+} from '../modules/access/index.ts';
+import { openBotSession } from '../modules/bots/index.ts';
+import { createUser, findUserByUsername, getOrCreateBotKey } from '../modules/users/index.ts';
+import { addWhitelistEntryForCustomer, listWhitelistedAccountNames } from '../modules/whitelist/index.ts';
 
 const DEMO_PASSWORD = 'Demo-Bot-Platform-2026';
 const SEED_ACTOR = { id: null, username: 'seed:demo', ip: null };
@@ -110,17 +108,19 @@ async function seedDemoUser(
   }
   const held = await getUserPermissions(ctx, user.id);
   const missing = (['can_useGathering', 'can_useTreasure'] as const).filter((name) => !held.includes(name));
-  for (const permission of missing) {
-    await removeGrants(ctx, { userId: user.id, permission });
-    await grantPermission(ctx, {
-      id: newId(),
-      userId: user.id,
-      permission,
-      expiresAt: null,
-      source: 'manual',
-    });
-  }
-  if (missing.length > 0) invalidateUserPermissions(ctx, user.id);
+  await inTransaction(ctx, async (tx) => {
+    for (const permission of missing) {
+      await removeGrants(tx, { userId: user.id, permission });
+      await grantPermission(tx, {
+        id: newId(),
+        userId: user.id,
+        permission,
+        expiresAt: null,
+        source: 'manual',
+      });
+    }
+    if (missing.length > 0) invalidateUserPermissions(tx, user.id);
+  });
 
   let accounts = await listWhitelistedAccountNames(ctx, user.id);
   if (accounts.length === 0) {

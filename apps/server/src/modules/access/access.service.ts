@@ -1,10 +1,10 @@
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { type AppContext, isInTransaction } from '../../context.ts';
+import { type AppContext, isInTransaction, type TxContext } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
-import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
-import { users } from '../users/users.table.ts';
+import { rolePermissions, roles, userRoles } from '../roles/index.ts';
+import { users } from '../users/index.ts';
 import { type GrantRow, permissions, userGrants } from './access.table.ts';
 
 /**
@@ -32,15 +32,16 @@ export async function seedPermissions(ctx: AppContext): Promise<void> {
 
 /**
  * A user's permissions: their roles' ∪ their unexpired grants; every permission for administrators.
- * Inside a transaction, pass it as `db` (PGlite has one connection: a query beside it would wait).
+ * Inside a transaction they are read through it, never from the cache: a use case's checks see the
+ * committed state, not a set another node may have changed since (decision 404), and what the
+ * transaction reads may still roll back, so it is not cached either.
  */
 export async function getUserPermissions(ctx: AppContext, userId: string): Promise<Permission[]> {
-  const cache = ctx.permissionCache;
-  const cached = cache.get(userId);
+  if (isInTransaction(ctx)) return (await computePermissionsOfUsers(ctx, [userId])).get(userId) ?? [];
+  const cached = ctx.permissionCache.get(userId);
   if (cached) return cached;
   const computed = (await computePermissionsOfUsers(ctx, [userId])).get(userId) ?? [];
-  // What a transaction reads may still roll back: only committed state is cached.
-  if (!isInTransaction(ctx)) cache.set(userId, computed);
+  ctx.permissionCache.set(userId, computed);
   return computed;
 }
 
@@ -185,9 +186,9 @@ export async function hasPermissions(
   return required.every((name) => held.includes(name));
 }
 
-/** Drops a user's cached permissions (after a role, grant or ban change). */
-export function invalidateUserPermissions(ctx: AppContext, userId: string): void {
-  ctx.events.emit('user.changed', { userId });
+/** Drops a user's cached permissions when the change of roles, grants or ban commits. */
+export function invalidateUserPermissions(tx: TxContext, userId: string): void {
+  tx.events.emit('user.changed', { userId });
 }
 
 /** The roles of each given user, for the user object. */

@@ -1,23 +1,22 @@
 import type { AdminSession } from '@bot/contracts';
 import { desc, eq, inArray } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { findRolesOfUsers, invalidateUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { resendConfirmation } from '../auth/auth.service.ts';
-import { mailSecurityNotice } from '../auth/security-mails.ts';
-import { revokeSessions } from '../auth/sessions.service.ts';
-import { sessions } from '../auth/sessions.table.ts';
-import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
+import { findRolesOfUsers, invalidateUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { mailSecurityNotice, resendConfirmation, revokeSessions, sessions } from '../auth/index.ts';
+import { revokeBotSessions, unbindPc } from '../bots/index.ts';
+import { assertMayGivePermissions, assertMayManageUser } from '../permissions-admin/index.ts';
+import { permissionsOfRoles, replaceUserRoles, roles } from '../roles/index.ts';
+import { removeTwoFactor } from '../two-factor/index.ts';
 import {
-  assertMayGivePermissions,
-  assertMayManageUser,
-} from '../permissions-admin/permissions-admin.service.ts';
-import { permissionsOfRoles, replaceUserRoles } from '../roles/roles.service.ts';
-import { roles } from '../roles/roles.table.ts';
-import { removeTwoFactor } from '../two-factor/two-factor.service.ts';
-import { getUserById, lockUser, markActivated, setBan, updateDiscordId } from '../users/users.service.ts';
-import type { UserRow } from '../users/users.table.ts';
+  getUserById,
+  lockUser,
+  markActivated,
+  setBan,
+  type UserRow,
+  updateDiscordId,
+} from '../users/index.ts';
 
 /** Staff actions on one account (activation, ban, roles, Discord, PC, sessions), each audited. */
 
@@ -25,7 +24,7 @@ import type { UserRow } from '../users/users.table.ts';
 function onManagedUser<T>(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
-  action: (tx: AppContext, user: UserRow) => Promise<T>,
+  action: (tx: TxContext, user: UserRow) => Promise<T>,
 ): Promise<T> {
   return inTransaction(ctx, async (tx) => {
     const user = await lockUser(tx, input.userId);
@@ -56,11 +55,9 @@ export async function resendActivationByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
-  const user = await getUserById(ctx, input.userId);
-  await assertMayManageUser(ctx, { actorId: input.actor.id, target: user });
-  if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
-  if (user.bannedAt) throw new AppError('ACCOUNT_BANNED', { message: 'Ce compte est banni.' });
-  await inTransaction(ctx, async (tx) => {
+  await onManagedUser(ctx, input, async (tx, user) => {
+    if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
+    if (user.bannedAt) throw new AppError('USER_BANNED');
     await resendConfirmation(tx, user.username, input.actor);
     await writeAudit(tx, {
       actor: input.actor,
@@ -81,10 +78,8 @@ export async function banUser(
 ): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const user = await lockUser(tx, input.userId);
-    if (user.id === input.actor.id)
-      throw new AppError('BAN_FORBIDDEN', { message: 'Vous ne pouvez pas vous bannir vous-même.' });
-    if (user.isAdministrator)
-      throw new AppError('BAN_FORBIDDEN', { message: 'Un administrateur ne peut pas être banni.' });
+    if (user.id === input.actor.id) throw new AppError('BAN_SELF');
+    if (user.isAdministrator) throw new AppError('BAN_ADMINISTRATOR');
     await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     if (user.bannedAt) throw new AppError('ALREADY_BANNED');
     await setBan(tx, user.id, { reason: input.reason });
@@ -97,9 +92,9 @@ export async function banUser(
       before: { banned: false },
       after: { banned: true, reason: input.reason, revokedSessions: revoked.length },
     });
+    tx.events.emit('user.banned', { userId: user.id });
+    invalidateUserPermissions(tx, user.id);
   });
-  ctx.events.emit('user.banned', { userId: input.userId });
-  invalidateUserPermissions(ctx, input.userId);
 }
 
 export async function unbanUser(
@@ -116,8 +111,8 @@ export async function unbanUser(
       before: { banned: true, reason: user.banReason },
       after: { banned: false },
     });
+    invalidateUserPermissions(tx, user.id);
   });
-  invalidateUserPermissions(ctx, input.userId);
 }
 
 /** Replaces the roles of a user; their permissions change on their next request and sockets. */
@@ -126,24 +121,22 @@ export async function setUserRoles(
   input: { userId: string; roleIds: string[]; actor: AuditActor },
 ): Promise<void> {
   const roleIds = [...new Set(input.roleIds)];
-  // Roles added or removed may carry staff permissions: the actor must hold them (checked before
-  // the transaction: PGlite runs one session, no `ctx.db` call may wait inside one).
-  const current = (await findRolesOfUsers(ctx, [input.userId])).get(input.userId) ?? [];
-  const changedRoleIds = [
-    ...roleIds.filter((id) => !current.some((role) => role.id === id)),
-    ...current.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
-  ];
-  if (changedRoleIds.length) {
-    const carried = await permissionsOfRoles(ctx, changedRoleIds);
-    await assertMayGivePermissions(ctx, input.actor.id, [...carried.values()].flat());
-  }
   await inTransaction(ctx, async (tx) => {
     const user = await lockUser(tx, input.userId);
+    const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
+    // Roles added or removed may carry staff permissions: the actor must hold them (decision 404).
+    const changedRoleIds = [
+      ...roleIds.filter((id) => !before.some((role) => role.id === id)),
+      ...before.filter((role) => !roleIds.includes(role.id)).map((role) => role.id),
+    ];
+    if (changedRoleIds.length) {
+      const carried = await permissionsOfRoles(tx, changedRoleIds);
+      await assertMayGivePermissions(tx, input.actor.id, [...carried.values()].flat());
+    }
     const chosen = roleIds.length
       ? await tx.db.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.id, roleIds))
       : [];
     if (chosen.length !== roleIds.length) throw new AppError('UNKNOWN_ROLE');
-    const before = (await findRolesOfUsers(tx, [user.id])).get(user.id) ?? [];
     await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
     await replaceUserRoles(tx, user.id, roleIds);
     await writeAudit(tx, {
@@ -153,8 +146,8 @@ export async function setUserRoles(
       before: { roles: before.map((role) => role.name).sort() },
       after: { roles: chosen.map((role) => role.name).sort() },
     });
+    invalidateUserPermissions(tx, user.id);
   });
-  invalidateUserPermissions(ctx, input.userId);
 }
 
 export async function setUserDiscordId(
@@ -170,8 +163,8 @@ export async function setUserDiscordId(
       before: { discordId: user.discordId },
       after: { discordId: input.discordId },
     });
+    tx.events.emit('user.changed', { userId: user.id });
   });
-  ctx.events.emit('user.changed', { userId: input.userId });
 }
 
 /** Unbinds the user's PC without the cooldown, and without spending the customer's own reset. */
@@ -205,8 +198,8 @@ export async function resetTwoFactorByStaff(
       before: { enabled: true },
       after: { enabled: false },
     });
+    tx.events.emit('sessions.changed', { userId: user.id });
   });
-  ctx.events.emit('sessions.changed', { userId: input.userId });
 }
 
 export async function listUserSessions(ctx: AppContext, userId: string): Promise<AdminSession[]> {
@@ -240,8 +233,7 @@ export async function revokeUserSessions(
       userId: user.id,
       ...(input.sessionId ? { sessionIds: [input.sessionId] } : {}),
     });
-    if (input.sessionId && revoked.length === 0)
-      throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    if (input.sessionId && revoked.length === 0) throw new AppError('SESSION_NOT_FOUND');
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.sessions_revoke',

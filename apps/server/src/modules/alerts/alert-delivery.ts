@@ -1,6 +1,6 @@
-import type { AppContext } from '../../context.ts';
+import type { TxContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import { queueMail } from '../mail/mail-outbox.service.ts';
+import { queueMail } from '../mail/index.ts';
 import { parisDay } from './alert-digest.ts';
 import { type AlertMessage, alertMail, discordPayload } from './alert-messages.ts';
 import { alertDigestEntries, discordOutbox, notifications } from './alerts.table.ts';
@@ -23,7 +23,7 @@ export interface Recipient {
  * Discord outboxes send them after the commit.
  */
 export async function deliver(
-  ctx: AppContext,
+  ctx: TxContext,
   input: { recipient: Recipient; incidentId: string | null; message: AlertMessage; at: Date },
 ): Promise<void> {
   const { recipient, message, at } = input;

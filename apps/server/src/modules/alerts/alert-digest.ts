@@ -1,8 +1,8 @@
 import { APP_NAME } from '@bot/contracts';
 import { and, inArray, isNull, lt } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
-import { queueMail } from '../mail/mail-outbox.service.ts';
-import { users } from '../users/users.table.ts';
+import type { TxContext } from '../../context.ts';
+import { queueMail } from '../mail/index.ts';
+import { users } from '../users/index.ts';
 import { alertDigestEntries } from './alerts.table.ts';
 
 const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
@@ -30,7 +30,7 @@ const KIND_MARKS = { alert: 'Alerte', recovery: 'Rétabli', info: 'Info' } as co
  * one mail, at the first evaluation after midnight (Paris). The entries are deleted in the same
  * transaction that queues the mail: each is mailed exactly once. A user banned meanwhile gets none.
  */
-export async function sendDueDigests(ctx: AppContext, now: Date): Promise<number> {
+export async function sendDueDigests(ctx: TxContext, now: Date): Promise<number> {
   const due = await ctx.db
     .delete(alertDigestEntries)
     .where(lt(alertDigestEntries.day, parisDay(now)))

@@ -1,11 +1,8 @@
 import { type AlertRule, FLEET_ALERT_RULES, isFleetAlertRule } from '@bot/contracts';
 import { and, eq, inArray, isNull, max, notInArray, sql } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import {
-  type MaintenanceState,
-  maintenanceState,
-} from '../maintenance-windows/maintenance-windows.service.ts';
+import { type MaintenanceState, maintenanceState } from '../maintenance-windows/index.ts';
 import { expiringPackages, recentPayments } from './account-conditions.ts';
 import { type HoldingCondition, holdingConditions } from './alert-conditions.ts';
 import { deliver } from './alert-delivery.ts';
@@ -59,7 +56,7 @@ export async function evaluateAlerts(ctx: AppContext, now = new Date()): Promise
 /** What one evaluation shares between its users. */
 interface Evaluation {
   /** The evaluation's transaction. */
-  tx: AppContext;
+  tx: TxContext;
   now: Date;
   fleet: FleetState;
   /** The maintenance windows: rules muted now, and when the last window of each rule ended (decision 907). */

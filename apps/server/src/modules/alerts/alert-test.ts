@@ -2,7 +2,7 @@ import type { AlertChannel } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 import { deliver } from './alert-delivery.ts';
 import { type AlertMessage, frenchDate } from './alert-messages.ts';
 import { getAlertPreferences } from './alerts.service.ts';
@@ -40,7 +40,8 @@ export async function sendChannelTest(ctx: AppContext, userId: string, channel: 
     discordWebhookUrl: preferences.discordWebhookUrl,
     emailDigest: false, // a test is sent at once
   };
-  await inTransaction(ctx, (tx) => deliver(tx, { recipient, incidentId: null, message, at }));
-  if (channel === 'discord') ctx.events.emit('discord.queued', {});
-  if (channel === 'inApp') ctx.events.emit('notifications.created', { userIds: [userId] });
+  await inTransaction(ctx, async (tx) => {
+    await deliver(tx, { recipient, incidentId: null, message, at });
+    if (channel === 'inApp') tx.events.emit('notifications.created', { userIds: [userId] });
+  });
 }

@@ -2,7 +2,7 @@ import type { ChannelHealth } from '@bot/contracts';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 import { frenchDate } from './alert-messages.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
 
@@ -42,7 +42,7 @@ export async function recordChannelFailure(
   const error = input.error.slice(0, 300);
   const ids = await userIdsOf(ctx, input.target);
   if (ids.length === 0) return;
-  const told = await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const started = await tx.db
       .update(alertPreferences)
       .set(
@@ -68,9 +68,9 @@ export async function recordChannelFailure(
         createdAt: at,
       });
     }
-    return started.map((row) => row.userId);
+    const told = started.map((row) => row.userId);
+    if (told.length > 0) tx.events.emit('notifications.created', { userIds: told });
   });
-  if (told.length > 0) ctx.events.emit('notifications.created', { userIds: told });
 }
 
 /** A message went through: the channel works again for its users. */

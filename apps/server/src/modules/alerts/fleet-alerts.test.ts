@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import {
   account,
   collect,
@@ -18,10 +19,9 @@ import {
   waitFor,
 } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { invalidateUserPermissions } from '../access/access.service.ts';
-import { userGrants } from '../access/access.table.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { userGrants } from '../access/index.ts';
+import { auditLog } from '../audit/index.ts';
+import { mailOutbox } from '../mail/index.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { alertIncidents } from './alerts.table.ts';
 
@@ -153,7 +153,7 @@ describe('choosing fleet alerts', () => {
     await server.app.ctx.db
       .delete(userGrants)
       .where(and(eq(userGrants.userId, mapWatcher.user.id), eq(userGrants.permission, 'can_manageMap')));
-    invalidateUserPermissions(server.app.ctx, mapWatcher.user.id);
+    await announce(server.app.ctx, 'user.changed', { userId: mapWatcher.user.id });
     await vi.waitFor(async () => {
       const kept = await call<FleetAlertPreferencesAnswer>(
         'PUT',
@@ -323,7 +323,7 @@ describe('the mail outbox backing up', () => {
 
     // One of them loses the permission: their incident ends, and nothing is said.
     await server.app.ctx.db.delete(userGrants).where(eq(userGrants.userId, leaving.user.id));
-    invalidateUserPermissions(server.app.ctx, leaving.user.id);
+    await announce(server.app.ctx, 'user.changed', { userId: leaving.user.id });
     await vi.waitFor(async () => {
       await evaluateAlerts(server.app.ctx);
       const [incident] = await server.app.ctx.db

@@ -1,6 +1,6 @@
 import type { RegisterInput, User } from '@bot/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
@@ -8,10 +8,10 @@ import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
 import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
-import { queueMail } from '../mail/mail-outbox.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
+import { recordRefusedAttempt, writeAudit } from '../audit/index.ts';
+import { queueMail } from '../mail/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { hasTwoFactorEnabled } from '../two-factor/index.ts';
 import {
   createUser,
   findUserByEmail,
@@ -20,9 +20,9 @@ import {
   getPublicUser,
   getUserById,
   markActivated,
+  type UserRow,
   updatePasswordHash,
-} from '../users/users.service.ts';
-import type { UserRow } from '../users/users.table.ts';
+} from '../users/index.ts';
 import { mailboxOf, mayMailLink, passwordFailures, retireLinks, withinMailLimits } from './auth-limits.ts';
 import { mailSecurityNotice } from './security-mails.ts';
 import { createSession, isUnknownDevice, revokeSessions } from './sessions.service.ts';
@@ -101,17 +101,19 @@ async function answerAsIfRegistered(
   // Strangers send it: one a day per mailbox (decision 914), the answer the same either way.
   const isNoticeDue = await ctx.limiter.allows([['registrationNotice', mailboxOf(owner.email)]]);
   if (isNoticeDue)
-    await queueMail(
-      ctx,
-      buildLinkMail({
-        to: owner.email,
-        subject: 'Tentative d’inscription avec votre adresse',
-        greeting: `Bonjour ${owner.username},`,
-        body: `Quelqu’un vient de demander l’inscription « ${input.username} » avec votre adresse e-mail, qui a déjà un compte. Si c’était vous, connectez-vous avec votre identifiant ${owner.username}, ou choisissez un nouveau mot de passe.`,
-        action: 'Choisir un nouveau mot de passe',
-        link: `${ctx.config.publicUrl}/forgot-password`,
-        footer: 'Si vous n’avez rien demandé, ignorez ce message : aucun compte n’a été créé.',
-      }),
+    await inTransaction(ctx, (tx) =>
+      queueMail(
+        tx,
+        buildLinkMail({
+          to: owner.email,
+          subject: 'Tentative d’inscription avec votre adresse',
+          greeting: `Bonjour ${owner.username},`,
+          body: `Quelqu’un vient de demander l’inscription « ${input.username} » avec votre adresse e-mail, qui a déjà un compte. Si c’était vous, connectez-vous avec votre identifiant ${owner.username}, ou choisissez un nouveau mot de passe.`,
+          action: 'Choisir un nouveau mot de passe',
+          link: `${ctx.config.publicUrl}/forgot-password`,
+          footer: 'Si vous n’avez rien demandé, ignorez ce message : aucun compte n’a été créé.',
+        }),
+      ),
     );
   const now = new Date();
   return {
@@ -143,7 +145,7 @@ async function issueToken(ctx: AppContext, user: UserRow, kind: 'activation' | '
 }
 
 /** In the caller's transaction; skipped when the mailbox holds its links already (decision 914). */
-async function sendActivationMail(ctx: AppContext, user: UserRow): Promise<void> {
+async function sendActivationMail(ctx: TxContext, user: UserRow): Promise<void> {
   if (!(await mayMailLink(ctx, user, 'activation'))) return;
   const token = await issueToken(ctx, user, 'activation');
   const link = `${ctx.config.publicUrl}/login?username=${encodeURIComponent(user.username)}&token=${encodeURIComponent(token)}`;
@@ -186,9 +188,6 @@ async function consumeToken(
   return used.userId;
 }
 
-const ACTIVATION_REFUSED =
-  'Activation échouée : ce lien est invalide, expiré ou déjà utilisé. Si votre compte est déjà activé, connectez-vous.';
-
 export async function activateUser(
   ctx: AppContext,
   input: { username: string; token: string },
@@ -196,7 +195,7 @@ export async function activateUser(
 ): Promise<void> {
   // One answer for every failure (unknown user, already active, wrong, used or expired token):
   // the endpoint must not tell which usernames exist or are activated.
-  const refusal = new AppError('INVALID_TOKEN', { message: ACTIVATION_REFUSED });
+  const refusal = new AppError('ACTIVATION_REFUSED');
   const user = await findUserByUsername(ctx, input.username);
   if (!user || user.activatedAt) throw refusal;
   await inTransaction(ctx, async (tx) => {
@@ -255,11 +254,10 @@ export async function loginUser(
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
-  if (user.bannedAt) {
+  if (user.bannedAt)
     throw new AppError('ACCOUNT_BANNED', {
-      message: user.banReason ? `Votre compte est suspendu : ${user.banReason}` : undefined,
+      details: user.banReason ? { reason: user.banReason } : undefined,
     });
-  }
   await throttle.succeeded();
   return inTransaction(ctx, async (tx) => {
     const isNewDevice = await isUnknownDevice(tx, user.id, origin.userAgent);
@@ -295,7 +293,7 @@ export async function requestPasswordReset(
   );
 }
 
-async function mailResetLink(tx: AppContext, user: UserRow, origin: RequestOrigin): Promise<void> {
+async function mailResetLink(tx: TxContext, user: UserRow, origin: RequestOrigin): Promise<void> {
   if (!(await mayMailLink(tx, user, 'reset'))) return;
   const token = await issueToken(tx, user, 'reset');
   const link = `${tx.config.publicUrl}/forgot-password?token=${encodeURIComponent(token)}`;
@@ -386,5 +384,7 @@ export async function changePassword(
 }
 
 export async function logout(ctx: AppContext, input: { userId: string; sessionId: string }): Promise<void> {
-  await revokeSessions(ctx, { userId: input.userId, sessionIds: [input.sessionId] });
+  await inTransaction(ctx, (tx) =>
+    revokeSessions(tx, { userId: input.userId, sessionIds: [input.sessionId] }),
+  );
 }

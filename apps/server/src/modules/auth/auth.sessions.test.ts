@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { authSuite } from '../../../test/helpers/auth.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import { sessions } from './sessions.table.ts';
 
 /** What a session holds and does once signed in: permissions, logout, recorded activity. */
@@ -52,7 +53,7 @@ describe('permissions', () => {
       .update(userGrants)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(userGrants.userId, user.user.id));
-    server.app.ctx.events.emit('user.changed', { userId: user.user.id });
+    await announce(server.app.ctx, 'user.changed', { userId: user.user.id });
     expect((await call('GET', '/me/permissions', undefined, user.token)).body).toEqual({ data: [] });
   });
 });

@@ -1,7 +1,7 @@
 import { describeUserAgent } from '@bot/contracts';
-import type { AppContext } from '../../context.ts';
+import type { TxContext } from '../../context.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
-import { queueMail } from '../mail/mail-outbox.service.ts';
+import { queueMail } from '../mail/index.ts';
 
 /** What a security mail tells its owner; each goes through the mail outbox like every mail. */
 export type SecurityNotice =
@@ -52,7 +52,7 @@ function describe(notice: SecurityNotice): { subject: string; body: string } {
  * them: choose a new password (it closes every session) and check their sessions on /account.
  */
 export async function mailSecurityNotice(
-  ctx: AppContext,
+  ctx: TxContext,
   user: { email: string; username: string },
   notice: SecurityNotice,
 ): Promise<void> {

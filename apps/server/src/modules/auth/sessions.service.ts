@@ -6,9 +6,9 @@ import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { twoFactor } from '../two-factor/two-factor.table.ts';
-import { users } from '../users/users.table.ts';
+import { writeAudit } from '../audit/index.ts';
+import { twoFactor } from '../two-factor/index.ts';
+import { users } from '../users/index.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
 
 /**
@@ -287,8 +287,7 @@ export async function revokeOwnSessions(
       userId: session.userId,
       ...(sessionId ? { sessionIds: [sessionId] } : { exceptSessionId: session.sessionId }),
     });
-    if (sessionId && revoked.length === 0)
-      throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    if (sessionId && revoked.length === 0) throw new AppError('SESSION_NOT_FOUND');
     await writeAudit(tx, {
       actor: { id: session.userId, username: session.username, ip: origin.ip },
       action: 'auth.sessions_revoked',

@@ -1,24 +1,25 @@
-import type { BotSessionAnswer, HwidComponents, Permission, ReleaseChannel } from '@bot/contracts';
+import type {
+  BotSessionAnswer,
+  ErrorDetails,
+  HwidComponents,
+  Permission,
+  ReleaseChannel,
+} from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, TxContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { getUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { forgetBotLogOfPc } from '../bot-log/bot-log.service.ts';
-import { endCommandsOfUnboundPc } from '../commands/commands.service.ts';
-import { issueLease } from '../licensing/lease.service.ts';
-import { updateFor } from '../releases/release-rollouts.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { findUserByBotKey, releaseHwid } from '../users/users.service.ts';
-import type { UserRow } from '../users/users.table.ts';
-import { users } from '../users/users.table.ts';
-import {
-  listWhitelistedAccountNames,
-  listWhitelistedAccountNamesOfUsers,
-} from '../whitelist/whitelist.service.ts';
+import { getUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { forgetBotLogOfPc } from '../bot-log/index.ts';
+import { endCommandsOfUnboundPc } from '../commands/index.ts';
+import { issueLease } from '../licensing/index.ts';
+import { updateFor } from '../releases/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { findUserByBotKey, releaseHwid, type UserRow, users } from '../users/index.ts';
+import { listWhitelistedAccountNames, listWhitelistedAccountNamesOfUsers } from '../whitelist/index.ts';
 import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
 import { bindOrRecognisePc } from './pc-identity.ts';
@@ -56,8 +57,7 @@ export async function openBotSession(
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
   const { minBotVersion } = await getSettings(ctx);
   if (isOutdatedAgent(input.version, minBotVersion)) {
-    const { message, pageUrl } = outdatedAgentRefusal(ctx, minBotVersion);
-    throw new AppError('BOT_VERSION_OUTDATED', { message, details: { minBotVersion, pageUrl } });
+    throw new AppError('BOT_VERSION_OUTDATED', { details: outdatedAgentDetails(ctx, minBotVersion) });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
   const hwid = await bindOrRecognisePc(ctx, {
@@ -106,16 +106,12 @@ export async function openBotSession(
 export const isOutdatedAgent = (version: string, minBotVersion: string): boolean =>
   semver.lt(version, minBotVersion);
 
-/** What an outdated agent is told: the minimum and where to download a current build. */
-export function outdatedAgentRefusal(
+/** What an outdated agent is told (`BOT_VERSION_OUTDATED`): the minimum and where to download a current build. */
+export function outdatedAgentDetails(
   ctx: AppContext,
   minBotVersion: string,
-): { message: string; pageUrl: string } {
-  const pageUrl = `${ctx.config.publicUrl}${DOWNLOAD_PAGE}`;
-  return {
-    message: `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
-    pageUrl,
-  };
+): ErrorDetails<'BOT_VERSION_OUTDATED'> {
+  return { minBotVersion, pageUrl: `${ctx.config.publicUrl}${DOWNLOAD_PAGE}` };
 }
 
 export interface LiveBotSession {
@@ -197,7 +193,7 @@ export async function findBotSessionsByTokens(
  * and once the transaction commits `hwid.reset` tells every node to close that PC's sockets.
  */
 export async function unbindPc(
-  tx: AppContext,
+  tx: TxContext,
   input: { user: UserRow & { hwid: string }; actor: AuditActor; resetAt: Date | null },
 ): Promise<void> {
   const { user } = input;

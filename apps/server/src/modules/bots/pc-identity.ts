@@ -7,19 +7,20 @@ import {
   type HwidResetAllowance,
 } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
+import { AppError, isAppError } from '../../core/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { writeAudit } from '../audit/index.ts';
+import { getSettings } from '../settings/index.ts';
 import {
   claimHwid,
   findHwidComponents,
   lockUser,
   rebindHwid,
   storeBoundComponents,
-} from '../users/users.service.ts';
-import { type UserRow, users } from '../users/users.table.ts';
+  type UserRow,
+  users,
+} from '../users/index.ts';
 import { hasBotEventSince, writeBotEvent } from './bot-events.ts';
 import { unbindAllowanceOf } from './unbind-allowance.ts';
 
@@ -94,7 +95,7 @@ export async function bindOrRecognisePc(ctx: AppContext, claim: PcClaim): Promis
   try {
     return await recognisePc(ctx, claim);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'HWID_CHANGE_LIMIT') {
+    if (isAppError(error, 'HWID_CHANGE_LIMIT')) {
       await recordRefusedChange(ctx, { userId: user.id, hwid: user.hwid, refusal: error });
     }
     throw error;
@@ -111,10 +112,10 @@ const REFUSAL_EVERY_MS = 3_600_000;
  */
 async function recordRefusedChange(
   ctx: AppContext,
-  input: { userId: string; hwid: string; refusal: AppError },
+  input: { userId: string; hwid: string; refusal: AppError<'HWID_CHANGE_LIMIT'> },
 ): Promise<void> {
   const { userId, hwid, refusal } = input;
-  const details = (refusal.details ?? {}) as { nextResetAt?: string; changed?: string };
+  const { details } = refusal;
   await inTransaction(ctx, async (tx) => {
     await lockUser(tx, userId);
     const since = new Date(Date.now() - REFUSAL_EVERY_MS);
@@ -124,7 +125,7 @@ async function recordRefusedChange(
       userId,
       kind: 'pc_refused',
       at: new Date(),
-      detail: { nextResetAt: details.nextResetAt ?? null, components: details.changed ?? null },
+      detail: { nextResetAt: details.nextResetAt, components: details.changed },
     });
   });
 }
@@ -188,7 +189,7 @@ function recognisePc(ctx: AppContext, claim: PcClaim): Promise<string> {
  * none left, or during the cooldown, refused (`HWID_CHANGE_LIMIT`) and nothing changes.
  */
 async function countPcChange(
-  tx: AppContext,
+  tx: TxContext,
   input: {
     user: UserRow & { hwid: string };
     claim: PcClaim;
@@ -224,21 +225,12 @@ async function countPcChange(
 }
 
 function changeLimitRefusal(allowance: HwidResetAllowance, nextResetAt: Date, changed: string): AppError {
-  const when = nextResetAt.toLocaleString('fr-FR', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
-  const why =
-    allowance.remaining === 0
-      ? `vous avez déjà utilisé ${allowance.limit === 1 ? 'votre déliaison' : `vos ${allowance.limit} déliaisons`} sur ${allowance.windowDays} jours`
-      : 'vous avez délié votre PC trop récemment';
   return new AppError('HWID_CHANGE_LIMIT', {
-    message: `Ce PC a trop changé depuis sa liaison : cela compte comme une déliaison, et ${why}. Prochaine déliaison possible le ${when} (heure de Paris), ou contactez le support.`,
     details: {
       nextResetAt: nextResetAt.toISOString(),
       limit: allowance.limit,
       remaining: allowance.remaining,
+      windowDays: allowance.windowDays,
       changed,
     },
   });
@@ -264,40 +256,39 @@ async function refuseJustReleasedPc(ctx: AppContext, claim: PcClaim): Promise<vo
       return;
     }
   }
-  const when = until.toLocaleString('fr-FR', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
-  throw new AppError('HWID_RELEASED', {
-    message: `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Ce PC-ci ne pourra être relié à nouveau qu’à partir du ${when} (heure de Paris).`,
-    details: { releasedUntil: until.toISOString() },
-  });
+  throw new AppError('HWID_RELEASED', { details: { releasedUntil: until.toISOString() } });
 }
 
-/** Binds a PC (and its components) to a user who has none; a PC bound to another user is refused. */
+/**
+ * Binds a PC (and its components) to a user who has none, audited and on the bot's timeline in one
+ * transaction; a PC bound to another user is refused.
+ */
 async function bindHwid(ctx: AppContext, claim: PcClaim): Promise<void> {
-  const userId = claim.user.id;
+  const { user } = claim;
   try {
     const bound = await inTransaction(ctx, async (tx) => {
-      const claimed = await claimHwid(tx, userId, claim.hwid);
-      if (claimed) {
-        if (claim.components) {
-          await storeBoundComponents(tx, { userId, hwid: claim.hwid, components: claim.components });
-        }
-        await writeBotEvent(tx, { hwid: claim.hwid, userId, kind: 'bound', at: new Date() });
+      if (!(await claimHwid(tx, user.id, claim.hwid))) return false;
+      if (claim.components) {
+        await storeBoundComponents(tx, { userId: user.id, hwid: claim.hwid, components: claim.components });
       }
-      return claimed;
+      await writeBotEvent(tx, { hwid: claim.hwid, userId: user.id, kind: 'bound', at: new Date() });
+      await writeAudit(tx, {
+        actor: { id: user.id, username: user.username, ip: claim.ip },
+        action: 'user.hwid_bound',
+        target: { type: 'user', id: user.id, label: user.username },
+        before: { hwid: null },
+        after: { hwid: claim.hwid },
+      });
+      tx.events.emit('user.changed', { userId: user.id });
+      return true;
     });
     if (!bound) {
       // Another request bound a PC meanwhile: accept only if it is the same one.
-      const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
+      const [row] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, user.id));
       if (row?.hwid !== claim.hwid) throw new AppError('HWID_MISMATCH');
-      return;
     }
   } catch (error) {
     if (isUniqueViolation(error, 'users_hwid_idx')) throw new AppError('HWID_TAKEN');
     throw error;
   }
-  ctx.events.emit('user.changed', { userId });
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import {
   account,
   connectAndAuthenticate,
@@ -9,8 +10,7 @@ import {
   type TestSocket,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
-import { invalidateUserPermissions } from '../access/access.service.ts';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 
 /**
  * Issue 43, item 8: any holder of `can_manageMap`, `can_manageUsers` or `can_manageUsersOnline` read
@@ -32,7 +32,7 @@ beforeAll(async () => {
   onlineStaff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
   adminBot = await createBotOwner(server);
   await server.app.ctx.db.update(users).set({ isAdministrator: true }).where(eq(users.id, adminBot.user.id));
-  invalidateUserPermissions(server.app.ctx, adminBot.user.id);
+  await announce(server.app.ctx, 'user.changed', { userId: adminBot.user.id });
   customerBot = await createBotOwner(server);
 });
 afterAll(async () => {

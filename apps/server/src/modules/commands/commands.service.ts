@@ -1,14 +1,14 @@
 import { type BotCommand, type BotCommandInput, type BotCommandState, botCommandInput } from '@bot/contracts';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError, isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { assertMayReadBotOf } from '../access/staff-rank.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
-import { findUserByHwid, getUserById, lockUser } from '../users/users.service.ts';
-import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
-import { publishedRouteKinds, routeKindsOf } from '../world/world.service.ts';
+import { assertMayReadBotOf } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { assertMayManageUser } from '../permissions-admin/index.ts';
+import { findUserByHwid, getUserById, lockUser } from '../users/index.ts';
+import { listWhitelistedAccountNames } from '../whitelist/index.ts';
+import { publishedRouteKinds, routeKindsOf } from '../world/index.ts';
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
 /** States of a command still waiting for the agent (counted against the per-bot cap). */
@@ -41,7 +41,7 @@ export function toBotCommand(row: BotCommandRow): BotCommand {
 }
 
 /** After the commit, the node holding the bot delivers it and every watcher hears of it. */
-export function announce(tx: AppContext, row: BotCommandRow): void {
+export function announce(tx: TxContext, row: BotCommandRow): void {
   tx.events.emit('botCommand.changed', {
     command: toBotCommand(row),
     userId: row.userId,
@@ -59,10 +59,13 @@ export async function boundHwidOf(ctx: AppContext, userId: string): Promise<stri
 /** Staff who act on bots (and read their journal): from the map, users online, the admin user page. */
 export const BOT_STAFF_PERMISSIONS = ['can_manageMap', 'can_manageUsersOnline', 'can_manageUsers'] as const;
 
-/** Whom staff reach through a PC: who has it bound now (staff may not outrank them). */
+/**
+ * Whom staff reach through a PC: who has it bound now (staff may not outrank them). In a use case,
+ * called inside its transaction so the rank is read as committed (decision 404).
+ */
 export async function ownerForStaff(ctx: AppContext, hwid: string, actor: { id: string }) {
   const owner = await findUserByHwid(ctx, hwid);
-  if (!owner) throw new AppError('NOT_FOUND', { message: 'Aucun compte n’est lié à ce PC.' });
+  if (!owner) throw new AppError('PC_OWNER_NOT_FOUND');
   await assertMayManageUser(ctx, { actorId: actor.id, target: owner });
   return owner;
 }
@@ -73,31 +76,25 @@ export async function ownerForStaff(ctx: AppContext, hwid: string, actor: { id: 
  * cap; a configuration push replaces one not acknowledged yet (cancelled, "remplacée"). Staff
  * commands are audited.
  */
-/** The per-minute limit of commands (rate rule `botCommand`), as the issuer reads it. */
-const COMMAND_RATE_MESSAGE =
-  'Trop de commandes envoyées en une minute : patientez un instant avant d’en envoyer une autre.';
-
 export async function issueBotCommand(
   ctx: AppContext,
   input: { hwid: string; command: BotCommandInput; issuer: CommandIssuer; now?: Date },
 ): Promise<BotCommand> {
   const command = botCommandInput.parse(input.command);
   const { issuer, hwid } = input;
-  const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : await getUserById(ctx, issuer.id);
-  if (!issuer.staff && owner.hwid !== hwid) throw new AppError('HWID_NOT_BOUND');
-  await assertTargetsExist(ctx, { ownerId: owner.id, command });
-  await ctx.limiter.hit('botCommand', issuer.id).catch((error: unknown) => {
-    // The generic "too many attempts" would read as a sign-in problem: said for commands.
-    if (!isAppError(error) || error.code !== 'RATE_LIMITED') throw error;
-    throw new AppError('RATE_LIMITED', { message: COMMAND_RATE_MESSAGE, retryAfter: error.retryAfter });
-  });
   return inTransaction(ctx, async (tx) => {
+    const owner = issuer.staff ? await ownerForStaff(tx, hwid, issuer) : await getUserById(tx, issuer.id);
+    if (!issuer.staff && owner.hwid !== hwid) throw new AppError('HWID_NOT_BOUND');
+    await assertTargetsExist(tx, { ownerId: owner.id, command });
+    await ctx.limiter.hit('botCommand', issuer.id).catch((error: unknown) => {
+      // The generic "too many attempts" would read as a sign-in problem: said for commands.
+      if (!isAppError(error) || error.code !== 'RATE_LIMITED') throw error;
+      throw new AppError('BOT_COMMAND_RATE_LIMITED', { retryAfter: error.retryAfter });
+    });
     // One issuance at a time per owner: the cap and the supersession see every earlier command.
     // Under the lock an unbind also takes, the PC is checked again: it may have been unbound since.
     if ((await lockUser(tx, owner.id)).hwid !== hwid)
-      throw issuer.staff
-        ? new AppError('NOT_FOUND', { message: 'Aucun compte n’est lié à ce PC.' })
-        : new AppError('HWID_NOT_BOUND');
+      throw issuer.staff ? new AppError('PC_OWNER_NOT_FOUND') : new AppError('HWID_NOT_BOUND');
     const now = input.now ?? new Date();
     if (command.kind === 'configure') {
       const replaced = await tx.db
@@ -136,7 +133,7 @@ export async function issueBotCommand(
         expiresAt: new Date(now.getTime() + ctx.config.commands.ttlMs),
       })
       .returning();
-    if (!row) throw new Error('commande non enregistrée');
+    if (!row) throw new AppError('INTERNAL');
     if (issuer.staff) {
       await writeAudit(tx, {
         actor: issuer,
@@ -161,7 +158,7 @@ const UNBOUND_BEFORE_RESULT = 'Le PC a été délié avant que le bot ne répond
  * over (`sent`, `acknowledged`) may have run, so it is `expired`, saying the PC went first.
  */
 export async function endCommandsOfUnboundPc(
-  tx: AppContext,
+  tx: TxContext,
   input: { userId: string; hwid: string; now?: Date },
 ): Promise<number> {
   const now = input.now ?? new Date();
@@ -198,22 +195,17 @@ async function assertTargetsExist(
       : command.payload.accounts.map((entry) => entry.name);
   const unknown = named.find((name) => !accounts.has(name));
   if (unknown !== undefined)
-    throw new AppError('VALIDATION_ERROR', {
-      message: `Le compte de jeu ${unknown} n’est pas sur la liste blanche de ce bot.`,
-    });
+    throw new AppError('WHITELIST_ACCOUNT_UNKNOWN', { details: { account: unknown } });
   if (command.kind !== 'configure') return;
   const routes = [command.payload.routeId, ...command.payload.accounts.map((entry) => entry.routeId)].filter(
     (id): id is string => typeof id === 'string',
   );
   const published = await publishedRouteKinds(ctx, routes);
-  if (routes.some((id) => !published.has(id)))
-    throw new AppError('VALIDATION_ERROR', { message: 'Itinéraire inconnu ou non publié.' });
+  if (routes.some((id) => !published.has(id))) throw new AppError('ITINERARY_UNKNOWN');
   // The bot fetches only the kinds its owner's package allows (`/bot/routes`).
   const allowed = await routeKindsOf(ctx, input.ownerId);
   if ([...published.values()].some((kind) => !allowed.includes(kind)))
-    throw new AppError('VALIDATION_ERROR', {
-      message: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',
-    });
+    throw new AppError('ITINERARY_NOT_IN_PACKAGE');
 }
 
 /**
@@ -234,11 +226,8 @@ export async function cancelBotCommand(
       .where(and(eq(botCommands.id, input.id), eq(botCommands.hwid, hwid)))
       .for('update');
     if (!current || (!issuer.staff && current.userId !== issuer.id))
-      throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
-    if (!issuer.staff && current.issuedByStaff)
-      throw new AppError('FORBIDDEN', {
-        message: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.',
-      });
+      throw new AppError('BOT_COMMAND_NOT_FOUND');
+    if (!issuer.staff && current.issuedByStaff) throw new AppError('BOT_COMMAND_STAFF_ONLY');
     if (current.state !== 'queued') throw new AppError('BOT_COMMAND_NOT_CANCELLABLE');
     const [row] = await tx.db
       .update(botCommands)
@@ -249,7 +238,7 @@ export async function cancelBotCommand(
       })
       .where(eq(botCommands.id, current.id))
       .returning();
-    if (!row) throw new Error('commande disparue');
+    if (!row) throw new AppError('INTERNAL');
     if (issuer.staff) {
       await writeAudit(tx, {
         actor: issuer,

@@ -20,10 +20,11 @@ import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase } from '../../../test/database.ts';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import { createBotOwner } from '../../../test/helpers/realtime.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
+import { evaluateAlerts } from '../alerts/index.ts';
 import {
   DEVELOPMENT_ROOT_FILE,
   findCurrentKeySet,
@@ -132,7 +133,7 @@ describe('revocation without the root', () => {
     const forged = await new SignJWT({ revokedKid: held.kid, revokedAt: Math.floor(Date.now() / 1000) })
       .setProtectedHeader({ alg: 'EdDSA', kid: held.kid, typ: KEY_REVOCATION_TYPE })
       .sign(forger.privateKey);
-    server.app.ctx.events.emit('signingKey.revoked', { kid: held.kid, statement: forged });
+    await announce(server.app.ctx, 'signingKey.revoked', { kid: held.kid, statement: forged });
     await vi.waitFor(() =>
       expect(errors.map((error) => (error as { code?: string }).code)).toContain('REVOCATION_INVALID'),
     );

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNotNull, isNull, min, or, sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, TxContext } from '../../context.ts';
 import { retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
 import type { MailMessage } from '../../core/mailer.ts';
@@ -13,25 +13,25 @@ import {
   recordFailedAttempt,
 } from '../../core/outbox.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/channel-health.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
 const OUTBOX: OutboxOptions = { table: mailOutbox, batchSize: 20, claimSeconds: 120 };
 
 /**
- * Queues a mail (in the caller's transaction when given); the outbox worker sends it. The body is
+ * Queues a mail in the caller's transaction; the outbox worker sends it once that commits. The body is
  * sealed before it is written: a one-time link never reaches the database's files in clear
  * (docs/security.md, "Storage").
  */
-export async function queueMail(ctx: AppContext, message: MailMessage): Promise<void> {
-  await ctx.db.insert(mailOutbox).values({
+export async function queueMail(tx: TxContext, message: MailMessage): Promise<void> {
+  await tx.db.insert(mailOutbox).values({
     id: newId(),
     to: message.to,
     subject: message.subject,
-    bodySealed: sealBody(ctx.sealingKey, message),
+    bodySealed: sealBody(tx.sealingKey, message),
   });
-  ctx.events.emit('mail.queued', {});
+  tx.events.emit('mail.queued', {});
 }
 
 type MailBody = Pick<MailMessage, 'text' | 'html'>;

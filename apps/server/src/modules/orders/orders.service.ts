@@ -6,19 +6,20 @@ import {
   type VoucherPreview,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, lte, sql, sum } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { grantPermission, invalidateUserPermissions } from '../access/access.service.ts';
-import { getBuyablePackage } from '../catalog/catalog.service.ts';
-import { getUserById } from '../users/users.service.ts';
+import { grantPermission, invalidateUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { getBuyablePackage } from '../catalog/index.ts';
+import { getUserById } from '../users/index.ts';
 import {
   limitVoucherGuesses,
   previewVoucher,
   releaseVoucherRedemption,
   reserveVoucher,
   restoreVoucherRedemption,
-} from '../vouchers/vouchers.service.ts';
+} from '../vouchers/index.ts';
 import { type OrderRow, orders } from './orders.table.ts';
 
 /** A checkout left unpaid this long expires (and gives its voucher use back). */
@@ -60,12 +61,15 @@ async function lockCustomer(ctx: AppContext, userId: string): Promise<void> {
 
 /**
  * pending (or, for a provider-confirmed payment, expired/failed) -> paid, and everything the order
- * buys, in the caller's transaction. The conditional UPDATE makes it happen once per order whatever
- * the number and order of the calls. Returns the paid order, or undefined when there was nothing to do.
+ * buys, in the caller's transaction: the grants, the audit entry naming them and `user.changed`
+ * (the buyer's cached permissions go at the commit), so no caller has anything left to do. The
+ * conditional UPDATE makes it happen once per order whatever the number and order of the calls.
+ * Returns the paid order, or undefined when there was nothing to do. `actor`: the buyer unless given
+ * (Stripe's webhook).
  */
 export async function fulfilOrder(
-  ctx: AppContext,
-  input: { orderId: string; from: OrderStatus[]; providerPaymentRef?: string | null },
+  ctx: TxContext,
+  input: { orderId: string; from: OrderStatus[]; providerPaymentRef?: string | null; actor?: AuditActor },
 ): Promise<OrderRow | undefined> {
   const [current] = await ctx.db
     .select({ userId: orders.userId })
@@ -119,6 +123,14 @@ export async function fulfilOrder(
       sourceId: paid.id,
     });
   }
+  const buyer = await getUserById(ctx, paid.userId);
+  await writeAudit(ctx, {
+    actor: input.actor ?? { id: buyer.id, username: buyer.username, ip: null },
+    action: 'payment.paid',
+    target: { type: 'order', id: paid.id, label: `${orderNumberOf(paid)} (${buyer.username})` },
+    after: { grants: paid.grants, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() },
+  });
+  invalidateUserPermissions(ctx, paid.userId);
   return dated;
 }
 
@@ -192,10 +204,7 @@ export async function createOrder(
     return (await fulfilOrder(tx, { orderId: row.id, from: ['pending'] })) ?? row;
   });
   await closeCheckoutsAtProvider(ctx, replaced);
-  if (created.status === 'paid') {
-    invalidateUserPermissions(ctx, input.userId);
-    return toOrder(created);
-  }
+  if (created.status === 'paid') return toOrder(created);
   try {
     const customer = await getUserById(ctx, input.userId);
     const checkout = await provider.createCheckout(created, { email: customer.email });
@@ -308,8 +317,7 @@ export async function getOwnOrder(
   input: { userId: string; orderId: string },
 ): Promise<OrderRow> {
   const row = await findOrderById(ctx, input.orderId);
-  if (!row || row.userId !== input.userId)
-    throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+  if (!row || row.userId !== input.userId) throw new AppError('ORDER_NOT_FOUND');
   return row;
 }
 

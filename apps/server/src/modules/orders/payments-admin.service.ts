@@ -1,13 +1,12 @@
 import type { AdminPayment, AdminPaymentsQuery, HourlyPoint, PaymentTotals } from '@bot/contracts';
 import { and, count, desc, eq, gte, ilike, lte, or, type SQL, sql, sum } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import { invalidateUserPermissions, revokeGrantsOfSource } from '../access/access.service.ts';
-import { findOutrankingUserIds } from '../access/staff-rank.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { users } from '../users/users.table.ts';
+import { findOutrankingUserIds, invalidateUserPermissions, revokeGrantsOfSource } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { users } from '../users/index.ts';
 import { expireStaleOrders, findOrderById, orderNumberOf, toOrder } from './orders.service.ts';
 import { type OrderRow, orders } from './orders.table.ts';
 
@@ -152,7 +151,7 @@ async function paymentOf(ctx: AppContext, orderId: string): Promise<AdminPayment
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
   return toAdminPayment(row);
 }
 
@@ -175,7 +174,7 @@ export async function refundOrder(
   input: { orderId: string; reason?: string; actor: AuditActor },
 ): Promise<AdminPayment> {
   const order = await findOrderById(ctx, input.orderId);
-  if (!order) throw new AppError('NOT_FOUND', { message: 'Paiement introuvable.' });
+  if (!order) throw new AppError('PAYMENT_NOT_FOUND');
   if (order.status !== 'paid') throw new AppError('ORDER_NOT_REFUNDABLE');
   if (order.provider === 'stripe') {
     try {
@@ -190,16 +189,16 @@ export async function refundOrder(
     if (!done) throw new AppError('ORDER_NOT_REFUNDABLE');
     return done;
   });
-  invalidateUserPermissions(ctx, order.userId);
   return refunded;
 }
 
 /**
- * paid -> refunded in the caller's transaction: revokes what the order granted and writes the audit
- * entry. Undefined when the order was not paid (already refunded, for instance).
+ * paid -> refunded in the caller's transaction: revokes what the order granted, writes the audit
+ * entry and drops the buyer's cached permissions at the commit. Undefined when the order was not
+ * paid (already refunded, for instance).
  */
 export async function markOrderRefunded(
-  ctx: AppContext,
+  ctx: TxContext,
   input: { orderId: string; actor: AuditActor; reason?: string },
 ): Promise<AdminPayment | undefined> {
   const before = await paymentOf(ctx, input.orderId);
@@ -219,6 +218,7 @@ export async function markOrderRefunded(
     before,
     after: { ...after, revokedGrants, reason: input.reason ?? null },
   });
+  invalidateUserPermissions(ctx, row.userId);
   return after;
 }
 

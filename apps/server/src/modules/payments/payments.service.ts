@@ -1,13 +1,18 @@
 import type { Order } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { invalidateUserPermissions } from '../access/access.service.ts';
-import { closeOrder, fulfilOrder, getOwnOrder, toOrder } from '../orders/orders.service.ts';
-import { type OrderRow, orders } from '../orders/orders.table.ts';
-import { markOrderRefunded } from '../orders/payments-admin.service.ts';
+import {
+  closeOrder,
+  fulfilOrder,
+  getOwnOrder,
+  markOrderRefunded,
+  type OrderRow,
+  orders,
+  toOrder,
+} from '../orders/index.ts';
 import { paymentEvents } from './payment-webhooks.table.ts';
 
 /** What the sandbox checkout page's buttons do. */
@@ -17,7 +22,7 @@ export async function actOnSandboxCheckout(
 ): Promise<Order> {
   if (ctx.config.stripe) throw new AppError('SANDBOX_DISABLED');
   const order = await getOwnOrder(ctx, input);
-  if (order.provider !== 'sandbox') throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+  if (order.provider !== 'sandbox') throw new AppError('ORDER_NOT_FOUND');
   const changed = await inTransaction(ctx, async (tx) => {
     if (input.action === 'succeed') {
       if (order.expiresAt <= new Date()) {
@@ -29,7 +34,6 @@ export async function actOnSandboxCheckout(
     return closeOrder(tx, { orderId: order.id, status: input.action === 'fail' ? 'failed' : 'cancelled' });
   });
   if (!changed) throw new AppError('ORDER_NOT_PENDING');
-  if (changed.status === 'paid') invalidateUserPermissions(ctx, changed.userId);
   return toOrder(changed);
 }
 
@@ -60,7 +64,6 @@ const paymentIntentOf = (session: CheckoutSession): string | null =>
  * order's conditional state change makes any order of deliveries fulfil at most once.
  */
 export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): Promise<{ outcome: string }> {
-  let paidUserId: string | undefined; // whose permissions changed
   const outcome = await inTransaction(ctx, async (tx) => {
     const [recorded] = await tx.db
       .insert(paymentEvents)
@@ -69,23 +72,22 @@ export async function handleStripeEvent(ctx: AppContext, event: Stripe.Event): P
       .returning({ id: paymentEvents.id });
     if (!recorded) return 'duplicate';
     const result = await applyStripeEvent(tx, event);
-    if (result.paid) paidUserId = result.paid.userId;
-    if (result.refundedUserId) paidUserId = result.refundedUserId;
     await tx.db
       .update(paymentEvents)
       .set({ outcome: result.outcome, orderId: result.orderId ?? null })
       .where(eq(paymentEvents.id, recorded.id));
     return result.outcome;
   });
-  if (paidUserId) invalidateUserPermissions(ctx, paidUserId);
   ctx.log.info({ eventId: event.id, type: event.type, outcome }, 'événement Stripe');
   return { outcome };
 }
 
+const STRIPE_ACTOR = { id: null, username: 'stripe', ip: null };
+
 async function applyStripeEvent(
-  ctx: AppContext,
+  ctx: TxContext,
   event: Stripe.Event,
-): Promise<{ outcome: string; orderId?: string; paid?: OrderRow; refundedUserId?: string }> {
+): Promise<{ outcome: string; orderId?: string }> {
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
@@ -99,8 +101,9 @@ async function applyStripeEvent(
         orderId: order.id,
         from: ['pending', 'expired', 'failed', 'cancelled'],
         providerPaymentRef: paymentIntentOf(session),
+        actor: STRIPE_ACTOR,
       });
-      return { outcome: paid ? 'fulfilled' : `already_${order.status}`, orderId: order.id, paid };
+      return { outcome: paid ? 'fulfilled' : `already_${order.status}`, orderId: order.id };
     }
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired': {
@@ -125,12 +128,10 @@ async function applyStripeEvent(
       if (!charge.refunded) return { outcome: 'partial_refund', orderId: order.id };
       const refunded = await markOrderRefunded(ctx, {
         orderId: order.id,
-        actor: { id: null, username: 'stripe', ip: null },
+        actor: STRIPE_ACTOR,
         reason: 'Remboursement Stripe',
       });
-      return refunded
-        ? { outcome: 'refunded', orderId: order.id, refundedUserId: order.userId }
-        : { outcome: `already_${order.status}`, orderId: order.id };
+      return { outcome: refunded ? 'refunded' : `already_${order.status}`, orderId: order.id };
     }
     default:
       return { outcome: 'ignored' };

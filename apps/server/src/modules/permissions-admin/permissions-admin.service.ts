@@ -6,25 +6,24 @@ import {
   type PermissionDetail,
   type PermissionGrant,
   type PermissionSummary,
-  permissionLabel,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import {
+  assertRankForWrite,
+  type GrantRow,
   getUserPermissions,
   grantPermission,
   invalidateUserPermissions,
   removeGrants,
   setGrantExpiry,
-} from '../access/access.service.ts';
-import { type GrantRow, userGrants } from '../access/access.table.ts';
-import { assertRankForWrite } from '../access/staff-rank.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { rolePermissions, roles } from '../roles/roles.table.ts';
-import { findUserByLogin, getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+  userGrants,
+} from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { rolePermissions, roles } from '../roles/index.ts';
+import { findUserByLogin, getUserById, users } from '../users/index.ts';
 
 const isGrantActive = (expiresAt: Date | null): boolean =>
   expiresAt === null || expiresAt.getTime() > Date.now();
@@ -122,10 +121,7 @@ export async function assertMayGivePermissions(
   const held = actorId ? await getUserPermissions(ctx, actorId) : [];
   const missing = staffOnly.filter((name) => !held.includes(name as Permission));
   if (missing.length) {
-    throw new AppError('FORBIDDEN', {
-      message: `Vous ne pouvez pas accorder ou retirer une permission que vous n'avez pas : ${missing.map(permissionLabel).join(', ')}.`,
-      details: { missing },
-    });
+    throw new AppError('PERMISSION_NOT_HELD', { details: { missing } });
   }
 }
 
@@ -154,17 +150,17 @@ export async function createGrant(
     actor: AuditActor;
   },
 ): Promise<PermissionGrant> {
-  const user = input.userId
-    ? await getUserById(ctx, input.userId)
-    : await findUserByLogin(ctx, input.username ?? '');
-  if (!user) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
-  await assertMayManageUser(ctx, { actorId: input.actor.id, target: user });
-  await assertMayGivePermissions(ctx, input.actor.id, [input.permission]);
-  // Bot permissions a staff member gives themselves are legitimate (testing the bot) but told apart.
-  const isSelf = user.id === input.actor.id;
   const id = newId();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  const grant = await inTransaction(ctx, async (tx) => {
+  return inTransaction(ctx, async (tx) => {
+    const user = input.userId
+      ? await getUserById(tx, input.userId)
+      : await findUserByLogin(tx, input.username ?? '');
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: user });
+    await assertMayGivePermissions(tx, input.actor.id, [input.permission]);
+    // Bot permissions a staff member gives themselves are legitimate (testing the bot) but told apart.
+    const isSelf = user.id === input.actor.id;
     await grantPermission(tx, {
       id,
       userId: user.id,
@@ -180,10 +176,9 @@ export async function createGrant(
       target: { type: 'user', id: user.id, label: user.username },
       after: { grantId: id, permission: input.permission, expiresAt: expiresAt?.toISOString() ?? null },
     });
+    invalidateUserPermissions(tx, user.id);
     return toGrant(row!, user.username);
   });
-  invalidateUserPermissions(ctx, user.id);
-  return grant;
 }
 
 async function getGrant(
@@ -196,21 +191,20 @@ async function getGrant(
     .from(userGrants)
     .innerJoin(users, eq(users.id, userGrants.userId))
     .where(and(eq(userGrants.id, grantId), userId ? eq(userGrants.userId, userId) : undefined));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Permission accordée introuvable.' });
+  if (!row) throw new AppError('PERMISSION_GRANT_NOT_FOUND');
   return row;
 }
 
-/** Checks made before the transaction: PGlite runs one session, so no `ctx.db` call may wait inside one. */
-async function assertMayChangeGrant(
-  ctx: AppContext,
+/** A grant a staff member may change or remove (decision 404), read and checked in the change's transaction. */
+async function getChangeableGrant(
+  tx: TxContext,
   input: { grantId: string; userId?: string; actor: AuditActor },
-): Promise<void> {
-  const { grant } = await getGrant(ctx, input.grantId, input.userId);
-  await assertMayManageUser(ctx, {
-    actorId: input.actor.id,
-    target: await getUserById(ctx, grant.userId),
-  });
-  await assertMayGivePermissions(ctx, input.actor.id, [grant.permission]);
+): Promise<{ grant: GrantRow; username: string }> {
+  const found = await getGrant(tx, input.grantId, input.userId);
+  const target = await getUserById(tx, found.grant.userId);
+  await assertMayManageUser(tx, { actorId: input.actor.id, target });
+  await assertMayGivePermissions(tx, input.actor.id, [found.grant.permission]);
+  return found;
 }
 
 /** Moves the end date of a grant (extend, shorten, or remove the end). */
@@ -219,9 +213,8 @@ export async function updateGrant(
   input: { grantId: string; userId?: string; expiresAt: string | null; actor: AuditActor },
 ): Promise<PermissionGrant> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  await assertMayChangeGrant(ctx, input);
-  const result = await inTransaction(ctx, async (tx) => {
-    const { grant, username } = await getGrant(tx, input.grantId, input.userId);
+  return inTransaction(ctx, async (tx) => {
+    const { grant, username } = await getChangeableGrant(tx, input);
     const updated = await setGrantExpiry(tx, grant.id, expiresAt);
     await writeAudit(tx, {
       actor: input.actor,
@@ -234,10 +227,9 @@ export async function updateGrant(
       },
       after: { grantId: grant.id, permission: grant.permission, expiresAt: expiresAt?.toISOString() ?? null },
     });
+    invalidateUserPermissions(tx, grant.userId);
     return toGrant(updated, username);
   });
-  invalidateUserPermissions(ctx, result.userId);
-  return result;
 }
 
 /** Removes a direct grant. */
@@ -245,9 +237,8 @@ export async function deleteGrant(
   ctx: AppContext,
   input: { grantId: string; userId?: string; actor: AuditActor },
 ): Promise<void> {
-  await assertMayChangeGrant(ctx, input);
-  const userId = await inTransaction(ctx, async (tx) => {
-    const { grant, username } = await getGrant(tx, input.grantId, input.userId);
+  await inTransaction(ctx, async (tx) => {
+    const { grant, username } = await getChangeableGrant(tx, input);
     await removeGrants(tx, { grantId: grant.id });
     await writeAudit(tx, {
       actor: input.actor,
@@ -260,7 +251,6 @@ export async function deleteGrant(
         source: grant.source,
       },
     });
-    return grant.userId;
+    invalidateUserPermissions(tx, grant.userId);
   });
-  invalidateUserPermissions(ctx, userId);
 }

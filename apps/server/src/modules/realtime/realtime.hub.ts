@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AppContext } from '../../context.ts';
 import type { BackgroundLoop } from '../../core/background.ts';
+import type { EventBus } from '../../core/events.ts';
 import type { RedisConnection } from '../../core/redis.ts';
-import { BotEventRecorder } from '../bots/bot-events.ts';
-import { ActivityRecorder } from '../bots/bots.history.ts';
-import type { LiveFleet } from '../bots/live-fleet.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { ActivityRecorder, BotEventRecorder, type LiveFleet } from '../bots/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
 import { BotCommandRelay } from './bot-commands.ts';
 import { BotFanOut } from './bot-fan-out.ts';
@@ -45,12 +44,15 @@ export interface RealtimeHub {
  * before it: the server and the node's link to the others (`socket-server`, `cluster-relay`), shared
  * state and delivery (`deliveryParts`), presence and history (`bot-presence`, the bots module's
  * recorders), access re-checks (`socket-access`), the bot agents' side (`bot-sessions`), then one
- * socket's life (`socket-lifecycle`).
+ * socket's life (`socket-lifecycle`). The hub is the transport, so it alone holds the whole event
+ * `bus` (the domain modules only listen on `ctx.events` and emit in their transactions): it relays
+ * the bus between nodes and announces what time alone changed (a grant run out).
  */
 export function createRealtimeHub(
   ctx: AppContext,
   server: HttpServer,
   redis: RedisConnection | undefined,
+  bus: EventBus,
 ): RealtimeHub {
   const { realtime: config } = ctx.config;
   const io = createSocketServer(ctx, server, redis);
@@ -73,8 +75,8 @@ export function createRealtimeHub(
     log: ctx.log,
     offlineTimeoutMs: () => offlineTimeoutMs(ctx),
   });
-  const access = new SocketAccess({ ctx, io, presence, refuse });
-  const stopRelay = cluster.start({ events: ctx.events, viewports, fanOut, presence });
+  const access = new SocketAccess({ ctx, bus, io, presence, refuse });
+  const stopRelay = cluster.start({ events: bus, viewports, fanOut, presence });
   const botSessions = new BotSessions({ io, store, presence, metrics, config });
   const commands = new BotCommandRelay({ ctx, io });
   const botLog = new BotLogRelay({ ctx, io, audience });

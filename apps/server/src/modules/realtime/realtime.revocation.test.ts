@@ -2,6 +2,7 @@ import type { BotState } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import {
   account,
   collect,
@@ -10,8 +11,8 @@ import {
   realtimeSuite,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
-import { users } from '../users/users.table.ts';
-import { addWhitelistEntryForCustomer } from '../whitelist/whitelist.service.ts';
+import { users } from '../users/index.ts';
+import { addWhitelistEntryForCustomer } from '../whitelist/index.ts';
 
 let server: TestServer;
 const { track, connectBot } = realtimeSuite((started) => {
@@ -56,7 +57,7 @@ describe('bans and PC resets', () => {
     const botError = waitFor<{ code: string }>(bot.socket, 'auth_error');
     const watcherError = waitFor<{ code: string }>(watcher.socket, 'auth_error');
     await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, owner.user.id));
-    server.app.ctx.events.emit('user.banned', { userId: owner.user.id });
+    await announce(server.app.ctx, 'user.banned', { userId: owner.user.id });
     expect((await botError).code).toBe('ACCOUNT_BANNED');
     expect((await watcherError).code).toBe('ACCOUNT_BANNED');
     await vi.waitFor(async () =>

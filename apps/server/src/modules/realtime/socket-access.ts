@@ -1,25 +1,25 @@
 import { ERRORS, type ErrorCode, type Permission, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
-import { findUsersWithGrantsExpiredBetween, getUserPermissions } from '../access/access.service.ts';
-import { mayReadBotOf } from '../access/staff-rank.ts';
-import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
+import type { EventBus } from '../../core/events.ts';
+import { findUsersWithGrantsExpiredBetween, getUserPermissions, mayReadBotOf } from '../access/index.ts';
+import { mayReadBotLog } from '../bot-log/index.ts';
+import { canRunBot, findAllowedAccounts, isOutdatedAgent, outdatedAgentDetails } from '../bots/index.ts';
+import { runningMaintenance } from '../maintenance-windows/index.ts';
+import { getSettings, toPublicSettings } from '../settings/index.ts';
 import {
-  canRunBot,
-  findAllowedAccounts,
-  isOutdatedAgent,
-  outdatedAgentRefusal,
-} from '../bots/bots.service.ts';
-import { runningMaintenance } from '../maintenance-windows/maintenance-windows.service.ts';
-import { getSettings, toPublicSettings } from '../settings/settings.service.ts';
-import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
-import { findSessionsAwaitingSecondFactor, hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
-import { findUserById } from '../users/users.service.ts';
+  findSessionsAwaitingSecondFactor,
+  hasTwoFactorEnabled,
+  lacksRequiredSecondFactor,
+} from '../two-factor/index.ts';
+import { findUserById } from '../users/index.ts';
 import type { BotPresence } from './bot-presence.ts';
 import { type HubServer, type HubSocket, localSocketsIn, type RefuseSocket } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 
 interface AccessDeps {
   ctx: AppContext;
+  /** The whole bus: the grants' expiry is announced here, no use case changes anything then. */
+  bus: EventBus;
   io: HubServer;
   presence: BotPresence;
   refuse: RefuseSocket;
@@ -124,7 +124,7 @@ export class SocketAccess {
    */
   async sweepExpired(): Promise<void> {
     if (this.isClosed) return;
-    const { ctx, io, refuse } = this.deps;
+    const { ctx, bus, io, refuse } = this.deps;
     const now = Date.now();
     for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>) {
       const expiresAt = socket.data.sessionExpiresAt;
@@ -136,7 +136,7 @@ export class SocketAccess {
     this.grantsCheckedUntil = now;
     for (const userId of await findUsersWithGrantsExpiredBetween(ctx, since, new Date(now))) {
       // Every node runs this sweep and reaches the same users: no need to tell the others.
-      ctx.events.emit('user.changed', { userId }, { localOnly: true });
+      bus.emit('user.changed', { userId }, { localOnly: true });
     }
   }
 
@@ -144,11 +144,11 @@ export class SocketAccess {
   private async closeOutdatedAgents(): Promise<void> {
     const { ctx, io, refuse } = this.deps;
     const { minBotVersion } = await getSettings(ctx);
-    const { message } = outdatedAgentRefusal(ctx, minBotVersion);
+    const details = outdatedAgentDetails(ctx, minBotVersion);
     for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>) {
       const { kind, version } = socket.data;
       if (kind === 'bot' && version && isOutdatedAgent(version, minBotVersion))
-        refuse(socket, 'BOT_VERSION_OUTDATED', message);
+        refuse(socket, 'BOT_VERSION_OUTDATED', details);
     }
   }
 

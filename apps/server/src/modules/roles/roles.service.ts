@@ -1,15 +1,14 @@
 import type { Permission, Role, RoleDetail, RoleInput, RolesQuery, RoleUpdateInput } from '@bot/contracts';
-import { countOf } from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { invalidateUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { assertMayGivePermissions } from '../permissions-admin/permissions-admin.service.ts';
-import { users } from '../users/users.table.ts';
+import { invalidateUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { assertMayGivePermissions } from '../permissions-admin/index.ts';
+import { users } from '../users/index.ts';
 import { rolePermissions, roles, userRoles } from './roles.table.ts';
 
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
@@ -114,7 +113,7 @@ export async function getRoleDetail(ctx: AppContext, roleId: string): Promise<Ro
     .select({ ...rolesColumns(), memberCount })
     .from(roles)
     .where(eq(roles.id, roleId));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Rôle introuvable.' });
+  if (!row) throw new AppError('ROLE_NOT_FOUND');
   const [role] = await toRoles(ctx, [row]);
   const members = await ctx.db
     .select({ id: users.id, username: users.username, email: users.email })
@@ -171,9 +170,9 @@ export async function createRole(
   input: { role: RoleInput; actor: AuditActor },
 ): Promise<RoleDetail> {
   const name = input.role.name.trim();
-  await assertMayGivePermissions(ctx, input.actor.id, input.role.permissions ?? []);
   return withNameGuard(() =>
     inTransaction(ctx, async (tx) => {
+      await assertMayGivePermissions(tx, input.actor.id, input.role.permissions ?? []);
       await assertNameFree(tx, name);
       const id = newId();
       await tx.db.insert(roles).values({ id, name, description: input.role.description ?? '' });
@@ -197,20 +196,17 @@ export async function updateRole(
   ctx: AppContext,
   input: { roleId: string; patch: RoleUpdateInput; actor: AuditActor },
 ): Promise<RoleDetail> {
-  if (input.patch.permissions !== undefined) {
-    // Adding or removing a staff permission on a role needs that permission (checked before the
-    // transaction: PGlite runs one session).
-    const current = await getRoleDetail(ctx, input.roleId);
-    const wanted = input.patch.permissions;
-    await assertMayGivePermissions(ctx, input.actor.id, [
-      ...wanted.filter((p) => !current.permissions.includes(p)),
-      ...current.permissions.filter((p) => !wanted.includes(p)),
-    ]);
-  }
-  const { role, members } = await withNameGuard(() =>
+  return withNameGuard(() =>
     inTransaction(ctx, async (tx) => {
       const before = await getRoleDetail(tx, input.roleId);
       const { name, description, permissions } = input.patch;
+      // Adding or removing a staff permission on a role needs that permission (decision 404).
+      if (permissions !== undefined) {
+        await assertMayGivePermissions(tx, input.actor.id, [
+          ...permissions.filter((p) => !before.permissions.includes(p)),
+          ...before.permissions.filter((p) => !permissions.includes(p)),
+        ]);
+      }
       if (name !== undefined && name !== before.name) await assertNameFree(tx, name, input.roleId);
       if (name !== undefined || description !== undefined) {
         await tx.db
@@ -237,13 +233,12 @@ export async function updateRole(
         before: auditView(before),
         after: auditView(after),
       });
-      return { role: after, members: await memberIdsOf(tx, input.roleId) };
+      // Members' permissions, and the role names their user object shows, changed.
+      if (permissions !== undefined || name !== undefined)
+        for (const userId of await memberIdsOf(tx, input.roleId)) invalidateUserPermissions(tx, userId);
+      return after;
     }),
   );
-  // Members' permissions, and the role names their user object shows, changed.
-  if (input.patch.permissions !== undefined || input.patch.name !== undefined)
-    for (const userId of members) invalidateUserPermissions(ctx, userId);
-  return role;
 }
 
 /** Deletes a role nobody holds; a role still assigned is a 409. */
@@ -254,10 +249,7 @@ export async function deleteRole(
   await inTransaction(ctx, async (tx) => {
     const role = await getRoleDetail(tx, input.roleId);
     if (role.memberCount > 0) {
-      throw new AppError('ROLE_IN_USE', {
-        message: `Ce rôle est encore attribué à ${countOf(role.memberCount, 'utilisateur', 'utilisateurs')}. Retirez-le-leur avant de le supprimer.`,
-        details: { memberCount: role.memberCount },
-      });
+      throw new AppError('ROLE_IN_USE', { details: { memberCount: role.memberCount } });
     }
     await tx.db.delete(roles).where(eq(roles.id, input.roleId));
     await writeAudit(tx, {

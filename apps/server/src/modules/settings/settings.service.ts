@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { CachedRead } from '../../core/cached-read.ts';
+import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { serverSecrets, settings } from './settings.table.ts';
 
 /**
@@ -87,7 +88,7 @@ export async function claimServerSecret(
 ): Promise<string> {
   await ctx.db.insert(serverSecrets).values({ name, value }).onConflictDoNothing();
   const [row] = await ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
-  if (!row) throw new Error(`server secret ${name} missing`);
+  if (!row) throw new AppError('INTERNAL');
   return row.value;
 }
 
@@ -126,12 +127,12 @@ export async function updateSettings(
   ctx: AppContext,
   input: { patch: Partial<SiteSettings>; actor: AuditActor },
 ): Promise<SiteSettings> {
-  const changed = await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const current = await readSettings(tx, ctx.log);
     const changes = Object.entries(input.patch).filter(
       ([key, value]) => value !== undefined && current[key as keyof SiteSettings] !== value,
     );
-    if (changes.length === 0) return [];
+    if (changes.length === 0) return;
     const before = Object.fromEntries(changes.map(([key]) => [key, current[key as keyof SiteSettings]]));
     const after = Object.fromEntries(changes);
     for (const [key, value] of changes) {
@@ -150,9 +151,8 @@ export async function updateSettings(
       before,
       after,
     });
-    return Object.keys(after);
+    tx.events.emit('settings.changed', { keys: Object.keys(after) });
   });
   ctx.settingsCache.forget();
-  if (changed.length) ctx.events.emit('settings.changed', { keys: changed });
   return getSettings(ctx);
 }

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { announce } from '../../../test/helpers/events.ts';
+import { auditLog } from '../audit/index.ts';
 import { getSettings } from './settings.service.ts';
 import { settings } from './settings.table.ts';
 
@@ -128,7 +129,7 @@ describe('settings storage', () => {
         .values({ key, value })
         .onConflictDoUpdate({ target: settings.key, set: { value } });
     }
-    ctx.events.emit('settings.changed', { keys: [] });
+    await announce(ctx, 'settings.changed', { keys: [] });
 
     const value = await getSettings(ctx);
 

@@ -16,13 +16,11 @@ import type { AuthenticatedSession } from '../../core/guards.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
 import { verifyPassword } from '../../core/passwords.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { getUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/audit.service.ts';
-import { mailSecurityNotice } from '../auth/security-mails.ts';
-import { markSecondFactorPassed, revokeSessions } from '../auth/sessions.service.ts';
-import { sessions } from '../auth/sessions.table.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { getUserById } from '../users/users.service.ts';
+import { getUserPermissions } from '../access/index.ts';
+import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/index.ts';
+import { mailSecurityNotice, markSecondFactorPassed, revokeSessions, sessions } from '../auth/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { getUserById } from '../users/index.ts';
 import { twoFactor, twoFactorRecoveryCodes } from './two-factor.table.ts';
 
 /** RFC 6238 defaults, the ones every authenticator app reads from the QR code. */
@@ -112,12 +110,13 @@ async function countAttempt(ctx: AppContext, userId: string, ip: string | null):
     await ctx.limiter.hit('secondFactorPerAccount', userId); // throws with Retry-After
   const pair = `${userId}|${rateLimitAddress(ip)}`;
   await ctx.limiter.hitEscalating('secondFactor', 'secondFactorLockouts', pair, async (wait) => {
-    const user = await getUserById(ctx, userId);
-    await mailSecurityNotice(ctx, user, {
-      kind: 'second_factor_locked',
-      ip,
-      waitMinutes: Math.ceil(wait / 60),
-    });
+    await inTransaction(ctx, async (tx) =>
+      mailSecurityNotice(tx, await getUserById(tx, userId), {
+        kind: 'second_factor_locked',
+        ip,
+        waitMinutes: Math.ceil(wait / 60),
+      }),
+    );
   });
   await ctx.limiter.hit('secondFactorPerAccount', userId);
 }

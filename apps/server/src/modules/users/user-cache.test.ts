@@ -2,6 +2,7 @@ import type { User } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { announce } from '../../../test/helpers/events.ts';
 import { newHwid } from '../../../test/helpers/realtime.ts';
 import { users } from './users.table.ts';
 
@@ -28,7 +29,7 @@ describe('GET /api/me/info is served from a per-node cache that every change of 
       .where(eq(users.id, owner.user.id));
     expect((await infoOf(owner.token)).discordId).toBeNull();
     // ...until a change of that user is announced, here or on another node.
-    server.app.ctx.events.emit('user.changed', { userId: owner.user.id });
+    await announce(server.app.ctx, 'user.changed', { userId: owner.user.id });
     expect((await infoOf(owner.token)).discordId).toBe('silent#0001');
   });
 

@@ -11,12 +11,11 @@ import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { countWhitelistSlots } from '../orders/orders.service.ts';
-import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
-import { findUserByUsername, getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { countWhitelistSlots } from '../orders/index.ts';
+import { assertMayManageUser } from '../permissions-admin/index.ts';
+import { findUserByUsername, getUserById, users } from '../users/index.ts';
 import { type WhitelistEntryRow, whitelistEntries } from './whitelist.table.ts';
 
 /** The game account names a user's bot may drive, oldest first. */
@@ -134,8 +133,7 @@ export function removeFromMyWhitelist(
       .delete(whitelistEntries)
       .where(and(eq(whitelistEntries.id, input.entryId), eq(whitelistEntries.userId, input.userId)))
       .returning();
-    if (!removed)
-      throw new AppError('NOT_FOUND', { message: 'Compte introuvable dans votre liste blanche.' });
+    if (!removed) throw new AppError('WHITELIST_ENTRY_NOT_FOUND');
     const owner = await getUserById(tx, input.userId);
     await writeAudit(tx, {
       actor: { id: owner.id, username: owner.username, ip: input.ip },
@@ -233,7 +231,7 @@ export async function listWhitelist(
 
 async function getAdminEntry(ctx: AppContext, id: string): Promise<AdminWhitelistEntry> {
   const [row] = await adminSelect(ctx).where(eq(whitelistEntries.id, id));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Entrée de liste blanche introuvable.' });
+  if (!row) throw new AppError('WHITELIST_ENTRY_NOT_FOUND');
   return toAdminEntry(row);
 }
 
@@ -246,8 +244,8 @@ export async function addWhitelistEntryForCustomer(
   input: { username: string; name: string; actor: AuditActor },
 ): Promise<AdminWhitelistEntry> {
   const customer = await findUserByUsername(ctx, input.username);
-  if (!customer) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
-  const entry = await inTransaction(ctx, async (tx) => {
+  if (!customer) throw new AppError('USER_NOT_FOUND');
+  return inTransaction(ctx, async (tx) => {
     await assertMayManageUser(tx, { actorId: input.actor.id, target: customer });
     await lockWhitelist(tx, customer.id);
     const row = await insertEntry(tx, {
@@ -262,10 +260,9 @@ export async function addWhitelistEntryForCustomer(
       target: { type: 'whitelist', id: row.id, label: `${row.name} (${customer.username})` },
       after: created,
     });
+    tx.events.emit('whitelist.changed', { userId: customer.id });
     return created;
   });
-  ctx.events.emit('whitelist.changed', { userId: customer.id });
-  return entry;
 }
 
 /** Staff remove an entry, unless its account outranks them (decision 404); audited. */
@@ -273,7 +270,7 @@ export async function removeWhitelistEntry(
   ctx: AppContext,
   input: { id: string; actor: AuditActor },
 ): Promise<void> {
-  const userId = await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const before = await getAdminEntry(tx, input.id);
     const owner = await getUserById(tx, before.user.id);
     await assertMayManageUser(tx, { actorId: input.actor.id, target: owner });
@@ -284,7 +281,6 @@ export async function removeWhitelistEntry(
       target: { type: 'whitelist', id: before.id, label: `${before.name} (${before.user.username})` },
       before,
     });
-    return before.user.id;
+    tx.events.emit('whitelist.changed', { userId: before.user.id });
   });
-  ctx.events.emit('whitelist.changed', { userId });
 }
