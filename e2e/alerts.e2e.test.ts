@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
-import { evaluateAlerts } from '../apps/server/src/modules/alerts/alert-evaluator.ts';
-import { botEvents } from '../apps/server/src/modules/bots/bots.table.ts';
-import { mailOutbox } from '../apps/server/src/modules/mail/mail-outbox.table.ts';
+import { evaluateAlerts } from '../apps/server/src/modules/alerts/index.ts';
+import { botEvents } from '../apps/server/src/modules/bots/index.ts';
+import { mailOutbox } from '../apps/server/src/modules/mail/index.ts';
 import { createBotOwner } from '../apps/server/test/helpers/realtime.ts';
 import { type LiveBot, startLiveBot } from './live-helpers.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';

@@ -3,7 +3,7 @@ import { fetchBotRoutes, RouteFollower } from '@bot/bot-agent';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../apps/server/src/core/ids.ts';
-import { users } from '../apps/server/src/modules/users/users.table.ts';
+import { users } from '../apps/server/src/modules/users/index.ts';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../apps/server/test/harness.ts';
 import { startLiveBot } from './live-helpers.ts';
 import {

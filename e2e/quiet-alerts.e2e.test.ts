@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { alertPreferences } from '../apps/server/src/modules/alerts/alerts.table.ts';
+import { alertPreferences } from '../apps/server/src/modules/alerts/index.ts';
 import { DiscordReceiver } from '../apps/server/test/discord-receiver.ts';
 import { openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 import { shoot } from './support/screenshots.ts';

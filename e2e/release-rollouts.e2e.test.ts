@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createBotClient, SimulatedBot } from '@bot/bot-agent';
 import { afterAll, expect, it } from 'vitest';
-import { sampleVersions } from '../apps/server/src/modules/releases/release-adoption.ts';
-import { checkRollouts } from '../apps/server/src/modules/releases/release-health.ts';
-import { changeRollout } from '../apps/server/src/modules/releases/release-rollouts.ts';
 import {
+  changeRollout,
+  checkRollouts,
   createRelease,
   publishRelease,
+  sampleVersions,
   storeReleasePart,
-} from '../apps/server/src/modules/releases/releases.service.ts';
-import { updateSettings } from '../apps/server/src/modules/settings/settings.service.ts';
+} from '../apps/server/src/modules/releases/index.ts';
+import { updateSettings } from '../apps/server/src/modules/settings/index.ts';
 import { createBotOwner } from '../apps/server/test/helpers/realtime.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 

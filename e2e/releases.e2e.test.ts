@@ -6,8 +6,8 @@ import {
   createRelease,
   publishRelease,
   storeReleasePart,
-} from '../apps/server/src/modules/releases/releases.service.ts';
-import { updateSettings } from '../apps/server/src/modules/settings/settings.service.ts';
+} from '../apps/server/src/modules/releases/index.ts';
+import { updateSettings } from '../apps/server/src/modules/settings/index.ts';
 import { expectHeading, openPage, serverAndBrowser, signInThroughForm } from './support/browser.ts';
 
 const shared = serverAndBrowser();

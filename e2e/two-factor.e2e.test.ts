@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { updateSettings } from '../apps/server/src/modules/settings/settings.service.ts';
+import { updateSettings } from '../apps/server/src/modules/settings/index.ts';
 import {
   expectHeading,
   openPage,

@@ -4,9 +4,9 @@ import { stringify } from 'csv-stringify/sync';
 import { type SQL, sql } from 'drizzle-orm';
 import { csvLines } from '../../apps/server/src/core/admin-list.ts';
 import type { Db } from '../../apps/server/src/db/client.ts';
-import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
-import { roles, userRoles } from '../../apps/server/src/modules/roles/roles.table.ts';
-import { users } from '../../apps/server/src/modules/users/users.table.ts';
+import { userGrants } from '../../apps/server/src/modules/access/index.ts';
+import { roles, userRoles } from '../../apps/server/src/modules/roles/index.ts';
+import { users } from '../../apps/server/src/modules/users/index.ts';
 import { freePort, percentile } from '../shared.ts';
 
 export interface Spread {

@@ -17,10 +17,10 @@ import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { inTransaction } from '../../apps/server/src/context.ts';
 import { newId } from '../../apps/server/src/core/ids.ts';
-import { packages } from '../../apps/server/src/modules/catalog/catalog.table.ts';
-import { createOrder, fulfilOrder } from '../../apps/server/src/modules/orders/orders.service.ts';
-import { users } from '../../apps/server/src/modules/users/users.table.ts';
-import { vouchers } from '../../apps/server/src/modules/vouchers/vouchers.table.ts';
+import { packages } from '../../apps/server/src/modules/catalog/index.ts';
+import { createOrder, fulfilOrder } from '../../apps/server/src/modules/orders/index.ts';
+import { users } from '../../apps/server/src/modules/users/index.ts';
+import { vouchers } from '../../apps/server/src/modules/vouchers/index.ts';
 import { startTestServer } from '../../apps/server/test/harness.ts';
 import { compared, recordBenchmark } from '../shared.ts';
 

@@ -12,8 +12,8 @@ import Fastify from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { hashPassword } from '../../apps/server/src/core/passwords.ts';
-import { createSession } from '../../apps/server/src/modules/auth/sessions.service.ts';
-import { createUser } from '../../apps/server/src/modules/users/users.service.ts';
+import { createSession } from '../../apps/server/src/modules/auth/index.ts';
+import { createUser } from '../../apps/server/src/modules/users/index.ts';
 import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import { freePort } from '../shared.ts';
 

@@ -6,11 +6,10 @@
 import { type BotClient, createBotClient, SimulatedBot } from '@bot/bot-agent';
 import { newId } from '../../apps/server/src/core/ids.ts';
 import { hashPassword } from '../../apps/server/src/core/passwords.ts';
-import { grantPermission } from '../../apps/server/src/modules/access/access.service.ts';
-import { openBotSession } from '../../apps/server/src/modules/bots/bots.service.ts';
-import { getOrCreateBotKey } from '../../apps/server/src/modules/users/users.service.ts';
-import { users } from '../../apps/server/src/modules/users/users.table.ts';
-import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
+import { grantPermission } from '../../apps/server/src/modules/access/index.ts';
+import { openBotSession } from '../../apps/server/src/modules/bots/index.ts';
+import { getOrCreateBotKey, users } from '../../apps/server/src/modules/users/index.ts';
+import { whitelistEntries } from '../../apps/server/src/modules/whitelist/index.ts';
 import type { TestServer } from '../../apps/server/test/harness.ts';
 
 export interface SocketFleet {

@@ -13,11 +13,11 @@ import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts';
 import type { Db } from '../../apps/server/src/db/client.ts';
-import { userGrants } from '../../apps/server/src/modules/access/access.table.ts';
-import { sessions } from '../../apps/server/src/modules/auth/sessions.table.ts';
-import { botSessions } from '../../apps/server/src/modules/bots/bots.table.ts';
-import { users } from '../../apps/server/src/modules/users/users.table.ts';
-import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
+import { userGrants } from '../../apps/server/src/modules/access/index.ts';
+import { sessions } from '../../apps/server/src/modules/auth/index.ts';
+import { botSessions } from '../../apps/server/src/modules/bots/index.ts';
+import { users } from '../../apps/server/src/modules/users/index.ts';
+import { whitelistEntries } from '../../apps/server/src/modules/whitelist/index.ts';
 import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import type { BenchBot, BenchFixture, TargetMessage } from './protocol.ts';
 

@@ -7,7 +7,7 @@ import { usePrivateUmask } from './core/private-files.ts';
 import { closeGracefully, SHUTDOWN_GRACE_MS } from './core/shutdown.ts';
 import { explainStartupError } from './core/startup-errors.ts';
 import { terminalSafeStdout, tolerateClosedTerminal } from './core/terminal-output.ts';
-import { ensureFirstAdministrator } from './modules/users/first-administrator.ts';
+import { ensureFirstAdministrator } from './modules/users/index.ts';
 
 let app: FastifyInstance | undefined;
 

@@ -3,15 +3,15 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../test/harness.ts';
 import { newId } from './core/ids.ts';
-import { discordOutbox } from './modules/alerts/alerts.table.ts';
-import { auditLog } from './modules/audit/audit.table.ts';
-import { userTokens } from './modules/auth/user-tokens.table.ts';
-import { botActivityMinutes, botEvents, botSessions } from './modules/bots/bots.table.ts';
-import { botCommands } from './modules/commands/commands.table.ts';
-import { mailOutbox } from './modules/mail/mail-outbox.table.ts';
-import { paymentEvents, paymentWebhookCalls } from './modules/payments/payment-webhooks.table.ts';
-import { agentVersionSamples } from './modules/releases/releases.table.ts';
-import { updateSettings } from './modules/settings/settings.service.ts';
+import { discordOutbox } from './modules/alerts/index.ts';
+import { auditLog } from './modules/audit/index.ts';
+import { userTokens } from './modules/auth/index.ts';
+import { botActivityMinutes, botEvents, botSessions } from './modules/bots/index.ts';
+import { botCommands } from './modules/commands/index.ts';
+import { mailOutbox } from './modules/mail/index.ts';
+import { paymentEvents, paymentWebhookCalls } from './modules/payments/index.ts';
+import { agentVersionSamples } from './modules/releases/index.ts';
+import { updateSettings } from './modules/settings/index.ts';
 import { pruneOldRows } from './retention.ts';
 
 /**

@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from './context.ts';
-import { pruneSentDiscordMessages } from './modules/alerts/discord-outbox.ts';
-import { pruneAuditLog } from './modules/audit/audit.service.ts';
-import { pruneUserTokens } from './modules/auth/auth-limits.ts';
-import { pruneBotEvents } from './modules/bots/bot-events.ts';
-import { pruneBotHistory } from './modules/bots/bots.history.ts';
-import { pruneBotSessions } from './modules/bots/bots.service.ts';
-import { pruneBotCommands } from './modules/commands/command-delivery.ts';
-import { pruneSentMails } from './modules/mail/mail-outbox.service.ts';
-import { prunePaymentEvents, pruneWebhookCalls } from './modules/payments/payment-webhooks.ts';
-import { pruneVersionSamples } from './modules/releases/release-adoption.ts';
-import { getSettings } from './modules/settings/settings.service.ts';
+import { pruneSentDiscordMessages } from './modules/alerts/index.ts';
+import { pruneAuditLog } from './modules/audit/index.ts';
+import { pruneUserTokens } from './modules/auth/index.ts';
+import { pruneBotEvents, pruneBotHistory, pruneBotSessions } from './modules/bots/index.ts';
+import { pruneBotCommands } from './modules/commands/index.ts';
+import { pruneSentMails } from './modules/mail/index.ts';
+import { prunePaymentEvents, pruneWebhookCalls } from './modules/payments/index.ts';
+import { pruneVersionSamples } from './modules/releases/index.ts';
+import { getSettings } from './modules/settings/index.ts';
 
 /** How often the tables that only grow are pruned (each run deletes in bounded batches). */
 export const RETENTION_PRUNE_EVERY_MS = 15 * 60_000;

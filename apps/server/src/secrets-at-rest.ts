@@ -2,16 +2,12 @@ import type { Logger } from 'pino';
 import { type MasterKeySource, masterKeyCheckOf, sealingKeyOf } from './core/master-key.ts';
 import { StartupError } from './core/startup-errors.ts';
 import type { Db } from './db/client.ts';
-import { resealDiscordWebhooks, sealClearDiscordWebhooks } from './modules/alerts/discord-webhooks.ts';
-import { resealSigningKeys } from './modules/licensing/signing-keys.service.ts';
-import { resealMailBodies, sealClearMailBodies } from './modules/mail/mail-outbox.service.ts';
-import {
-  claimServerSecret,
-  replaceServerSecret,
-  takeServerSecret,
-} from './modules/settings/settings.service.ts';
-import { resealTwoFactorSecrets } from './modules/two-factor/two-factor.service.ts';
-import { resealBotKeys } from './modules/users/users.service.ts';
+import { resealDiscordWebhooks, sealClearDiscordWebhooks } from './modules/alerts/index.ts';
+import { resealSigningKeys } from './modules/licensing/index.ts';
+import { resealMailBodies, sealClearMailBodies } from './modules/mail/index.ts';
+import { claimServerSecret, replaceServerSecret, takeServerSecret } from './modules/settings/index.ts';
+import { resealTwoFactorSecrets } from './modules/two-factor/index.ts';
+import { resealBotKeys } from './modules/users/index.ts';
 
 /**
  * The secrets the database keeps sealed, and the master key they are sealed under (core/master-key.ts,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByUsername } from '../src/modules/users/users.service.ts';
+import { findUserByUsername } from '../src/modules/users/index.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botActivityMinutes } from '../src/modules/bots/bots.table.ts';
-import { orders } from '../src/modules/orders/orders.table.ts';
-import { users } from '../src/modules/users/users.table.ts';
+import { botActivityMinutes } from '../src/modules/bots/index.ts';
+import { orders } from '../src/modules/orders/index.ts';
+import { users } from '../src/modules/users/index.ts';
 import { apiClient, startTestServer, type TestServer } from './harness.ts';
 import { ManualClock } from './helpers/manual-clock.ts';
 

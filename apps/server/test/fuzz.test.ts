@@ -1,8 +1,8 @@
 import { DEFAULT_SETTINGS, ERRORS } from '@bot/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../src/modules/auth/sessions.service.ts';
-import { updateSettings } from '../src/modules/settings/settings.service.ts';
+import { createSession } from '../src/modules/auth/index.ts';
+import { updateSettings } from '../src/modules/settings/index.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 /**

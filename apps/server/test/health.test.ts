@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateSettings } from '../src/modules/settings/settings.service.ts';
+import { updateSettings } from '../src/modules/settings/index.ts';
 import { apiClient, startTestServer, type TestServer } from './harness.ts';
 
 /**

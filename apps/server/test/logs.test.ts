@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/core/ids.ts';
-import { grantPermission } from '../src/modules/access/access.service.ts';
+import { grantPermission } from '../src/modules/access/index.ts';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from './harness.ts';
 import { connectAndAuthenticate, newHwid, whitelist } from './helpers/realtime.ts';
 import { MailReceiver } from './mail-receiver.ts';

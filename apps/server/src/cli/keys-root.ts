@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRootKeyFile } from '../modules/licensing/key-set.service.ts';
+import { createRootKeyFile } from '../modules/licensing/index.ts';
 import { runCli } from './run-cli.ts';
 
 await runCli(async () => {

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { KEY_SET_LIFETIME_DAYS, SIGNING_KEY_PURPOSES, type SigningKeyPurpose } from '@bot/contracts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { loadRootKey, signKeySet } from '../modules/licensing/key-set.service.ts';
+import { loadRootKey, signKeySet } from '../modules/licensing/index.ts';
 import { runCli } from './run-cli.ts';
 
 await runCli(async () => {

@@ -2,7 +2,7 @@ import { and, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../test/harness.ts';
 import { freshAccount } from '../../test/helpers/auth.ts';
-import { mailOutbox } from '../modules/mail/mail-outbox.table.ts';
+import { mailOutbox } from '../modules/mail/index.ts';
 import { rateLimitAddress } from './client-address.ts';
 
 /**

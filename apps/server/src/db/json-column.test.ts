@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { newId } from '../core/ids.ts';
-import { auditLog } from '../modules/audit/audit.table.ts';
+import { auditLog } from '../modules/audit/index.ts';
 
 let server: TestServer;
 

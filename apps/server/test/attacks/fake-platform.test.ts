@@ -7,8 +7,7 @@ import {
 } from '@bot/contracts';
 import { type CryptoKey, decodeJwt, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadDevelopmentRoot } from '../../src/modules/licensing/key-set.service.ts';
-import { currentSigner } from '../../src/modules/licensing/signing-keys.service.ts';
+import { currentSigner, loadDevelopmentRoot } from '../../src/modules/licensing/index.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
 import {
   attackBench,

@@ -1,8 +1,8 @@
 import { and, count, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../../src/config.ts';
-import { OUTSTANDING_LINKS_PER_MAILBOX } from '../../src/modules/auth/auth-limits.ts';
-import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { OUTSTANDING_LINKS_PER_MAILBOX } from '../../src/modules/auth/index.ts';
+import { mailOutbox } from '../../src/modules/mail/index.ts';
 import { apiClient, startTestServer, type TestServer } from '../harness.ts';
 import { freshAccount } from '../helpers/auth.ts';
 

@@ -1,6 +1,6 @@
 import { PERMISSIONS, type Permission } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordBotLogLines } from '../../src/modules/bot-log/bot-log.service.ts';
+import { recordBotLogLines } from '../../src/modules/bot-log/index.ts';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../harness.ts';
 import { connectAndAuthenticate, newHwid, type TestSocket, whitelist } from '../helpers/realtime.ts';
 

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { unseal } from '../../src/core/sealing.ts';
-import { signingKeys } from '../../src/modules/licensing/signing-keys.table.ts';
-import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { signingKeys } from '../../src/modules/licensing/index.ts';
+import { mailOutbox } from '../../src/modules/mail/index.ts';
 import { apiClient, startTestServer, type TestServer } from '../harness.ts';
 import { enrolWith } from '../helpers/two-factor.ts';
 

@@ -1,9 +1,8 @@
 import type { NotificationsAnswer } from '@bot/contracts';
 import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { evaluateAlerts } from '../../src/modules/alerts/alert-evaluator.ts';
-import { alertIncidents } from '../../src/modules/alerts/alerts.table.ts';
-import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { alertIncidents, evaluateAlerts } from '../../src/modules/alerts/index.ts';
+import { mailOutbox } from '../../src/modules/mail/index.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import {
   account,

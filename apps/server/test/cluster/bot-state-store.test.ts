@@ -1,7 +1,7 @@
 import type { BotState } from '@bot/contracts';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisBotStateStore } from '../../src/modules/realtime/bot-state-store.redis.ts';
+import { RedisBotStateStore } from '../../src/modules/realtime/index.ts';
 import { type RedisServer, startRedisServer } from '../redis-server.ts';
 
 let server: RedisServer;

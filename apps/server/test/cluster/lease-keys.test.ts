@@ -2,7 +2,7 @@ import { LeaseVerifier } from '@bot/bot-agent';
 import { JWKS_PATH, type PublicJwks } from '@bot/contracts';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadDevelopmentRoot, signKeySet } from '../../src/modules/licensing/key-set.service.ts';
+import { loadDevelopmentRoot, signKeySet } from '../../src/modules/licensing/index.ts';
 import { apiClient, type TestServer } from '../harness.ts';
 import { createBotOwner } from '../helpers/realtime.ts';
 import { type InProcessCluster, startInProcessCluster } from './in-process-cluster.ts';

@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { mailOutbox } from '../../src/modules/mail/mail-outbox.table.ts';
+import { mailOutbox } from '../../src/modules/mail/index.ts';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../harness.ts';
 import { MailReceiver } from '../mail-receiver.ts';
 

@@ -10,7 +10,7 @@ import { type BotClient, createBotClient } from '@bot/bot-agent';
 import { KEY_SET_PATH, KEY_SET_TYPE, type KeySetAnswer, LEASE_TYPE } from '@bot/contracts';
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { type Socket as ServerSocket, Server as SocketServer } from 'socket.io';
-import { loadDevelopmentRoot } from '../../src/modules/licensing/key-set.service.ts';
+import { loadDevelopmentRoot } from '../../src/modules/licensing/index.ts';
 import type { TestServer } from '../harness.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { newId } from '../../src/core/ids.ts';
-import { whitelistEntries } from '../../src/modules/whitelist/whitelist.table.ts';
+import { whitelistEntries } from '../../src/modules/whitelist/index.ts';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../harness.ts';
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

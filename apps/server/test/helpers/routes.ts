@@ -1,6 +1,6 @@
 import type { RouteKind } from '@bot/contracts';
 import { newId } from '../../src/core/ids.ts';
-import { createRoute } from '../../src/modules/world/world.service.ts';
+import { createRoute } from '../../src/modules/world/index.ts';
 import type { TestServer } from '../harness.ts';
 
 /** A published route (what a configuration push may name), made through the world's use case. */

@@ -1,6 +1,6 @@
 import { DEV_TRUST_ROOT_PATH } from '@bot/contracts';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { RootKey } from '../../src/modules/licensing/key-set.service.ts';
+import type { RootKey } from '../../src/modules/licensing/index.ts';
 
 /**
  * The root an agent pins in the tests (decision 912). A loopback test server signs its key set

@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /** The 13 permission names, seeded at start-up. */
 export const permissions = pgTable('permissions', {

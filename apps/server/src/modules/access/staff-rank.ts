@@ -3,9 +3,8 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { rolePermissions, userRoles } from '../roles/roles.table.ts';
-import { findUserByHwid, findUserById, getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { rolePermissions, userRoles } from '../roles/index.ts';
+import { findUserByHwid, findUserById, getUserById, users } from '../users/index.ts';
 import { getPermissionsOfUsers, getUserPermissions } from './access.service.ts';
 import { userGrants } from './access.table.ts';
 

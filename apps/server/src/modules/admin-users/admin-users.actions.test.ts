@@ -9,9 +9,9 @@ import {
 } from '../../../test/harness.ts';
 import type { TestSocket } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { sessions } from '../auth/sessions.table.ts';
-import { users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { sessions } from '../auth/index.ts';
+import { users } from '../users/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

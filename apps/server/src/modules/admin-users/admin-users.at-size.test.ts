@@ -3,9 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
-import { userGrants } from '../access/access.table.ts';
-import { roles, userRoles } from '../roles/roles.table.ts';
-import { users } from '../users/users.table.ts';
+import { userGrants } from '../access/index.ts';
+import { roles, userRoles } from '../roles/index.ts';
+import { users } from '../users/index.ts';
 
 // The user list's search, totals and export as they work at size (docs/decisions/405): trigram
 // indexes, a total estimated above 1,000 search matches, the export's one query per 5,000 users.

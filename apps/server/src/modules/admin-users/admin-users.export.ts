@@ -3,8 +3,8 @@ import { and, gt, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { keysetPages, spreadsheetDates } from '../../core/admin-list.ts';
-import { findOutrankingUserIds } from '../access/staff-rank.ts';
-import { users } from '../users/users.table.ts';
+import { findOutrankingUserIds } from '../access/index.ts';
+import { users } from '../users/index.ts';
 import {
   onlineHwids,
   rolesOfUsers,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { connectAndAuthenticate, type TestSocket } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -31,13 +31,13 @@ import { z } from 'zod';
 import { csvAnswer, pageOfItems, sendCsv } from '../../core/admin-list.ts';
 import { auditActorOf, requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { assertMayReadUser } from '../access/staff-rank.ts';
-import { listAudit } from '../audit/audit.service.ts';
-import { botOverviewOf, listPcsOfUser } from '../bots/bot-overview.ts';
-import { listMyOrders } from '../orders/orders.service.ts';
-import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/permissions-admin.service.ts';
-import { listAllRoles } from '../roles/roles.service.ts';
-import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import { assertMayReadUser } from '../access/index.ts';
+import { listAudit } from '../audit/index.ts';
+import { botOverviewOf, listPcsOfUser } from '../bots/index.ts';
+import { listMyOrders } from '../orders/index.ts';
+import { createGrant, deleteGrant, updateGrant } from '../permissions-admin/index.ts';
+import { listAllRoles } from '../roles/index.ts';
+import { listWhitelistedAccountNames } from '../whitelist/index.ts';
 import {
   activateUserByStaff,
   banUser,

@@ -11,15 +11,17 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { likePattern, orderOf, type PageTotal, pageOf, pageTotal } from '../../core/admin-list.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import { getUserPermissions } from '../access/access.service.ts';
-import { userGrants } from '../access/access.table.ts';
-import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
-import { lastCountedUnbindKind } from '../bots/unbind-allowance.ts';
-import { findGrantsOfUsers } from '../permissions-admin/permissions-admin.service.ts';
-import { rolePermissions, roles, userRoles } from '../roles/roles.table.ts';
-import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
-import { getUserById } from '../users/users.service.ts';
-import { type UserRow, users } from '../users/users.table.ts';
+import {
+  findOutrankingUserIds,
+  getUserPermissions,
+  outrankedByCondition,
+  userGrants,
+} from '../access/index.ts';
+import { lastCountedUnbindKind } from '../bots/index.ts';
+import { findGrantsOfUsers } from '../permissions-admin/index.ts';
+import { rolePermissions, roles, userRoles } from '../roles/index.ts';
+import { hasTwoFactorEnabled } from '../two-factor/index.ts';
+import { getUserById, type UserRow, users } from '../users/index.ts';
 
 /** Which of the given hwids have a bot online (the real-time layer's shared state store). */
 export async function onlineHwids(ctx: AppContext, hwids: string[]): Promise<Set<string>> {

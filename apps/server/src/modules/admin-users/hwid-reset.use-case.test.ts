@@ -10,9 +10,9 @@ import {
   realtimeSuite,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { botSessions } from '../bots/bots.table.ts';
-import { users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { botSessions } from '../bots/index.ts';
+import { users } from '../users/index.ts';
 
 let server: TestServer;
 const { track, connectBot } = realtimeSuite((started) => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, gte, ne, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { orders } from '../orders/orders.table.ts';
+import { orders } from '../orders/index.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
 const DAY_MS = 86_400_000;

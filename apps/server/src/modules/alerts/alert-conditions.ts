@@ -1,8 +1,7 @@
 import type { AlertRule, NotificationKind } from '@bot/contracts';
 import { and, eq, gte, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { lastConnectionEvent } from '../bots/bot-events.ts';
-import { botEvents } from '../bots/bots.table.ts';
+import { botEvents, lastConnectionEvent } from '../bots/index.ts';
 
 /** One condition that holds now for one subject of a user's bot. */
 export interface HoldingCondition {

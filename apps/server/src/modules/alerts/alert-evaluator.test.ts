@@ -14,7 +14,7 @@ import {
   type TestSocket,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import { botEvents } from '../bots/bots.table.ts';
+import { botEvents } from '../bots/index.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { alertIncidents, discordOutbox } from './alerts.table.ts';
 

@@ -8,7 +8,7 @@ import {
   type TestSocket,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import { botEvents } from '../bots/bots.table.ts';
+import { botEvents } from '../bots/index.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 
 const MINUTE = 60_000;

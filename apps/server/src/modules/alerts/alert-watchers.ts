@@ -10,8 +10,8 @@ import {
 } from '@bot/contracts';
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { findUserIdsHolding, getUserPermissions } from '../access/access.service.ts';
-import { users } from '../users/users.table.ts';
+import { findUserIdsHolding, getUserPermissions } from '../access/index.ts';
+import { users } from '../users/index.ts';
 import type { Recipient } from './alert-delivery.ts';
 import { alertPreferences } from './alerts.table.ts';
 import { openWebhook } from './discord-webhooks.ts';

@@ -15,8 +15,8 @@ import {
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { getUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { getUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
 import { openWebhook, sealWebhook, webhookDigest } from './discord-webhooks.ts';
 

@@ -2,7 +2,7 @@ import { ALERT_RULES, NOTIFICATION_KINDS } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { userIdColumn, users } from '../users/users.table.ts';
+import { userIdColumn, users } from '../users/index.ts';
 
 /**
  * What a customer wants to be told about their bot, and where (decision 902); staff add fleet alerts

@@ -9,7 +9,7 @@ import {
   pruneFinishedRows,
   recordFailedAttempt,
 } from '../../core/outbox.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings } from '../settings/index.ts';
 import { discordOutbox } from './alerts.table.ts';
 import { clearChannelFailure, healthNoted, recordChannelFailure } from './channel-health.ts';
 import { openWebhook, webhookDigest } from './discord-webhooks.ts';

@@ -7,10 +7,10 @@ import {
   WEBHOOK_FAILURES_WINDOW_MINUTES,
 } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
-import { findCurrentKeySet } from '../licensing/key-set.service.ts';
-import { mailBacklog } from '../mail/mail-outbox.service.ts';
-import { type WebhookHealth, webhookHealth } from '../payments/payment-webhooks.ts';
-import { type HaltedRelease, haltedReleases } from '../releases/release-health.ts';
+import { findCurrentKeySet } from '../licensing/index.ts';
+import { mailBacklog } from '../mail/index.ts';
+import { type WebhookHealth, webhookHealth } from '../payments/index.ts';
+import { type HaltedRelease, haltedReleases } from '../releases/index.ts';
 import type { HoldingCondition } from './alert-conditions.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings } from '../settings/index.ts';
 import { notifications } from './alerts.table.ts';
 
 const DAY_MS = 86_400_000;

@@ -13,9 +13,9 @@ import {
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { botEvents } from '../bots/bots.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { botEvents } from '../bots/index.ts';
+import { mailOutbox } from '../mail/index.ts';
+import { updateSettings } from '../settings/index.ts';
 import { parisDay } from './alert-digest.ts';
 import { evaluateAlerts } from './alert-evaluator.ts';
 import { notifications } from './alerts.table.ts';

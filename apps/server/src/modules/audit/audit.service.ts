@@ -15,8 +15,8 @@ import {
 } from '../../core/admin-list.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
-import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
-import { users } from '../users/users.table.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/index.ts';
+import { users } from '../users/index.ts';
 import { auditLog } from './audit.table.ts';
 
 export interface AuditActor {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { authSuite, freshAccount, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { mailOutbox } from '../mail/index.ts';
 import { OUTSTANDING_LINKS_PER_MAILBOX } from './auth-limits.ts';
 
 /**

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import type { RateLimitName } from '../../core/rate-limiter.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import type { UserRow } from '../users/users.table.ts';
+import { getSettings } from '../settings/index.ts';
+import type { UserRow } from '../users/index.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 /** The limits of the sign-in and recovery paths (decisions 704 and 914), shared by the auth service. */

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
 import { authSuite, freshAccount, queuedMails, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver } from '../../../test/mail-receiver.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { updateSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 let server: TestServer;

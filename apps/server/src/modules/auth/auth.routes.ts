@@ -14,8 +14,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { originOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
-import { hasPermissions } from '../access/access.service.ts';
-import { toPublicUsers } from '../users/users.service.ts';
+import { hasPermissions } from '../access/index.ts';
+import { toPublicUsers } from '../users/index.ts';
 import {
   activateUser,
   loginUser,

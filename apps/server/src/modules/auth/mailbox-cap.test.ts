@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { freshAccount, registerAndActivate } from '../../../test/helpers/auth.ts';
 import { MailReceiver, type ReceivedMail } from '../../../test/mail-receiver.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
-import { users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { mailOutbox } from '../mail/index.ts';
+import { users } from '../users/index.ts';
 import { MAILBOX_CAP_SKIPPED, mailboxOf, OUTSTANDING_LINKS_PER_MAILBOX } from './auth-limits.ts';
 
 /**

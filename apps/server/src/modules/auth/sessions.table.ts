@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /** Web sessions: opaque bearer tokens stored as SHA-256 hashes. */
 export const sessions = pgTable(

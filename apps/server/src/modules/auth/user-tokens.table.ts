@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /** Single-use activation and password-reset tokens, stored as hashes. */
 export const userTokens = pgTable(

@@ -2,7 +2,7 @@ import { botLogAnswer, hwidSchema } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAnyPermission, requireSession, sessionOf } from '../../core/guards.ts';
-import { BOT_STAFF_PERMISSIONS, boundHwidOf, ownerForStaff } from '../commands/commands.service.ts';
+import { BOT_STAFF_PERMISSIONS, boundHwidOf, ownerForStaff } from '../commands/index.ts';
 import { listBotLogLines } from './bot-log.service.ts';
 
 /** The bot's journal (decision 209): the last lines kept; the live tail comes over a `log` socket. */

@@ -8,10 +8,9 @@ import {
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { BOT_STAFF_PERMISSIONS, ownerForStaff } from '../commands/commands.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { findUserById, getOrCreateBotKey } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { BOT_STAFF_PERMISSIONS, ownerForStaff } from '../commands/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { findUserById, getOrCreateBotKey, users } from '../users/index.ts';
 import { type BotLogLineRow, botLogLines } from './bot-log.table.ts';
 import { redactBatch } from './redaction.ts';
 

@@ -1,6 +1,6 @@
 import { BOT_LOG_LEVELS } from '@bot/contracts';
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /**
  * Lines of the bots' own logs (decision 209), streamed only while someone reads the journal and

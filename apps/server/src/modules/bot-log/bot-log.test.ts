@@ -13,7 +13,7 @@ import {
   waitFor,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/index.ts';
 import { listBotLogLines, purgeBotLog, recordBotLogLines } from './bot-log.service.ts';
 import { botLogLines } from './bot-log.table.ts';
 

@@ -3,7 +3,7 @@ import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings } from '../settings/index.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 

@@ -10,7 +10,7 @@ import {
   type TestSocket,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
+import { evaluateAlerts } from '../alerts/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

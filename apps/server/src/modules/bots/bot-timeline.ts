@@ -2,12 +2,12 @@ import { BOT_TIMELINE_DAYS, type BotTimeline, type BotTimelineEntry, type Hourly
 import { and, asc, desc, eq, gte, inArray, isNotNull, notInArray, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { windowStart } from '../../core/time-series.ts';
-import { assertMayReadUser } from '../access/staff-rank.ts';
-import { alertIncidents } from '../alerts/alerts.table.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { COMMAND_AUDIT_ACTIONS, commandTimelineEntries } from '../commands/command-timeline.ts';
-import { orders } from '../orders/orders.table.ts';
-import { users } from '../users/users.table.ts';
+import { assertMayReadUser } from '../access/index.ts';
+import { alertIncidents } from '../alerts/index.ts';
+import { auditLog } from '../audit/index.ts';
+import { COMMAND_AUDIT_ACTIONS, commandTimelineEntries } from '../commands/index.ts';
+import { orders } from '../orders/index.ts';
+import { users } from '../users/index.ts';
 import { lastConnectionEvent } from './bot-events.ts';
 import { botEvents } from './bots.table.ts';
 

@@ -3,7 +3,7 @@ import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings } from '../settings/index.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 

@@ -10,9 +10,8 @@ import {
   newHwid,
   type TestSocket,
 } from '../../../test/helpers/realtime.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { rotateBotKey } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { updateSettings } from '../settings/index.ts';
+import { rotateBotKey, users } from '../users/index.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 let server: TestServer;

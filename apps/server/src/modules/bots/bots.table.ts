@@ -1,6 +1,6 @@
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /**
  * Sessions a bot agent opens with its user's access key. Stored as a token hash; bound to the

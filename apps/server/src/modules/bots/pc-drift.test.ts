@@ -4,9 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { newHwid, whitelist } from '../../../test/helpers/realtime.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { hwidComponents, users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { updateSettings } from '../settings/index.ts';
+import { hwidComponents, users } from '../users/index.ts';
 import { botEvents } from './bots.table.ts';
 
 /*

@@ -17,9 +17,9 @@ import {
   waitFor,
   whitelist,
 } from '../../../test/helpers/realtime.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { hwidComponents } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { updateSettings } from '../settings/index.ts';
+import { hwidComponents } from '../users/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

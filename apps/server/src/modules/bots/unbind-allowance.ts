@@ -1,7 +1,7 @@
 import type { HwidResetAllowance } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
-import { listOwnActionsSince } from '../audit/audit.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { listOwnActionsSince } from '../audit/index.ts';
+import { getSettings } from '../settings/index.ts';
 
 const HOUR_MS = 3_600_000;
 /** The window the self-service unbind cap (`hwidResetsPerMonth`) counts over. */

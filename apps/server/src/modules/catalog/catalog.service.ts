@@ -5,7 +5,7 @@ import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { type PackageRow, packages } from './catalog.table.ts';
 
 export function toPackage(row: PackageRow): Package {

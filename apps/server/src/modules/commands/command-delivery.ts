@@ -2,8 +2,8 @@ import { BOT_COMMAND_FINAL_STATES, type BotCommand, type BotCommandResult } from
 import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { getSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 import { announce, toBotCommand } from './commands.service.ts';
 import { botCommands } from './commands.table.ts';
 

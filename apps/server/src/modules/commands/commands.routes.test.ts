@@ -10,7 +10,7 @@ import {
   waitFor,
 } from '../../../test/helpers/realtime.ts';
 import { publishedRoute } from '../../../test/helpers/routes.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { auditLog } from '../audit/index.ts';
 import { acknowledgeCommand, markCommandSent } from './command-delivery.ts';
 import { issueBotCommand } from './commands.service.ts';
 

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditActorOf, requireAnyPermission, requireSession, sessionOf } from '../../core/guards.ts';
-import { listRouteChoices, routeKindsOf } from '../world/world.service.ts';
+import { listRouteChoices, routeKindsOf } from '../world/index.ts';
 import {
   BOT_STAFF_PERMISSIONS,
   boundHwidOf,

@@ -1,7 +1,7 @@
 import { BOT_COMMAND_KINDS, BOT_COMMAND_STATES } from '@bot/contracts';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /**
  * Remote commands to a PC's bot agent (decision 208), with their state. Only the agent's

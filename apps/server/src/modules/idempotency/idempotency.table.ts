@@ -1,6 +1,6 @@
 import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /**
  * One row per `Idempotency-Key` a signed-in session sent to one route: claimed (`response_status`

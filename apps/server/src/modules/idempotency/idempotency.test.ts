@@ -8,7 +8,7 @@ import {
   type TestUser,
 } from '../../../test/harness.ts';
 import { authenticatorCode } from '../../../test/helpers/two-factor.ts';
-import { orders } from '../orders/orders.table.ts';
+import { orders } from '../orders/index.ts';
 import { idempotencyKeys } from './idempotency.table.ts';
 
 /**

@@ -22,7 +22,7 @@ import {
 } from 'jose';
 import type { AppConfig } from '../../config.ts';
 import { type AppContext, inTransaction } from '../../context.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { type KeySetRow, keySets } from './key-sets.table.ts';
 import {
   ensureSigningKeys,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { newHwid, whitelist } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { grantPermission } from '../access/access.service.ts';
+import { grantPermission } from '../access/index.ts';
 import { leaseTimes } from './lease.service.ts';
 
 // An outside tester found that entitlements ending in 2 minutes still gave a lease of 24 h + 24 h of

@@ -9,9 +9,9 @@ import {
   whitelist,
 } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { grantPermission } from '../access/access.service.ts';
-import { banUser } from '../admin-users/admin-users.actions.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { grantPermission } from '../access/index.ts';
+import { banUser } from '../admin-users/index.ts';
+import { updateSettings } from '../settings/index.ts';
 import { revokeSigningKey } from './signing-keys.service.ts';
 
 /**

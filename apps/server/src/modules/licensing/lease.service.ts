@@ -3,11 +3,11 @@ import { BOT_PERMISSIONS, type BotPermission, LEASE_TYPE, type LeaseClaims } fro
 import { SignJWT } from 'jose';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { findPermissionEnds, getUserPermissions } from '../access/access.service.ts';
-import { canRunBot, findBotSessionByToken, isOutdatedAgent } from '../bots/bots.service.ts';
-import { listSubscriptions } from '../orders/orders.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { listWhitelistedAccountNames } from '../whitelist/whitelist.service.ts';
+import { findPermissionEnds, getUserPermissions } from '../access/index.ts';
+import { canRunBot, findBotSessionByToken, isOutdatedAgent } from '../bots/index.ts';
+import { listSubscriptions } from '../orders/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { listWhitelistedAccountNames } from '../whitelist/index.ts';
 import { currentSigner } from './signing-keys.service.ts';
 
 /** What a lease holds besides its times (docs/licensing.md). */

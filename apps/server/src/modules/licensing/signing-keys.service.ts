@@ -20,8 +20,8 @@ import {
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { keySets } from './key-sets.table.ts';
 import { type SigningKeyRow, signingKeys } from './signing-keys.table.ts';
 

@@ -14,8 +14,8 @@ import { CachedRead } from '../../core/cached-read.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { users } from '../users/users.table.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { users } from '../users/index.ts';
 import { maintenanceWindows } from './maintenance-windows.table.ts';
 
 /** Windows one list shows (the latest by start). */

@@ -1,6 +1,6 @@
 import { MAINTENANCE_SCOPES } from '@bot/contracts';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 
 /**
  * Scheduled maintenance windows (decision 907): while one runs, the alerts of its scope are muted

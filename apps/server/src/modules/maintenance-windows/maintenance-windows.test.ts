@@ -15,10 +15,10 @@ import {
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { botEvents } from '../bots/bots.table.ts';
-import { mailOutbox } from '../mail/mail-outbox.table.ts';
+import { evaluateAlerts } from '../alerts/index.ts';
+import { auditLog } from '../audit/index.ts';
+import { botEvents } from '../bots/index.ts';
+import { mailOutbox } from '../mail/index.ts';
 import {
   cancelMaintenanceWindow,
   createMaintenanceWindow,

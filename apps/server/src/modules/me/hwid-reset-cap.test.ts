@@ -2,8 +2,8 @@ import type { HwidResetAllowance } from '@bot/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { updateSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

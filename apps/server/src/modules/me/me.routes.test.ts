@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { auditLog } from '../audit/index.ts';
+import { updateSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

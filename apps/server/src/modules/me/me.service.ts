@@ -1,10 +1,9 @@
 import type { HwidResetAllowance } from '@bot/contracts';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { revokeBotSessions, unbindPc } from '../bots/bots.service.ts';
-import { getNextHwidResetAt, unbindAllowanceOf } from '../bots/unbind-allowance.ts';
-import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/users.service.ts';
+import { writeAudit } from '../audit/index.ts';
+import { getNextHwidResetAt, revokeBotSessions, unbindAllowanceOf, unbindPc } from '../bots/index.ts';
+import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/index.ts';
 
 function cooldownRefusal(nextAllowed: Date): AppError {
   const when = nextAllowed.toLocaleString('fr-FR', {

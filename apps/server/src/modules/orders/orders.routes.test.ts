@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
-import { userGrants } from '../access/access.table.ts';
+import { userGrants } from '../access/index.ts';
 import { orders } from './orders.table.ts';
 
 let server: TestServer;

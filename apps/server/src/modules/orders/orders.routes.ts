@@ -18,7 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { csvAnswer, inBatches, sendCsv } from '../../core/admin-list.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { assertMayReadUser } from '../access/staff-rank.ts';
+import { assertMayReadUser } from '../access/index.ts';
 import {
   cancelMyOrder,
   createOrder,

@@ -2,8 +2,8 @@ import { type BotPermission, ORDER_STATUSES } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { packages } from '../catalog/catalog.table.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { packages } from '../catalog/index.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /**
  * One checkout. What was bought is copied (name, duration, grants, slots, price) so later package

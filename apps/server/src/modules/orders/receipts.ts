@@ -1,7 +1,7 @@
 import { APP_NAME, PROVIDER_LABELS, type Receipt } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { getUserById } from '../users/users.service.ts';
+import { getUserById } from '../users/index.ts';
 import { findOrderById, getOwnOrder, toOrder } from './orders.service.ts';
 import type { OrderRow } from './orders.table.ts';
 

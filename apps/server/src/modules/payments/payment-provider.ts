@@ -1,4 +1,4 @@
-import type { OrderRow } from '../orders/orders.table.ts';
+import type { OrderRow } from '../orders/index.ts';
 
 interface CheckoutStart {
   /** The provider's id for this checkout (unique per provider). */

@@ -3,8 +3,8 @@ import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
-import { orders } from '../orders/orders.table.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { orders } from '../orders/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { paymentEvents, paymentWebhookCalls } from './payment-webhooks.table.ts';
 
 /** Records one webhook call's outcome; a failed write (database away) is logged, never thrown. */

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { userGrants } from '../access/access.table.ts';
-import { orders } from '../orders/orders.table.ts';
+import { userGrants } from '../access/index.ts';
+import { orders } from '../orders/index.ts';
 
 /**
  * The Stripe provider end to end, with the official client talking to a local stand-in of the

@@ -3,9 +3,9 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
-import { userGrants } from '../access/access.table.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { orders } from '../orders/orders.table.ts';
+import { userGrants } from '../access/index.ts';
+import { auditLog } from '../audit/index.ts';
+import { orders } from '../orders/index.ts';
 import { paymentEvents } from './payment-webhooks.table.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_commerce_secret';

@@ -11,8 +11,8 @@ import {
   waitFor,
   whitelist,
 } from '../../../test/helpers/realtime.ts';
-import { createRelease, publishRelease, storeReleasePart } from '../releases/releases.service.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { createRelease, publishRelease, storeReleasePart } from '../releases/index.ts';
+import { updateSettings } from '../settings/index.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];

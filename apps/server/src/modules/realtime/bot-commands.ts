@@ -8,8 +8,8 @@ import {
   commandsToDeliver,
   finishCommand,
   markCommandSent,
-} from '../commands/command-delivery.ts';
-import { maskStaff } from '../commands/commands.service.ts';
+  maskStaff,
+} from '../commands/index.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 

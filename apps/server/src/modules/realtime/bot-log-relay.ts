@@ -1,7 +1,7 @@
 import { BOT_LOG_RECENT_LINES, type BotLogLineInput, botLogBatchSchema, SOCKET_EVENTS } from '@bot/contracts';
 import { BurstyRateLimiter, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
-import { type NewBotLogLine, recordBotLogLines } from '../bot-log/bot-log.service.ts';
+import { type NewBotLogLine, recordBotLogLines } from '../bot-log/index.ts';
 import type { Audience } from './audience.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';

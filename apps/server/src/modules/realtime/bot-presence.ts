@@ -1,8 +1,7 @@
 import { BOT_STATUSES, type BotAccount, type BotReport, type BotStatus } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { isoTimestamp } from '../../core/iso-time.ts';
-import type { BotEventRecorder } from '../bots/bot-events.ts';
-import type { ActivityRecorder } from '../bots/bots.history.ts';
+import type { ActivityRecorder, BotEventRecorder } from '../bots/index.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotStateStore } from './bot-state-store.ts';
 import type { BotConnection, LocalBots } from './local-bots.ts';

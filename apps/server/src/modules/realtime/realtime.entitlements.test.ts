@@ -9,7 +9,7 @@ import {
   realtimeSuite,
   waitFor,
 } from '../../../test/helpers/realtime.ts';
-import { userGrants } from '../access/access.table.ts';
+import { userGrants } from '../access/index.ts';
 
 /**
  * Every right a running bot holds is enforced on its live socket, not only when its session opens:

@@ -8,9 +8,8 @@ import {
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
 import { newId } from '../../core/ids.ts';
-import { grantPermission } from '../access/access.service.ts';
-import { createSession } from '../auth/sessions.service.ts';
-import { sessions } from '../auth/sessions.table.ts';
+import { grantPermission } from '../access/index.ts';
+import { createSession, sessions } from '../auth/index.ts';
 
 let server: TestServer;
 const sockets: TestSocket[] = [];

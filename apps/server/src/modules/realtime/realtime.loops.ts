@@ -1,7 +1,7 @@
 import type { RealtimeConfig } from '../../config.ts';
 import type { BackgroundLoop } from '../../core/background.ts';
 import type { RedisConnection } from '../../core/redis.ts';
-import type { ActivityRecorder } from '../bots/bots.history.ts';
+import type { ActivityRecorder } from '../bots/index.ts';
 import type { Audience } from './audience.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotLogRelay } from './bot-log-relay.ts';

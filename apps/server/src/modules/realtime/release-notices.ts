@@ -1,7 +1,7 @@
 import { SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
-import { updateFor } from '../releases/release-rollouts.ts';
+import { updateFor } from '../releases/index.ts';
 import type { HubServer, HubSocket } from './realtime.types.ts';
 
 /**

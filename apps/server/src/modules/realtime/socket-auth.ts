@@ -7,10 +7,9 @@ import {
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
-import { getPermissionsOfUsers } from '../access/access.service.ts';
-import { mayReadBotOf } from '../access/staff-rank.ts';
-import { findSessionsByTokens } from '../auth/sessions.service.ts';
-import { mayReadBotLog } from '../bot-log/bot-log.service.ts';
+import { getPermissionsOfUsers, mayReadBotOf } from '../access/index.ts';
+import { findSessionsByTokens } from '../auth/index.ts';
+import { mayReadBotLog } from '../bot-log/index.ts';
 import {
   canRunBot,
   findAllowedAccountsOfUsers,
@@ -18,10 +17,10 @@ import {
   isOutdatedAgent,
   type LiveBotSession,
   outdatedAgentRefusal,
-} from '../bots/bots.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { lacksRequiredSecondFactor } from '../two-factor/two-factor.gate.ts';
-import { findHwidsOfUsers } from '../users/users.service.ts';
+} from '../bots/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { lacksRequiredSecondFactor } from '../two-factor/index.ts';
+import { findHwidsOfUsers } from '../users/index.ts';
 import type { BotIdentity } from './bot-presence.ts';
 import { type Refusal, refusal } from './realtime.types.ts';
 

@@ -3,9 +3,9 @@ import { asc, eq, gt, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
-import { findBotSessionByToken } from '../bots/bots.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { findBotSessionByToken } from '../bots/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 import { agentUpdateDeferrals, agentVersionSamples } from './releases.table.ts';
 
 /** How often the versions of the bots online are counted, and how far back the page reads. */

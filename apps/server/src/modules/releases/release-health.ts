@@ -2,9 +2,9 @@ import { HEALTH_FIGURE_LABELS, HEALTH_FIGURES, type HealthFigure, type ReleaseHe
 import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import semver from 'semver';
 import { type AppContext, inTransaction } from '../../context.ts';
-import { writeAudit } from '../audit/audit.service.ts';
-import { botEvents } from '../bots/bots.table.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { writeAudit } from '../audit/index.ts';
+import { botEvents } from '../bots/index.ts';
+import { getSettings } from '../settings/index.ts';
 import { auditTarget, type ReleaseRow } from './releases.service.ts';
 import { agentReleases } from './releases.table.ts';
 

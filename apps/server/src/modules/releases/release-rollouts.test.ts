@@ -12,14 +12,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { createBotOwner } from '../../../test/helpers/realtime.ts';
-import { evaluateAlerts } from '../alerts/alert-evaluator.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { signLease } from '../licensing/lease.service.ts';
-import {
-  cancelMaintenanceWindow,
-  createMaintenanceWindow,
-} from '../maintenance-windows/maintenance-windows.service.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { evaluateAlerts } from '../alerts/index.ts';
+import { auditLog } from '../audit/index.ts';
+import { signLease } from '../licensing/index.ts';
+import { cancelMaintenanceWindow, createMaintenanceWindow } from '../maintenance-windows/index.ts';
+import { updateSettings } from '../settings/index.ts';
 import { checkRollouts } from './release-health.ts';
 import { advanceRollouts, changeRollout, rolloutBucket } from './release-rollouts.ts';
 import { createRelease, publishRelease, storeReleasePart } from './releases.service.ts';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { apiClient, TestServer, TestUser } from '../../../test/harness.ts';
 import { releasesSuite } from '../../../test/releases-suite.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { updateSettings } from '../settings/index.ts';
 import { downloadLink } from './release-downloads.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 

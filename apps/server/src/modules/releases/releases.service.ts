@@ -15,9 +15,9 @@ import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { getSettings } from '../settings/settings.service.ts';
-import { users } from '../users/users.table.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { getSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 import { agentReleaseParts, agentReleases } from './releases.table.ts';
 
 export type ReleaseRow = typeof agentReleases.$inferSelect;

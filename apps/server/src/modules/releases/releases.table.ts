@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { json } from '../../db/json-column.ts';
-import { users } from '../users/users.table.ts';
+import { users } from '../users/index.ts';
 
 /**
  * File bytes travel as base64 and PostgreSQL decodes them: PGlite's own bytea encoding measured 9×

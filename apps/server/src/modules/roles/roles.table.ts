@@ -1,6 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { permissions } from '../access/access.table.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { permissions } from '../access/index.ts';
+import { userIdColumn } from '../users/index.ts';
 
 /** Roles, the permissions each carries and who holds them: written only through roles.service.ts. */
 export const roles = pgTable(

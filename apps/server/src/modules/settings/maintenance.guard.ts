@@ -1,7 +1,7 @@
 import { ERRORS, isStaff } from '@bot/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { loadSession } from '../../core/guards.ts';
-import { getUserPermissions } from '../access/access.service.ts';
+import { getUserPermissions } from '../access/index.ts';
 import { getSettings } from './settings.service.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   type TestServer,
   type TestUser,
 } from '../../../test/harness.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { auditLog } from '../audit/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

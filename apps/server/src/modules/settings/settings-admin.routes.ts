@@ -10,8 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../core/errors.ts';
 import { auditActorOf, requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { listAudit } from '../audit/audit.service.ts';
-import { hasTwoFactorEnabled } from '../two-factor/two-factor.service.ts';
+import { listAudit } from '../audit/index.ts';
+import { hasTwoFactorEnabled } from '../two-factor/index.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 
 const tags = ['admin: settings'];

@@ -1,6 +1,6 @@
 import { publicSettingsSchema } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { runningMaintenance } from '../maintenance-windows/maintenance-windows.service.ts';
+import { runningMaintenance } from '../maintenance-windows/index.ts';
 import { getSettings, toPublicSettings } from './settings.service.ts';
 
 export const publicSettingsRoutes: FastifyPluginAsyncZod = async (app) => {

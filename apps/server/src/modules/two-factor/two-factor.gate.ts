@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings } from '../settings/index.ts';
 
 /**
  * The admin area's gate (HTTP guards and staff sockets): with `staffTwoFactorRequired` on, staff

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, TEST_PASSWORD, type TestServer } from '../../../test/harness.ts';
 import { connectAndAuthenticate, type TestSocket, waitFor } from '../../../test/helpers/realtime.ts';
 import { authenticatorCode, enrolWith } from '../../../test/helpers/two-factor.ts';
-import { auditLog } from '../audit/audit.table.ts';
-import { updateSettings } from '../settings/settings.service.ts';
+import { auditLog } from '../audit/index.ts';
+import { updateSettings } from '../settings/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

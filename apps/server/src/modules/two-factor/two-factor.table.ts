@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { userIdColumn, users } from '../users/users.table.ts';
+import { userIdColumn, users } from '../users/index.ts';
 
 /**
  * One authenticator per account. The TOTP secret is sealed (the server must read it again to check

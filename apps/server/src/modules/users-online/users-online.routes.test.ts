@@ -11,7 +11,7 @@ import {
   waitFor,
   waitForClose,
 } from '../../../test/helpers/realtime.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { auditLog } from '../audit/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -12,13 +12,11 @@ import { and, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
-import { findOutrankingUserIds, outrankedByCondition } from '../access/staff-rank.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { revokeSessions } from '../auth/sessions.service.ts';
-import { sessions } from '../auth/sessions.table.ts';
-import { assertMayManageUser } from '../permissions-admin/permissions-admin.service.ts';
-import { getUserById } from '../users/users.service.ts';
-import { users } from '../users/users.table.ts';
+import { findOutrankingUserIds, outrankedByCondition } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { revokeSessions, sessions } from '../auth/index.ts';
+import { assertMayManageUser } from '../permissions-admin/index.ts';
+import { getUserById, users } from '../users/index.ts';
 
 type OnlineBotSort = (typeof ONLINE_BOT_SORTS)[number];
 

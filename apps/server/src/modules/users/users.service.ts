@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { findRolesOfUsers } from '../access/access.service.ts';
+import { findRolesOfUsers } from '../access/index.ts';
 import { type HwidComponentsRow, hwidComponents, type UserRow, users } from './users.table.ts';
 
 /** The user object of docs/specification.md §4: never a hash, a token or a key. */

@@ -13,10 +13,9 @@ import { likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
-import { findPackageById } from '../catalog/catalog.service.ts';
-import { packages } from '../catalog/catalog.table.ts';
-import { users } from '../users/users.table.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
+import { findPackageById, packages } from '../catalog/index.ts';
+import { users } from '../users/index.ts';
 import { generateVoucherCode } from './vouchers.service.ts';
 import { type VoucherRow, voucherRedemptions, vouchers } from './vouchers.table.ts';
 

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.ts';
 import { isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { packages } from '../catalog/catalog.table.ts';
-import { createOrder } from '../orders/orders.service.ts';
-import { users } from '../users/users.table.ts';
+import { packages } from '../catalog/index.ts';
+import { createOrder } from '../orders/index.ts';
+import { users } from '../users/index.ts';
 import { voucherRedemptions, vouchers } from './vouchers.table.ts';
 
 /**

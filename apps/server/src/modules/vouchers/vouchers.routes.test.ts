@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { auditLog } from '../audit/index.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

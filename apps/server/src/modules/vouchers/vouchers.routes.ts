@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { findOrderStatuses, previewCheckoutVoucher } from '../orders/orders.service.ts';
+import { findOrderStatuses, previewCheckoutVoucher } from '../orders/index.ts';
 import {
   createVoucher,
   deleteVoucher,

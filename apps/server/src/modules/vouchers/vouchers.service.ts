@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { rateLimitAddress } from '../../core/client-address.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { listActivePackages } from '../catalog/catalog.service.ts';
+import { listActivePackages } from '../catalog/index.ts';
 import { type VoucherRow, voucherRedemptions, vouchers } from './vouchers.table.ts';
 
 /** Crockford base32: no I, L, O, U, so codes read aloud and typed by hand survive. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { packages } from '../catalog/catalog.table.ts';
-import { userIdColumn } from '../users/users.table.ts';
+import { packages } from '../catalog/index.ts';
+import { userIdColumn } from '../users/index.ts';
 
 export const vouchers = pgTable(
   'vouchers',

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { newId } from '../../core/ids.ts';
-import { auditLog } from '../audit/audit.table.ts';
+import { auditLog } from '../audit/index.ts';
 import { seedAreaOf } from './world.service.ts';
 
 let server: TestServer;

@@ -16,7 +16,7 @@ import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { auditActorOf, readBearerToken, requireAnyPermission, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { findBotSessionByToken } from '../bots/bots.service.ts';
+import { findBotSessionByToken } from '../bots/index.ts';
 import {
   createRoute,
   deleteRoute,

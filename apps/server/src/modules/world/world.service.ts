@@ -18,8 +18,8 @@ import { type AppContext, inTransaction } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { getUserPermissions } from '../access/access.service.ts';
-import { type AuditActor, writeAudit } from '../audit/audit.service.ts';
+import { getUserPermissions } from '../access/index.ts';
+import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { type BotRouteRow, botRoutes, worldAreas, worldMaps } from './world.table.ts';
 
 /** The 3×3 regions of the seeded grid, west to east, north to south. */

@@ -1,0 +1,28 @@
+// The access module's entry: what the rest of the server and the tests may use of it; its other
+// files are its own (docs/architecture.md, "Modules and their entries").
+export {
+  createPermissionCache,
+  findPermissionEnds,
+  findRolesOfUsers,
+  findUserIdsHolding,
+  findUsersWithGrantsExpiredBetween,
+  getPermissionsOfUsers,
+  getUserPermissions,
+  grantPermission,
+  hasPermissions,
+  invalidateUserPermissions,
+  type PermissionCache,
+  removeGrants,
+  revokeGrantsOfSource,
+  seedPermissions,
+  setGrantExpiry,
+} from './access.service.ts';
+export { type GrantRow, permissions, userGrants } from './access.table.ts';
+export {
+  assertMayReadBotOf,
+  assertMayReadUser,
+  assertRankForWrite,
+  findOutrankingUserIds,
+  mayReadBotOf,
+  outrankedByCondition,
+} from './staff-rank.ts';

@@ -1,0 +1,4 @@
+// The world module's entry: what the rest of the server and the tests may use of it; its other
+// files are its own (docs/architecture.md, "Modules and their entries").
+export { worldRoutes } from './world.routes.ts';
+export { createRoute, listRouteChoices, publishedRouteKinds, routeKindsOf } from './world.service.ts';
