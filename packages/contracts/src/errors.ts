@@ -1,12 +1,31 @@
+import { detailed, parisTime, permissionLabels, type ValidationIssue } from './error-details.ts';
+import { countOf } from './french.ts';
 import { RELEASE_DRAFTS_PER_STAFF, RELEASE_PART_BYTES, RELEASE_PART_LABEL } from './releases.ts';
 
 /**
  * Every machine code the API and the sockets may answer, with its HTTP status and the French
- * message shown to people. One table: the server maps codes to statuses here, the web app shows
- * `error` as is.
+ * message shown to people. One table: the server answers `errorMessage(code, details)` and the web
+ * app shows the same text for a code it knows. No message is written anywhere else
+ * (docs/decisions/012-one-error-table.md): what varies (a date, a limit, a name) travels in the
+ * answer's `details`, typed by the entry, and the message quotes it.
  */
 export const ERRORS = {
-  VALIDATION_ERROR: { status: 400, message: 'Les données envoyées sont invalides.' },
+  VALIDATION_ERROR: detailed<readonly ValidationIssue[] | undefined>(400, (issues) => {
+    const first = issues?.[0];
+    const where = first?.path ? `${first.path} : ` : '';
+    return first
+      ? `Les données envoyées sont invalides. ${where}${first.message}`
+      : 'Les données envoyées sont invalides.';
+  }),
+  NUL_CHARACTER: { status: 400, message: 'Le caractère nul (U+0000) n’est pas accepté.' },
+  UNKNOWN_QUERY_PARAMETER: detailed<{ names: string[] }>(
+    400,
+    ({ names }) => `Paramètre de requête inconnu : ${names.join(', ')}.`,
+  ),
+  SORT_UNKNOWN: detailed<{ field: string; allowed: string[] }>(
+    400,
+    ({ field, allowed }) => `Tri impossible sur « ${field} ». Champs possibles : ${allowed.join(', ')}.`,
+  ),
   INVALID_JSON: { status: 400, message: "Le corps de la requête n'est pas un JSON valide." },
   JSON_TOO_DEEP: {
     status: 400,
@@ -23,16 +42,37 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'La requête est trop volumineuse.' },
   UNAUTHORIZED: { status: 401, message: 'Session absente ou expirée. Veuillez vous reconnecter.' },
   FORBIDDEN: { status: 403, message: "Vous n'avez pas la permission d'effectuer cette action." },
+  OUTRANKED: detailed<{ missing: string[] }>(
+    403,
+    ({ missing }) => `Ce compte a des permissions que vous n'avez pas : ${permissionLabels(missing)}.`,
+  ),
+  ADMINISTRATOR_ONLY: {
+    status: 403,
+    message: 'Seul un administrateur peut modifier ou consulter un compte administrateur.',
+  },
+  PERMISSION_NOT_HELD: detailed<{ missing: string[] }>(
+    403,
+    ({ missing }) =>
+      `Vous ne pouvez pas accorder ou retirer une permission que vous n'avez pas : ${permissionLabels(missing)}.`,
+  ),
   NOT_FOUND: { status: 404, message: 'Ressource introuvable.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Page not found' },
   CONFLICT: { status: 409, message: 'Cette action entre en conflit avec les données existantes.' },
   RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
-  MAINTENANCE: { status: 503, message: 'Le site est en maintenance. Veuillez réessayer plus tard.' },
-  DISK_FULL: {
-    status: 503,
-    message: 'l’enregistrement est refusé jusqu’à ce que de la place soit libérée. Réessayez plus tard.',
+  AUDIT_OUTSIDE_TRANSACTION: {
+    status: 500,
+    message: 'Une erreur interne est survenue : une modification a écrit son audit hors de sa transaction.',
   },
+  MAINTENANCE: detailed<{ notice: string } | undefined>(
+    503,
+    (custom) => custom?.notice || 'Le site est en maintenance. Veuillez réessayer plus tard.',
+  ),
+  DISK_FULL: detailed<{ disk: string }>(
+    503,
+    ({ disk }) =>
+      `Le disque ${disk} est plein : l’enregistrement est refusé jusqu’à ce que de la place soit libérée. Réessayez plus tard.`,
+  ),
   IDEMPOTENCY_KEY_INVALID: {
     status: 400,
     message: 'En-tête Idempotency-Key invalide : de 1 à 255 caractères ASCII visibles.',
@@ -40,6 +80,11 @@ export const ERRORS = {
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     message: 'Une requête avec la même clé d’idempotence est encore en cours. Réessayez dans un instant.',
+  },
+  IDEMPOTENCY_OUTCOME_UNKNOWN: {
+    status: 409,
+    message:
+      'La requête envoyée avec cette clé d’idempotence a été interrompue avant sa réponse : elle a pu aboutir. Vérifiez son résultat, puis recommencez avec une nouvelle clé si besoin.',
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
@@ -56,29 +101,38 @@ export const ERRORS = {
     message:
       'Ce serveur est surchargé : il ne prend plus de nouveaux bots pour le moment. Réessayez dans quelques secondes.',
   },
-  SERVICE_UNAVAILABLE: {
-    status: 503,
-    message: 'Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.',
-  },
+  SERVICE_UNAVAILABLE: detailed<{ failing: string[] } | undefined>(503, (probe) => {
+    const failing = probe ? ` En échec : ${probe.failing.join(', ')}.` : '';
+    return `Le service est momentanément indisponible. Veuillez réessayer dans quelques instants.${failing}`;
+  }),
 
   INVALID_CREDENTIALS: { status: 401, message: "Nom d'utilisateur ou mot de passe incorrect." },
   ACCOUNT_NOT_ACTIVATED: {
     status: 403,
     message: "Votre compte n'est pas encore activé. Consultez l'e-mail d'activation.",
   },
-  ACCOUNT_BANNED: { status: 403, message: 'Votre compte est suspendu.' },
-  ALREADY_ACTIVATED: { status: 409, message: 'Ce compte est déjà activé.' },
-  USERNAME_TAKEN: { status: 409, message: "Ce nom d'utilisateur est déjà pris." },
-  REFERRAL_UNKNOWN: {
+  ACCOUNT_BANNED: detailed<{ reason: string } | undefined>(403, (ban) =>
+    ban?.reason ? `Votre compte est suspendu : ${ban.reason}` : 'Votre compte est suspendu.',
+  ),
+  ACTIVATION_REFUSED: {
     status: 400,
-    message: "Ce parrain n'existe pas. Vérifiez son nom d'utilisateur ou laissez le champ vide.",
+    message:
+      'Activation échouée : ce lien est invalide, expiré ou déjà utilisé. Si votre compte est déjà activé, connectez-vous.',
   },
+  ALREADY_ACTIVATED: { status: 409, message: 'Ce compte est déjà activé.' },
+  USERNAME_TAKEN: detailed<{ field: string }>(409, () => "Ce nom d'utilisateur est déjà pris."),
+  REFERRAL_UNKNOWN: detailed<{ field: string }>(
+    400,
+    () => "Ce parrain n'existe pas. Vérifiez son nom d'utilisateur ou laissez le champ vide.",
+  ),
+  USER_NOT_FOUND: { status: 404, message: 'Utilisateur introuvable.' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session introuvable ou déjà terminée.' },
   EMAIL_TAKEN: { status: 409, message: 'Cette adresse e-mail est déjà utilisée.' },
   REGISTRATION_CLOSED: { status: 403, message: 'Les inscriptions sont actuellement fermées.' },
-  WEAK_PASSWORD: {
-    status: 400,
-    message: 'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un autre.',
-  },
+  WEAK_PASSWORD: detailed<{ score: number; suggestions: string[] }>(
+    400,
+    () => 'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un autre.',
+  ),
   INVALID_TOKEN: { status: 400, message: 'Ce lien est invalide ou a expiré.' },
   WRONG_PASSWORD: { status: 400, message: 'Le mot de passe actuel est incorrect.' },
   TWO_FACTOR_CODE_INVALID: {
@@ -96,39 +150,59 @@ export const ERRORS = {
     status: 409,
     message: 'Aucune activation en cours : générez d’abord un nouveau QR code.',
   },
+  TWO_FACTOR_REQUIRED_FIRST: {
+    status: 409,
+    message:
+      'Activez d’abord la double authentification sur votre propre compte : sans elle, vous perdriez l’accès à l’administration.',
+  },
 
   HWID_NOT_BOUND: { status: 409, message: "Aucun PC n'est lié à votre compte." },
-  HWID_RESET_COOLDOWN: {
-    status: 429,
-    message: 'Vous avez déjà délié votre PC récemment. Réessayez plus tard.',
-  },
-  HWID_RESET_LIMIT: {
-    status: 429,
-    message: 'Vous avez atteint le nombre de déliaisons autorisées sur 30 jours. Contactez le support.',
-  },
+  HWID_RESET_COOLDOWN: detailed<{ nextResetAt: string }>(
+    429,
+    ({ nextResetAt }) =>
+      `Vous avez déjà délié votre PC récemment. Prochaine déliaison possible le ${parisTime(nextResetAt)} (heure de Paris).`,
+  ),
+  HWID_RESET_LIMIT: detailed<{ nextResetAt: string; limit: number }>(
+    429,
+    ({ nextResetAt, limit }) =>
+      `Vous avez déjà délié votre PC ${limit} fois sur 30 jours, le maximum. Prochaine déliaison possible le ${parisTime(nextResetAt)} (heure de Paris), ou contactez le support.`,
+  ),
   HWID_MISMATCH: {
     status: 403,
     message: 'Votre compte est lié à un autre PC. Déliez-le depuis votre espace avant de changer de PC.',
   },
   HWID_TAKEN: { status: 409, message: 'Ce PC est déjà lié à un autre compte.' },
-  HWID_RELEASED: {
-    status: 403,
-    message: 'Ce PC vient d’être délié de votre compte : lancez le bot sur votre nouveau PC.',
-  },
-  HWID_CHANGE_LIMIT: {
-    status: 403,
-    message:
-      'Ce PC a trop changé depuis sa liaison : cela compte comme une déliaison, et il ne vous en reste aucune pour le moment. Contactez le support.',
-  },
+  HWID_RELEASED: detailed<{ releasedUntil: string }>(
+    403,
+    ({ releasedUntil }) =>
+      `Ce PC a été délié de votre compte : lancez le bot sur votre nouveau PC. Ce PC-ci ne pourra être relié à nouveau qu’à partir du ${parisTime(releasedUntil)} (heure de Paris).`,
+  ),
+  HWID_CHANGE_LIMIT: detailed<{
+    nextResetAt: string;
+    limit: number;
+    remaining: number;
+    windowDays: number;
+    changed: string;
+  }>(403, ({ nextResetAt, limit, remaining, windowDays }) => {
+    const used = limit === 1 ? 'votre déliaison' : `vos ${limit} déliaisons`;
+    const why =
+      remaining === 0
+        ? `vous avez déjà utilisé ${used} sur ${windowDays} jours`
+        : 'vous avez délié votre PC trop récemment';
+    return `Ce PC a trop changé depuis sa liaison : cela compte comme une déliaison, et ${why}. Prochaine déliaison possible le ${parisTime(nextResetAt)} (heure de Paris), ou contactez le support.`;
+  }),
+  PC_OWNER_NOT_FOUND: { status: 404, message: 'Aucun compte n’est lié à ce PC.' },
+  BOT_NOT_CONNECTED: { status: 404, message: 'Ce bot n’est pas connecté.' },
   BOT_KEY_INVALID: { status: 401, message: "Clé d'accès du bot invalide." },
   BOT_PERMISSION_REQUIRED: {
     status: 403,
     message: "Votre compte n'a aucune offre active donnant accès au bot.",
   },
-  BOT_VERSION_OUTDATED: {
-    status: 426,
-    message: 'Cette version du bot est trop ancienne. Mettez le bot à jour.',
-  },
+  BOT_VERSION_OUTDATED: detailed<{ minBotVersion: string; pageUrl: string }>(
+    426,
+    ({ minBotVersion, pageUrl }) =>
+      `Cette version du bot est trop ancienne (minimum ${minBotVersion}). Téléchargez la dernière version : ${pageUrl}`,
+  ),
   BOT_SESSION_INVALID: { status: 401, message: 'Session du bot invalide ou expirée.' },
   LEASE_KEY_REVOKED: {
     status: 401,
@@ -136,10 +210,17 @@ export const ERRORS = {
   },
 
   PACKAGE_NOT_AVAILABLE: { status: 409, message: "Cette offre n'est plus disponible." },
+  PACKAGE_NOT_FOUND: { status: 404, message: 'Offre introuvable.' },
+  PACKAGE_RETIRED: {
+    status: 409,
+    message: "Une offre retirée ne peut pas être active : remettez-la d'abord en vente.",
+  },
   PACKAGE_REORDER_MISMATCH: {
     status: 400,
     message: 'Le nouvel ordre doit contenir chaque offre une seule fois.',
   },
+  ORDER_NOT_FOUND: { status: 404, message: 'Commande introuvable.' },
+  PAYMENT_NOT_FOUND: { status: 404, message: 'Paiement introuvable.' },
   ORDER_NOT_PENDING: { status: 409, message: "Cette commande n'est plus en attente de paiement." },
   RECEIPT_UNAVAILABLE: { status: 409, message: 'Aucun reçu : cette commande n’a pas été payée.' },
   ORDER_NOT_REFUNDABLE: { status: 409, message: 'Seule une commande payée peut être remboursée.' },
@@ -156,6 +237,17 @@ export const ERRORS = {
   VOUCHER_CUSTOMER_LIMIT: { status: 409, message: 'Vous avez déjà utilisé ce code promo.' },
   VOUCHER_NOT_APPLICABLE: { status: 409, message: 'Ce code promo ne s’applique pas à cette offre.' },
   VOUCHER_CODE_TAKEN: { status: 409, message: 'Ce code promo existe déjà.' },
+  VOUCHER_NOT_FOUND: { status: 404, message: 'Bon introuvable.' },
+  VOUCHER_PACKAGE_UNKNOWN: { status: 400, message: "L'offre choisie n'existe pas." },
+  VOUCHER_USED: {
+    status: 409,
+    message: 'Ce bon a déjà été utilisé : désactivez-le plutôt que de le supprimer.',
+  },
+  WHITELIST_ENTRY_NOT_FOUND: { status: 404, message: 'Ce compte n’est pas (ou plus) sur la liste blanche.' },
+  WHITELIST_ACCOUNT_UNKNOWN: detailed<{ account: string }>(
+    400,
+    ({ account }) => `Le compte de jeu ${account} n’est pas sur la liste blanche de ce bot.`,
+  ),
   WHITELIST_NAME_TAKEN: { status: 409, message: 'Ce compte de jeu est déjà sur une liste blanche.' },
   WHITELIST_FULL: {
     status: 409,
@@ -163,15 +255,32 @@ export const ERRORS = {
   },
 
   ROLE_NAME_TAKEN: { status: 409, message: 'Un rôle porte déjà ce nom.' },
-  ROLE_IN_USE: {
-    status: 409,
-    message: 'Ce rôle est encore attribué à des utilisateurs. Retirez-le-leur avant de le supprimer.',
-  },
+  ROLE_NOT_FOUND: { status: 404, message: 'Rôle introuvable.' },
+  ROLE_IN_USE: detailed<{ memberCount: number }>(
+    409,
+    ({ memberCount }) =>
+      `Ce rôle est encore attribué à ${countOf(memberCount, 'utilisateur', 'utilisateurs')}. Retirez-le-leur avant de le supprimer.`,
+  ),
   UNKNOWN_ROLE: { status: 400, message: "Un des rôles choisis n'existe pas." },
-  BAN_FORBIDDEN: { status: 403, message: 'Vous ne pouvez pas bannir ce compte.' },
+  PERMISSION_GRANT_NOT_FOUND: { status: 404, message: 'Permission accordée introuvable.' },
+  BAN_SELF: { status: 403, message: 'Vous ne pouvez pas vous bannir vous-même.' },
+  BAN_ADMINISTRATOR: { status: 403, message: 'Un administrateur ne peut pas être banni.' },
   ALREADY_BANNED: { status: 409, message: 'Ce compte est déjà banni.' },
   NOT_BANNED: { status: 409, message: "Ce compte n'est pas banni." },
-  UNKNOWN_MAP: { status: 400, message: "Une des étapes désigne une carte qui n'existe pas." },
+  USER_BANNED: {
+    status: 409,
+    message: 'Ce compte est banni : levez d’abord son bannissement pour lui renvoyer l’e-mail d’activation.',
+  },
+  UNKNOWN_MAP: detailed<{ step: number }>(
+    400,
+    ({ step }) => `L'étape ${step + 1} désigne une carte qui n'existe pas.`,
+  ),
+  ITINERARY_NOT_FOUND: { status: 404, message: 'Itinéraire introuvable.' },
+  ITINERARY_UNKNOWN: { status: 400, message: 'Itinéraire inconnu ou non publié.' },
+  ITINERARY_NOT_IN_PACKAGE: {
+    status: 400,
+    message: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',
+  },
 
   AUTH_TIMEOUT: { status: 401, message: 'Authentification attendue dans les délais.' },
   SOCKET_FLOOD: { status: 429, message: 'Trop de messages envoyés. Connexion fermée.' },
@@ -181,12 +290,22 @@ export const ERRORS = {
     status: 429,
     message: 'Trop de commandes en attente pour ce bot. Attendez qu’il les ait reçues.',
   },
+  BOT_COMMAND_RATE_LIMITED: {
+    status: 429,
+    message: 'Trop de commandes envoyées en une minute : patientez un instant avant d’en envoyer une autre.',
+  },
+  BOT_COMMAND_NOT_FOUND: { status: 404, message: 'Commande introuvable.' },
+  BOT_COMMAND_STAFF_ONLY: {
+    status: 403,
+    message: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.',
+  },
   BOT_COMMAND_NOT_CANCELLABLE: {
     status: 409,
     message: 'Cette commande a déjà été transmise au bot : elle ne peut plus être annulée.',
   },
 
   RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },
+  RELEASE_NOT_FOUND: { status: 404, message: 'Version publiée introuvable.' },
   RELEASE_ALREADY_PUBLISHED: {
     status: 409,
     message: 'Cette version est déjà publiée : son fichier ne change plus.',
@@ -199,10 +318,10 @@ export const ERRORS = {
     status: 413,
     message: `Partie de fichier trop grande : ${RELEASE_PART_LABEL} (${RELEASE_PART_BYTES} octets) au plus.`,
   },
-  RELEASE_PART_BEYOND_END: {
-    status: 409,
-    message: 'Cette partie dépasse la fin du fichier annoncé à la création du brouillon.',
-  },
+  RELEASE_PART_BEYOND_END: detailed<{ parts: number }>(409, ({ parts }) => {
+    const numbered = parts === 1 ? 'numérotée 0' : `numérotées de 0 à ${parts - 1}`;
+    return `Cette partie dépasse la fin du fichier annoncé : il compte ${countOf(parts, 'partie', 'parties')}, ${numbered}.`;
+  }),
   RELEASE_DRAFTS_LIMIT: {
     status: 409,
     message: `Vous avez déjà ${RELEASE_DRAFTS_PER_STAFF} brouillons de version en cours : publiez-en ou retirez-en un avant d’en commencer un autre.`,
@@ -229,6 +348,9 @@ export const ERRORS = {
     message: 'Lien de téléchargement invalide ou expiré. Demandez-en un nouveau depuis votre espace.',
   },
   RANGE_NOT_SATISFIABLE: { status: 416, message: "Plage d'octets impossible pour ce fichier." },
+  KEY_SET_NOT_PUBLISHED: { status: 404, message: 'Aucun jeu de clés signé.' },
+  DEV_TRUST_ROOT_ABSENT: { status: 404, message: 'Aucune racine de développement ici.' },
+  SIGNING_KEY_NOT_FOUND: { status: 404, message: 'Clé de signature introuvable.' },
 
   DISCORD_WEBHOOK_INVALID: {
     status: 400,
@@ -255,7 +377,7 @@ export const ERRORS = {
     status: 409,
     message: 'Cette fenêtre de maintenance est déjà terminée ou annulée.',
   },
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, { status: number; message: string | ((details: never) => string) }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -263,6 +385,7 @@ export type ErrorCode = keyof typeof ERRORS;
 export interface ErrorBody {
   error: string;
   code: ErrorCode | string;
+  details?: unknown;
 }
 
 /** docs/specification.md §7: fallback messages the web app shows when the server gave none. */

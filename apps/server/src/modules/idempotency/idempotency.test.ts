@@ -65,20 +65,48 @@ describe('Idempotency-Key', () => {
     expect(new Set(created.map((answer) => answer.body.data.id)).size).toBe(1);
   });
 
-  it('a claim whose request never finished (its node died) does not hold the key for a day', async () => {
+  it('a request whose answer could not be kept after its change committed never runs again', async () => {
     const customer = await server.createUser();
-    const first = await checkout(customer, 'panier-orphelin');
+    const { db } = server.app.ctx;
+    // The step between the use case's commit and the stored answer fails, as a node killed there
+    // would leave it: the database refuses to keep this key's answer.
+    await db.execute(
+      sql.raw(`
+      create or replace function refuse_kept_answer() returns trigger language plpgsql as $$
+      begin
+        if new.key = 'panier-coupure' and new.response_status is not null then
+          raise exception 'réponse refusée par le test';
+        end if;
+        return new;
+      end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger refuse_kept_answer before update on idempotency_keys
+        for each row execute function refuse_kept_answer()`),
+    );
+    let first: Awaited<ReturnType<typeof checkout>>;
+    try {
+      first = await checkout(customer, 'panier-coupure');
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_kept_answer on idempotency_keys'));
+    }
+    // The order exists: the customer is told so, whatever happened to the copy of the answer.
     expect(first.status).toBe(201);
-    // As a node killed mid-request leaves it: claimed ten minutes ago, never answered.
-    await server.app.ctx.db
+    expect(await ordersOf(customer)).toHaveLength(1);
+
+    // A retry while the first might still run waits; long after, it is told the outcome is unknown
+    // (check, then use a new key) rather than run a second time.
+    expect((await checkout(customer, 'panier-coupure')).body).toMatchObject({
+      code: 'IDEMPOTENCY_IN_PROGRESS',
+    });
+    await db
       .update(idempotencyKeys)
-      .set({ responseStatus: null, responseBody: null, createdAt: new Date(Date.now() - 600_000) })
-      .where(eq(idempotencyKeys.key, 'panier-orphelin'));
-
-    const retry = await checkout(customer, 'panier-orphelin');
-
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      .set({ createdAt: new Date(Date.now() - 600_000) })
+      .where(eq(idempotencyKeys.key, 'panier-coupure'));
+    const late = await checkout(customer, 'panier-coupure');
+    expect(late).toMatchObject({ status: 409, body: { code: 'IDEMPOTENCY_OUTCOME_UNKNOWN' } });
+    expect(await ordersOf(customer)).toHaveLength(1);
+    expect((await checkout(customer, 'panier-nouvelle-cle')).status).toBe(201);
   });
 
   it('replays the answer of a finished request, refuses the key with another body', async () => {
