@@ -48,7 +48,7 @@ describe('permissions', () => {
 
   it('ignores an expired grant', async () => {
     const user = await server.createUser({ permissions: ['can_useTreasure'] });
-    const { userGrants } = await import('../access/access.table.ts');
+    const { userGrants } = await import('../access/index.ts');
     await server.app.ctx.db
       .update(userGrants)
       .set({ expiresAt: new Date(Date.now() - 1000) })
