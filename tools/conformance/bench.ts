@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { BotState } from '@bot/contracts';
-import { newId } from '../../apps/server/src/core/ids.ts';
-import { whitelistEntries } from '../../apps/server/src/modules/whitelist/whitelist.table.ts';
 import {
   apiClient,
   startTestServer,
@@ -63,12 +62,12 @@ export async function startConformanceBench(): Promise<ConformanceBench> {
 
 export async function createKitOwner(bench: ConformanceBench): Promise<KitOwner> {
   const owner = await bench.server.createUser({ permissions: ['can_useGathering', 'can_useTreasure'] });
-  const account = `conf-${newId().slice(-8)}`;
-  await bench.server.app.ctx.db
-    .insert(whitelistEntries)
-    .values({ id: newId(), userId: owner.user.id, name: account });
+  const account = `conf-${randomUUID().slice(-8)}`;
+  const { username } = owner.user;
+  const listed = await bench.call('POST', '/admin/whitelist', { username, name: account }, bench.staff.token);
+  if (listed.status !== 201) throw new Error(`liste blanche refusée : ${JSON.stringify(listed.body)}`);
   const key = await bench.call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, owner.token);
-  const hwid = `CONF-${newId().replaceAll('-', '').slice(-20)}`;
+  const hwid = `CONF-${randomUUID().replaceAll('-', '').slice(-20)}`;
   return { ...owner, hwid, accessKey: key.body.data.accessKey, account };
 }
 

@@ -23,6 +23,8 @@ export interface ConformanceOptions {
   only?: readonly string[];
   /** Told as each scenario ends (the CLI prints it). */
   onOutcome?: (outcome: ScenarioOutcome) => void;
+  /** A server already started (`startConformanceBench`), kept open; default: one for this run. */
+  bench?: ConformanceBench;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface ConformanceOptions {
  */
 export async function runConformance(options: ConformanceOptions): Promise<ScenarioOutcome[]> {
   const scenarios = SCENARIOS.filter((scenario) => !options.only || options.only.includes(scenario.id));
-  const bench = await startConformanceBench();
+  const bench = options.bench ?? (await startConformanceBench());
   const outcomes: ScenarioOutcome[] = [];
   try {
     for (const scenario of scenarios) {
@@ -40,7 +42,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Scena
       options.onOutcome?.(outcome);
     }
   } finally {
-    await bench.close();
+    if (!options.bench) await bench.close();
   }
   return outcomes;
 }
