@@ -6,12 +6,10 @@ export {
   countWhitelistSlots,
   createOrder,
   expireStaleOrders,
-  findOrderStatuses,
   fulfilOrder,
   getOwnOrder,
   listMyOrders,
   listSubscriptions,
-  previewCheckoutVoucher,
   toOrder,
 } from './orders.service.ts';
 export { type OrderRow, orders } from './orders.table.ts';

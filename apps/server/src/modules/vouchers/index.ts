@@ -9,3 +9,4 @@ export {
   restoreVoucherRedemption,
 } from './vouchers.service.ts';
 export { vouchers } from './vouchers.table.ts';
+export { listVoucherRedemptions } from './vouchers-admin.service.ts';

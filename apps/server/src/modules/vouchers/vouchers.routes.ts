@@ -1,54 +1,26 @@
 import {
   idParams,
-  listQuery,
   voucherAnswer,
   voucherInput,
   voucherListAnswer,
   voucherListQuery,
-  voucherPreviewAnswer,
-  voucherPreviewInput,
-  voucherRedemptionsAnswer,
   voucherUpdateInput,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
+import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { findOrderStatuses, previewCheckoutVoucher } from '../orders/index.ts';
 import {
   createVoucher,
   deleteVoucher,
   getVoucher,
-  listVoucherRedemptions,
   listVouchers,
   updateVoucher,
 } from './vouchers-admin.service.ts';
 
+// A checkout's voucher preview and a voucher's redemptions with their orders are orders' routes
+// (orders/voucher-checkout.routes.ts): orders use vouchers, never the other way round.
 export const vouchersRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(myVoucherRoutes);
-  await app.register(adminVoucherRoutes);
-};
-
-const myVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { ctx } = app;
-  app.post(
-    '/me/vouchers/preview',
-    {
-      config: { errors: [404, 409, 429] },
-      onRequest: requireSession,
-      schema: { tags: ['vouchers'], body: voucherPreviewInput, response: { 200: voucherPreviewAnswer } },
-    },
-    async (request) => ({
-      data: await previewCheckoutVoucher(ctx, {
-        userId: sessionOf(request).userId,
-        ip: request.ip,
-        ...request.body,
-      }),
-    }),
-  );
-};
-
-const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['admin: vouchers'];
   guardRoutes(app, requirePermission('can_manageVoucher'));
@@ -63,17 +35,6 @@ const adminVoucherRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/vouchers/:id',
     { schema: { tags, params: idParams, response: { 200: voucherAnswer } } },
     async (request) => ({ data: await getVoucher(ctx, request.params.id) }),
-  );
-
-  app.get(
-    '/admin/vouchers/:id/redemptions',
-    {
-      schema: { tags, params: idParams, querystring: listQuery, response: { 200: voucherRedemptionsAnswer } },
-    },
-    async (request) =>
-      listVoucherRedemptions(ctx, { ...request.query, voucherId: request.params.id }, (ids) =>
-        findOrderStatuses(ctx, ids),
-      ),
   );
 
   app.post(
