@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { BotState } from '@bot/contracts';
+import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import {
   apiClient,
   startTestServer,
@@ -44,8 +48,13 @@ export interface RunningAgent {
 
 export async function startConformanceBench(): Promise<ConformanceBench> {
   const requests: string[] = [];
+  // The server opens the embedded database of its data folder, so that it can restart on it; the
+  // folder starts from the tests' migrated template (a second, not a dozen of migrations).
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bot-conformance-'));
+  await writeTemplateDataDir(dataDir);
   const server = await startTestServer({
     openDatabaseFromConfig: true,
+    env: { DATA_DIR: dataDir },
     onLogLine: (line) => {
       if (!line.includes('"requête terminée"')) return;
       const { method, url, statusCode } = JSON.parse(line) as {
@@ -57,7 +66,11 @@ export async function startConformanceBench(): Promise<ConformanceBench> {
     },
   });
   const staff = await server.createUser({ isAdministrator: true });
-  return { server, staff, call: apiClient(server), requests, close: () => server.close() };
+  const close = async () => {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { server, staff, call: apiClient(server), requests, close };
 }
 
 export async function createKitOwner(bench: ConformanceBench): Promise<KitOwner> {

@@ -40,8 +40,11 @@ function requestsFrom(bench: ConformanceBench): () => string[] {
   return () => bench.requests.slice(mark);
 }
 
-/** A version below the one the agent runs: where a withdrawn build sends it back. */
-const OLDER_VERSION = '0.0.0-conformance';
+/**
+ * A version below the one the agent runs, where a withdrawn build sends it back: one of its own per
+ * run, so that several agents (of different versions) can be played on one server.
+ */
+const olderVersion = () => `0.0.0-conformance.${Date.now()}`;
 
 export const SCENARIOS: ConformanceScenario[] = [
   {
@@ -129,7 +132,7 @@ export const SCENARIOS: ConformanceScenario[] = [
     async run({ bench, start }) {
       const agent = await start();
       const { version } = await ownerSeesOnline(bench, agent.owner);
-      const previous = await publishBuild(bench, OLDER_VERSION);
+      const previous = await publishBuild(bench, olderVersion());
       await withdrawBuild(bench, await publishBuild(bench, version));
       await waitUntil(
         async () => (await downloadsOf(bench, previous)) > 0,
