@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import pino, { type DestinationStream } from 'pino';
+import { OPERATION_EXAMPLES, OPERATION_SUMMARIES } from './api-operations.ts';
 import type { AppConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
@@ -283,9 +284,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openapi: {
       info: { title: `API ${APP_NAME}`, version: '1.0.0' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Jeton de session web (POST /api/auth/login)',
+          },
+          botSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Jeton de session de bot (token de POST /api/bot/sessions) : docs/protocol.md',
+          },
+        },
+      },
     },
-    transform: documentTransform,
+    transform: documentTransform({ summaries: OPERATION_SUMMARIES, examples: OPERATION_EXAMPLES }),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(protocolDocsRoutes); // the socket protocol's AsyncAPI document, beside it

@@ -33,7 +33,11 @@ export const semverSchema = z
   .max(64)
   .regex(
     new RegExp(`^${VERSION_CORE}(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$`),
-    'Version attendue au format 1.2.3 (ou 1.2.3-beta.1).',
+    // The agent's maker reads this alone: the whole format, and what was sent (docs/protocol.md).
+    {
+      error: (issue) =>
+        `Version attendue au format MAJEUR.MINEUR.CORRECTIF (semver : trois nombres sans zéro en tête, comme 1.2.3), suivi ou non d’une préversion (1.2.3-beta.1) ; reçu « ${String(issue.input)} ».`,
+    },
   );
 
 /** A released version, without pre-release: the minimum version setting. */

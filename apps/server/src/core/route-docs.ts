@@ -5,10 +5,19 @@ import { z } from 'zod';
 /** A route guard: an `onRequest` hook, with the error statuses it may answer (for the OpenAPI document). */
 export type Guard = ((request: FastifyRequest) => Promise<void>) & { readonly answers?: readonly number[] };
 
-/** Every refusal: a French message and a machine code (`ERRORS` of the contracts). */
+/**
+ * Every refusal: a French message, a machine code (`ERRORS` of the contracts, docs/protocol.md's
+ * table) and, for some codes, what the message quotes as data (`details`).
+ */
 const errorAnswer = z.looseObject({
   error: z.string().describe('Message en français'),
-  code: z.string().describe('Code machine (ERRORS)'),
+  code: z.string().describe('Code machine (ERRORS ; docs/protocol.md, « Codes d’erreur »)'),
+  details: z
+    .unknown()
+    .optional()
+    .describe(
+      'Selon le code, ce que le message cite, en données : VALIDATION_ERROR les champs refusés [{path, message}], BOT_VERSION_OUTDATED {minBotVersion, pageUrl}, HWID_CHANGE_LIMIT {nextResetAt…} (docs/protocol.md)',
+    ),
 });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -80,13 +89,66 @@ function documentErrors(route: DocumentedRoute, statuses: number[], isSignedIn: 
   if (isSignedIn) (route.schema as { security?: unknown }).security = [{ bearerAuth: [] }];
 }
 
+/** Examples of one operation: its body, and answers by status (validated by the document's test). */
+export interface OperationExamples {
+  body?: unknown;
+  responses?: Readonly<Record<number, unknown>>;
+}
+
+/** What the document says of each operation, by `METHOD url` as Fastify names the route. */
+export interface OperationTexts {
+  summaries: Readonly<Record<string, string>>;
+  examples: Readonly<Record<string, OperationExamples>>;
+}
+
+interface DocumentedSchema {
+  hide?: boolean;
+  operationId?: string;
+  summary?: string;
+  body?: object;
+  response?: Record<string, object>;
+}
+
+/** `GET /api/admin/users/:id/hwid` → `getAdminUsersByIdHwid`: stable, unique, readable in generated clients. */
+function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .flatMap((segment) => {
+      if (segment === '*') return ['all'];
+      if (segment.startsWith(':')) return ['by', segment.slice(1)];
+      return segment.split(/[^A-Za-z0-9]+/);
+    })
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join('');
+}
+
+function addExamples(schema: DocumentedSchema, examples: OperationExamples | undefined): void {
+  if (examples?.body !== undefined && schema.body)
+    schema.body = { ...schema.body, examples: [examples.body] };
+  for (const [status, example] of Object.entries(examples?.responses ?? {})) {
+    const answer = schema.response?.[status];
+    if (answer && schema.response) schema.response[status] = { ...answer, examples: [example] };
+  }
+}
+
 /**
- * The document's transform: the zod schemas as JSON schemas, and a 204 documented as what it is,
- * an answer without a body (`z.null()` came out as a JSON body holding `null`).
+ * The document's transform: the zod schemas as JSON schemas; each operation's `operationId`, French
+ * summary and examples; and a 204 documented as what it is, an answer without a body (`z.null()`
+ * came out as a JSON body holding `null`).
  */
-export const documentTransform: typeof jsonSchemaTransform = (input) => {
-  const transformed = jsonSchemaTransform(input);
-  const response = (transformed.schema as { response?: Record<string, unknown> } | undefined)?.response;
-  if (response?.['204']) response['204'] = { type: 'null', description: 'Aucun contenu' };
-  return transformed;
-};
+export function documentTransform(texts: OperationTexts): typeof jsonSchemaTransform {
+  return (input) => {
+    const transformed = jsonSchemaTransform(input);
+    // A route without a schema (the web app's) is still an operation of the document.
+    const schema = (transformed.schema ?? {}) as DocumentedSchema;
+    if (schema.hide) return transformed;
+    const method = [input.route.method].flat()[0] as string;
+    const key = `${method} ${input.url}`;
+    schema.operationId ??= operationIdOf(method, input.url);
+    schema.summary ??= texts.summaries[key];
+    addExamples(schema, texts.examples[key]);
+    if (schema.response?.['204']) schema.response['204'] = { type: 'null', description: 'Aucun contenu' };
+    return { ...transformed, schema };
+  };
+}

@@ -61,6 +61,7 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { errors: [401] },
       schema: {
         tags: ['bot'],
+        security: [{ botSession: [] }],
         querystring: z.object({ hwid: hwidSchema }),
         response: { 200: listAnswer(botRouteSchema) },
       },
