@@ -414,7 +414,7 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('purge du journal des bots', config.botLog.purgeEveryMs, () => purgeBotLog(ctx));
   // Every table that only grows keeps its retention setting (retention.ts, docs/capacity.md).
   loops.every('purge des données anciennes', RETENTION_PRUNE_EVERY_MS, () => pruneOldRows(ctx));
-  // The real-time module's six (modules/realtime/realtime.loops.ts names them).
+  // The real-time module's loops (modules/realtime/realtime.loops.ts names them).
   for (const loop of realtimeLoops) loops.every(loop.name, loop.everyMs, () => loop.run());
   return loops;
 }

@@ -29,9 +29,8 @@ interface LoopParts {
 }
 
 /**
- * The hub's background loops, which `app.ts` starts and stops: staff batches and state writes,
- * the silence sweep, history writes, session expiries, staff map cell counts and, with several
- * nodes, the watched rooms.
+ * The hub's background loops, which `app.ts` starts and stops, each under the name its failures
+ * are logged with (docs/architecture.md, "Background work", lists them; test/docs-truth.test.ts).
  */
 export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
   const { config, redis, fanOut, presence, metrics } = parts;
