@@ -40,6 +40,7 @@ import { adminUsersRoutes } from './modules/admin-users/index.ts';
 import {
   alertsRoutes,
   createDiscordOutbox,
+  emailChannelHealth,
   evaluateAlerts,
   fleetAlertsRoutes,
   pruneNotifications,
@@ -389,7 +390,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly BackgroundLoop[]): BackgroundLoops {
   const { config, events } = ctx;
   const loops = new BackgroundLoops(ctx.log);
-  const mail = createMailOutbox(ctx);
+  const mail = createMailOutbox(ctx, emailChannelHealth(ctx));
   const discord = createDiscordOutbox(ctx);
   ctx.onClose(events.on('mail.queued', mail.drain));
   ctx.onClose(events.on('discord.queued', discord.drain));

@@ -2,6 +2,7 @@ import type { ChannelHealth } from '@bot/contracts';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { newId } from '../../core/ids.ts';
+import type { MailDeliveryListener } from '../mail/index.ts';
 import { users } from '../users/index.ts';
 import { frenchDate } from './alert-messages.ts';
 import { alertPreferences, notifications } from './alerts.table.ts';
@@ -120,6 +121,25 @@ export async function channelHealth(ctx: AppContext, userId: string): Promise<Ch
   return {
     email: state(row?.emailSince, row?.emailError),
     discord: state(row?.discordSince, row?.discordError),
+  };
+}
+
+/**
+ * The e-mail channel's health as the mail outbox tells it (app.ts wires it): a delivered mail clears
+ * a failing channel, a refused one marks it failing and tells its owner in-app once (decision 907).
+ */
+export function emailChannelHealth(ctx: AppContext): MailDeliveryListener {
+  return {
+    delivered: (email) =>
+      healthNoted(ctx, () => clearChannelFailure(ctx, { channel: 'email', target: { email } })),
+    refused: (email, error) =>
+      healthNoted(ctx, () =>
+        recordChannelFailure(ctx, {
+          channel: 'email',
+          target: { email },
+          error: `serveur d’e-mail : ${error}`,
+        }),
+      ),
   };
 }
 

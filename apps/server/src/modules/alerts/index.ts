@@ -4,7 +4,7 @@ export { evaluateAlerts } from './alert-evaluator.ts';
 export { alertsRoutes, fleetAlertsRoutes } from './alerts.routes.ts';
 export { getAlertPreferences, saveAlertPreferences } from './alerts.service.ts';
 export { alertIncidents, alertPreferences, discordOutbox } from './alerts.table.ts';
-export { clearChannelFailure, healthNoted, recordChannelFailure } from './channel-health.ts';
+export { emailChannelHealth } from './channel-health.ts';
 export { createDiscordOutbox, pruneSentDiscordMessages } from './discord-outbox.ts';
 export { resealDiscordWebhooks, sealClearDiscordWebhooks } from './discord-webhooks.ts';
 export { pruneNotifications } from './notifications-pruning.ts';

@@ -2,6 +2,7 @@
 // files are its own (docs/architecture.md, "Modules and their entries").
 export {
   createMailOutbox,
+  type MailDeliveryListener,
   mailBacklog,
   pruneSentMails,
   queueMail,

@@ -13,7 +13,6 @@ import {
   recordFailedAttempt,
 } from '../../core/outbox.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { clearChannelFailure, healthNoted, recordChannelFailure } from '../alerts/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { mailOutbox } from './mail-outbox.table.ts';
 
@@ -124,7 +123,20 @@ export async function mailBacklog(
  * by another node). Failures retry with exponential backoff; after `maxAttempts` the mail is marked
  * failed and stays visible. Claims skip rows another node holds, so N nodes never send twice.
  */
-export function createMailOutbox(ctx: AppContext): { drain: () => Promise<void> } {
+/**
+ * What became of a mail, told to whoever follows the e-mail channel's health (the alerts module,
+ * wired in app.ts): the outbox sits below the modules that queue mail and imports none of them.
+ */
+export interface MailDeliveryListener {
+  delivered(to: string): Promise<void>;
+  /** The SMTP server refused the address for good (5xx), or the retries ran out. */
+  refused(to: string, error: string): Promise<void>;
+}
+
+export function createMailOutbox(
+  ctx: AppContext,
+  deliveries: MailDeliveryListener,
+): { drain: () => Promise<void> } {
   new Gauge({
     name: 'mail_outbox_messages',
     help: 'Mails waiting to be sent (pending) and given up after every retry (failed)',
@@ -136,7 +148,7 @@ export function createMailOutbox(ctx: AppContext): { drain: () => Promise<void> 
       this.set({ state: 'failed' }, failed);
     },
   });
-  return { drain: coalescedDrain(() => sendDueBatch(ctx), OUTBOX.batchSize) };
+  return { drain: coalescedDrain(() => sendDueBatch(ctx, deliveries), OUTBOX.batchSize) };
 }
 
 interface ClaimedMail {
@@ -151,13 +163,13 @@ interface ClaimedMail {
 }
 
 /** Claims due mails and sends them; answers how many were claimed. */
-async function sendDueBatch(ctx: AppContext): Promise<number> {
+async function sendDueBatch(ctx: AppContext, deliveries: MailDeliveryListener): Promise<number> {
   const rows = await claimDueRows<ClaimedMail>(
     ctx.db,
     OUTBOX,
     sql`id, "to", subject, body_sealed, text, html, attempts`,
   );
-  for (const mail of rows) await sendOne(ctx, mail);
+  for (const mail of rows) await sendOne(ctx, mail, deliveries);
   return rows.length;
 }
 
@@ -166,7 +178,7 @@ function bodyOf(ctx: AppContext, mail: ClaimedMail): MailBody {
   return { text: mail.text ?? '', html: mail.html ?? '' };
 }
 
-async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
+async function sendOne(ctx: AppContext, mail: ClaimedMail, deliveries: MailDeliveryListener): Promise<void> {
   try {
     await ctx.mailer.send({ to: mail.to, subject: mail.subject, ...bodyOf(ctx, mail) });
     // Sent: the one-time links in the body are no longer needed, keep who/what/when only.
@@ -174,7 +186,7 @@ async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
       .update(mailOutbox)
       .set({ sentAt: new Date(), bodySealed: null, legacyText: null, legacyHtml: null, lockedUntil: null })
       .where(eq(mailOutbox.id, mail.id));
-    await healthNoted(ctx, () => clearChannelFailure(ctx, { channel: 'email', target: { email: mail.to } }));
+    await deliveries.delivered(mail.to);
   } catch (error) {
     const attempts = mail.attempts + 1;
     const { retryBaseMs, maxAttempts } = ctx.config.mail;
@@ -188,16 +200,10 @@ async function sendOne(ctx: AppContext, mail: ClaimedMail): Promise<void> {
       isGivingUp,
     });
     // The SMTP server refused the address for good (5xx), or the retries ran out: the account's
-    // mail channel is failing, its owner told in-app once (decision 907).
+    // mail channel is failing (decision 907).
     const code = (error as { responseCode?: unknown }).responseCode;
     if (isGivingUp || (typeof code === 'number' && code >= 500)) {
-      await healthNoted(ctx, () =>
-        recordChannelFailure(ctx, {
-          channel: 'email',
-          target: { email: mail.to },
-          error: `serveur d’e-mail : ${(error as Error).message ?? String(error)}`,
-        }),
-      );
+      await deliveries.refused(mail.to, (error as Error).message ?? String(error));
     }
   }
 }
