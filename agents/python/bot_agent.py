@@ -241,7 +241,10 @@ class Agent:
         sio = self.sio
         if sio is None or not self.authenticated:
             return False
-        sio.emit(event, payload, callback=callback)
+        try:
+            sio.emit(event, payload, callback=callback)
+        except socketio.exceptions.SocketIOError:
+            return False  # the connection closed under us: the run loop reconnects
         return True
 
     def new_socket(self):
@@ -382,11 +385,14 @@ class Agent:
         """Reports, log lines and the lease, while the agent runs (the socket's events aside)."""
         last_report = 0.0
         while not self.stopping.wait(0.25):
-            self.log.flush()
-            if time.time() - last_report >= REPORT_EVERY_SECONDS:
-                self.report()
-                last_report = time.time()
-            self.keep_lease()
+            try:
+                self.log.flush()
+                if time.time() - last_report >= REPORT_EVERY_SECONDS:
+                    self.report()
+                    last_report = time.time()
+                self.keep_lease()
+            except Exception as error:  # noqa: BLE001 — this loop keeps the agent alive: never let it die
+                self.log.write("error", f"Erreur interne : {error!r}")
 
     def run(self):
         """Connects, and after any close reconnects with back-off unless the last refusal was final."""
