@@ -11,7 +11,6 @@ import { AppError } from '../../core/errors.ts';
 import { auditActorOf, requirePermission, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { listAudit } from '../audit/index.ts';
-import { hasTwoFactorEnabled } from '../two-factor/index.ts';
 import { getSettings, updateSettings } from './settings.service.ts';
 
 const tags = ['admin: settings'];
@@ -37,8 +36,9 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = auditActorOf(request);
-      // Whoever makes two-factor mandatory for staff must have it, or they lock themselves out.
-      if (request.body.staffTwoFactorRequired && !(await hasTwoFactorEnabled(ctx, actor.id))) {
+      // Whoever makes two-factor mandatory for staff must have it, or they lock themselves out. Their
+      // session says whether their account has it (enabling it refreshes the sessions).
+      if (request.body.staffTwoFactorRequired && !sessionOf(request).twoFactorEnabled) {
         throw new AppError('TWO_FACTOR_NOT_ENABLED', {
           message:
             'Activez d’abord la double authentification sur votre propre compte : sans elle, vous perdriez l’accès à l’administration.',
