@@ -1,4 +1,9 @@
-import { APP_NAME } from '@bot/contracts';
+import {
+  APP_NAME,
+  SOCKET_RANDOMIZATION_FACTOR,
+  SOCKET_RECONNECTION_DELAY_MAX_MS,
+  SOCKET_RECONNECTION_DELAY_MS,
+} from '@bot/contracts';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
 import { type Audience, clientEvents, type EventDescription, serverEvents } from './protocol-messages.ts';
@@ -19,7 +24,7 @@ function mappingDescription(config: AppConfig): string {
   return [
     `Le protocole temps réel de ${APP_NAME} : Socket.IO 4 (Engine.IO 4) sur WebSocket, décrit avec la liaison WebSocket d’AsyncAPI, qui n’en a pas pour Socket.IO. La référence lisible est docs/protocol.md.`,
     '',
-    '**Connexion.** Un seul canal : la WebSocket `/socket.io/?EIO=4&transport=websocket` (transport websocket seulement : le long polling est refusé, un client Socket.IO doit être réglé sur `transports: ["websocket"]`) et l’espace de noms par défaut `/`, le seul. Le serveur ouvre avec le paquet Engine.IO `0{"sid",…,"pingInterval","pingTimeout","maxPayload"}` ; le client rejoint l’espace de noms par `40` et le serveur répond `40{"sid"}`. Il envoie `2` (ping) toutes les `pingInterval` ms ; le client répond `3` (pong), sinon la connexion est coupée. Un client sans en-tête Origin (un agent) est accepté ; un navigateur doit venir du site.',
+    '**Connexion.** Un seul canal : la WebSocket `/socket.io/?EIO=4&transport=websocket` (transport websocket seulement : le long polling est refusé, un client Socket.IO doit être réglé sur `transports: ["websocket"]`) et l’espace de noms par défaut `/`, le seul. Le serveur ouvre avec le paquet Engine.IO `0{"sid",…,"pingInterval","pingTimeout","maxPayload"}` ; le client rejoint l’espace de noms par `40` et le serveur répond `40{"sid"}`. Il envoie `2` (ping) toutes les `pingInterval` ms ; le client répond `3` (pong), sinon la connexion est coupée. Un client sans en-tête Origin (un agent) est accepté ; un navigateur doit venir du site. Les messages sont du texte JSON : les pièces binaires de Socket.IO sont refusées.',
     '',
     '**Un message = un événement Socket.IO.** Chaque message de ce document est un événement : la trame `42["<name>",<payload>]`, où `<name>` est le champ `name` du message et `<payload>` le JSON décrit par son schéma ; un événement sans argument est `42["<name>"]`. Les opérations `receive` sont les événements que le serveur reçoit (émis par le client), les opérations `send` ceux qu’il émet.',
     '',
@@ -27,7 +32,7 @@ function mappingDescription(config: AppConfig): string {
     '',
     `**Limites.** Un message de plus de ${realtime.maxMessageBytes} octets ferme la connexion ; plus de ${realtime.floodMessagesPer10s} messages en 10 s aussi (auth_error SOCKET_FLOOD) ; un socket doit s’authentifier dans les ${realtime.authTimeoutMs / 1000} s (AUTH_TIMEOUT). Les limites de chaque champ sont dans les schémas (maxLength, maxItems, minimum…).`,
     '',
-    '**Erreurs et reconnexion.** Un refus de connexion (origine refusée, trop de connexions depuis une adresse) arrive comme paquet `44{"message"}` (connect_error) ; tout autre refus est l’événement auth_error, suivi de la fermeture (`41`). Après une fermeture par le serveur, un client se reconnecte avec un délai croissant (1 s, 2 s, 4 s… jusqu’à 30 s, avec une part aléatoire), sauf si le dernier auth_error était définitif (docs/protocol.md, « Reconnexion »).',
+    `**Erreurs et reconnexion.** Un refus avant la connexion (origine refusée, trop de connexions depuis une adresse) est une réponse HTTP d’erreur à la demande de WebSocket, que les clients Socket.IO appellent connect_error ; tout autre refus est l’événement auth_error, suivi de la fermeture (\`41\`). Après une fermeture par le serveur, un client se reconnecte avec un délai qui double de ${SOCKET_RECONNECTION_DELAY_MS} à ${SOCKET_RECONNECTION_DELAY_MAX_MS} ms, à ±${SOCKET_RANDOMIZATION_FACTOR * 100} % près, sauf si le dernier auth_error était définitif (docs/protocol.md, « Reconnecting »).`,
   ].join('\n');
 }
 

@@ -141,7 +141,7 @@ export function serverEvents(config: AppConfig): Described<ServerToClientEvents>
     auth_error: {
       audience: 'tous',
       summary: 'Refus : le serveur dit pourquoi, puis ferme le socket',
-      description: `Après un authenticate refusé, ou pour fermer un socket authentifié (session révoquée, version trop ancienne, remplacé par une connexion plus récente…). Un agent ne se reconnecte pas après un code définitif (${['BOT_SESSION_INVALID', ...LEASE_REVOKING_CODES].join(', ')}…) : docs/protocol.md, « Reconnexion ».`,
+      description: `Après un authenticate refusé, ou pour fermer un socket authentifié (session révoquée, version trop ancienne, remplacé par une connexion plus récente…). Un agent ne se reconnecte pas après un code définitif (BOT_REPLACED, BOT_KICKED, ${LEASE_REVOKING_CODES.join(', ')}…) ; après BOT_SESSION_INVALID il ouvre d’abord une nouvelle session (docs/protocol.md, « Reconnecting »).`,
       payload: refusalSchema,
       examples: [EXAMPLES.authError],
     },
