@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KEY_SET_PATH, KEY_SET_TYPE, LEASE_TYPE } from '@bot/contracts';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { Server as SocketServer } from 'socket.io';
 
 /**
@@ -12,20 +11,18 @@ import { Server as SocketServer } from 'socket.io';
  * agent pinning the genuine root must refuse the lease, and never authenticate nor report here.
  */
 export async function startFakePlatform() {
-  const root = await edKey();
-  const leaseKey = await edKey();
+  const root = edKey();
+  const leaseKey = edKey();
   const now = Math.floor(Date.now() / 1000);
   const tenYears = 10 * 365 * 86_400;
-  const keySet = await new SignJWT({
+  const keySet = signJws(root, KEY_SET_TYPE, {
     version: 1_000_000,
     issuedAt: now,
     expiresAt: now + tenYears,
     keys: [{ ...leaseKey.jwk, purpose: 'lease', expiresAt: now + tenYears }],
-  })
-    .setProtectedHeader({ alg: 'EdDSA', kid: root.kid, typ: KEY_SET_TYPE })
-    .sign(root.privateKey);
+  });
   const leaseFor = (hwid: string) =>
-    new SignJWT({
+    signJws(leaseKey, LEASE_TYPE, {
       sub: 'anyone',
       hwid: createHash('sha256').update(hwid).digest('hex'),
       packages: [],
@@ -33,11 +30,17 @@ export async function startFakePlatform() {
       accounts: [],
       grace: tenYears,
       minVersion: '0.0.0',
-    })
-      .setProtectedHeader({ alg: 'EdDSA', kid: leaseKey.kid, typ: LEASE_TYPE })
-      .setIssuedAt(now)
-      .setExpirationTime(now + tenYears)
-      .sign(leaseKey.privateKey);
+      iat: now,
+      exp: now + tenYears,
+    });
+  const answerTo = (url: string | undefined, hwid: string) => {
+    if (url === KEY_SET_PATH) return { status: 200, json: { keySet, revocations: [] } };
+    if (url === '/api/bot/lease') return { status: 200, json: { lease: leaseFor(hwid) } };
+    if (url !== '/api/bot/sessions') return { status: 404, json: { code: 'NOT_FOUND' } };
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const session = { hwid, token: 'fake-session', expiresAt, whitelist: ['victime'], update: null };
+    return { status: 201, json: { ...session, lease: leaseFor(hwid) } };
+  };
 
   /** What the agent asked over HTTP, and what it did on the socket. */
   const asked: string[] = [];
@@ -46,27 +49,11 @@ export async function startFakePlatform() {
     asked.push(`${request.method} ${request.url}`);
     let body = '';
     request.on('data', (chunk) => (body += chunk));
-    request.on('end', async () => {
+    request.on('end', () => {
       const hwid = String((JSON.parse(body || '{}') as { hwid?: unknown }).hwid ?? '');
-      const answer =
-        request.url === KEY_SET_PATH
-          ? { keySet, revocations: [] }
-          : request.url === '/api/bot/sessions'
-            ? {
-                hwid,
-                token: 'fake-session',
-                expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-                whitelist: ['victime'],
-                update: null,
-                lease: await leaseFor(hwid),
-              }
-            : request.url === '/api/bot/lease'
-              ? { lease: await leaseFor(hwid) }
-              : undefined;
-      response.writeHead(answer ? (request.url === '/api/bot/sessions' ? 201 : 200) : 404, {
-        'content-type': 'application/json',
-      });
-      response.end(JSON.stringify(answer ?? { code: 'NOT_FOUND' }));
+      const { status, json } = answerTo(request.url, hwid);
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(json));
     });
   });
   const io = new SocketServer(http);
@@ -82,15 +69,26 @@ export async function startFakePlatform() {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     asked,
     socketEvents,
-    async close() {
-      await io.close();
-    },
+    close: () => io.close(),
   };
 }
 
-async function edKey() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const jwk = await exportJWK(publicKey);
-  const kid = await calculateJwkThumbprint(jwk);
-  return { kid, privateKey, jwk: { ...jwk, kid, alg: 'EdDSA', use: 'sig' } };
+interface EdKey {
+  privateKey: KeyObject;
+  jwk: { kty: string; crv: string; x: string; kid: string; alg: 'EdDSA'; use: 'sig' };
+}
+
+/** An Ed25519 key of the attacker's, its public JWK named by its RFC 7638 thumbprint. */
+function edKey(): EdKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const { crv, kty, x } = publicKey.export({ format: 'jwk' }) as { crv: string; kty: string; x: string };
+  const kid = createHash('sha256').update(JSON.stringify({ crv, kty, x })).digest('base64url');
+  return { privateKey, jwk: { kty, crv, x, kid, alg: 'EdDSA', use: 'sig' } };
+}
+
+/** A compact JWS (EdDSA) of `claims` with the `typ` given. */
+function signJws(key: EdKey, typ: string, claims: object): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part({ alg: 'EdDSA', kid: key.jwk.kid, typ })}.${part(claims)}`;
+  return `${input}.${sign(null, Buffer.from(input), key.privateKey).toString('base64url')}`;
 }

@@ -15,12 +15,7 @@ export const SDK_AGENT = `"${process.execPath}" --import "${tsxLoader}" "${root}
 export const PYTHON_AGENT = `/usr/bin/python3 "${root}agents/python/bot_agent.py"`;
 
 /** The Debian packages the Python agent needs, and the line that installs them. */
-export const PYTHON_PACKAGES = [
-  'python3-socketio',
-  'python3-websocket',
-  'python3-requests',
-  'python3-cryptography',
-];
+const PYTHON_PACKAGES = ['python3-socketio', 'python3-websocket', 'python3-requests', 'python3-cryptography'];
 export const PYTHON_INSTALL_LINE = `sudo apt-get install -y ${PYTHON_PACKAGES.join(' ')}`;
 
 /** The Python modules the agent imports that are missing here (none when it can run). */

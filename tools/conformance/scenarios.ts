@@ -12,7 +12,7 @@ import {
 } from './staff-actions.ts';
 
 /** What a scenario acts with: the bench, and the agent under test started for a fresh owner. */
-export interface ScenarioContext {
+interface ScenarioContext {
   bench: ConformanceBench;
   /** Starts the agent for a new owner against the bench's server (or the platform given). */
   start(platform?: { url: string }): Promise<RunningAgent>;
