@@ -53,7 +53,7 @@ import {
   writeSessionTouches,
 } from './modules/auth/index.ts';
 import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
-import { botRoutes } from './modules/bots/index.ts';
+import { botRoutes, leaseRoutes } from './modules/bots/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
 import { idempotency } from './modules/idempotency/index.ts';
@@ -61,7 +61,6 @@ import {
   establishDevelopmentKeySet,
   jwksRoutes,
   keySetProblems,
-  leaseRoutes,
   type RootKey,
   signingKeysAdminRoutes,
 } from './modules/licensing/index.ts';

@@ -5,16 +5,20 @@ import {
   hourlySeriesAnswer,
   hourlySeriesQuery,
   hwidSchema,
+  leaseAnswer,
+  leaseRenewInput,
   myBotAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
+import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { botOverviewOf } from './bot-overview.ts';
 import { botTimeline, staffBotTimeline, timelineHwidOf } from './bot-timeline.ts';
 import { onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
+import { renewLease } from './lease-renewal.ts';
 
 export const botRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -77,5 +81,23 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ data: await onlineBotsPerHour(ctx, request.query.days) }),
+  );
+};
+
+/** `POST /api/bot/lease`: the agent renews its lease with its bot session. */
+export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  app.post(
+    '/bot/lease',
+    {
+      config: { errors: [401, 403, 426, 429] },
+      preHandler: [
+        limitPerIp('leaseRenewalPerIp'),
+        // Per bot session (hashed: no token in the limiter's keys), not per address.
+        (request) => ctx.limiter.hit('leaseRenewal', hashSecret(request.body.token)),
+      ],
+      schema: { tags: ['bot'], body: leaseRenewInput, response: { 200: leaseAnswer } },
+    },
+    async (request) => ({ lease: await renewLease(ctx, request.body) }),
   );
 };

@@ -11,6 +11,6 @@ export {
   signKeySet,
 } from './key-set.service.ts';
 export { issueLease, signLease } from './lease.service.ts';
-export { jwksRoutes, leaseRoutes, signingKeysAdminRoutes } from './licensing.routes.ts';
+export { jwksRoutes, signingKeysAdminRoutes } from './licensing.routes.ts';
 export { currentSigner, resealSigningKeys } from './signing-keys.service.ts';
 export { signingKeys } from './signing-keys.table.ts';

@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { BOT_PERMISSIONS, type BotPermission, LEASE_TYPE, type LeaseClaims } from '@bot/contracts';
 import { SignJWT } from 'jose';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
-import { findPermissionEnds, getUserPermissions } from '../access/index.ts';
-import { canRunBot, findBotSessionByToken, isOutdatedAgent } from '../bots/index.ts';
+import { findPermissionEnds } from '../access/index.ts';
 import { listSubscriptions } from '../orders/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { listWhitelistedAccountNames } from '../whitelist/index.ts';
@@ -92,18 +90,4 @@ export function leaseTimes(input: {
   const expiresAt = Math.max(issued + 1000, Math.min(issued + input.lifetimeMs, latestEnd));
   const graceMs = Math.max(0, Math.min(input.graceMs, latestEnd - expiresAt));
   return { expiresAt: new Date(expiresAt), graceSeconds: Math.floor(graceMs / 1000) };
-}
-
-/**
- * `POST /api/bot/lease`: a fresh lease for a live bot session (the same checks as its socket: an
- * unexpired, unrevoked session for the PC still bound to a non-banned user holding a bot permission).
- */
-export async function renewLease(ctx: AppContext, input: { token: string; hwid: string }): Promise<string> {
-  const session = await findBotSessionByToken(ctx, input);
-  if (!session) throw new AppError('BOT_SESSION_INVALID');
-  const { minBotVersion } = await getSettings(ctx);
-  if (isOutdatedAgent(session.version, minBotVersion)) throw new AppError('BOT_VERSION_OUTDATED');
-  if (!canRunBot(await getUserPermissions(ctx, session.userId)))
-    throw new AppError('BOT_PERMISSION_REQUIRED');
-  return issueLease(ctx, { userId: session.userId, hwid: session.hwid, agentHwid: session.agentHwid });
 }

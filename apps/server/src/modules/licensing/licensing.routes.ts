@@ -5,8 +5,6 @@ import {
   KEY_SET_PATH,
   keySetAnswer,
   keySetStatusAnswer,
-  leaseAnswer,
-  leaseRenewInput,
   signingKeyAnswer,
   signingKeysAnswer,
   trustRootSchema,
@@ -15,11 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
 import { auditActorOf, requirePermission } from '../../core/guards.ts';
-import { hashSecret } from '../../core/ids.ts';
-import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
 import { developmentRootPublicKey, keySetStatus, publishedKeySet, revokeKey } from './key-set.service.ts';
-import { renewLease } from './lease.service.ts';
 import { listSigningKeys, publishedKeys } from './signing-keys.service.ts';
 
 /**
@@ -86,24 +81,6 @@ export const jwksRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!root) throw new AppError('NOT_FOUND', { message: 'Aucune racine de développement ici.' });
       return root as never;
     },
-  );
-};
-
-/** `POST /api/bot/lease`: the agent renews its lease with its bot session. */
-export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { ctx } = app;
-  app.post(
-    '/bot/lease',
-    {
-      config: { errors: [401, 403, 426, 429] },
-      preHandler: [
-        limitPerIp('leaseRenewalPerIp'),
-        // Per bot session (hashed: no token in the limiter's keys), not per address.
-        (request) => ctx.limiter.hit('leaseRenewal', hashSecret(request.body.token)),
-      ],
-      schema: { tags: ['bot'], body: leaseRenewInput, response: { 200: leaseAnswer } },
-    },
-    async (request) => ({ lease: await renewLease(ctx, request.body) }),
   );
 };
 
