@@ -12,7 +12,6 @@ Exit codes: 0 stopped by a signal, 2 refused for good by the platform, 3 the pla
 """
 
 import hashlib
-import hmac
 import json
 import os
 import random
@@ -20,12 +19,12 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
-from datetime import datetime, timezone
 
 import requests
 import socketio
 
+from agent_log import AgentLog
+from machine import DEFAULT_HWID_PRODUCT_KEY, machine_components
 from trust import KeyTrust, LeaseVerifier, TrustError, is_secure_url, verify_manifest
 
 # Refusals after which reconnecting cannot help (docs/licensing.md, the SDK's README).
@@ -34,10 +33,7 @@ FINAL_CODES = {
     "ACCOUNT_BANNED", "ACCOUNT_NOT_ACTIVATED", "HWID_MISMATCH", "HWID_TAKEN", "HWID_RELEASED",
     "HWID_CHANGE_LIMIT",
 }
-DEFAULT_HWID_PRODUCT_KEY = "bot-platform:hwid-components:v1"
 REPORT_EVERY_SECONDS = 2  # well under the server's silence timeout, under its 4 reports a second
-LOG_BATCH_MAX_LINES = 50
-LOG_RECENT_LINES = 500
 RETRY_SECONDS = 60
 
 
@@ -58,82 +54,10 @@ class ApiError(Exception):
         self.details = body.get("details") or {}
 
 
-def now_iso():
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
 def reconnection_delay(attempt):
     """Doubling from 1 s to 5 s, ±50 % (the specification's reconnection settings)."""
     base = min(5.0, 1.0 * 2**attempt)
     return random.uniform(base * 0.5, min(5.0, base * 1.5))
-
-
-def machine_components(product_key):
-    """The PC's parts as the platform wants them: HMAC-SHA-256 under the product key, never raw."""
-    raw = {"machine": read_first(["/etc/machine-id", "/var/lib/dbus/machine-id"]), "cpu": cpu_model()}
-    return {
-        name: hmac.new(product_key.encode(), f"{name}:{value.strip().lower()}".encode(), hashlib.sha256).hexdigest()
-        for name, value in raw.items()
-        if value
-    }
-
-
-def read_first(paths):
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as file:
-                value = file.read().strip()
-            if value:
-                return value
-        except OSError:
-            continue
-    return None
-
-
-def cpu_model():
-    for line in (read_first(["/proc/cpuinfo"]) or "").splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return None
-
-
-class AgentLog:
-    """The agent's log: a ring buffer, streamed only while someone reads the journal (decision 209)."""
-
-    def __init__(self, send):
-        self.send = send
-        self.ring = deque(maxlen=LOG_RECENT_LINES)
-        self.queue = []
-        self.streaming = False
-        self.lock = threading.Lock()
-
-    def write(self, level, message):
-        line = {"level": level, "time": now_iso(), "message": message[:1000]}
-        print(f"[{level}] {message}", file=sys.stderr, flush=True)
-        with self.lock:
-            self.ring.append(line)
-            if self.streaming:
-                self.queue.append(line)
-
-    def start(self):
-        """The journal was opened: the recent lines first (`backlog`), then each new one."""
-        with self.lock:
-            self.streaming = True
-            backlog = list(self.ring)
-            self.queue = []
-        for at in range(0, len(backlog), LOG_BATCH_MAX_LINES):
-            self.send({"lines": backlog[at : at + LOG_BATCH_MAX_LINES], "backlog": True})
-
-    def stop(self):
-        with self.lock:
-            self.streaming = False
-            self.queue = []
-
-    def flush(self):
-        with self.lock:
-            lines, self.queue = self.queue[:LOG_BATCH_MAX_LINES], self.queue[LOG_BATCH_MAX_LINES:]
-        if lines:
-            self.send({"lines": lines})
 
 
 class Agent:
