@@ -53,7 +53,7 @@ import {
   writeSessionTouches,
 } from './modules/auth/index.ts';
 import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
-import { botRoutes, leaseRoutes } from './modules/bots/index.ts';
+import { botRoutes, findBotSessionByToken, leaseRoutes } from './modules/bots/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
 import { idempotency } from './modules/idempotency/index.ts';
@@ -241,6 +241,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     findSession: (token, options) => findSessionByToken(ctx, token, options),
     hasPermissions: (userId, required) => hasPermissions(ctx, userId, required),
     assertStaffSecondFactor: (session) => assertStaffSecondFactor(ctx, session),
+    findBotSession: (input) => findBotSessionByToken(ctx, input),
   });
   // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
   // and closes the database, for at most a couple of seconds (docs/operations.md).

@@ -29,6 +29,14 @@ export interface SessionAuthority {
   hasPermissions(userId: string, required: readonly Permission[]): Promise<boolean>;
   /** Throws `TWO_FACTOR_ENROLLMENT_REQUIRED` when the site requires two-factor of staff and this one lacks it. */
   assertStaffSecondFactor(session: AuthenticatedSession): Promise<void>;
+  /** The live bot session behind an agent's token, for the PC it is bound to (`hwid`). */
+  findBotSession(input: { token: string; hwid: string }): Promise<BotSessionOfRequest | undefined>;
+}
+
+/** Whose bot calls, and from which bound PC. */
+export interface BotSessionOfRequest {
+  userId: string;
+  hwid: string;
 }
 
 declare module 'fastify' {
@@ -125,6 +133,23 @@ export function requireAnyPermission(...accepted: Permission[]): Guard {
     },
     [401, 403],
   );
+}
+
+/**
+ * The bot session of a bot agent's request, for its PC: 401 `BOT_SESSION_INVALID` when the token is
+ * unknown, expired, revoked, too long or bound to another PC.
+ */
+export async function botSessionOf(
+  request: FastifyRequest,
+  input: { token: string | undefined; hwid: string },
+): Promise<BotSessionOfRequest> {
+  const { token, hwid } = input;
+  const session =
+    token && token.length <= 256
+      ? await request.server.sessionAuthority.findBotSession({ token, hwid })
+      : undefined;
+  if (!session) throw new AppError('BOT_SESSION_INVALID');
+  return session;
 }
 
 /** The session of a request already passed through a guard. */

@@ -287,3 +287,10 @@ export async function findUsersWithGrantsExpiredBetween(
     .where(and(gt(userGrants.expiresAt, from), lte(userGrants.expiresAt, to)));
   return rows.map((row) => row.userId);
 }
+
+/** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
+const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
+
+export function canRunBot(held: readonly Permission[]): boolean {
+  return BOT_PERMISSIONS.some((name) => held.includes(name));
+}

@@ -1,17 +1,11 @@
-import type {
-  BotSessionAnswer,
-  ErrorDetails,
-  HwidComponents,
-  Permission,
-  ReleaseChannel,
-} from '@bot/contracts';
+import type { BotSessionAnswer, ErrorDetails, HwidComponents, ReleaseChannel } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext, TxContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
-import { getUserPermissions } from '../access/index.ts';
+import { canRunBot, getUserPermissions } from '../access/index.ts';
 import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { forgetBotLogOfPc } from '../bot-log/index.ts';
 import { endCommandsOfUnboundPc } from '../commands/index.ts';
@@ -24,15 +18,8 @@ import { writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
 import { bindOrRecognisePc } from './pc-identity.ts';
 
-/** Either bot permission lets the bot run (a package may grant only one of them): decision 201. */
-const BOT_PERMISSIONS: readonly Permission[] = ['can_useGathering', 'can_useTreasure'];
-
 /** Where customers download builds (signed in, with either bot permission: decision 900). */
 const DOWNLOAD_PAGE = '/started';
-
-export function canRunBot(held: readonly Permission[]): boolean {
-  return BOT_PERMISSIONS.some((name) => held.includes(name));
-}
 
 /**
  * Opens a bot session for the agent holding the user's access key: binds the hwid on first use,

@@ -5,7 +5,6 @@ export { botOverviewOf, listPcsOfUser } from './bot-overview.ts';
 export { ActivityRecorder, pruneBotHistory } from './bots.history.ts';
 export { botRoutes, leaseRoutes } from './bots.routes.ts';
 export {
-  canRunBot,
   findAllowedAccounts,
   findAllowedAccountsOfUsers,
   findBotSessionByToken,

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
-import { getUserPermissions } from '../access/index.ts';
+import { canRunBot, getUserPermissions } from '../access/index.ts';
 import { issueLease } from '../licensing/index.ts';
 import { getSettings } from '../settings/index.ts';
-import { canRunBot, findBotSessionByToken, isOutdatedAgent, outdatedAgentDetails } from './bots.service.ts';
+import { findBotSessionByToken, isOutdatedAgent, outdatedAgentDetails } from './bots.service.ts';
 
 /**
  * `POST /api/bot/lease`: a fresh lease for a live bot session (the same checks as its socket: an

@@ -1,9 +1,14 @@
 import { ERRORS, type ErrorCode, type Permission, SOCKET_EVENTS } from '@bot/contracts';
 import type { AppContext } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
-import { findUsersWithGrantsExpiredBetween, getUserPermissions, mayReadBotOf } from '../access/index.ts';
+import {
+  canRunBot,
+  findUsersWithGrantsExpiredBetween,
+  getUserPermissions,
+  mayReadBotOf,
+} from '../access/index.ts';
 import { mayReadBotLog } from '../bot-log/index.ts';
-import { canRunBot, findAllowedAccounts, isOutdatedAgent, outdatedAgentDetails } from '../bots/index.ts';
+import { findAllowedAccounts, isOutdatedAgent, outdatedAgentDetails } from '../bots/index.ts';
 import { runningMaintenance } from '../maintenance-windows/index.ts';
 import { getSettings, toPublicSettings } from '../settings/index.ts';
 import {

@@ -7,11 +7,10 @@ import {
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
-import { getPermissionsOfUsers, mayReadBotOf } from '../access/index.ts';
+import { canRunBot, getPermissionsOfUsers, mayReadBotOf } from '../access/index.ts';
 import { findSessionsByTokens } from '../auth/index.ts';
 import { mayReadBotLog } from '../bot-log/index.ts';
 import {
-  canRunBot,
   findAllowedAccountsOfUsers,
   findBotSessionsByTokens,
   isOutdatedAgent,

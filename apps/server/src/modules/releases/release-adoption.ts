@@ -2,8 +2,6 @@ import type { VersionAdoption } from '@bot/contracts';
 import { asc, eq, gt, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
-import { AppError } from '../../core/errors.ts';
-import { findBotSessionByToken } from '../bots/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { users } from '../users/index.ts';
 import { agentUpdateDeferrals, agentVersionSamples } from './releases.table.ts';
@@ -76,18 +74,19 @@ export async function readAdoption(ctx: AppContext, now = new Date()) {
   };
 }
 
-/** An agent puts an update off ("pas maintenant"): kept per PC, shown to staff until it ends. */
+/**
+ * An agent puts an update off ("pas maintenant"): kept per PC (the one its bot session is bound
+ * to), shown to staff until it ends.
+ */
 export async function deferUpdate(
   ctx: AppContext,
-  input: { token: string; hwid: string; version: string; minutes: number; now?: Date },
+  input: { hwid: string; version: string; minutes: number; now?: Date },
 ): Promise<{ until: string }> {
-  const session = await findBotSessionByToken(ctx, { token: input.token, hwid: input.hwid });
-  if (!session) throw new AppError('BOT_SESSION_INVALID');
   const at = input.now ?? new Date();
   const until = new Date(at.getTime() + input.minutes * 60_000);
   await ctx.db
     .insert(agentUpdateDeferrals)
-    .values({ hwid: session.hwid, version: input.version, until, at })
+    .values({ hwid: input.hwid, version: input.version, until, at })
     .onConflictDoUpdate({ target: agentUpdateDeferrals.hwid, set: { version: input.version, until, at } });
   return { until: until.toISOString() };
 }

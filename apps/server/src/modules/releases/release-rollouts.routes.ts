@@ -9,7 +9,7 @@ import {
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditActorOf, requirePermission } from '../../core/guards.ts';
+import { auditActorOf, botSessionOf, requirePermission } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { deferUpdate, readAdoption } from './release-adoption.ts';
 import { changeRollout, yankRelease } from './release-rollouts.ts';
@@ -79,6 +79,9 @@ export const releaseRolloutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ until: z.string() }) },
       },
     },
-    async (request) => deferUpdate(ctx, request.body),
+    async (request) => {
+      const { hwid } = await botSessionOf(request, request.body);
+      return deferUpdate(ctx, { hwid, version: request.body.version, minutes: request.body.minutes });
+    },
   );
 };

@@ -18,8 +18,7 @@ import { pageOfItems } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
 import { auditActorOf, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { getUserPermissions } from '../access/index.ts';
-import { canRunBot } from '../bots/index.ts';
+import { canRunBot, getUserPermissions } from '../access/index.ts';
 import { getUserById } from '../users/index.ts';
 import {
   downloadLink,

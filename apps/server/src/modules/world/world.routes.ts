@@ -13,10 +13,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
-import { AppError } from '../../core/errors.ts';
-import { auditActorOf, readBearerToken, requireAnyPermission, requirePermission } from '../../core/guards.ts';
+import {
+  auditActorOf,
+  botSessionOf,
+  readBearerToken,
+  requireAnyPermission,
+  requirePermission,
+} from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { findBotSessionByToken } from '../bots/index.ts';
 import {
   createRoute,
   deleteRoute,
@@ -67,12 +71,10 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const token = readBearerToken(request);
-      const session =
-        token && token.length <= 256
-          ? await findBotSessionByToken(ctx, { token, hwid: request.query.hwid })
-          : undefined;
-      if (!session) throw new AppError('BOT_SESSION_INVALID');
+      const session = await botSessionOf(request, {
+        token: readBearerToken(request),
+        hwid: request.query.hwid,
+      });
       const data = await listPublishedRoutes(ctx, await routeKindsOf(ctx, session.userId));
       return { data, total: data.length };
     },
