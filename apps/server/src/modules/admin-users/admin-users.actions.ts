@@ -51,11 +51,11 @@ export async function activateUserByStaff(
 }
 
 /** Mails a new activation link to an account still waiting for activation. */
-export async function resendActivationByStaff(
+export function resendActivationByStaff(
   ctx: AppContext,
   input: { userId: string; actor: AuditActor },
 ): Promise<void> {
-  await onManagedUser(ctx, input, async (tx, user) => {
+  return onManagedUser(ctx, input, async (tx, user) => {
     if (user.activatedAt) throw new AppError('ALREADY_ACTIVATED');
     if (user.bannedAt) throw new AppError('USER_BANNED');
     await resendConfirmation(tx, user.username, input.actor);
@@ -155,7 +155,6 @@ export async function setUserDiscordId(
   input: { userId: string; discordId: string | null; actor: AuditActor },
 ): Promise<void> {
   await onManagedUser(ctx, input, async (tx, user) => {
-    await updateDiscordId(tx, user.id, input.discordId);
     await writeAudit(tx, {
       actor: input.actor,
       action: 'user.discord',
@@ -163,7 +162,7 @@ export async function setUserDiscordId(
       before: { discordId: user.discordId },
       after: { discordId: input.discordId },
     });
-    tx.events.emit('user.changed', { userId: user.id });
+    await updateDiscordId(tx, user.id, input.discordId);
   });
 }
 

@@ -6,13 +6,7 @@ import { getNextHwidResetAt, revokeBotSessions, unbindAllowanceOf, unbindPc } fr
 import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/index.ts';
 
 function cooldownRefusal(nextAllowed: Date): AppError {
-  const when = nextAllowed.toLocaleString('fr-FR', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
   return new AppError('HWID_RESET_COOLDOWN', {
-    message: `Vous avez déjà délié votre PC récemment. Prochaine déliaison possible le ${when} (heure de Paris).`,
     retryAfter: Math.ceil((nextAllowed.getTime() - Date.now()) / 1000),
     details: { nextResetAt: nextAllowed.toISOString() },
   });
@@ -30,13 +24,7 @@ export async function getHwidResetAllowance(ctx: AppContext, userId: string): Pr
 }
 
 function limitRefusal(nextAllowed: Date, limit: number): AppError {
-  const when = nextAllowed.toLocaleString('fr-FR', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'short',
-    timeStyle: 'short',
-  });
   return new AppError('HWID_RESET_LIMIT', {
-    message: `Vous avez déjà délié votre PC ${limit} fois sur 30 jours, le maximum. Prochaine déliaison possible le ${when} (heure de Paris), ou contactez le support.`,
     retryAfter: Math.max(1, Math.ceil((nextAllowed.getTime() - Date.now()) / 1000)),
     details: { nextResetAt: nextAllowed.toISOString(), limit },
   });
@@ -103,6 +91,5 @@ export function changeMyDiscordId(
       before: { discordId: user.discordId },
       after: { discordId: input.discordId },
     });
-    tx.events.emit('user.changed', { userId: user.id });
   });
 }

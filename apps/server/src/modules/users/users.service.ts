@@ -1,7 +1,7 @@
 import type { HwidComponents, User } from '@bot/contracts';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
@@ -86,7 +86,7 @@ export async function findHwidsOfUsers(
 
 export async function getUserById(ctx: AppContext, userId: string): Promise<UserRow> {
   const row = await findUserById(ctx, userId);
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  if (!row) throw new AppError('USER_NOT_FOUND');
   return row;
 }
 
@@ -96,7 +96,7 @@ export async function getUserById(ctx: AppContext, userId: string): Promise<User
  */
 export async function lockUser(tx: AppContext, userId: string): Promise<UserRow> {
   const [row] = await tx.db.select().from(users).where(eq(users.id, userId)).for('update');
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Utilisateur introuvable.' });
+  if (!row) throw new AppError('USER_NOT_FOUND');
   return row;
 }
 
@@ -155,12 +155,14 @@ export async function updatePasswordHash(
   await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
+/** Changes a user's Discord id; the user caches drop it at the commit. */
 export async function updateDiscordId(
-  ctx: AppContext,
+  tx: TxContext,
   userId: string,
   discordId: string | null,
 ): Promise<void> {
-  await ctx.db.update(users).set({ discordId }).where(eq(users.id, userId));
+  await tx.db.update(users).set({ discordId }).where(eq(users.id, userId));
+  tx.events.emit('user.changed', { userId });
 }
 
 /** Binds a PC to a user who has none (forgetting the released one); false when one is bound. */
