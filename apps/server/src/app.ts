@@ -30,7 +30,7 @@ import { tightenTree } from './core/private-files.ts';
 import { RateLimiter } from './core/rate-limiter.ts';
 import { openRedis, waitForRedis } from './core/redis.ts';
 import { logRequests } from './core/request-log.ts';
-import { documentAnswers, documentTransform } from './core/route-docs.ts';
+import { documentAnswers, documentTransform, SECURITY_SCHEMES } from './core/route-docs.ts';
 import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
@@ -285,20 +285,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openapi: {
       info: { title: `API ${APP_NAME}`, version: '1.0.0' },
       servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Jeton de session web (POST /api/auth/login)',
-          },
-          botSession: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Jeton de session de bot (token de POST /api/bot/sessions) : docs/protocol.md',
-          },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: documentTransform({ summaries: OPERATION_SUMMARIES, examples: OPERATION_EXAMPLES }),
   });

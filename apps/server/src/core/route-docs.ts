@@ -34,6 +34,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Service momentanément indisponible (SERVICE_UNAVAILABLE, MAINTENANCE)',
 };
 
+/** The tokens the document's operations declare: a web session's, and a bot session's (docs/protocol.md). */
+export const SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'Jeton de session web (POST /api/auth/login)' },
+  botSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Jeton de session de bot (token de POST /api/bot/sessions) : docs/protocol.md',
+  },
+} as const;
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Statuses the handler itself may refuse with, beyond the ones every route documents. */
