@@ -28,7 +28,7 @@ describe('API input guards', () => {
     for (const answer of await Promise.all(attempts)) {
       expect(answer).toMatchObject({
         status: 400,
-        body: { code: 'VALIDATION_ERROR', error: 'Le caractère nul (U+0000) n’est pas accepté.' },
+        body: { code: 'NUL_CHARACTER', error: 'Le caractère nul (U+0000) n’est pas accepté.' },
       });
     }
   });
@@ -58,7 +58,10 @@ describe('API input guards', () => {
       undefined,
       admin.token,
     );
-    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'UNKNOWN_QUERY_PARAMETER', details: { names: ['stauts'] } },
+    });
     expect((answer.body as { error: string }).error).toContain('stauts');
     // Declared ones pass.
     expect((await apiClient(server)('GET', '/admin/users?page=1&q=bob', undefined, admin.token)).status).toBe(

@@ -1,4 +1,6 @@
+import { DEV_TRUST_ROOT_PATH, KEY_SET_PATH } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
+import { keySets } from '../src/modules/licensing/key-sets.table.ts';
 import { PUBLIC_INSTALLATION_ENV, startTestServer } from './harness.ts';
 
 // A production deploy that forgets its Stripe keys used to take every checkout through the sandbox:
@@ -19,6 +21,18 @@ describe('a public installation', () => {
     try {
       const health = await fetch(`${server.api}/healthz`);
       expect(health.status).toBe(200);
+      // No development root off loopback; and with no signed key set, nothing to serve.
+      const root = await fetch(`${server.url}${DEV_TRUST_ROOT_PATH}`);
+      expect({ status: root.status, body: await root.json() }).toMatchObject({
+        status: 404,
+        body: { code: 'DEV_TRUST_ROOT_ABSENT' },
+      });
+      await server.app.ctx.db.delete(keySets);
+      const keySet = await fetch(`${server.url}${KEY_SET_PATH}`);
+      expect({ status: keySet.status, body: await keySet.json() }).toMatchObject({
+        status: 404,
+        body: { code: 'KEY_SET_NOT_PUBLISHED' },
+      });
     } finally {
       await server.close();
     }

@@ -10,6 +10,8 @@ export * from './bots.ts';
 export * from './catalog.ts';
 export * from './constants.ts';
 export * from './dates.ts';
+export type { ValidationIssue } from './error-details.ts';
+export * from './error-message.ts';
 export * from './errors.ts';
 export * from './fleet-viewport.ts';
 export * from './french.ts';

@@ -28,9 +28,7 @@ export function orderOf(
   // Own keys only: `sort=constructor` must not reach an inherited property.
   const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
   if (!column) {
-    throw new AppError('VALIDATION_ERROR', {
-      message: `Tri impossible sur « ${field} ». Champs possibles : ${Object.keys(columns).join(', ')}.`,
-    });
+    throw new AppError('SORT_UNKNOWN', { details: { field, allowed: Object.keys(columns) } });
   }
   return descending ? desc(column) : asc(column);
 }
@@ -54,9 +52,7 @@ export function pageOfItems<T>(
     const field = descending ? query.sort.slice(1) : query.sort;
     const key = Object.hasOwn(options.sortKeys, field) ? options.sortKeys[field] : undefined;
     if (!key) {
-      throw new AppError('VALIDATION_ERROR', {
-        message: `Tri impossible sur « ${field} ». Champs possibles : ${Object.keys(options.sortKeys).join(', ')}.`,
-      });
+      throw new AppError('SORT_UNKNOWN', { details: { field, allowed: Object.keys(options.sortKeys) } });
     }
     const direction = descending ? -1 : 1;
     matching.sort((a, b) => direction * compareValues(key(a), key(b)));

@@ -44,8 +44,7 @@ function scanInput(root: unknown): void {
   }
 }
 
-const nulRefusal = () =>
-  new AppError('VALIDATION_ERROR', { message: 'Le caractère nul (U+0000) n’est pas accepté.' });
+const nulRefusal = () => new AppError('NUL_CHARACTER');
 
 function refuseUnknownQueryParameters(request: FastifyRequest): void {
   const given = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
@@ -54,10 +53,7 @@ function refuseUnknownQueryParameters(request: FastifyRequest): void {
   const declared = new Set(schema?.shape ? Object.keys(schema.shape) : []);
   const unknown = given.filter((name) => !declared.has(name));
   if (unknown.length === 0) return;
-  throw new AppError('VALIDATION_ERROR', {
-    message: `Paramètre de requête inconnu : ${unknown.join(', ')}.`,
-    details: unknown.map((name) => ({ path: name, message: 'paramètre inconnu' })),
-  });
+  throw new AppError('UNKNOWN_QUERY_PARAMETER', { details: { names: unknown } });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERRORS, type ErrorCode } from '@bot/contracts';
+import { type ErrorCode, errorMessage } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -86,6 +86,9 @@ function answerFor(
   request: FastifyRequest,
 ): { status: number; body: ErrorBody; retryAfter?: number } {
   if (isAppError(error)) {
+    // A 500 thrown on purpose is a defect the code caught itself (a row just written is missing):
+    // logged with its stack, which names the place, like any other defect.
+    if (error.status === 500) request.log.error({ err: error }, 'erreur interne');
     const body: ErrorBody = { error: error.message, code: error.code };
     if (error.details !== undefined) body.details = error.details;
     return { status: error.status, body, retryAfter: error.retryAfter };
@@ -93,18 +96,17 @@ function answerFor(
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((issue) => ({
       path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-      message: issue.message,
+      message: issue.message ?? '',
     }));
-    const first = issues[0];
-    const message = first
-      ? `${ERRORS.VALIDATION_ERROR.message} ${first.path ? `${first.path} : ` : ''}${first.message}`
-      : ERRORS.VALIDATION_ERROR.message;
-    return { status: 400, body: { error: message, code: 'VALIDATION_ERROR', details: issues } };
+    return {
+      status: 400,
+      body: { error: errorMessage('VALIDATION_ERROR', issues), code: 'VALIDATION_ERROR', details: issues },
+    };
   }
   const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
   if (status < 500) {
     const code = (error.code && FASTIFY_CODES[error.code]) || STATUS_CODES[status] || 'VALIDATION_ERROR';
-    return { status, body: { error: ERRORS[code].message, code } };
+    return { status, body: { error: errorMessage(code), code } };
   }
   if (isDiskFull(error)) {
     request.log.error({ err: error }, 'disque plein : écriture refusée');
@@ -112,7 +114,7 @@ function answerFor(
     const disk = config.databaseUrl ? 'du serveur PostgreSQL' : `du dossier de données (${config.dataDir})`;
     return {
       status: 503,
-      body: { error: `Le disque ${disk} est plein : ${ERRORS.DISK_FULL.message}`, code: 'DISK_FULL' },
+      body: { error: errorMessage('DISK_FULL', { disk }), code: 'DISK_FULL', details: { disk } },
       retryAfter: DISK_FULL_RETRY_AFTER_SECONDS,
     };
   }
@@ -120,12 +122,12 @@ function answerFor(
     request.log.warn({ err: error }, 'base de données indisponible');
     return {
       status: 503,
-      body: { error: ERRORS.SERVICE_UNAVAILABLE.message, code: 'SERVICE_UNAVAILABLE' },
+      body: { error: errorMessage('SERVICE_UNAVAILABLE'), code: 'SERVICE_UNAVAILABLE' },
       retryAfter: DATABASE_RETRY_AFTER_SECONDS,
     };
   }
   request.log.error({ err: error }, 'erreur non gérée');
-  return { status: 500, body: { error: ERRORS.INTERNAL.message, code: 'INTERNAL' } };
+  return { status: 500, body: { error: errorMessage('INTERNAL'), code: 'INTERNAL' } };
 }
 
 /** Node's parser errors before any request exists (Fastify's `clientErrorHandler`), by status. */
@@ -167,7 +169,7 @@ export function writeRawRefusal(
   headers: Record<string, string> = {},
 ): void {
   if (!socket.writable) return;
-  const body = JSON.stringify({ error: ERRORS[code].message, code });
+  const body = JSON.stringify({ error: errorMessage(code), code });
   const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.write(
     `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\n` +

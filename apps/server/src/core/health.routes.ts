@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ERRORS } from '@bot/contracts';
+import { ERRORS, errorMessage } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -93,6 +93,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           503: z.object({
             error: z.string(),
             code: z.enum(['SERVICE_UNAVAILABLE', 'OVERLOADED']),
+            details: z.object({ failing: z.array(z.string()) }).optional(),
             checks,
             load: loadReading.optional(),
           }),
@@ -128,12 +129,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         if (outcome?.status === 'rejected')
           app.log.warn({ err: outcome.reason, check: name }, 'vérification de disponibilité en échec');
       }
+      const details = {
+        failing: failing.map((name) =>
+          labelOf(name, outcomes[entries.findIndex(([entry]) => entry === name)]),
+        ),
+      };
       return reply
         .status(503)
         .header('Retry-After', '5')
         .send({
-          error: `${ERRORS.SERVICE_UNAVAILABLE.message} En échec : ${failing.map((name) => labelOf(name, outcomes[entries.findIndex(([entry]) => entry === name)])).join(', ')}.`,
+          error: errorMessage('SERVICE_UNAVAILABLE', details),
           code: 'SERVICE_UNAVAILABLE' as const,
+          details,
           checks: results,
         });
     },

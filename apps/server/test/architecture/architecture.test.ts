@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { forbiddenImports, type Layout, programOf, writesOutsideOwner } from './code-rules.ts';
+import { bareErrors } from './error-rules.ts';
 import { useCaseViolations } from './use-case-rules.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -189,6 +190,35 @@ describe('server architecture', () => {
       'modules/auth/auth.service.ts: delete t.users (owned by modules/users)',
       'modules/auth/auth.service.ts: raw SQL write of accounts (owned by modules/users)',
       'modules/auth/auth.service.ts: hands accounts (owned by modules/users)',
+    ]);
+  });
+
+  it('the domain modules throw AppError codes, never a bare Error with words of its own', () => {
+    expect(bareErrors(server, layout)).toEqual([]);
+  });
+
+  it('the error rule sees a bare Error however it is built, and lets our own error classes and the CLIs be', () => {
+    const { program, layout: virtual } = virtualServer({
+      'core/errors.ts':
+        'export class AppError extends Error { constructor(readonly code: string) { super(code); } }',
+      'modules/orders/orders.service.ts': `import { AppError } from '../../core/errors.ts';
+        const Failure = Error;
+        export function refuse(kind: number) {
+          if (kind === 1) throw new Error('Commande introuvable.');
+          if (kind === 2) throw Error('Commande introuvable.');
+          if (kind === 3) throw new Failure('Commande introuvable.');
+          if (kind === 4) return Promise.reject(new TypeError('Commande invalide.'));
+          throw new AppError('ORDER_NOT_FOUND');
+        }`,
+      'modules/orders/orders.service.test.ts': "export const t = () => { throw new Error('dans un test'); };",
+      'cli/restore.ts':
+        "export const usage = () => { throw new Error('Indiquez le fichier de sauvegarde.'); };",
+    });
+    expect(bareErrors(program, virtual).map((line) => line.replace(/:\d+:/, ':'))).toEqual([
+      "modules/orders/orders.service.ts: a bare Error (throw AppError('CODE'))",
+      "modules/orders/orders.service.ts: a bare Error (throw AppError('CODE'))",
+      "modules/orders/orders.service.ts: a bare Error (throw AppError('CODE'))",
+      "modules/orders/orders.service.ts: a bare TypeError (throw AppError('CODE'))",
     ]);
   });
 });

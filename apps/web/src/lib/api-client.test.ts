@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkPermissionAnswer } from '@bot/contracts';
+import { checkPermissionAnswer, errorMessage } from '@bot/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, joinUrl, NETWORK_ERROR_MESSAGE } from './api-client.ts';
 import { ApiError } from './api-error.ts';
@@ -108,6 +108,25 @@ describe('api client', () => {
     expect(toasts).toEqual(["Ce nom d'utilisateur est déjà pris."]);
   });
 
+  it('words a code it knows from the contracts’ table, quoting its details, not from the server’s text', async () => {
+    handler = (_request, _body, response) =>
+      json(response, 409, { error: 'Role in use', code: 'ROLE_IN_USE', details: { memberCount: 3 } });
+    const { client, toasts } = setup();
+    const expected = errorMessage('ROLE_IN_USE', { memberCount: 3 });
+    expect(expected).toBe(
+      'Ce rôle est encore attribué à 3 utilisateurs. Retirez-le-leur avant de le supprimer.',
+    );
+    await expect(client.delete('/admin/roles/x')).rejects.toMatchObject({
+      code: 'ROLE_IN_USE',
+      message: expected,
+    });
+    // A code it does not know (a newer server) keeps the server's words.
+    handler = (_request, _body, response) =>
+      json(response, 409, { error: 'Refus inédit.', code: 'NEW_CODE' });
+    await expect(client.delete('/admin/roles/x')).rejects.toMatchObject({ message: 'Refus inédit.' });
+    expect(toasts).toEqual([expected, 'Refus inédit.']);
+  });
+
   it('falls back to the French message of docs/specification.md §7 when the server gives none', async () => {
     handler = (_request, _body, response) => response.writeHead(502).end('<html>Bad gateway</html>');
     const { client, toasts } = setup();
@@ -136,7 +155,7 @@ describe('api client', () => {
     const { client, unauthorized, toasts } = setup('revoked');
     await expect(client.get('/me/info')).rejects.toMatchObject({ status: 401 });
     expect(unauthorized).toHaveLength(1);
-    expect(unauthorized[0]?.message).toBe('Session expirée.');
+    expect(unauthorized[0]?.message).toBe(errorMessage('UNAUTHORIZED'));
     expect(toasts).toEqual([]); // the session handler shows it once, after logging out
   });
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './api-error.ts';
+import { codeOf, detailsOf, messageOf } from './error-answer.ts';
 
 export interface RequestOptions<T> {
   /** JSON, or a Blob sent as `application/octet-stream`. */
@@ -67,8 +68,8 @@ export function createApiClient(deps: ApiClientDeps) {
     if (!response.ok) {
       const error = new ApiError(
         response.status,
-        readCode(payload),
-        readMessage(payload) ?? fallback,
+        codeOf(payload),
+        messageOf(payload) ?? fallback,
         readField(payload),
       );
       if (response.status === 401 && token) {
@@ -116,27 +117,10 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function readMessage(payload: unknown): string | undefined {
-  if (payload && typeof payload === 'object' && 'error' in payload) {
-    const { error } = payload as { error: unknown };
-    if (typeof error === 'string' && error.trim()) return error;
-  }
-  return undefined;
-}
-
 /** `details.field` of an error answer: the form field the server's refusal concerns. */
 function readField(payload: unknown): string | undefined {
-  if (!payload || typeof payload !== 'object' || !('details' in payload)) return undefined;
-  const { details } = payload as { details: unknown };
+  const details = detailsOf(payload);
   if (!details || typeof details !== 'object' || !('field' in details)) return undefined;
   const { field } = details as { field: unknown };
   return typeof field === 'string' ? field : undefined;
-}
-
-function readCode(payload: unknown): string {
-  if (payload && typeof payload === 'object' && 'code' in payload) {
-    const { code } = payload as { code: unknown };
-    if (typeof code === 'string') return code;
-  }
-  return 'UNKNOWN';
 }

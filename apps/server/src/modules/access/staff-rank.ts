@@ -1,8 +1,8 @@
-import { isStaffPermission, PERMISSIONS, type Permission, permissionLabel } from '@bot/contracts';
+import { isStaffPermission, PERMISSIONS, type Permission } from '@bot/contracts';
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, isAppError } from '../../core/errors.ts';
 import { rolePermissions, userRoles } from '../roles/index.ts';
 import { findUserByHwid, findUserById, getUserById, users } from '../users/index.ts';
 import { getPermissionsOfUsers, getUserPermissions } from './access.service.ts';
@@ -48,19 +48,10 @@ async function rankRefusalOf(
   return rankRefusal(actorRank, { ...input.target, held: await getUserPermissions(ctx, input.target.id) });
 }
 
-/** The refusal of a write (`verb` "modifier") or a read ("consulter"), with the code writes always used. */
-function refusalError(refusal: RankRefusal, verb: 'modifier' | 'consulter'): AppError {
-  if ('administrator' in refusal)
-    return new AppError('FORBIDDEN', {
-      message:
-        verb === 'modifier'
-          ? 'Seul un administrateur peut modifier un compte administrateur.'
-          : 'Seul un administrateur peut consulter les données d’un compte administrateur.',
-    });
-  return new AppError('FORBIDDEN', {
-    message: `Ce compte a des permissions que vous n'avez pas : ${refusal.missing.map(permissionLabel).join(', ')}.`,
-    details: { missing: refusal.missing },
-  });
+/** The refusal of a write or a read: the same codes for both (decision 404). */
+function refusalError(refusal: RankRefusal): AppError {
+  if ('administrator' in refusal) return new AppError('ADMINISTRATOR_ONLY');
+  return new AppError('OUTRANKED', { details: { missing: refusal.missing } });
 }
 
 /** Throws FORBIDDEN unless the actor outranks the target of a staff action (decision 404). */
@@ -69,7 +60,7 @@ export async function assertRankForWrite(
   input: { actorId: string | null; target: { id: string; isAdministrator: boolean } },
 ): Promise<void> {
   const refusal = await rankRefusalOf(ctx, input);
-  if (refusal) throw refusalError(refusal, 'modifier');
+  if (refusal) throw refusalError(refusal);
 }
 
 /**
@@ -83,7 +74,7 @@ export async function assertMayReadUser(
 ): Promise<void> {
   const target = await getUserById(ctx, input.userId);
   const refusal = await rankRefusalOf(ctx, { actorId: input.actorId, target });
-  if (refusal) throw refusalError(refusal, 'consulter');
+  if (refusal) throw refusalError(refusal);
 }
 
 /**
@@ -140,7 +131,7 @@ export async function mayReadBotOf(
     await assertMayReadBotOf(ctx, input);
     return true;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'FORBIDDEN') return false;
+    if (isAppError(error, 'OUTRANKED') || isAppError(error, 'ADMINISTRATOR_ONLY')) return false;
     throw error;
   }
 }

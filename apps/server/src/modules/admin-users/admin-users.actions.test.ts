@@ -48,6 +48,11 @@ describe('actions', () => {
     const mail = await server.mail.waitFor({ to: pending.user.email });
     expect(mail.text).toContain('token=');
     expect(await auditOf('user.resend_activation', pending.user.id)).toHaveLength(1);
+    const banned = await server.createUser({ activated: false });
+    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
+    expect(
+      await call('POST', `/admin/users/${banned.user.id}/resend-activation`, undefined, staff.token),
+    ).toMatchObject({ status: 409, body: { code: 'USER_BANNED' } });
 
     const activated = await call<{ data: { activated: boolean } }>(
       'POST',
@@ -118,11 +123,10 @@ describe('actions', () => {
     const admin = await server.createUser({ isAdministrator: true });
     expect(
       (await call('POST', `/admin/users/${staff.user.id}/ban`, { reason: 'moi-même' }, staff.token)).body,
-    ).toMatchObject({ code: 'BAN_FORBIDDEN' });
+    ).toMatchObject({ code: 'BAN_SELF' });
     expect(
-      (await call('POST', `/admin/users/${admin.user.id}/ban`, { reason: 'administrateur' }, staff.token))
-        .status,
-    ).toBe(403);
+      await call('POST', `/admin/users/${admin.user.id}/ban`, { reason: 'administrateur' }, staff.token),
+    ).toMatchObject({ status: 403, body: { code: 'BAN_ADMINISTRATOR' } });
   });
 
   it('sets roles: permissions change on the next request, audited with before/after', async () => {
@@ -143,7 +147,10 @@ describe('actions', () => {
       staff.token,
     );
     expect(escalation.status).toBe(403);
-    expect(escalation.body).toMatchObject({ details: { missing: ['can_manageAudit'] } });
+    expect(escalation.body).toMatchObject({
+      code: 'PERMISSION_NOT_HELD',
+      details: { missing: ['can_manageAudit'] },
+    });
     // Staff read the permission's French label, never its code (the code stays in details).
     expect((escalation.body as { error: string }).error).toContain("Consulter le journal d'audit");
     expect((escalation.body as { error: string }).error).not.toContain('can_');
@@ -197,7 +204,8 @@ describe('actions', () => {
     const onAdmin = await call('DELETE', `/admin/users/${admin.user.id}/sessions`, undefined, staff.token);
     expect(onAdmin.status).toBe(403);
     expect(onAdmin.body).toMatchObject({
-      error: 'Seul un administrateur peut modifier un compte administrateur.',
+      code: 'ADMINISTRATOR_ONLY',
+      error: 'Seul un administrateur peut modifier ou consulter un compte administrateur.',
     });
     const granted = await call<{ data: { id: string; expiresAt: string; isActive: boolean } }>(
       'POST',

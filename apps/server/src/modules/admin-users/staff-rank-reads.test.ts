@@ -30,14 +30,14 @@ describe('reads of one user’s data follow the staff rank (issue 43)', () => {
   it('refuses a can_manageUsers-only staff member every read of a user holding can_manageSettings', async () => {
     for (const read of READS) {
       const answer = await call('GET', `/admin/users/${senior.user.id}${read}`, undefined, support.token);
-      expect(answer, read).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(answer, read).toMatchObject({ status: 403, body: { code: 'OUTRANKED' } });
       expect((answer.body as { details: { missing: string[] } }).details.missing, read).toEqual([
         'can_manageSettings',
       ]);
     }
     for (const read of READS) {
       const answer = await call('GET', `/admin/users/${admin.user.id}${read}`, undefined, senior.token);
-      expect(answer, read).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(answer, read).toMatchObject({ status: 403, body: { code: 'ADMINISTRATOR_ONLY' } });
     }
   });
 
@@ -261,7 +261,7 @@ describe('payments of an outranking buyer keep the accounts, not the provider’
 
     await call('POST', `/payments/sandbox/${adminOrder.id}/succeed`, undefined, admin.token);
     const receipt = await call('GET', `/admin/payments/${adminOrder.id}/receipt`, undefined, cashier.token);
-    expect(receipt).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect(receipt).toMatchObject({ status: 403, body: { code: 'ADMINISTRATOR_ONLY' } });
     expect(
       (await call('GET', `/admin/payments/${adminOrder.id}/receipt`, undefined, admin.token)).status,
     ).toBe(200);

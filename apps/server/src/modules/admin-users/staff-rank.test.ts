@@ -38,7 +38,7 @@ describe('staff rank (issue 30)', () => {
     });
     for (const action of actionsOn(senior)) {
       const answer = await action();
-      expect(answer).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(answer).toMatchObject({ status: 403, body: { code: 'OUTRANKED' } });
       expect((answer.body as { details: { missing: string[] } }).details.missing.sort()).toEqual([
         'can_managePermissions',
         'can_manageRoles',
@@ -91,6 +91,6 @@ describe('staff rank (issue 30)', () => {
         { permission: 'can_manageSettings', expiresAt: null },
         support.token,
       ),
-    ).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    ).toMatchObject({ status: 403, body: { code: 'PERMISSION_NOT_HELD' } });
   });
 });

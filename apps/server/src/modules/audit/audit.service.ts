@@ -14,6 +14,7 @@ import {
   pageTotal,
 } from '../../core/admin-list.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
+import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { findOutrankingUserIds, outrankedByCondition } from '../access/index.ts';
 import { users } from '../users/index.ts';
@@ -39,8 +40,7 @@ export interface AuditEntry {
  * fails its first test instead of leaving a change without its trace (or a trace without its change).
  */
 export async function writeAudit(tx: AppContext, entry: AuditEntry): Promise<void> {
-  if (!isInTransaction(tx))
-    throw new Error(`audit « ${entry.action} » écrit hors de la transaction de son changement`);
+  if (!isInTransaction(tx)) throw new AppError('AUDIT_OUTSIDE_TRANSACTION');
   await tx.db.insert(auditLog).values({
     id: newId(),
     actorId: entry.actor.id,

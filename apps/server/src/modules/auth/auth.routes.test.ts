@@ -180,7 +180,7 @@ describe('POST /auth/activate', () => {
     const payload = { username: input.username, token: link.searchParams.get('token') };
     expect((await call('POST', '/auth/activate', payload)).body).toEqual({ success: true });
     const again = await call('POST', '/auth/activate', payload);
-    expect(again).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
+    expect(again).toMatchObject({ status: 400, body: { code: 'ACTIVATION_REFUSED' } });
     // Every failure is one answer: used token, unknown user, wrong token.
     const unknown = await call('POST', '/auth/activate', { username: 'personne_ici', token: payload.token });
     const wrong = await call('POST', '/auth/activate', { username: input.username, token: 'pas-le-bon' });
@@ -201,7 +201,7 @@ describe('POST /auth/activate', () => {
       await call('POST', '/auth/activate', { username: a.username, token: 'not-the-token' }),
     ).toMatchObject({
       status: 400,
-      body: { code: 'INVALID_TOKEN' },
+      body: { code: 'ACTIVATION_REFUSED' },
     });
     expect(await call('POST', '/auth/activate', { username: b.username, token: tokenOfA })).toMatchObject({
       status: 400,
@@ -217,7 +217,7 @@ describe('POST /auth/activate', () => {
       .where(eq(userTokens.userId, userB!.id));
     expect(await call('POST', '/auth/activate', { username: b.username, token: tokenOfB })).toMatchObject({
       status: 400,
-      body: { code: 'INVALID_TOKEN' },
+      body: { code: 'ACTIVATION_REFUSED' },
     });
   });
 });
@@ -334,7 +334,11 @@ describe('POST /auth/login', () => {
     });
     expect(answer).toMatchObject({
       status: 403,
-      body: { code: 'ACCOUNT_BANNED', error: 'Votre compte est suspendu : triche' },
+      body: {
+        code: 'ACCOUNT_BANNED',
+        error: 'Votre compte est suspendu : triche',
+        details: { reason: 'triche' },
+      },
     });
   });
 });

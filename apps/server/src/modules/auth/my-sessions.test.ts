@@ -64,7 +64,10 @@ describe('my sessions (issue 30)', () => {
     const stranger = await server.createUser();
     const theirs = await call<{ data: Listed[] }>('GET', '/me/sessions', undefined, stranger.token);
     const theirId = theirs.body.data[0]?.id;
-    expect((await call('DELETE', `/me/sessions/${theirId}`, undefined, firefox)).status).toBe(404);
+    expect(await call('DELETE', `/me/sessions/${theirId}`, undefined, firefox)).toMatchObject({
+      status: 404,
+      body: { code: 'SESSION_NOT_FOUND' },
+    });
     expect((await call('GET', '/me/info', undefined, stranger.token)).status).toBe(200);
 
     expect(await call('DELETE', '/me/sessions', undefined, firefox)).toMatchObject({

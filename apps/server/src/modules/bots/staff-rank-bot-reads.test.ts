@@ -51,7 +51,7 @@ describe('reads of a bot follow its owner’s rank (issue 43)', () => {
     for (const reader of [mapStaff, onlineStaff]) {
       for (const read of botReads(adminBot.hwid)) {
         const answer = await call('GET', read, undefined, reader.token);
-        expect(answer, read).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+        expect(answer, read).toMatchObject({ status: 403, body: { code: 'ADMINISTRATOR_ONLY' } });
       }
     }
   });

@@ -110,8 +110,11 @@ describe('packages', () => {
     ).toBe(400);
     expect((await call('POST', '/admin/packages', body({ surprise: 1 }), staff.token)).status).toBe(400);
     expect(
-      (await call('PATCH', `/admin/packages/${newId()}`, { name: 'Personne' }, staff.token)).status,
-    ).toBe(404);
+      await call('PATCH', `/admin/packages/${newId()}`, { name: 'Personne' }, staff.token),
+    ).toMatchObject({
+      status: 404,
+      body: { code: 'PACKAGE_NOT_FOUND', error: 'Offre introuvable.' },
+    });
   });
 
   it('deactivates, retires (DELETE) and brings back a package; only active ones are on sale', async () => {
@@ -130,9 +133,10 @@ describe('packages', () => {
     expect(await auditOf('package.retire', pkg.id)).toHaveLength(1);
     const retired = await call<{ data: Pkg }>('GET', `/admin/packages/${pkg.id}`, undefined, staff.token);
     expect(retired.body.data.retiredAt).not.toBeNull();
-    expect((await call('PATCH', `/admin/packages/${pkg.id}`, { active: true }, staff.token)).status).toBe(
-      409,
-    );
+    expect(await call('PATCH', `/admin/packages/${pkg.id}`, { active: true }, staff.token)).toMatchObject({
+      status: 409,
+      body: { code: 'PACKAGE_RETIRED' },
+    });
     const listed = await call<{ data: Pkg[]; total: number }>(
       'GET',
       '/admin/packages?status=retired',

@@ -45,7 +45,7 @@ export async function findPackageById(ctx: AppContext, id: string): Promise<Pack
 
 export async function getPackageById(ctx: AppContext, id: string): Promise<PackageRow> {
   const row = await findPackageById(ctx, id);
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Offre introuvable.' });
+  if (!row) throw new AppError('PACKAGE_NOT_FOUND');
   return row;
 }
 
@@ -122,21 +122,18 @@ export async function updatePackage(
 ): Promise<Package> {
   return inTransaction(ctx, async (tx) => {
     const [before] = await tx.db.select().from(packages).where(eq(packages.id, input.id)).for('update');
-    if (!before) throw new AppError('NOT_FOUND', { message: 'Offre introuvable.' });
+    if (!before) throw new AppError('PACKAGE_NOT_FOUND');
     const { retired, ...fields } = input.data;
     const changes: Partial<typeof packages.$inferInsert> = { ...fields, updatedAt: new Date() };
     if (retired === true) {
-      if (fields.active)
-        throw new AppError('CONFLICT', { message: 'Une offre retirée ne peut pas être active.' });
+      if (fields.active) throw new AppError('PACKAGE_RETIRED');
       changes.retiredAt = before.retiredAt ?? new Date();
       changes.active = false;
     } else if (retired === false) {
       changes.retiredAt = null;
       changes.active = fields.active ?? false;
     } else if (before.retiredAt && fields.active) {
-      throw new AppError('CONFLICT', {
-        message: "Une offre retirée ne peut pas être activée. Remettez-la d'abord en vente.",
-      });
+      throw new AppError('PACKAGE_RETIRED');
     }
     const [row] = await tx.db.update(packages).set(changes).where(eq(packages.id, input.id)).returning();
     if (!row) throw new AppError('INTERNAL');

@@ -61,8 +61,11 @@ it('lets an owner act only on their own bound bot, and staff with any of the thr
   const mine = await call<Data<BotCommand>>('POST', '/me/bot/commands', { kind: 'pause' }, owner.token);
   expect(mine.status).toBe(201);
   expect(
-    (await call('POST', `/me/bot/commands/${mine.body.data.id}/cancel`, undefined, other.token)).status,
-  ).toBe(404);
+    await call('POST', `/me/bot/commands/${mine.body.data.id}/cancel`, undefined, other.token),
+  ).toMatchObject({
+    status: 404,
+    body: { code: 'BOT_COMMAND_NOT_FOUND' },
+  });
 
   for (const permission of ['can_manageMap', 'can_manageUsersOnline', 'can_manageUsers'] as const) {
     const staff = await server.createUser({ permissions: [permission] });
@@ -83,9 +86,8 @@ it('lets an owner act only on their own bound bot, and staff with any of the thr
   }
   const nobody = await server.createUser({ permissions: ['can_manageMap'] });
   expect(
-    (await call('POST', '/admin/bots/HW-nobody-has-this-pc/commands', { kind: 'pause' }, nobody.token))
-      .status,
-  ).toBe(404);
+    await call('POST', '/admin/bots/HW-nobody-has-this-pc/commands', { kind: 'pause' }, nobody.token),
+  ).toMatchObject({ status: 404, body: { code: 'PC_OWNER_NOT_FOUND' } });
 });
 
 it('audits staff commands and names staff only to staff, live and in the timeline', async () => {
@@ -274,11 +276,14 @@ it('refuses what names nothing real, and leaves a staff command to staff', async
     call<{ code: string; error: string }>('POST', route, body, token);
   expect(await send({ kind: 'configure', payload: { routeId: 'pas-une-route' } })).toMatchObject({
     status: 400,
-    body: { code: 'VALIDATION_ERROR', error: 'Itinéraire inconnu ou non publié.' },
+    body: { code: 'ITINERARY_UNKNOWN', error: 'Itinéraire inconnu ou non publié.' },
   });
   expect(
     await send({ kind: 'configure', payload: { routeId: null, accounts: [{ name: 'Compte-d-un-autre' }] } }),
-  ).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  ).toMatchObject({
+    status: 400,
+    body: { code: 'WHITELIST_ACCOUNT_UNKNOWN', details: { account: 'Compte-d-un-autre' } },
+  });
   // A route of a kind the owner's package leaves out: their bot could not fetch it (`/bot/routes`).
   const gatherer = await createBotOwner(server, { permissions: ['can_useGathering'] });
   const treasureRoute = await publishedRoute(server, 'Trésor hors offre', 'treasure');
@@ -292,7 +297,7 @@ it('refuses what names nothing real, and leaves a staff command to staff', async
   ).toMatchObject({
     status: 400,
     body: {
-      code: 'VALIDATION_ERROR',
+      code: 'ITINERARY_NOT_IN_PACKAGE',
       error: 'Cet itinéraire est d’un type que l’offre du propriétaire n’inclut pas.',
     },
   });
@@ -313,7 +318,10 @@ it('refuses what names nothing real, and leaves a staff command to staff', async
   );
   expect(refused).toMatchObject({
     status: 403,
-    body: { error: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.' },
+    body: {
+      code: 'BOT_COMMAND_STAFF_ONLY',
+      error: 'Commande envoyée par l’équipe : seule l’équipe peut l’annuler.',
+    },
   });
   // The owner's own cancellation answers without naming anyone.
   const own = await call<Data<BotCommand>>('POST', '/me/bot/commands', { kind: 'pause' }, owner.token);

@@ -159,7 +159,7 @@ it('runs each command through its whole life with the real SDK and the simulator
     { kind: 'stopAccount', payload: { account: 'Inconnu-du-serveur' } },
     owner.token,
   );
-  expect(refused.status).toBe(400);
+  expect(refused).toMatchObject({ status: 400, body: { code: 'WHITELIST_ACCOUNT_UNKNOWN' } });
   expect(refused.body.error).toBe(
     'Le compte de jeu Inconnu-du-serveur n’est pas sur la liste blanche de ce bot.',
   );

@@ -63,7 +63,7 @@ it('refuses commands past the per-minute limit with a message about commands', a
     { kind: 'pause' },
     owner.token,
   );
-  expect(refused).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+  expect(refused).toMatchObject({ status: 429, body: { code: 'BOT_COMMAND_RATE_LIMITED' } });
   expect(refused.body.error).toBe(
     'Trop de commandes envoyées en une minute : patientez un instant avant d’en envoyer une autre.',
   );

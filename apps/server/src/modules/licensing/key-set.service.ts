@@ -22,6 +22,7 @@ import {
 } from 'jose';
 import type { AppConfig } from '../../config.ts';
 import { type AppContext, inTransaction } from '../../context.ts';
+import { StartupError } from '../../core/startup-errors.ts';
 import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { type KeySetRow, keySets } from './key-sets.table.ts';
 import {
@@ -58,11 +59,11 @@ async function publicHalf(jwk: JWK): Promise<{ kid: string; publicJwk: JWK }> {
   return { kid, publicJwk: { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' } };
 }
 
-/** Reads a root key file (`npm run keys:root` wrote it). */
+/** Reads a root key file (`npm run keys:root` wrote it); any other file stops the start-up it is read by. */
 export async function loadRootKey(file: string, isDevelopment = false): Promise<RootKey> {
   const jwk = JSON.parse(await readFile(file, 'utf8')) as JWK;
   if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.d)
-    throw new Error(
+    throw new StartupError(
       `${file} n’est pas une clé racine privée Ed25519 (JWK) : créez-la avec npm run keys:root.`,
     );
   const { kid, publicJwk } = await publicHalf(jwk);

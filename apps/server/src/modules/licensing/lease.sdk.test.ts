@@ -184,6 +184,10 @@ it('the admin routes show the key set and the command that rotates it, and revok
   expect(
     (await call('POST', `/admin/signing-keys/${current?.kid}/revoke`, undefined, customer.token)).status,
   ).toBe(403);
+  expect(await call('POST', '/admin/signing-keys/aucune-cle/revoke', undefined, staff.token)).toMatchObject({
+    status: 404,
+    body: { code: 'SIGNING_KEY_NOT_FOUND' },
+  });
   const revoked = await call<{ data: { state: string } }>(
     'POST',
     `/admin/signing-keys/${current?.kid}/revoke`,

@@ -57,7 +57,7 @@ export const jwksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const published = await publishedKeySet(ctx);
-      if (!published) throw new AppError('NOT_FOUND', { message: 'Aucun jeu de clés signé.' });
+      if (!published) throw new AppError('KEY_SET_NOT_PUBLISHED');
       reply
         .header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
         .header('access-control-allow-origin', '*');
@@ -78,7 +78,7 @@ export const jwksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => {
       const root = await developmentRootPublicKey(ctx);
-      if (!root) throw new AppError('NOT_FOUND', { message: 'Aucune racine de développement ici.' });
+      if (!root) throw new AppError('DEV_TRUST_ROOT_ABSENT');
       return root as never;
     },
   );

@@ -79,7 +79,7 @@ export async function currentSigner(
       .values(await newKeyPair(ctx, purpose))
       .onConflictDoNothing();
     row = await findCurrent(ctx, purpose);
-    if (!row) throw new Error('aucune clé de signature en service');
+    if (!row) throw new AppError('INTERNAL');
   }
   return { kid: row.kid, privateKey: await importPrivateKey(ctx, row) };
 }
@@ -216,7 +216,7 @@ export function revokeSigningKey(
 ): Promise<SigningKey> {
   return inTransaction(ctx, async (tx) => {
     const [row] = await tx.db.select().from(signingKeys).where(eq(signingKeys.kid, input.kid)).for('update');
-    if (!row) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
+    if (!row) throw new AppError('SIGNING_KEY_NOT_FOUND');
     if (row.state === 'revoked') return findKey(tx, row.kid);
     const replaced = row.state === 'current' ? await rotateCurrentKey(tx, row.purpose) : undefined;
     const revokedAt = new Date();
@@ -246,7 +246,7 @@ export function revokeSigningKey(
 
 async function findKey(ctx: AppContext, kid: string): Promise<SigningKey> {
   const key = (await listSigningKeys(ctx)).find((entry) => entry.kid === kid);
-  if (!key) throw new AppError('NOT_FOUND', { message: 'Clé de signature introuvable.' });
+  if (!key) throw new AppError('SIGNING_KEY_NOT_FOUND');
   return key;
 }
 

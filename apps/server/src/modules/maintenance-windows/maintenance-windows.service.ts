@@ -101,7 +101,7 @@ export async function createMaintenanceWindow(
         createdAt: now,
       })
       .returning();
-    if (!row) throw new Error('maintenance window not written');
+    if (!row) throw new AppError('INTERNAL');
     await writeAudit(tx, {
       actor: input.actor,
       action: 'maintenance_window.create',

@@ -183,7 +183,10 @@ describe('payments', () => {
         code: 'ORDER_NOT_REFUNDABLE',
       },
     );
-    expect((await call('POST', `/admin/payments/${newId()}/refund`, {}, staff.token)).status).toBe(404);
+    expect(await call('POST', `/admin/payments/${newId()}/refund`, {}, staff.token)).toMatchObject({
+      status: 404,
+      body: { code: 'PAYMENT_NOT_FOUND' },
+    });
   });
 
   it('shows one payment', async () => {

@@ -144,9 +144,12 @@ describe('checkout with the sandbox provider', () => {
     const owner = await server.createUser();
     const stranger = await server.createUser();
     const order = (await checkout(owner, gathering.id)).body.data;
-    expect((await pay(stranger, order)).status).toBe(404);
-    expect((await call('GET', `/me/orders/${order.id}`, undefined, stranger.token)).status).toBe(404);
-    expect((await call('GET', `/me/orders/${order.id}/receipt`, undefined, stranger.token)).status).toBe(404);
+    const notFound = { status: 404, body: { code: 'ORDER_NOT_FOUND' } };
+    expect(await pay(stranger, order)).toMatchObject(notFound);
+    expect(await call('GET', `/me/orders/${order.id}`, undefined, stranger.token)).toMatchObject(notFound);
+    expect(await call('GET', `/me/orders/${order.id}/receipt`, undefined, stranger.token)).toMatchObject(
+      notFound,
+    );
     expect((await call('GET', `/me/orders/${order.id}`, undefined, owner.token)).status).toBe(200);
   });
 

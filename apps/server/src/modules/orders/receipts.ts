@@ -16,7 +16,7 @@ export async function getReceipt(
 /** Staff's copy of any order's receipt: the very one its customer sees. */
 export async function getPaymentReceipt(ctx: AppContext, orderId: string): Promise<Receipt> {
   const row = await findOrderById(ctx, orderId);
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Commande introuvable.' });
+  if (!row) throw new AppError('ORDER_NOT_FOUND');
   return receiptOf(ctx, row);
 }
 

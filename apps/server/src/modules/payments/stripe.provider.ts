@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { AppError } from '../../core/errors.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 
 /** Stripe refuses Checkout Sessions expiring sooner than 30 minutes. */
@@ -50,14 +51,15 @@ export function createStripeProvider(
         },
         { idempotencyKey: `checkout-${order.id}` },
       );
-      if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL');
+      // A session without a page to send the customer to is the provider failing.
+      if (!session.url) throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
       return { providerRef: session.id, checkoutUrl: session.url };
     },
     async cancelCheckout(order) {
       if (order.providerRef) await stripe.checkout.sessions.expire(order.providerRef);
     },
     async refund(order) {
-      if (!order.providerPaymentRef) throw new Error(`order ${order.id} has no PaymentIntent to refund`);
+      if (!order.providerPaymentRef) throw new AppError('PAYMENT_PROVIDER_UNAVAILABLE');
       await stripe.refunds.create(
         { payment_intent: order.providerPaymentRef, metadata: { orderId: order.id } },
         { idempotencyKey: `refund-${order.id}` },

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { AppError } from '../../core/errors.ts';
 import type { HubServer } from './realtime.types.ts';
 
 /**
@@ -92,7 +93,8 @@ export class ClusterAudience implements Audience {
     pipeline.zrange(WATCHED_KEY, '0', '-1');
     const results = (await pipeline.exec()) ?? [];
     const last = results.at(-1);
-    if (!last || last[0]) throw last?.[0] ?? new Error('watched rooms unreadable');
+    // No answer to the last command: Redis is unavailable, the loop retries on its next run.
+    if (!last || last[0]) throw last?.[0] ?? new AppError('SERVICE_UNAVAILABLE');
     this.watchedElsewhere = this.othersRooms(last[1] as string[]);
   }
 

@@ -1,8 +1,10 @@
 import {
   type AdminFeed,
   type ClientToServerEvents,
-  ERRORS,
   type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailsArgs,
+  errorMessage,
   type MapViewport,
   type ServerToClientEvents,
 } from '@bot/contracts';
@@ -62,14 +64,21 @@ export type HubSocket = Socket<IncomingEvents, ServerToClientEvents, InterNodeEv
 export interface Refusal {
   error: string;
   code: ErrorCode;
+  details?: ErrorDetails<ErrorCode>;
 }
 
-export function refusal(code: ErrorCode, message?: string): Refusal {
-  return { error: message ?? ERRORS[code].message, code };
+/** A socket's refusal, worded by the contracts' table like every HTTP one (decision 012). */
+export function refusal<C extends ErrorCode>(code: C, ...details: ErrorDetailsArgs<C>): Refusal {
+  const error = errorMessage(code, ...details);
+  return details[0] === undefined ? { error, code } : { error, code, details: details[0] };
 }
 
-/** Sends `auth_error {error, code}` then closes the socket (counted by code). */
-export type RefuseSocket = (socket: HubSocket, code: ErrorCode, message?: string) => void;
+/** Sends `auth_error {error, code, details?}` then closes the socket (counted by code). */
+export type RefuseSocket = <C extends ErrorCode>(
+  socket: HubSocket,
+  code: C,
+  ...details: ErrorDetailsArgs<C>
+) => void;
 
 /** The node's own sockets in a room (never other nodes': each node acts on its own). */
 export function localSocketsIn(io: HubServer, room: string): HubSocket[] {

@@ -15,7 +15,7 @@ import {
   findBotSessionsByTokens,
   isOutdatedAgent,
   type LiveBotSession,
-  outdatedAgentRefusal,
+  outdatedAgentDetails,
 } from '../bots/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { lacksRequiredSecondFactor } from '../two-factor/index.ts';
@@ -191,7 +191,7 @@ export class SocketAuthenticator {
     // Every connection is checked against the minimum of now, whenever its session was opened.
     const { minBotVersion } = await getSettings(this.ctx);
     if (isOutdatedAgent(session.version, minBotVersion))
-      return refusal('BOT_VERSION_OUTDATED', outdatedAgentRefusal(this.ctx, minBotVersion).message);
+      return refusal('BOT_VERSION_OUTDATED', outdatedAgentDetails(this.ctx, minBotVersion));
     return {
       kind: 'bot',
       userId: session.userId,

@@ -50,12 +50,12 @@ const REVOKING: ReadonlySet<ErrorCode> = new Set(LEASE_REVOKING_CODES);
  * minimum) is first sent `lease_revoked`: it must not keep running offline on the lease it holds.
  */
 export function refuserCounting(metrics: RealtimeMetrics): RefuseSocket {
-  return (socket, code, message) => {
+  return (socket, code, ...details) => {
     if (!socket.connected) return;
     metrics.refusals.inc({ code });
     if (socket.data.kind === 'bot' && REVOKING.has(code))
-      socket.emit(SOCKET_EVENTS.leaseRevoked, refusal(code, message));
-    socket.emit(SOCKET_EVENTS.authError, refusal(code, message));
+      socket.emit(SOCKET_EVENTS.leaseRevoked, refusal(code, ...details));
+    socket.emit(SOCKET_EVENTS.authError, refusal(code, ...details));
     socket.disconnect(true);
   };
 }

@@ -131,7 +131,7 @@ export class SocketLifecycle {
           authTimer = undefined;
           if (refused) {
             reply?.({ ok: false, ...refused });
-            refuse(socket, refused.code, refused.error);
+            refuse(socket, refused.code, refused.details);
           } else {
             reply?.({ ok: true });
           }

@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import { createBotOwner } from '../../../test/helpers/realtime.ts';
+import { newId } from '../../core/ids.ts';
 import { evaluateAlerts } from '../alerts/index.ts';
 import { auditLog } from '../audit/index.ts';
 import { signLease } from '../licensing/index.ts';
@@ -303,6 +304,9 @@ describe('withdrawn builds and signed manifests', () => {
     );
     expect(back.status).toBe(409);
     expect(back.body).toMatchObject({ code: 'RELEASE_YANKED' });
+    expect(
+      await apiClient(server)('PUT', `/admin/releases/${newId()}/rollout`, { percent: 100 }, staff.token),
+    ).toMatchObject({ status: 404, body: { code: 'RELEASE_NOT_FOUND' } });
   });
 
   it('the SDK refuses a manifest that does not verify and bytes that do not match it', async () => {

@@ -135,7 +135,7 @@ async function signManifest(
 /** A published release, locked for a change of its rollout. */
 async function lockPublished(tx: AppContext, id: string): Promise<ReleaseRow> {
   const [row] = await tx.db.select().from(agentReleases).where(eq(agentReleases.id, id)).for('update');
-  if (!row?.publishedAt) throw new AppError('NOT_FOUND', { message: 'Version publiée introuvable.' });
+  if (!row?.publishedAt) throw new AppError('RELEASE_NOT_FOUND');
   return row;
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  countOf,
   RELEASE_DRAFT_TTL_MS,
   RELEASE_DRAFTS_PER_STAFF,
   RELEASE_PART_BYTES,
@@ -109,14 +108,6 @@ async function lockDraft(ctx: AppContext, id: string, mode: 'update' | 'share'):
   return row;
 }
 
-/** The refusal of a part past the end of the file the draft declared, naming the parts it has. */
-function partBeyondEnd(parts: number): AppError {
-  const numbered = parts === 1 ? 'numérotée 0' : `numérotées de 0 à ${parts - 1}`;
-  return new AppError('RELEASE_PART_BEYOND_END', {
-    message: `Cette partie dépasse la fin du fichier annoncé : il compte ${countOf(parts, 'partie', 'parties')}, ${numbered}.`,
-  });
-}
-
 /**
  * Stores one part of a draft's file; sending a part again replaces it (a retried upload). A part
  * past the end of the declared size is refused: a draft never holds more than its file.
@@ -131,9 +122,9 @@ export async function storeReleasePart(
   await inTransaction(ctx, async (tx) => {
     const draft = await lockDraft(tx, input.id, 'share');
     // Drafts started before sizes were declared have none: the part limit of the route applies.
-    if (draft.size !== null && input.index >= releasePartCount(draft.size)) {
-      throw partBeyondEnd(releasePartCount(draft.size));
-    }
+    const parts = draft.size === null ? undefined : releasePartCount(draft.size);
+    if (parts !== undefined && input.index >= parts)
+      throw new AppError('RELEASE_PART_BEYOND_END', { details: { parts } });
     await tx.db
       .insert(agentReleaseParts)
       .values({ releaseId: input.id, index: input.index, bytes: input.bytes })

@@ -103,7 +103,10 @@ describe('roles', () => {
     expect(lines[1]).not.toContain('can_');
 
     expect((await call('DELETE', `/admin/roles/${id}`, undefined, staff.token)).status).toBe(204);
-    expect((await call('GET', `/admin/roles/${id}`, undefined, staff.token)).status).toBe(404);
+    expect(await call('GET', `/admin/roles/${id}`, undefined, staff.token)).toMatchObject({
+      status: 404,
+      body: { code: 'ROLE_NOT_FOUND' },
+    });
     expect(await auditOf('role.delete', id)).toHaveLength(1);
   });
 
@@ -152,7 +155,10 @@ describe('no privilege escalation', () => {
       rolesOnly.token,
     );
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: 'FORBIDDEN', details: { missing: ['can_manageSettings'] } });
+    expect(refused.body).toMatchObject({
+      code: 'PERMISSION_NOT_HELD',
+      details: { missing: ['can_manageSettings'] },
+    });
     // customer permissions are fine
     const bots = await call(
       'POST',
@@ -236,6 +242,9 @@ describe('permissions', () => {
       (await call('DELETE', `/admin/permissions/grants/${granted.body.data.id}`, undefined, permStaff.token))
         .status,
     ).toBe(204);
+    expect(
+      await call('DELETE', `/admin/permissions/grants/${granted.body.data.id}`, undefined, permStaff.token),
+    ).toMatchObject({ status: 404, body: { code: 'PERMISSION_GRANT_NOT_FOUND' } });
     expect((await call('GET', '/me/permissions', undefined, target.token)).body).toEqual({ data: [] });
     const unknown = await call(
       'POST',
@@ -243,7 +252,7 @@ describe('permissions', () => {
       { username: 'personne_inconnue', expiresAt: null },
       permStaff.token,
     );
-    expect(unknown.status).toBe(404);
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });
     expect((await call('GET', '/admin/permissions/can_fly', undefined, permStaff.token)).status).toBe(400);
   });
 });

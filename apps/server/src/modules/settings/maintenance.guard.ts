@@ -1,4 +1,4 @@
-import { ERRORS, isStaff } from '@bot/contracts';
+import { errorMessage, isStaff } from '@bot/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { loadSession } from '../../core/guards.ts';
 import { getUserPermissions } from '../access/index.ts';
@@ -34,10 +34,12 @@ export const maintenanceGuard: FastifyPluginAsync = async (api) => {
       const permissions = await getUserPermissions(ctx, session.userId);
       if (isStaff({ isAdministrator: session.isAdministrator, permissions })) return;
     }
+    const notice = settings.maintenanceMessage.trim();
+    const details = notice ? { notice } : undefined;
     return reply
       .status(503)
       .header('Retry-After', '120')
-      .send({ error: settings.maintenanceMessage.trim() || ERRORS.MAINTENANCE.message, code: 'MAINTENANCE' });
+      .send({ error: errorMessage('MAINTENANCE', details), code: 'MAINTENANCE', details });
   });
 };
 // Like fastify-plugin: the hook applies to the instance registering the guard, not a child context.

@@ -39,10 +39,7 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       // Whoever makes two-factor mandatory for staff must have it, or they lock themselves out. Their
       // session says whether their account has it (enabling it refreshes the sessions).
       if (request.body.staffTwoFactorRequired && !sessionOf(request).twoFactorEnabled) {
-        throw new AppError('TWO_FACTOR_NOT_ENABLED', {
-          message:
-            'Activez d’abord la double authentification sur votre propre compte : sans elle, vous perdriez l’accès à l’administration.',
-        });
+        throw new AppError('TWO_FACTOR_REQUIRED_FIRST');
       }
       return { data: await updateSettings(ctx, { patch: request.body, actor }) };
     },

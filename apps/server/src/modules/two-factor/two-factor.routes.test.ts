@@ -342,7 +342,7 @@ describe('mandatory for staff', () => {
     expect(await call('PUT', '/admin/settings', { staffTwoFactorRequired: true }, admin.token)).toMatchObject(
       {
         status: 409,
-        body: { code: 'TWO_FACTOR_NOT_ENABLED' },
+        body: { code: 'TWO_FACTOR_REQUIRED_FIRST' },
       },
     );
   });

@@ -61,9 +61,7 @@ export async function listUsersOnlineBots(
   const descending = sort.startsWith('-');
   const field = (descending ? sort.slice(1) : sort) as OnlineBotSort;
   if (!ONLINE_BOT_SORTS.includes(field)) {
-    throw new AppError('VALIDATION_ERROR', {
-      message: `Tri impossible sur « ${field} ». Champs possibles : ${ONLINE_BOT_SORTS.join(', ')}.`,
-    });
+    throw new AppError('SORT_UNKNOWN', { details: { field, allowed: [...ONLINE_BOT_SORTS] } });
   }
   const direction = descending ? -1 : 1;
   bots.sort((a, b) => {
@@ -180,7 +178,7 @@ export async function kickOnlineBot(
     await assertMayManageUser(ctx, { actorId: input.actor.id, target: owner });
   }
   if (!state?.online || !(await ctx.live.kickBot(input.hwid))) {
-    throw new AppError('NOT_FOUND', { message: 'Ce bot n’est pas connecté.' });
+    throw new AppError('BOT_NOT_CONNECTED');
   }
   await inTransaction(ctx, async (tx) => {
     await writeAudit(tx, {
@@ -215,7 +213,7 @@ export async function revokeOnlineSession(
       .where(
         and(eq(sessions.id, input.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
       );
-    if (!row) throw new AppError('NOT_FOUND', { message: 'Session introuvable ou déjà terminée.' });
+    if (!row) throw new AppError('SESSION_NOT_FOUND');
     await assertMayManageUser(tx, { actorId: input.actor.id, target: { ...row, id: row.userId } });
     await revokeSessions(tx, { userId: row.userId, sessionIds: [input.sessionId] });
     await writeAudit(tx, {

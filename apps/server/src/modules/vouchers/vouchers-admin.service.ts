@@ -100,13 +100,12 @@ export async function getVoucher(ctx: AppContext, id: string): Promise<Voucher> 
     .from(vouchers)
     .leftJoin(packages, eq(packages.id, vouchers.packageId))
     .where(eq(vouchers.id, id));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Bon introuvable.' });
+  if (!row) throw new AppError('VOUCHER_NOT_FOUND');
   return toVoucher(row);
 }
 
 async function assertPackageExists(ctx: AppContext, packageId: string | null | undefined): Promise<void> {
-  if (packageId && !(await findPackageById(ctx, packageId)))
-    throw new AppError('VALIDATION_ERROR', { message: "L'offre choisie n'existe pas." });
+  if (packageId && !(await findPackageById(ctx, packageId))) throw new AppError('VOUCHER_PACKAGE_UNKNOWN');
 }
 
 const dateOrNull = (value: string | null | undefined): Date | null | undefined =>
@@ -167,7 +166,7 @@ export async function updateVoucher(
   await assertPackageExists(ctx, data.packageId);
   return inTransaction(ctx, async (tx) => {
     const [row] = await tx.db.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
-    if (!row) throw new AppError('NOT_FOUND', { message: 'Bon introuvable.' });
+    if (!row) throw new AppError('VOUCHER_NOT_FOUND');
     const before = await getVoucher(tx, input.id);
     const merged = {
       kind: row.kind,
@@ -178,8 +177,7 @@ export async function updateVoucher(
       endsAt: data.endsAt === undefined ? (row.endsAt?.toISOString() ?? null) : data.endsAt,
     };
     const problems = voucherProblems(merged);
-    if (problems.length > 0)
-      throw new AppError('VALIDATION_ERROR', { message: problems[0]?.message, details: problems });
+    if (problems.length > 0) throw new AppError('VALIDATION_ERROR', { details: problems });
     await tx.db
       .update(vouchers)
       .set({
@@ -214,15 +212,12 @@ export async function deleteVoucher(
 ): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const [row] = await tx.db.select().from(vouchers).where(eq(vouchers.id, input.id)).for('update');
-    if (!row) throw new AppError('NOT_FOUND', { message: 'Bon introuvable.' });
+    if (!row) throw new AppError('VOUCHER_NOT_FOUND');
     const [used] = await tx.db
       .select({ value: count() })
       .from(voucherRedemptions)
       .where(eq(voucherRedemptions.voucherId, row.id));
-    if ((used?.value ?? 0) > 0)
-      throw new AppError('CONFLICT', {
-        message: 'Ce bon a déjà été utilisé : désactivez-le plutôt que de le supprimer.',
-      });
+    if ((used?.value ?? 0) > 0) throw new AppError('VOUCHER_USED');
     const before = await getVoucher(tx, row.id);
     await tx.db.delete(vouchers).where(eq(vouchers.id, row.id));
     await writeAudit(tx, { actor: input.actor, action: 'voucher.delete', target: auditTarget(row), before });

@@ -110,7 +110,7 @@ describe('vouchers', () => {
       { kind: 'gift', packageId: newId() },
       staff.token,
     );
-    expect(unknownPackage.status).toBe(400);
+    expect(unknownPackage).toMatchObject({ status: 400, body: { code: 'VOUCHER_PACKAGE_UNKNOWN' } });
     const gift = await create({ kind: 'gift', packageId, maxRedemptions: 5, perCustomerLimit: 1 });
     expect(gift.packageName).toBe('Récolte');
   });
@@ -143,10 +143,16 @@ describe('vouchers', () => {
     const customer = await server.createUser();
     const order = await call('POST', '/me/orders', { packageId, voucherCode: used.code }, customer.token);
     expect(order.status).toBe(201);
-    expect((await call('DELETE', `/admin/vouchers/${used.id}`, undefined, staff.token)).status).toBe(409);
+    expect(await call('DELETE', `/admin/vouchers/${used.id}`, undefined, staff.token)).toMatchObject({
+      status: 409,
+      body: { code: 'VOUCHER_USED' },
+    });
     expect((await call('DELETE', `/admin/vouchers/${voucher.id}`, undefined, staff.token)).status).toBe(204);
     expect(await auditOf('voucher.delete', voucher.id)).toHaveLength(1);
-    expect((await call('GET', `/admin/vouchers/${voucher.id}`, undefined, staff.token)).status).toBe(404);
+    expect(await call('GET', `/admin/vouchers/${voucher.id}`, undefined, staff.token)).toMatchObject({
+      status: 404,
+      body: { code: 'VOUCHER_NOT_FOUND' },
+    });
   });
 
   it('counts redemptions and lists who used a voucher', async () => {

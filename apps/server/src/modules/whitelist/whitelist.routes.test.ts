@@ -130,7 +130,10 @@ describe('customer whitelist', () => {
     const stranger = await server.createUser();
     await buy(owner, twoSlots);
     const entry = (await add(owner, 'Osa-Libre')).body.data;
-    expect((await call('DELETE', `/me/whitelist/${entry.id}`, undefined, stranger.token)).status).toBe(404);
+    expect(await call('DELETE', `/me/whitelist/${entry.id}`, undefined, stranger.token)).toMatchObject({
+      status: 404,
+      body: { code: 'WHITELIST_ENTRY_NOT_FOUND' },
+    });
     expect((await call('DELETE', `/me/whitelist/${entry.id}`, undefined, owner.token)).status).toBe(204);
     expect((await call('DELETE', `/me/whitelist/${entry.id}`, undefined, owner.token)).status).toBe(404);
     await buy(stranger, oneSlot);
@@ -250,7 +253,7 @@ describe('staff whitelist', () => {
       { username: 'inconnu-total', name: 'Compte-X' },
       staff.token,
     );
-    expect(nobody.status).toBe(404);
+    expect(nobody).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });
 
     expect(
       (await call('DELETE', `/admin/whitelist/${added.body.data.id}`, undefined, staff.token)).status,

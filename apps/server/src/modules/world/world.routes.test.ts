@@ -135,6 +135,10 @@ describe('routes admin', () => {
     expect((await csv.text()).trim().split(/\r?\n/)).toHaveLength(2);
 
     expect((await call('DELETE', `/admin/routes/${id}`, undefined, router.token)).status).toBe(204);
+    expect(await call('GET', `/admin/routes/${id}`, undefined, router.token)).toMatchObject({
+      status: 404,
+      body: { code: 'ITINERARY_NOT_FOUND' },
+    });
     const actions = await server.app.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     expect(actions.map((entry) => entry.action).sort()).toEqual([
       'route.create',

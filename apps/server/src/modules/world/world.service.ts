@@ -84,10 +84,7 @@ async function resolveSteps(ctx: AppContext, steps: RouteStepInput[]): Promise<R
   return steps.map((step, index) => {
     const map = byId.get(step.mapId ?? mapIdOf(step.x ?? 0, step.y ?? 0));
     if (!map || (step.x !== undefined && step.x !== map.x) || (step.y !== undefined && step.y !== map.y)) {
-      throw new AppError('UNKNOWN_MAP', {
-        message: `L'étape ${index + 1} désigne une carte qui n'existe pas.`,
-        details: { step: index },
-      });
+      throw new AppError('UNKNOWN_MAP', { details: { step: index } });
     }
     return { mapId: map.id, x: map.x, y: map.y, action: step.action };
   });
@@ -192,7 +189,7 @@ export function streamRoutes(ctx: AppContext, query: Partial<RoutesQuery>): Asyn
 
 async function getRouteRow(ctx: AppContext, routeId: string): Promise<BotRouteRow> {
   const [row] = await ctx.db.select().from(botRoutes).where(eq(botRoutes.id, routeId));
-  if (!row) throw new AppError('NOT_FOUND', { message: 'Itinéraire introuvable.' });
+  if (!row) throw new AppError('ITINERARY_NOT_FOUND');
   return row;
 }
 

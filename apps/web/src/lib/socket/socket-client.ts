@@ -10,6 +10,7 @@ import {
   SOCKET_EVENTS,
 } from '@bot/contracts';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { messageOf } from '../error-answer.ts';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -124,7 +125,7 @@ export function createSocketClient(deps: SocketClientDeps) {
     socket.on(SOCKET_EVENTS.authError, (body) => {
       isRefused = true;
       handlers.onConnectionChange?.('refused');
-      handlers.onAuthError?.(body);
+      handlers.onAuthError?.({ ...body, error: messageOf(body) ?? body.error });
     });
     socket.on('disconnect', (reason) => {
       if (isRefused || reason === 'io client disconnect') return;
