@@ -53,6 +53,7 @@ import {
   writeSessionTouches,
 } from './modules/auth/index.ts';
 import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
+import { botTimelineRoutes } from './modules/bot-timeline/index.ts';
 import { botRoutes, findBotSessionByToken, leaseRoutes } from './modules/bots/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
@@ -330,6 +331,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(settingsAdminRoutes);
       await api.register(worldRoutes);
       await api.register(botRoutes);
+      await api.register(botTimelineRoutes);
       await api.register(commandsRoutes);
       await api.register(botLogRoutes);
       await api.register(usersOnlineRoutes);

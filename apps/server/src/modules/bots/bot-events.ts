@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
 import { getSettings } from '../settings/index.ts';
+import { users } from '../users/index.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
@@ -162,4 +163,17 @@ export class BotEventRecorder {
         );
     }
   }
+}
+
+/** The PC a user's timeline is about: the bound one, else the last one they bound. */
+export async function timelineHwidOf(ctx: AppContext, userId: string): Promise<string | null> {
+  const [user] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
+  if (user?.hwid) return user.hwid;
+  const [last] = await ctx.db
+    .select({ hwid: botEvents.hwid })
+    .from(botEvents)
+    .where(eq(botEvents.userId, userId))
+    .orderBy(desc(botEvents.at))
+    .limit(1);
+  return last?.hwid ?? null;
 }

@@ -2,7 +2,7 @@ import type { MyBot, UserPc } from '@bot/contracts';
 import { desc, eq, max, min } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { getUserById } from '../users/index.ts';
-import { timelineHwidOf } from './bot-timeline.ts';
+import { timelineHwidOf } from './bot-events.ts';
 import { listBotHistory, mergeHistory } from './bots.history.ts';
 import { botEvents } from './bots.table.ts';
 

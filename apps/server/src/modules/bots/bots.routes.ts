@@ -1,21 +1,17 @@
 import {
   botSessionAnswer,
   botSessionInput,
-  botTimelineAnswer,
   hourlySeriesAnswer,
   hourlySeriesQuery,
-  hwidSchema,
   leaseAnswer,
   leaseRenewInput,
   myBotAnswer,
 } from '@bot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { requireAnyPermission, requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
+import { requirePermission, requireSession, sessionOf } from '../../core/guards.ts';
 import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { botOverviewOf } from './bot-overview.ts';
-import { botTimeline, staffBotTimeline, timelineHwidOf } from './bot-timeline.ts';
 import { onlineBotsPerHour } from './bots.history.ts';
 import { openBotSession } from './bots.service.ts';
 import { renewLease } from './lease-renewal.ts';
@@ -40,33 +36,6 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/bot',
     { onRequest: requireSession, schema: { tags: ['me'], response: { 200: myBotAnswer } } },
     async (request) => ({ data: await botOverviewOf(ctx, sessionOf(request).userId) }),
-  );
-
-  app.get(
-    '/me/bot/timeline',
-    { onRequest: requireSession, schema: { tags: ['me'], response: { 200: botTimelineAnswer } } },
-    async (request) => {
-      const { userId, username } = sessionOf(request);
-      const hwid = await timelineHwidOf(ctx, userId);
-      if (!hwid) return { data: { hwid: null, owner: { id: userId, username }, entries: [], uptime: [] } };
-      return { data: await botTimeline(ctx, { hwid, owner: { id: userId, username } }) };
-    },
-  );
-
-  // Staff who look after the fleet or its customers.
-  app.get(
-    '/admin/bots/:hwid/timeline',
-    {
-      onRequest: requireAnyPermission('can_manageMap', 'can_manageUsers', 'can_manageUsersOnline'),
-      schema: {
-        tags: ['admin: map'],
-        params: z.object({ hwid: hwidSchema }),
-        response: { 200: botTimelineAnswer },
-      },
-    },
-    async (request) => ({
-      data: await staffBotTimeline(ctx, { hwid: request.params.hwid, readerId: sessionOf(request).userId }),
-    }),
   );
 
   app.get(

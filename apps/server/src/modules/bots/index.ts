@@ -1,6 +1,6 @@
 // The bots module's entry: what the rest of the server and the tests may use of it; its other
 // files are its own (docs/architecture.md, "Modules and their entries").
-export { BotEventRecorder, lastConnectionEvent, pruneBotEvents } from './bot-events.ts';
+export { BotEventRecorder, lastConnectionEvent, pruneBotEvents, timelineHwidOf } from './bot-events.ts';
 export { botOverviewOf, listPcsOfUser } from './bot-overview.ts';
 export { ActivityRecorder, pruneBotHistory } from './bots.history.ts';
 export { botRoutes, leaseRoutes } from './bots.routes.ts';

@@ -5,11 +5,10 @@ import { windowStart } from '../../core/time-series.ts';
 import { assertMayReadUser } from '../access/index.ts';
 import { alertIncidents } from '../alerts/index.ts';
 import { auditLog } from '../audit/index.ts';
+import { botEvents, lastConnectionEvent } from '../bots/index.ts';
 import { COMMAND_AUDIT_ACTIONS, commandTimelineEntries } from '../commands/index.ts';
 import { orders } from '../orders/index.ts';
 import { users } from '../users/index.ts';
-import { lastConnectionEvent } from './bot-events.ts';
-import { botEvents } from './bots.table.ts';
 
 const MAX_ENTRIES = 300;
 const HOUR_MS = 3_600_000;
@@ -35,19 +34,6 @@ const EMPTY = {
 } satisfies Omit<BotTimelineEntry, 'id' | 'at' | 'kind'>;
 
 type EventRow = typeof botEvents.$inferSelect;
-
-/** The PC a user's timeline is about: the bound one, else the last one they bound. */
-export async function timelineHwidOf(ctx: AppContext, userId: string): Promise<string | null> {
-  const [user] = await ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
-  if (user?.hwid) return user.hwid;
-  const [last] = await ctx.db
-    .select({ hwid: botEvents.hwid })
-    .from(botEvents)
-    .where(eq(botEvents.userId, userId))
-    .orderBy(desc(botEvents.at))
-    .limit(1);
-  return last?.hwid ?? null;
-}
 
 /** The owner a PC's timeline follows: who has it bound, else who last had it. */
 async function ownerOf(ctx: AppContext, hwid: string): Promise<{ id: string; username: string } | null> {
