@@ -307,7 +307,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             .header('Allow', allowed.join(', '))
             .send({ error: ERRORS.METHOD_NOT_ALLOWED.message, code: 'METHOD_NOT_ALLOWED' });
         }
-        return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
+        return reply.status(404).send({ error: ERRORS.NOT_FOUND.message, code: 'NOT_FOUND' });
       });
       await api.register(maintenanceGuard); // first: its hook must cover every route below
       await api.register(idempotency); // before the routes: its hooks cover every signed-in POST
