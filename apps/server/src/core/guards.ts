@@ -136,6 +136,21 @@ export function requireAnyPermission(...accepted: Permission[]): Guard {
 }
 
 /**
+ * 401 `BOT_SESSION_INVALID` unless the request carries a bearer token: a bot agent's route refuses a
+ * missing token before it validates the rest, like every guard; `botSessionOf` then checks the
+ * session for the PC the request names.
+ */
+export const requireBotToken: Guard = Object.assign(
+  guard(
+    async (request) => {
+      if (!readBearerToken(request)) throw new AppError('BOT_SESSION_INVALID');
+    },
+    [401],
+  ),
+  { scheme: 'botSession' as const },
+);
+
+/**
  * The bot session of a bot agent's request, for its PC: 401 `BOT_SESSION_INVALID` when the token is
  * unknown, expired, revoked, too long or bound to another PC.
  */

@@ -2,8 +2,14 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-/** A route guard: an `onRequest` hook, with the error statuses it may answer (for the OpenAPI document). */
-export type Guard = ((request: FastifyRequest) => Promise<void>) & { readonly answers?: readonly number[] };
+/**
+ * A route guard: an `onRequest` hook, with the error statuses it may answer and the token it asks
+ * for (a scheme of `SECURITY_SCHEMES`, the web session's by default), for the OpenAPI document.
+ */
+export type Guard = ((request: FastifyRequest) => Promise<void>) & {
+  readonly answers?: readonly number[];
+  readonly scheme?: SecurityScheme;
+};
 
 /**
  * Every refusal: a French message, a machine code (`ERRORS` of the contracts, docs/protocol.md's
@@ -43,6 +49,7 @@ export const SECURITY_SCHEMES = {
     description: 'Jeton de session de bot (token de POST /api/bot/sessions) : docs/protocol.md',
   },
 } as const;
+type SecurityScheme = keyof typeof SECURITY_SCHEMES;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -78,7 +85,7 @@ export function documentAnswers(api: FastifyInstance): void {
     documentErrors(
       route,
       statuses,
-      guards.some((guard) => guard.answers),
+      guards.find((guard) => guard.answers),
     );
   });
 }
@@ -86,17 +93,17 @@ export function documentAnswers(api: FastifyInstance): void {
 /** A guard for every route of a plugin (`app.addHook('onRequest', guard)`), documented on each. */
 export function guardRoutes(app: FastifyInstance, guard: Guard): void {
   app.addHook('onRequest', guard);
-  app.addHook('onRoute', (route) => documentErrors(route, [...(guard.answers ?? [])], true));
+  app.addHook('onRoute', (route) => documentErrors(route, [...(guard.answers ?? [])], guard));
 }
 
-function documentErrors(route: DocumentedRoute, statuses: number[], isSignedIn: boolean): void {
+function documentErrors(route: DocumentedRoute, statuses: number[], guard: Guard | undefined): void {
   route.schema ??= {};
   route.schema.response ??= {};
   const response = route.schema.response as Record<number, unknown>;
   for (const status of statuses) {
     response[status] ??= errorAnswer.describe(ERROR_DESCRIPTIONS[status] ?? 'Refus');
   }
-  if (isSignedIn) (route.schema as { security?: unknown }).security = [{ bearerAuth: [] }];
+  if (guard) (route.schema as { security?: unknown }).security = [{ [guard.scheme ?? 'bearerAuth']: [] }];
 }
 
 /** Examples of one operation: its body, and answers by status (validated by the document's test). */

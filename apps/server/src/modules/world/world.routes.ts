@@ -18,6 +18,7 @@ import {
   botSessionOf,
   readBearerToken,
   requireAnyPermission,
+  requireBotToken,
   requirePermission,
 } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
@@ -62,10 +63,9 @@ export const worldRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bot/routes',
     {
-      config: { errors: [401] },
+      onRequest: requireBotToken,
       schema: {
         tags: ['bot'],
-        security: [{ botSession: [] }],
         querystring: z.object({ hwid: hwidSchema }),
         response: { 200: listAnswer(botRouteSchema) },
       },
