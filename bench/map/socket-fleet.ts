@@ -8,6 +8,7 @@ import { newId } from '../../apps/server/src/core/ids.ts';
 import { hashPassword } from '../../apps/server/src/core/passwords.ts';
 import { grantPermission } from '../../apps/server/src/modules/access/index.ts';
 import { openBotSession } from '../../apps/server/src/modules/bots/index.ts';
+import { updateFor } from '../../apps/server/src/modules/releases/index.ts';
 import { getOrCreateBotKey, users } from '../../apps/server/src/modules/users/index.ts';
 import { whitelistEntries } from '../../apps/server/src/modules/whitelist/index.ts';
 import type { TestServer } from '../../apps/server/test/harness.ts';
@@ -57,7 +58,7 @@ export async function prepareSocketFleet(
       await ctx.db.insert(whitelistEntries).values({ id: newId(), userId: id, name });
     const accessKey = await getOrCreateBotKey(ctx, id);
     const hwid = `FLEET-${run}-${String(index).padStart(6, '0')}`;
-    const session = await openBotSession(ctx, { accessKey, hwid, version: '1.0.0', ip: null });
+    const session = await openBotSession(ctx, { accessKey, hwid, version: '1.0.0', ip: null }, updateFor);
     prepared.push({
       hwid,
       accessKey,

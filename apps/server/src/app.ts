@@ -79,6 +79,7 @@ import {
   expireStaleDrafts,
   releasesRoutes,
   sampleVersions,
+  updateFor,
 } from './modules/releases/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
 import {
@@ -330,7 +331,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(auditRoutes);
       await api.register(settingsAdminRoutes);
       await api.register(worldRoutes);
-      await api.register(botRoutes);
+      await api.register(botRoutes, { offerUpdate: updateFor });
       await api.register(botTimelineRoutes);
       await api.register(commandsRoutes);
       await api.register(botLogRoutes);

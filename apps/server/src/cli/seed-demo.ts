@@ -22,6 +22,7 @@ import {
   removeGrants,
 } from '../modules/access/index.ts';
 import { openBotSession } from '../modules/bots/index.ts';
+import { updateFor } from '../modules/releases/index.ts';
 import { createUser, findUserByUsername, getOrCreateBotKey } from '../modules/users/index.ts';
 import { addWhitelistEntryForCustomer, listWhitelistedAccountNames } from '../modules/whitelist/index.ts';
 
@@ -136,7 +137,11 @@ async function seedDemoUser(
   }
   const accessKey = await getOrCreateBotKey(ctx, user.id);
   const hwid = user.hwid ?? `DEMO-${input.username.toUpperCase()}-${newId().slice(-12)}`;
-  const session = await openBotSession(ctx, { accessKey, hwid, version: DEMO_AGENT_VERSION, ip: null });
+  const session = await openBotSession(
+    ctx,
+    { accessKey, hwid, version: DEMO_AGENT_VERSION, ip: null },
+    updateFor,
+  );
   return {
     username: user.username,
     accessKey,

@@ -13,10 +13,14 @@ import { hashSecret } from '../../core/ids.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
 import { botOverviewOf } from './bot-overview.ts';
 import { onlineBotsPerHour } from './bots.history.ts';
-import { openBotSession } from './bots.service.ts';
+import { openBotSession, type UpdateOffer } from './bots.service.ts';
 import { renewLease } from './lease-renewal.ts';
 
-export const botRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The agent's session and the owner's and staff's bot pages; `offerUpdate` is the releases' (app.ts). */
+export const botRoutes: FastifyPluginAsyncZod<{ offerUpdate: UpdateOffer }> = async (
+  app,
+  { offerUpdate },
+) => {
   const { ctx } = app;
 
   app.post(
@@ -27,7 +31,7 @@ export const botRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['bot'], body: botSessionInput, response: { 201: botSessionAnswer } },
     },
     async (request, reply) => {
-      const answer = await openBotSession(ctx, { ...request.body, ip: request.ip });
+      const answer = await openBotSession(ctx, { ...request.body, ip: request.ip }, offerUpdate);
       return reply.status(201).send(answer);
     },
   );

@@ -1,4 +1,10 @@
-import type { BotSessionAnswer, ErrorDetails, HwidComponents, ReleaseChannel } from '@bot/contracts';
+import type {
+  AgentUpdate,
+  BotSessionAnswer,
+  ErrorDetails,
+  HwidComponents,
+  ReleaseChannel,
+} from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import semver from 'semver';
 import type { AppContext, TxContext } from '../../context.ts';
@@ -10,7 +16,6 @@ import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { forgetBotLogOfPc } from '../bot-log/index.ts';
 import { endCommandsOfUnboundPc } from '../commands/index.ts';
 import { issueLease } from '../licensing/index.ts';
-import { updateFor } from '../releases/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { findUserByBotKey, releaseHwid, type UserRow, users } from '../users/index.ts';
 import { listWhitelistedAccountNames, listWhitelistedAccountNamesOfUsers } from '../whitelist/index.ts';
@@ -20,6 +25,16 @@ import { bindOrRecognisePc } from './pc-identity.ts';
 
 /** Where customers download builds (signed in, with either bot permission: decision 900). */
 const DOWNLOAD_PAGE = '/started';
+
+/**
+ * The update offered to an agent of this version and channel on this PC: the releases module's
+ * `updateFor`, handed in by whoever opens the session (app.ts wires the route). The releases watch
+ * the bots (rollout health, deferrals), so the bots do not import them (decision 010).
+ */
+export type UpdateOffer = (
+  ctx: AppContext,
+  agent: { version: string; channel: ReleaseChannel; hwid: string },
+) => Promise<AgentUpdate | null>;
 
 /**
  * Opens a bot session for the agent holding the user's access key: binds the hwid on first use,
@@ -37,6 +52,7 @@ export async function openBotSession(
     lastCrash?: { version: string; at: string; message: string };
     ip: string | null;
   },
+  offerUpdate: UpdateOffer,
 ): Promise<BotSessionAnswer> {
   const user = await findUserByBotKey(ctx, input.accessKey);
   if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
@@ -84,7 +100,7 @@ export async function openBotSession(
     token,
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
-    update: await updateFor(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
+    update: await offerUpdate(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
     lease: await issueLease(ctx, { userId: user.id, hwid, agentHwid }),
   };
 }
