@@ -28,7 +28,7 @@ describe('inTransaction', () => {
     }
   });
 
-  it('emits only inside a transaction: outside one the context has no `emit` (the compiler refuses it)', () => {
+  it('emits only inside a transaction: outside one the context has no `emit` (compiler-checked)', () => {
     expectTypeOf<AppContext['events']>().not.toHaveProperty('emit');
     expectTypeOf<TxContext['events']>().toHaveProperty('emit');
   });
@@ -65,6 +65,8 @@ describe('inTransaction', () => {
 
   it('lets an audit entry be written only inside the transaction of its change', async () => {
     const { ctx } = server.app;
+    // The compiler refuses it (`writeAudit` takes a `TxContext`); a cast would still be refused here.
+    // @ts-expect-error: the context outside a transaction is no `TxContext`
     await expect(writeAudit(ctx, entry)).rejects.toMatchObject({
       code: 'AUDIT_OUTSIDE_TRANSACTION',
       status: 500,

@@ -4,7 +4,7 @@ import {
   type AuditQuery,
 } from '@bot/contracts';
 import { and, asc, desc, eq, gte, ilike, like, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { type AppContext, inTransaction, isInTransaction } from '../../context.ts';
+import { type AppContext, inTransaction, isInTransaction, type TxContext } from '../../context.ts';
 import {
   inKeysetBatches,
   likePattern,
@@ -36,10 +36,10 @@ export interface AuditEntry {
 
 /**
  * Writes the audit entry of a change, in the change's own transaction (`inTransaction`): both
- * commit or neither does. Called outside one it throws, so a use case that forgot its transaction
- * fails its first test instead of leaving a change without its trace (or a trace without its change).
+ * commit or neither does. It takes a `TxContext`, so a call outside one does not compile, and one
+ * that gets there by a cast throws: never a change without its trace, nor a trace without its change.
  */
-export async function writeAudit(tx: AppContext, entry: AuditEntry): Promise<void> {
+export async function writeAudit(tx: TxContext, entry: AuditEntry): Promise<void> {
   if (!isInTransaction(tx)) throw new AppError('AUDIT_OUTSIDE_TRANSACTION');
   await tx.db.insert(auditLog).values({
     id: newId(),
