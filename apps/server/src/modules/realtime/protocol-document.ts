@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
 import { type Audience, clientEvents, type EventDescription, serverEvents } from './protocol-messages.ts';
 
-/** The AsyncAPI version the document follows, and our description's own version. */
+/** The AsyncAPI version the document follows. */
 const ASYNCAPI_VERSION = '3.0.0';
 const CHANNEL = 'socket';
 
@@ -127,8 +127,8 @@ function addEvents(
  */
 export function buildAsyncApiDocument(config: AppConfig, version: string): JsonObject {
   const entries: Entries = { messages: {}, operations: {} };
-  addEvents(entries, clientEvents(config) as never, 'client');
-  addEvents(entries, serverEvents(config) as never, 'server');
+  addEvents(entries, clientEvents(config), 'client');
+  addEvents(entries, serverEvents(config), 'server');
   const site = new URL(config.publicUrl);
   return {
     asyncapi: ASYNCAPI_VERSION,
