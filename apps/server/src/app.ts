@@ -35,7 +35,7 @@ import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { createPermissionCache, hasPermissions, seedPermissions } from './modules/access/index.ts';
+import { createPermissionCache, seedPermissions } from './modules/access/index.ts';
 import { adminUsersRoutes } from './modules/admin-users/index.ts';
 import {
   alertsRoutes,
@@ -46,15 +46,10 @@ import {
   pruneNotifications,
 } from './modules/alerts/index.ts';
 import { auditRoutes } from './modules/audit/index.ts';
-import {
-  authRoutes,
-  createSessionCache,
-  findSessionByToken,
-  writeSessionTouches,
-} from './modules/auth/index.ts';
+import { authRoutes, createSessionCache, writeSessionTouches } from './modules/auth/index.ts';
 import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
 import { botTimelineRoutes } from './modules/bot-timeline/index.ts';
-import { botRoutes, findBotSessionByToken, leaseRoutes } from './modules/bots/index.ts';
+import { botRoutes } from './modules/bots/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
 import { idempotency } from './modules/idempotency/index.ts';
@@ -88,7 +83,7 @@ import {
   publicSettingsRoutes,
   settingsAdminRoutes,
 } from './modules/settings/index.ts';
-import { assertStaffSecondFactor, secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/index.ts';
+import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/index.ts';
 import { createUserCache } from './modules/users/index.ts';
 import { usersOnlineRoutes } from './modules/users-online/index.ts';
 import { vouchersRoutes } from './modules/vouchers/index.ts';
@@ -97,6 +92,7 @@ import { whitelistRoutes } from './modules/whitelist/index.ts';
 import { worldRoutes } from './modules/world/index.ts';
 import { pruneOldRows, RETENTION_PRUNE_EVERY_MS } from './retention.ts';
 import { openSecretsAtRest } from './secrets-at-rest.ts';
+import { sessionAuthorityOf } from './session-authority.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -238,13 +234,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   ctx.onClose(() => writeSessionTouches(ctx));
 
   app.decorate('ctx', ctx);
-  // The guards every route uses ask the domain through this port (core/guards.ts).
-  app.decorate('sessionAuthority', {
-    findSession: (token, options) => findSessionByToken(ctx, token, options),
-    hasPermissions: (userId, required) => hasPermissions(ctx, userId, required),
-    assertStaffSecondFactor: (session) => assertStaffSecondFactor(ctx, session),
-    findBotSession: (input) => findBotSessionByToken(ctx, input),
-  });
+  app.decorate('sessionAuthority', sessionAuthorityOf(ctx));
   // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
   // and closes the database, for at most a couple of seconds (docs/operations.md).
   let databaseClosed: Promise<void> | undefined;
@@ -340,7 +330,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(alertsRoutes);
       await api.register(fleetAlertsRoutes);
       await api.register(maintenanceWindowsRoutes);
-      await api.register(leaseRoutes);
       await api.register(signingKeysAdminRoutes);
     },
     { prefix: '/api' },

@@ -1,6 +1,6 @@
 import { DEV_TRUST_ROOT_PATH, KEY_SET_PATH } from '@bot/contracts';
 import { describe, expect, it } from 'vitest';
-import { keySets } from '../src/modules/licensing/key-sets.table.ts';
+import { keySets } from '../src/modules/licensing/index.ts';
 import { PUBLIC_INSTALLATION_ENV, startTestServer } from './harness.ts';
 
 // A production deploy that forgets its Stripe keys used to take every checkout through the sandbox:

@@ -10,6 +10,7 @@ export {
   type RootKey,
   signKeySet,
 } from './key-set.service.ts';
+export { keySets } from './key-sets.table.ts';
 export { issueLease, signLease } from './lease.service.ts';
 export { jwksRoutes, signingKeysAdminRoutes } from './licensing.routes.ts';
 export { currentSigner, resealSigningKeys } from './signing-keys.service.ts';
