@@ -4,6 +4,7 @@ import {
   type BotReport,
   type BotSessionAnswer,
   type ClientToServerEvents,
+  PROTOCOL_VERSION,
   type ServerToClientEvents,
   SOCKET_CLIENT_OPTIONS,
 } from '@bot/contracts';
@@ -111,7 +112,10 @@ export function createBotClient(options: BotClientOptions): BotClient {
     renew: async () => {
       if (!session) throw new Error('no bot session');
       try {
-        return await requestLease(serverUrl, { token: session.token, hwid: boundHwid });
+        const renewed = await requestLease(serverUrl, { token: session.token, hwid: boundHwid });
+        // The renewal extended the session (docs/protocol.md, "The bot session").
+        if (renewed.expiresAt) session = { token: session.token, expiresAt: renewed.expiresAt };
+        return renewed.lease;
       } catch (error) {
         // An ended session (expired, another PC took over the key...) is replaced: its answer carries a lease.
         if (error instanceof BotApiError && error.code === 'BOT_SESSION_INVALID')
@@ -135,6 +139,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
       ...(components && Object.keys(components).length > 0 ? { components } : {}),
       version: options.version,
       channel: options.channel ?? 'stable',
+      protocolVersion: PROTOCOL_VERSION,
       ...(untoldCrash ? { lastCrash: untoldCrash } : {}),
     });
     untoldCrash = undefined;

@@ -32,13 +32,16 @@ export async function requestSession(
   return body as BotSessionAnswer;
 }
 
-/** `POST /api/bot/lease`: a fresh lease token for the session, or the platform's refusal. */
+/**
+ * `POST /api/bot/lease`: a fresh lease token for the session and when the session now ends (the
+ * renewal extended it; a server of protocol 1.0 does not say), or the platform's refusal.
+ */
 export async function requestLease(
   serverUrl: string,
   input: { token: string; hwid: string },
-): Promise<string> {
-  const { status, body } = await post<{ lease?: string }>(serverUrl, '/bot/lease', input);
-  if (status === 200 && body.lease) return body.lease;
+): Promise<{ lease: string; expiresAt?: string }> {
+  const { status, body } = await post<{ lease?: string; expiresAt?: string }>(serverUrl, '/bot/lease', input);
+  if (status === 200 && body.lease) return { lease: body.lease, expiresAt: body.expiresAt };
   throw refusal(status, body);
 }
 

@@ -199,6 +199,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       },
       version: '1.4.0',
       channel: 'stable',
+      protocolVersion: '1.1',
     },
     responses: {
       201: {
@@ -208,13 +209,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         whitelist: ['ombre-feu', 'ombre-glace'],
         update: null,
         lease,
+        protocolVersion: '1.1',
       },
       426: outdated,
     },
   },
   'POST /api/bot/lease': {
     body: { token, hwid },
-    responses: { 200: { lease }, 401: sessionInvalid, 426: outdated },
+    responses: { 200: { lease, expiresAt: '2026-11-29T08:02:11.000Z' }, 401: sessionInvalid, 426: outdated },
   },
   'GET /api/bot/routes': {
     responses: {

@@ -86,6 +86,20 @@ export const botStateSchema = z.object({
 });
 export type BotState = z.infer<typeof botStateSchema>;
 
+/**
+ * The bot protocol this server speaks, `MAJOR.MINOR` (docs/protocol.md, "Versions of the protocol";
+ * docs/PROTOCOL-CHANGELOG.md): a minor adds what an agent may ignore, a major changes or removes.
+ */
+export const PROTOCOL_VERSION = '1.1';
+/** What an agent that does not say which protocol it speaks speaks. */
+export const PROTOCOL_VERSION_UNSAID = '1.0';
+export const protocolVersionSchema = z
+  .string()
+  .regex(
+    /^(0|[1-9]\d{0,3})\.(0|[1-9]\d{0,3})$/,
+    'version de protocole attendue au format MAJEURE.MINEURE (1.1).',
+  );
+
 export const botSessionInput = z.strictObject({
   accessKey: z.string().trim().min(16).max(128),
   hwid: hwidSchema,
@@ -94,6 +108,8 @@ export const botSessionInput = z.strictObject({
   version: semverSchema,
   /** The release channel the agent follows, for the update notice (default stable). */
   channel: releaseChannelSchema.default('stable'),
+  /** The protocol version the agent speaks; another major than the server's is refused (426). */
+  protocolVersion: protocolVersionSchema.default(PROTOCOL_VERSION_UNSAID),
   /**
    * The agent's previous run ended in a crash: its version, when, and what it said. Counted per
    * version when a rollout is judged (decision 910) and shown in the bot's timeline.
@@ -121,6 +137,8 @@ export const botSessionAnswer = z.object({
   update: agentUpdateSchema.nullable(),
   /** The signed lease the agent verifies offline (docs/licensing.md). */
   lease: z.string(),
+  /** The protocol version the server speaks (`PROTOCOL_VERSION`): an older minor ignores what it adds. */
+  protocolVersion: z.string(),
 });
 export type BotSessionAnswer = z.infer<typeof botSessionAnswer>;
 

@@ -69,7 +69,11 @@ export const leaseRenewInput = z.strictObject({
   token: z.string().min(1).max(200),
   hwid: z.string().trim().min(1).max(128),
 });
-export const leaseAnswer = z.object({ lease: z.string() });
+/**
+ * `POST /api/bot/lease`: the fresh lease, and when the bot session now ends (a renewal extends it
+ * to `botSessionTtlMs` from now).
+ */
+export const leaseAnswer = z.object({ lease: z.string(), expiresAt: z.string() });
 
 export const SIGNING_KEY_STATES = ['current', 'standby', 'previous', 'revoked'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];

@@ -22,7 +22,6 @@ export const botRoutes: FastifyPluginAsyncZod<{ offerUpdate: UpdateOffer }> = as
   { offerUpdate },
 ) => {
   const { ctx } = app;
-  await app.register(leaseRoutes);
 
   app.post(
     '/bot/sessions',
@@ -59,7 +58,7 @@ export const botRoutes: FastifyPluginAsyncZod<{ offerUpdate: UpdateOffer }> = as
 };
 
 /** `POST /api/bot/lease`: the agent renews its lease with its bot session. */
-const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
+export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   app.post(
     '/bot/lease',
@@ -72,6 +71,6 @@ const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
       ],
       schema: { tags: ['bot'], body: leaseRenewInput, response: { 200: leaseAnswer } },
     },
-    async (request) => ({ lease: await renewLease(ctx, request.body) }),
+    async (request) => renewLease(ctx, request.body),
   );
 };

@@ -1,9 +1,11 @@
-import type {
-  AgentUpdate,
-  BotSessionAnswer,
-  ErrorDetails,
-  HwidComponents,
-  ReleaseChannel,
+import {
+  type AgentUpdate,
+  type BotSessionAnswer,
+  type ErrorDetails,
+  type HwidComponents,
+  PROTOCOL_VERSION,
+  PROTOCOL_VERSION_UNSAID,
+  type ReleaseChannel,
 } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import semver from 'semver';
@@ -49,6 +51,8 @@ export async function openBotSession(
     components?: HwidComponents;
     version: string;
     channel?: ReleaseChannel;
+    /** `MAJOR.MINOR`, validated by the route (`PROTOCOL_VERSION_UNSAID` when the agent says none). */
+    protocolVersion?: string;
     lastCrash?: { version: string; at: string; message: string };
     ip: string | null;
   },
@@ -59,7 +63,8 @@ export async function openBotSession(
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
   const { minBotVersion } = await getSettings(ctx);
-  if (isOutdatedAgent(input.version, minBotVersion)) {
+  // An agent of another major protocol gets what an outdated one gets: the build to download.
+  if (isOutdatedAgent(input.version, minBotVersion) || !speaksOurProtocol(input.protocolVersion)) {
     throw new AppError('BOT_VERSION_OUTDATED', { details: outdatedAgentDetails(ctx, minBotVersion) });
   }
   if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
@@ -83,7 +88,7 @@ export async function openBotSession(
   // Recognised under another hwid: the leases name the agent's own too (docs/licensing.md).
   const agentHwid = input.hwid === hwid ? null : input.hwid;
   const token = `bs_${newSecret(32)}`;
-  const expiresAt = new Date(Date.now() + ctx.config.botSessionTtlMs);
+  const expiresAt = botSessionEnd(ctx);
   await ctx.db.insert(botSessions).values({
     id: newId(),
     userId: user.id,
@@ -102,8 +107,20 @@ export async function openBotSession(
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await offerUpdate(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
     lease: await issueLease(ctx, { userId: user.id, hwid, agentHwid }),
+    protocolVersion: PROTOCOL_VERSION,
   };
 }
+
+/** Any minor of the server's major: a newer minor's agent ignores nothing the server sends. */
+const speaksOurProtocol = (said = PROTOCOL_VERSION_UNSAID): boolean =>
+  said.split('.')[0] === PROTOCOL_VERSION.split('.')[0];
+
+/**
+ * When a bot session opened or renewed now ends: `botSessionTtlMs` after its last renewal, so an
+ * agent that renews its lease keeps its session (docs/protocol.md, "The bot session").
+ */
+export const botSessionEnd = (ctx: AppContext): Date =>
+  new Date(ctx.clock.now() + ctx.config.botSessionTtlMs);
 
 /** An agent below the minimum version is refused, at its session and on its live socket. */
 export const isOutdatedAgent = (version: string, minBotVersion: string): boolean =>
@@ -170,7 +187,7 @@ export async function findBotSessionsByTokens(
       and(
         inArray(botSessions.tokenHash, [...new Set(hashes)]),
         isNull(botSessions.revokedAt),
-        gt(botSessions.expiresAt, new Date()),
+        gt(botSessions.expiresAt, new Date(ctx.clock.now())),
       ),
     );
   const live = new Map<string, LiveBotSession>();
@@ -214,6 +231,28 @@ export async function unbindPc(
     after: { hwid: null },
   });
   tx.events.emit('hwid.reset', { userId: user.id, hwid: user.hwid });
+}
+
+/**
+ * When each of these bot sessions ends now (renewals move it), for those still open: the sockets'
+ * expiry sweep reads it, in one query, for the sockets whose known end has passed.
+ */
+export async function findBotSessionEnds(
+  ctx: AppContext,
+  sessionIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: botSessions.id, expiresAt: botSessions.expiresAt })
+    .from(botSessions)
+    .where(
+      and(
+        inArray(botSessions.id, [...sessionIds]),
+        isNull(botSessions.revokedAt),
+        gt(botSessions.expiresAt, new Date(ctx.clock.now())),
+      ),
+    );
+  return new Map(rows.map((row) => [row.id, row.expiresAt.getTime()]));
 }
 
 /** Ends a user's bot sessions (all, or those of one PC). */

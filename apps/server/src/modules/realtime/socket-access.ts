@@ -8,7 +8,12 @@ import {
   mayReadBotOf,
 } from '../access/index.ts';
 import { mayReadBotLog } from '../bot-log/index.ts';
-import { findAllowedAccounts, isOutdatedAgent, outdatedAgentDetails } from '../bots/index.ts';
+import {
+  findAllowedAccounts,
+  findBotSessionEnds,
+  isOutdatedAgent,
+  outdatedAgentDetails,
+} from '../bots/index.ts';
 import { runningMaintenance } from '../maintenance-windows/index.ts';
 import { getSettings, toPublicSettings } from '../settings/index.ts';
 import {
@@ -131,17 +136,39 @@ export class SocketAccess {
     if (this.isClosed) return;
     const { ctx, bus, io, refuse } = this.deps;
     const now = Date.now();
+    // Bot sessions are opened and renewed on the context's clock (a test moves it hours at once).
+    const botNow = ctx.clock.now();
+    const botsPastTheirEnd: HubSocket[] = [];
     for (const socket of io.sockets.sockets.values() as Iterable<HubSocket>) {
       const expiresAt = socket.data.sessionExpiresAt;
-      if (expiresAt !== undefined && expiresAt <= now) {
-        refuse(socket, socket.data.kind === 'bot' ? 'BOT_SESSION_INVALID' : 'UNAUTHORIZED');
-      }
+      if (expiresAt === undefined) continue;
+      if (socket.data.kind === 'bot') {
+        if (expiresAt <= botNow) botsPastTheirEnd.push(socket);
+      } else if (expiresAt <= now) refuse(socket, 'UNAUTHORIZED');
     }
+    await this.recheckBotSessionEnds(botsPastTheirEnd);
     const since = new Date(this.grantsCheckedUntil);
     this.grantsCheckedUntil = now;
     for (const userId of await findUsersWithGrantsExpiredBetween(ctx, since, new Date(now))) {
       // Every node runs this sweep and reaches the same users: no need to tell the others.
       bus.emit('user.changed', { userId }, { localOnly: true });
+    }
+  }
+
+  /**
+   * Bot sockets whose session's known end has passed: a renewal of the lease (on any node) moved it
+   * later, or the session ended (24 h without a renewal: docs/protocol.md, "The bot session").
+   */
+  private async recheckBotSessionEnds(sockets: readonly HubSocket[]): Promise<void> {
+    if (sockets.length === 0) return;
+    const ends = await findBotSessionEnds(
+      this.deps.ctx,
+      sockets.map((socket) => socket.data.sessionId ?? ''),
+    );
+    for (const socket of sockets) {
+      const end = ends.get(socket.data.sessionId ?? '');
+      if (end === undefined) this.deps.refuse(socket, 'BOT_SESSION_INVALID');
+      else socket.data.sessionExpiresAt = end;
     }
   }
 
