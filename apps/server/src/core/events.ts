@@ -30,10 +30,11 @@ export interface DomainEvents {
   'signingKey.revoked': { kid: string; statement: string };
   /**
    * A remote command was created or changed state (decision 208): the node holding the bot's
-   * socket delivers a queued one; every node tells its watchers of the bot and the issuer.
-   * `command` names staff issuers (the hub masks them for customers).
+   * socket delivers a queued one, or emits one the issuance marked sent (`handOver`, decision 013);
+   * every node tells its watchers of the bot and the issuer. `command` names staff issuers (the hub
+   * masks them for customers).
    */
-  'botCommand.changed': { command: BotCommand; userId: string; issuerId: string | null };
+  'botCommand.changed': { command: BotCommand; userId: string; issuerId: string | null; handOver?: true };
   /** A build was withdrawn (decision 910): every node tells its agents running it to go back. */
   'release.yanked': { version: string; channel: ReleaseChannel };
 }

@@ -84,11 +84,13 @@ it('a configuration staff push on node A reaches the bot on node B, and A sees i
     { kind: 'configure', payload: { routeId } },
     staff.token,
   );
-  expect(sent.status).toBe(201);
+  // The bot is online: handed over in the issuance's own transaction, by the node holding its
+  // socket, with no transaction and no announcement of its own for `sent` (decision 013).
+  expect(sent).toMatchObject({ status: 201, body: { data: { state: 'sent' } } });
   const statesOf = (updates: BotCommand[]) => updates.map((update) => update.state);
   await vi.waitFor(() => {
-    expect(statesOf(staffSees)).toEqual(['queued', 'sent', 'acknowledged', 'succeeded']);
-    expect(statesOf(ownerSees)).toEqual(['queued', 'sent', 'acknowledged', 'succeeded']);
+    expect(statesOf(staffSees)).toEqual(['sent', 'acknowledged', 'succeeded']);
+    expect(statesOf(ownerSees)).toEqual(['sent', 'acknowledged', 'succeeded']);
   });
   expect(staffSees.every((update) => update.issuer.username === staff.user.username)).toBe(true);
   expect(ownerSees.every((update) => update.issuer.username === null)).toBe(true);

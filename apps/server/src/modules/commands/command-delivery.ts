@@ -61,11 +61,13 @@ export interface CommandToDeliver {
 
 /**
  * What bots connecting now must each be handed, in one query for all of them (a reconnect storm
- * connects thousands at once): queued commands, and those sent before that bot's connection.
+ * connects thousands at once): queued commands, and sent ones not acknowledged yet. The hub skips
+ * those it already emitted on the connection (decision 013): a time of sending taken on another
+ * node's clock could not tell them apart.
  */
 export async function commandsToDeliver(
   ctx: AppContext,
-  bots: readonly { hwid: string; connectedAt: Date }[],
+  hwids: readonly string[],
   now = new Date(),
 ): Promise<CommandToDeliver[][]> {
   const rows = await ctx.db
@@ -73,19 +75,16 @@ export async function commandsToDeliver(
     .from(botCommands)
     .where(
       and(
-        inArray(botCommands.hwid, [...new Set(bots.map((bot) => bot.hwid))]),
+        inArray(botCommands.hwid, [...new Set(hwids)]),
         inArray(botCommands.state, ['queued', 'sent']),
         gt(botCommands.expiresAt, now),
         isForCurrentOwner(),
       ),
     )
     .orderBy(asc(botCommands.createdAt));
-  return bots.map(({ hwid, connectedAt }) =>
+  return hwids.map((hwid) =>
     rows
-      .filter(
-        (row) =>
-          row.hwid === hwid && (row.state === 'queued' || (row.sentAt !== null && row.sentAt < connectedAt)),
-      )
+      .filter((row) => row.hwid === hwid)
       .map((row) => ({ command: toBotCommand(row), deliveries: row.deliveries })),
   );
 }

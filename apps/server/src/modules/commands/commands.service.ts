@@ -40,12 +40,16 @@ export function toBotCommand(row: BotCommandRow): BotCommand {
   };
 }
 
-/** After the commit, the node holding the bot delivers it and every watcher hears of it. */
-export function announce(tx: TxContext, row: BotCommandRow): void {
+/**
+ * After the commit every watcher hears of it; `handOver`: the issuance marked it `sent`, and the
+ * node holding the bot's socket emits it (docs/decisions/013-commands-and-history-paths.md).
+ */
+export function announce(tx: TxContext, row: BotCommandRow, options: { handOver?: true } = {}): void {
   tx.events.emit('botCommand.changed', {
     command: toBotCommand(row),
     userId: row.userId,
     issuerId: row.issuerId,
+    ...options,
   });
 }
 
@@ -71,8 +75,9 @@ export async function ownerForStaff(ctx: AppContext, hwid: string, actor: { id: 
 }
 
 /**
- * Sends a command to a PC's bot: stored `queued`, delivered after the commit by the node holding
- * its socket (or when it connects, until it expires). Limits: the issuer's rate, the bot's pending
+ * Sends a command to a PC's bot. Online, it is stored `sent` and emitted after the commit by the
+ * node holding its socket, with no transaction of its own; offline, stored `queued` and handed over
+ * when it connects, until it expires (docs/decisions/013-commands-and-history-paths.md). Limits: the issuer's rate, the bot's pending
  * cap; a configuration push replaces one not acknowledged yet (cancelled, "remplacée"). Staff
  * commands are audited.
  */
@@ -116,6 +121,8 @@ export async function issueBotCommand(
       .where(and(eq(botCommands.hwid, hwid), inArray(botCommands.state, PENDING_STATES)))
       .limit(ctx.config.commands.maxPendingPerBot);
     if (pending.length >= ctx.config.commands.maxPendingPerBot) throw new AppError('BOT_COMMAND_LIMIT');
+    // A bot connecting meanwhile finds it `queued`: its node hands it over on the event or at admission.
+    const isOnline = (await tx.live.botState(hwid)) !== undefined;
     const [row] = await tx.db
       .insert(botCommands)
       .values({
@@ -124,7 +131,9 @@ export async function issueBotCommand(
         userId: owner.id,
         kind: command.kind,
         payload: 'payload' in command ? command.payload : {},
-        state: 'queued',
+        state: isOnline ? 'sent' : 'queued',
+        deliveries: isOnline ? 1 : 0,
+        sentAt: isOnline ? now : null,
         issuerId: issuer.id,
         issuerUsername: issuer.username,
         issuedByStaff: issuer.staff,
@@ -142,7 +151,7 @@ export async function issueBotCommand(
         after: { id: row.id, kind: row.kind, payload: row.payload },
       });
     }
-    announce(tx, row);
+    announce(tx, row, isOnline ? { handOver: true } : {});
     return toBotCommand(row);
   });
 }

@@ -94,6 +94,8 @@ async function pendingCommands(owner: Owner) {
   const sent = await send(owner, 'pause');
   await vi.waitFor(() => expect(first.deliveries.map((delivery) => delivery.id)).toContain(sent.id));
   first.socket.disconnect();
+  // Offline once the hub has let it go: a command to a bot still online would be handed over.
+  await vi.waitFor(async () => expect(await server.app.ctx.live.botState(owner.hwid)).toBeUndefined());
   const queued = await send(owner, 'restart');
   return { sent, queued };
 }

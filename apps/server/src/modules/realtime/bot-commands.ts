@@ -26,23 +26,27 @@ interface CommandDeps {
 }
 
 /**
- * Remote commands on this node's sockets (decision 208). Every node hears `botCommand.changed`:
- * each tells its own watchers of the bot (staff unnamed), the staff maps and the staff issuer's
- * browsers, and the node holding the bot's socket hands a queued command over. A bot connecting
- * here is handed what waits for it, and a command sent to an earlier connection and never
- * acknowledged once more. The agent's acknowledgements and results go to the commands module, in the order they came.
+ * Remote commands on this node's sockets (decisions 208 and 013). Every node hears
+ * `botCommand.changed`: each tells its own watchers of the bot (staff unnamed), the staff maps and
+ * the staff issuer's browsers, and the node holding the bot's socket emits a command the issuance
+ * already marked `sent` (`handOver`), or marks a queued one and emits it. A bot connecting here is
+ * handed what waits for it, and a command sent and never acknowledged once more; each connection
+ * gets a command once, whichever path reaches it first. The agent's acknowledgements and results go
+ * to the commands module, in the order they came.
  */
 export class BotCommandRelay {
   private readonly unsubscribe: () => void;
   /** Per agent socket, the last of its messages being written (an ack is written before its result). */
   private readonly pending = new WeakMap<HubSocket, Promise<unknown>>();
+  /** Per agent socket, the commands emitted on it (the event and the admission may both find one). */
+  private readonly handedOver = new WeakMap<HubSocket, Set<string>>();
   private isClosed = false;
-  private readonly waiting: DataLoader<{ hwid: string; connectedAt: Date }, CommandToDeliver[]>;
+  private readonly waiting: DataLoader<string, CommandToDeliver[]>;
 
   constructor(private readonly deps: CommandDeps) {
     this.unsubscribe = deps.ctx.events.on('botCommand.changed', (event) => this.changed(event));
     // No memoisation: each connection reads what waits at its own moment.
-    this.waiting = new DataLoader((bots) => commandsToDeliver(deps.ctx, bots), {
+    this.waiting = new DataLoader((hwids) => commandsToDeliver(deps.ctx, hwids), {
       cache: false,
       batchScheduleFn: (dispatch) => setTimeout(dispatch, ADMISSION_BATCH_WINDOW_MS),
     });
@@ -53,11 +57,11 @@ export class BotCommandRelay {
     this.unsubscribe();
   }
 
-  /** An agent was admitted on this node: queued commands, and those its earlier connection missed. */
+  /** An agent was admitted on this node: queued commands, and sent ones not acknowledged yet. */
   async admitted(socket: HubSocket): Promise<void> {
-    const { hwid, connectedAt } = socket.data;
+    const { hwid } = socket.data;
     if (!hwid) return;
-    const waiting = await this.waiting.load({ hwid, connectedAt: new Date(connectedAt) });
+    const waiting = await this.waiting.load(hwid);
     for (const { command, deliveries } of waiting) await this.deliver(socket, command, deliveries);
   }
 
@@ -87,7 +91,7 @@ export class BotCommandRelay {
     this.pending.set(socket, next);
   }
 
-  private changed(event: { command: BotCommand; issuerId: string | null }): void {
+  private changed(event: { command: BotCommand; issuerId: string | null; handOver?: true }): void {
     if (this.isClosed) return;
     const { io } = this.deps;
     const { command, issuerId } = event;
@@ -97,9 +101,10 @@ export class BotCommandRelay {
     const staff: string[] = [rooms.admins, rooms.mapViewers];
     if (issuerId && command.issuer.type === 'staff') staff.push(rooms.user(issuerId));
     io.local.to(staff).except(watchers).emit(SOCKET_EVENTS.botCommandUpdate, command);
-    if (command.state !== 'queued') return;
     const [agent] = localSocketsIn(io, rooms.agent(command.hwid));
-    if (agent?.data.kind === 'bot')
+    if (agent?.data.kind !== 'bot') return;
+    if (event.handOver) this.emitOnce(agent, command);
+    else if (command.state === 'queued')
       runInBackground(this.deps.ctx.log, 'remise d’une commande au bot', () =>
         this.deliver(agent, command, 0),
       );
@@ -107,9 +112,21 @@ export class BotCommandRelay {
 
   /** Marked `sent` first, then emitted: an acknowledgement never finds it still `queued`. */
   private async deliver(socket: HubSocket, command: BotCommand, deliveries: number): Promise<void> {
-    if (this.isClosed || !socket.connected) return;
+    if (this.isClosed || !socket.connected || this.wasHandedOver(socket, command.id)) return;
     const sent = await markCommandSent(this.deps.ctx, { id: command.id, deliveries });
-    if (!sent || !socket.connected) return;
-    socket.emit(SOCKET_EVENTS.botCommand, { id: sent.id, kind: sent.kind, payload: sent.payload });
+    if (sent) this.emitOnce(socket, sent);
+  }
+
+  /** Emits a command marked `sent` on the agent's socket, unless this connection already has it. */
+  private emitOnce(socket: HubSocket, command: BotCommand): void {
+    const emitted = this.handedOver.get(socket) ?? new Set<string>();
+    this.handedOver.set(socket, emitted);
+    if (this.isClosed || !socket.connected || emitted.has(command.id)) return;
+    emitted.add(command.id);
+    socket.emit(SOCKET_EVENTS.botCommand, { id: command.id, kind: command.kind, payload: command.payload });
+  }
+
+  private wasHandedOver(socket: HubSocket, id: string): boolean {
+    return this.handedOver.get(socket)?.has(id) === true;
   }
 }
