@@ -1,5 +1,5 @@
 import { BOT_LOG_LEVELS } from '@bot/contracts';
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { userIdColumn } from '../users/index.ts';
 
 /**
@@ -21,10 +21,13 @@ export const botLogLines = pgTable(
     /** `server`: the hub's own line (lines dropped past the rate limit). */
     origin: text('origin', { enum: ['agent', 'server'] }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /** The agent's id of the line (decision 923): a line it sends again is kept once; null: none given. */
+    agentLineId: text('agent_line_id'),
   },
   (t) => [
     index('bot_log_lines_user_hwid_id_idx').on(t.userId, t.hwid, t.id),
     index('bot_log_lines_received_idx').on(t.receivedAt),
+    uniqueIndex('bot_log_lines_agent_line_idx').on(t.userId, t.hwid, t.agentLineId),
   ],
 );
 
