@@ -1,0 +1,2 @@
+ALTER TABLE "bot_log_lines" ADD COLUMN "agent_line_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "bot_log_lines_agent_line_idx" ON "bot_log_lines" USING btree ("user_id","hwid","agent_line_id");
