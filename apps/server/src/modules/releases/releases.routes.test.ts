@@ -202,6 +202,7 @@ describe('agent releases', () => {
     expect(await beyond.json()).toEqual({
       code: 'RELEASE_PART_BEYOND_END',
       error: 'Cette partie dépasse la fin du fichier annoncé : il compte 2 parties, numérotées de 0 à 1.',
+      details: { parts: 2 },
     });
     const stored = await server.app.ctx.db
       .select({ index: agentReleaseParts.index })

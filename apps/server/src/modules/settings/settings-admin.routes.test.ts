@@ -101,7 +101,11 @@ describe('maintenance mode', () => {
     );
     const blocked = await call('GET', '/admin/settings', undefined, customer.token);
     expect(blocked.status).toBe(503);
-    expect(blocked.body).toEqual({ error: 'Mise à jour en cours, retour vers 14 h.', code: 'MAINTENANCE' });
+    expect(blocked.body).toEqual({
+      error: 'Mise à jour en cours, retour vers 14 h.',
+      code: 'MAINTENANCE',
+      details: { notice: 'Mise à jour en cours, retour vers 14 h.' },
+    });
     const anonymous = await call('POST', '/auth/register', {
       username: 'pendant_maintenance',
       password: TEST_PASSWORD,
