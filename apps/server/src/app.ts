@@ -83,7 +83,6 @@ import {
   publicSettingsRoutes,
   settingsAdminRoutes,
 } from './modules/settings/index.ts';
-import { secondFactorRoutes, twoFactorRoutes } from './modules/two-factor/index.ts';
 import { createUserCache } from './modules/users/index.ts';
 import { usersOnlineRoutes } from './modules/users-online/index.ts';
 import { vouchersRoutes } from './modules/vouchers/index.ts';
@@ -305,9 +304,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(healthRoutes);
       await api.register(metricsRoutes);
       await api.register(authRoutes);
-      await api.register(secondFactorRoutes);
       await api.register(meRoutes);
-      await api.register(twoFactorRoutes);
       await api.register(publicSettingsRoutes);
       // domain modules: register each here, one line per module
       await api.register(catalogRoutes);

@@ -3,10 +3,10 @@ import { type MasterKeySource, masterKeyCheckOf, sealingKeyOf } from './core/mas
 import { StartupError } from './core/startup-errors.ts';
 import type { Db } from './db/client.ts';
 import { resealDiscordWebhooks, sealClearDiscordWebhooks } from './modules/alerts/index.ts';
+import { resealTwoFactorSecrets } from './modules/auth/index.ts';
 import { resealSigningKeys } from './modules/licensing/index.ts';
 import { resealMailBodies, sealClearMailBodies } from './modules/mail/index.ts';
 import { claimServerSecret, replaceServerSecret, takeServerSecret } from './modules/settings/index.ts';
-import { resealTwoFactorSecrets } from './modules/two-factor/index.ts';
 import { resealBotKeys } from './modules/users/index.ts';
 
 /**

@@ -1,9 +1,8 @@
 import type { AppContext } from './context.ts';
 import type { SessionAuthority } from './core/guards.ts';
 import { hasPermissions } from './modules/access/index.ts';
-import { findSessionByToken } from './modules/auth/index.ts';
+import { assertStaffSecondFactor, findSessionByToken } from './modules/auth/index.ts';
 import { findBotSessionByToken } from './modules/bots/index.ts';
-import { assertStaffSecondFactor } from './modules/two-factor/index.ts';
 
 /**
  * What the route guards ask about a request's bearer, answered by the modules that know: the guards

@@ -19,10 +19,10 @@ import {
   getAlertPreferences,
   saveAlertPreferences,
 } from '../src/modules/alerts/index.ts';
+import { twoFactor } from '../src/modules/auth/index.ts';
 import { currentSigner, signingKeys } from '../src/modules/licensing/index.ts';
 import { mailOutbox, queueMail } from '../src/modules/mail/index.ts';
 import { serverSecrets } from '../src/modules/settings/index.ts';
-import { twoFactor } from '../src/modules/two-factor/index.ts';
 import { getOrCreateBotKey, users } from '../src/modules/users/index.ts';
 import { LEGACY_SEALING_SECRET, MASTER_KEY_CHECK } from '../src/secrets-at-rest.ts';
 import { startTestServer, TEST_MASTER_KEY, type TestServer } from './harness.ts';

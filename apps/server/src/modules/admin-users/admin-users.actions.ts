@@ -4,11 +4,16 @@ import { type AppContext, inTransaction, type TxContext } from '../../context.ts
 import { AppError } from '../../core/errors.ts';
 import { findRolesOfUsers, invalidateUserPermissions } from '../access/index.ts';
 import { type AuditActor, writeAudit } from '../audit/index.ts';
-import { mailSecurityNotice, resendConfirmation, revokeSessions, sessions } from '../auth/index.ts';
+import {
+  mailSecurityNotice,
+  removeTwoFactor,
+  resendConfirmation,
+  revokeSessions,
+  sessions,
+} from '../auth/index.ts';
 import { revokeBotSessions, unbindPc } from '../bots/index.ts';
 import { assertMayGivePermissions, assertMayManageUser } from '../permissions-admin/index.ts';
 import { permissionsOfRoles, replaceUserRoles, roles } from '../roles/index.ts';
-import { removeTwoFactor } from '../two-factor/index.ts';
 import {
   getUserById,
   lockUser,

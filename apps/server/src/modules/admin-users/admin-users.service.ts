@@ -17,10 +17,10 @@ import {
   outrankedByCondition,
   userGrants,
 } from '../access/index.ts';
+import { hasTwoFactorEnabled } from '../auth/index.ts';
 import { lastCountedUnbindKind } from '../bots/index.ts';
 import { findGrantsOfUsers } from '../permissions-admin/index.ts';
 import { rolePermissions, roles, userRoles } from '../roles/index.ts';
-import { hasTwoFactorEnabled } from '../two-factor/index.ts';
 import { getUserById, type UserRow, users } from '../users/index.ts';
 
 /** Which of the given hwids have a bot online (the real-time layer's shared state store). */

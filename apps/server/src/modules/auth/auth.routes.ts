@@ -25,11 +25,14 @@ import {
   resendConfirmation,
   resetPassword,
 } from './auth.service.ts';
+import { secondFactorRoutes, twoFactorRoutes } from './two-factor.routes.ts';
 
 const tags = ['auth'];
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  await app.register(secondFactorRoutes);
+  await app.register(twoFactorRoutes);
 
   app.post(
     '/auth/login',

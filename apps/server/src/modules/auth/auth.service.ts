@@ -11,7 +11,6 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { recordRefusedAttempt, writeAudit } from '../audit/index.ts';
 import { queueMail } from '../mail/index.ts';
 import { getSettings } from '../settings/index.ts';
-import { hasTwoFactorEnabled } from '../two-factor/index.ts';
 import {
   createUser,
   findUserByEmail,
@@ -26,6 +25,7 @@ import {
 import { mailboxOf, mayMailLink, passwordFailures, retireLinks, withinMailLimits } from './auth-limits.ts';
 import { mailSecurityNotice } from './security-mails.ts';
 import { createSession, isUnknownDevice, revokeSessions } from './sessions.service.ts';
+import { hasTwoFactorEnabled } from './two-factor.service.ts';
 import { userTokens } from './user-tokens.table.ts';
 
 export interface RequestOrigin {

@@ -18,4 +18,12 @@ export {
   writeSessionTouches,
 } from './sessions.service.ts';
 export { sessions } from './sessions.table.ts';
+export { assertStaffSecondFactor, lacksRequiredSecondFactor } from './two-factor.gate.ts';
+export {
+  findSessionsAwaitingSecondFactor,
+  hasTwoFactorEnabled,
+  removeTwoFactor,
+  resealTwoFactorSecrets,
+} from './two-factor.service.ts';
+export { twoFactor } from './two-factor.table.ts';
 export { userTokens } from './user-tokens.table.ts';

@@ -7,9 +7,9 @@ import type { EventBus } from '../../core/events.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { writeAudit } from '../audit/index.ts';
-import { twoFactor } from '../two-factor/index.ts';
 import { users } from '../users/index.ts';
 import { type SessionRow, sessions } from './sessions.table.ts';
+import { twoFactor } from './two-factor.table.ts';
 
 /**
  * Every API call and socket checks its token: a short cache keeps that off SQL. A revocation drops

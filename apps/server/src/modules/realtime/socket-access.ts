@@ -7,6 +7,11 @@ import {
   getUserPermissions,
   mayReadBotOf,
 } from '../access/index.ts';
+import {
+  findSessionsAwaitingSecondFactor,
+  hasTwoFactorEnabled,
+  lacksRequiredSecondFactor,
+} from '../auth/index.ts';
 import { mayReadBotLog } from '../bot-log/index.ts';
 import {
   findAllowedAccounts,
@@ -16,11 +21,6 @@ import {
 } from '../bots/index.ts';
 import { runningMaintenance } from '../maintenance-windows/index.ts';
 import { getSettings, toPublicSettings } from '../settings/index.ts';
-import {
-  findSessionsAwaitingSecondFactor,
-  hasTwoFactorEnabled,
-  lacksRequiredSecondFactor,
-} from '../two-factor/index.ts';
 import { findUserById } from '../users/index.ts';
 import type { BotPresence } from './bot-presence.ts';
 import { type HubServer, type HubSocket, localSocketsIn, type RefuseSocket } from './realtime.types.ts';

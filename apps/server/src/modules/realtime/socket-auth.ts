@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
 import { canRunBot, getPermissionsOfUsers, mayReadBotOf } from '../access/index.ts';
-import { findSessionsByTokens } from '../auth/index.ts';
+import { findSessionsByTokens, lacksRequiredSecondFactor } from '../auth/index.ts';
 import { mayReadBotLog } from '../bot-log/index.ts';
 import {
   findAllowedAccountsOfUsers,
@@ -18,7 +18,6 @@ import {
   outdatedAgentDetails,
 } from '../bots/index.ts';
 import { getSettings } from '../settings/index.ts';
-import { lacksRequiredSecondFactor } from '../two-factor/index.ts';
 import { findHwidsOfUsers } from '../users/index.ts';
 import type { BotIdentity } from './bot-presence.ts';
 import { type Refusal, refusal } from './realtime.types.ts';

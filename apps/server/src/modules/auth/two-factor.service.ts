@@ -18,9 +18,11 @@ import { verifyPassword } from '../../core/passwords.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
 import { getUserPermissions } from '../access/index.ts';
 import { type AuditActor, recordRefusedAttempt, writeAudit } from '../audit/index.ts';
-import { mailSecurityNotice, markSecondFactorPassed, revokeSessions, sessions } from '../auth/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { getUserById } from '../users/index.ts';
+import { mailSecurityNotice } from './security-mails.ts';
+import { markSecondFactorPassed, revokeSessions } from './sessions.service.ts';
+import { sessions } from './sessions.table.ts';
 import { twoFactor, twoFactorRecoveryCodes } from './two-factor.table.ts';
 
 /** RFC 6238 defaults, the ones every authenticator app reads from the QR code. */
