@@ -35,7 +35,7 @@ import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { createPermissionCache, seedPermissions } from './modules/access/index.ts';
+import { createPermissionCache, createUserCache, seedPermissions } from './modules/access/index.ts';
 import { adminUsersRoutes } from './modules/admin-users/index.ts';
 import {
   alertsRoutes,
@@ -83,7 +83,6 @@ import {
   publicSettingsRoutes,
   settingsAdminRoutes,
 } from './modules/settings/index.ts';
-import { createUserCache } from './modules/users/index.ts';
 import { usersOnlineRoutes } from './modules/users-online/index.ts';
 import { vouchersRoutes } from './modules/vouchers/index.ts';
 import { webRoutes } from './modules/web/index.ts';

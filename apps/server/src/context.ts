@@ -8,13 +8,12 @@ import type { Metrics } from './core/metrics.ts';
 import type { RateLimiter } from './core/rate-limiter.ts';
 import type { RedisConnection } from './core/redis.ts';
 import type { DbOrTx } from './db/client.ts';
-import type { PermissionCache } from './modules/access/index.ts';
+import type { PermissionCache, UserCache } from './modules/access/index.ts';
 import type { SessionCache } from './modules/auth/index.ts';
 import type { LiveFleet } from './modules/bots/index.ts';
 import type { MaintenanceCache } from './modules/maintenance-windows/index.ts';
 import type { PaymentProvider } from './modules/payments/index.ts';
 import type { SettingsCache } from './modules/settings/index.ts';
-import type { UserCache } from './modules/users/index.ts';
 
 /**
  * What every service function receives first, and the only way it reaches the database: the app's

@@ -10,10 +10,10 @@ import { type AppConfig, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.t
 import type { Clock } from '../src/core/clock.ts';
 import { newId } from '../src/core/ids.ts';
 import { hashPassword } from '../src/core/passwords.ts';
-import { grantPermission } from '../src/modules/access/index.ts';
+import { getPublicUser, grantPermission } from '../src/modules/access/index.ts';
 import { createSession } from '../src/modules/auth/index.ts';
 import { findCurrentKeySet, signKeySet } from '../src/modules/licensing/index.ts';
-import { getPublicUser, users } from '../src/modules/users/index.ts';
+import { users } from '../src/modules/users/index.ts';
 import { createTestDatabase } from './database.ts';
 import { fetchDevelopmentRoot, testRootKey } from './helpers/trust-root.ts';
 import { MailReceiver } from './mail-receiver.ts';

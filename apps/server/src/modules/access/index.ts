@@ -20,6 +20,13 @@ export {
 } from './access.service.ts';
 export { type GrantRow, permissions, userGrants } from './access.table.ts';
 export {
+  createUserCache,
+  getCachedPublicUser,
+  getPublicUser,
+  toPublicUsers,
+  type UserCache,
+} from './public-user.ts';
+export {
   assertMayReadBotOf,
   assertMayReadUser,
   assertRankForWrite,

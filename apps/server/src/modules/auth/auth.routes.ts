@@ -14,8 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { originOf, requireSession, requireSignInInProgress, sessionOf } from '../../core/guards.ts';
 import { limitPerIp } from '../../core/rate-limit-guard.ts';
-import { hasPermissions } from '../access/index.ts';
-import { toPublicUsers } from '../users/index.ts';
+import { hasPermissions, toPublicUsers } from '../access/index.ts';
 import {
   activateUser,
   loginUser,

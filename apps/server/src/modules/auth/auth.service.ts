@@ -8,6 +8,7 @@ import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { buildLinkMail } from '../../core/mailer.ts';
 import { assertStrongPassword, getDummyHash, hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { getPublicUser } from '../access/index.ts';
 import { recordRefusedAttempt, writeAudit } from '../audit/index.ts';
 import { queueMail } from '../mail/index.ts';
 import { getSettings } from '../settings/index.ts';
@@ -16,7 +17,6 @@ import {
   findUserByEmail,
   findUserByLogin,
   findUserByUsername,
-  getPublicUser,
   getUserById,
   markActivated,
   type UserRow,

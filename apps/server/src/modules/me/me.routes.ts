@@ -14,9 +14,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { originOf, requireSession, sessionOf } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import { getUserPermissions } from '../access/index.ts';
+import { getCachedPublicUser, getPublicUser, getUserPermissions } from '../access/index.ts';
 import { changePassword, listOwnSessions, revokeOwnSessions } from '../auth/index.ts';
-import { getCachedPublicUser, getOrCreateBotKey, getPublicUser } from '../users/index.ts';
+import { getOrCreateBotKey } from '../users/index.ts';
 import { changeMyDiscordId, getHwidResetAllowance, resetHwid, rotateMyBotKey } from './me.service.ts';
 
 const tags = ['me'];

@@ -4,7 +4,6 @@ export { ensureFirstAdministrator } from './first-administrator.ts';
 export {
   claimHwid,
   createUser,
-  createUserCache,
   findHwidComponents,
   findHwidsOfUsers,
   findUserByBotKey,
@@ -13,9 +12,7 @@ export {
   findUserById,
   findUserByLogin,
   findUserByUsername,
-  getCachedPublicUser,
   getOrCreateBotKey,
-  getPublicUser,
   getUserById,
   lockUser,
   markActivated,
@@ -25,8 +22,6 @@ export {
   rotateBotKey,
   setBan,
   storeBoundComponents,
-  toPublicUsers,
-  type UserCache,
   updateDiscordId,
   updatePasswordHash,
 } from './users.service.ts';
