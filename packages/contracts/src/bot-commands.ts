@@ -126,10 +126,14 @@ export interface BotCommandDelivery {
 export const botCommandAckSchema = z.strictObject({ id: z.string().uuid() });
 export type BotCommandAck = z.infer<typeof botCommandAckSchema>;
 
-/** `bot_command_result` (agent → server): the outcome, with the agent's message when it failed. */
+/** Longest result message kept: a longer one is cut and ends with "…" (never refused). */
+export const BOT_COMMAND_MESSAGE_MAX_CHARS = 500;
+
+/** `bot_command_result` (agent → server): the outcome, with the agent's message (shown to the owner). */
 export const botCommandResultSchema = z.strictObject({
   id: z.string().uuid(),
   ok: z.boolean(),
-  message: z.string().max(500).optional(),
+  /** Longer than `BOT_COMMAND_MESSAGE_MAX_CHARS` is accepted and cut. */
+  message: z.string().max(16_000).optional(),
 });
 export type BotCommandResult = z.infer<typeof botCommandResultSchema>;

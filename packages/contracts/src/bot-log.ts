@@ -26,6 +26,11 @@ export const BOT_LOG_BATCH_MAX_LINES = 50;
 
 /** One line as the agent sends it. */
 export const botLogLineInput = z.strictObject({
+  /**
+   * The agent's id of the line, unique on its PC across its runs (a run id and a counter): a line
+   * sent again (a backlog resent after a reconnection) is kept once. Without it, every copy is kept.
+   */
+  id: z.string().min(1).max(64).optional(),
   level: z.enum(BOT_LOG_LEVELS),
   time: z.string().datetime({ offset: true }),
   /** Longer than `BOT_LOG_MESSAGE_MAX_CHARS` is accepted and cut. */

@@ -289,8 +289,25 @@ export type SocketAuthenticateInput = z.infer<typeof socketAuthenticateInput>;
 /** `full`: snapshot and every change (docs/specification.md §5); `viewport`: only what the map shows. */
 export type AdminFeed = 'full' | 'viewport';
 
+/**
+ * The answer to a message sent with an acknowledgement callback (optional; docs/protocol.md,
+ * "Acknowledgements"): accepted, or refused with the error table's code, message and details
+ * (`VALIDATION_ERROR`: the fields refused, `[{path, message}]`).
+ */
+export const socketAckSchema = z.union([
+  z.strictObject({ ok: z.literal(true) }),
+  z.strictObject({
+    ok: z.literal(false),
+    error: z.string(),
+    code: z.string(),
+    details: z.unknown().optional(),
+  }),
+]);
+export type SocketAck = z.infer<typeof socketAckSchema>;
 /** Answer to an `authenticate` sent with an acknowledgement callback. */
-export type SocketAuthenticateAck = { ok: true } | { ok: false; error: string; code: string };
+export type SocketAuthenticateAck = SocketAck;
+/** An acknowledgement callback an agent may pass with any message it sends. */
+type Acknowledge = (answer: SocketAck) => void;
 
 /** Events the server emits (typed Socket.IO maps for the server, the web app and the bot agent). */
 export interface ServerToClientEvents {
@@ -321,9 +338,9 @@ export interface ServerToClientEvents {
 /** Events peers emit; payloads are validated by the server with the schemas above. */
 export interface ClientToServerEvents {
   authenticate: (payload: SocketAuthenticateInput, ack?: (answer: SocketAuthenticateAck) => void) => void;
-  bot_update: (report: BotReport) => void;
+  bot_update: (report: BotReport, ack?: Acknowledge) => void;
   map_viewport: (viewport: MapViewport) => void;
-  bot_command_ack: (ack: BotCommandAck) => void;
-  bot_command_result: (result: BotCommandResult) => void;
-  bot_log: (batch: BotLogBatch) => void;
+  bot_command_ack: (received: BotCommandAck, ack?: Acknowledge) => void;
+  bot_command_result: (result: BotCommandResult, ack?: Acknowledge) => void;
+  bot_log: (batch: BotLogBatch, ack?: Acknowledge) => void;
 }

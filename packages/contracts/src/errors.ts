@@ -303,6 +303,15 @@ export const ERRORS = {
     status: 409,
     message: 'Cette commande a déjà été transmise au bot : elle ne peut plus être annulée.',
   },
+  BOT_COMMAND_NOT_PENDING: {
+    status: 409,
+    message:
+      'Cette commande n’attend pas ce message du bot : inconnue, expirée, annulée, déjà reçue ou déjà terminée.',
+  },
+  BOT_LOG_NOT_REQUESTED: {
+    status: 409,
+    message: 'Journal non demandé : envoyez bot_log seulement entre bot_log_start et bot_log_stop.',
+  },
 
   RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },
   RELEASE_NOT_FOUND: { status: 404, message: 'Version publiée introuvable.' },

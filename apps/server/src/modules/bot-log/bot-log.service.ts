@@ -22,6 +22,8 @@ export interface NewBotLogLine {
   time: Date;
   message: string;
   origin: BotLogLine['origin'];
+  /** The agent's id of the line: a second line of the same id is not kept (decision 923). */
+  agentLineId?: string;
 }
 
 function toBotLogLine(row: BotLogLineRow): BotLogLine {
@@ -57,8 +59,9 @@ async function holdsPc(tx: AppContext, input: { userId: string; hwid: string }):
 /**
  * Keeps lines of a bot's log for the PC's owner (decision 209), without their secrets: the batch is
  * redacted as a whole (secret shapes, the owner's access key in its encodings, a secret continued on
- * the next line) before a long line is cut. Nothing is kept once the owner no longer holds the PC.
- * Answers the lines as viewers read them, in the order received.
+ * the next line) before a long line is cut. Nothing is kept once the owner no longer holds the PC,
+ * nor a line whose agent id is already kept. Answers the lines kept, as viewers read them, in the
+ * order received.
  */
 export async function recordBotLogLines(
   ctx: AppContext,
@@ -85,6 +88,8 @@ export async function recordBotLogLines(
           receivedAt,
         })),
       )
+      // A line the agent sent again (its backlog after a reconnection) is already kept.
+      .onConflictDoNothing()
       .returning();
     return rows.sort((a, b) => a.id - b.id).map(toBotLogLine);
   });

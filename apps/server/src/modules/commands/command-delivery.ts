@@ -1,4 +1,9 @@
-import { BOT_COMMAND_FINAL_STATES, type BotCommand, type BotCommandResult } from '@bot/contracts';
+import {
+  BOT_COMMAND_FINAL_STATES,
+  BOT_COMMAND_MESSAGE_MAX_CHARS,
+  type BotCommand,
+  type BotCommandResult,
+} from '@bot/contracts';
 import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
@@ -107,7 +112,16 @@ export async function acknowledgeCommand(
   });
 }
 
-/** The agent's outcome of a command it acknowledged (`succeeded`, or `failed` with its message). */
+/** The agent's message as kept: a long one is cut (never refused: docs/protocol.md, "Commands"). */
+const keptMessage = (message: string): string =>
+  message.length > BOT_COMMAND_MESSAGE_MAX_CHARS
+    ? `${message.slice(0, BOT_COMMAND_MESSAGE_MAX_CHARS - 1)}…`
+    : message;
+
+/**
+ * The agent's outcome of a command it acknowledged: `succeeded` or `failed`, with its message (a
+ * failure without one says so).
+ */
 export async function finishCommand(
   ctx: AppContext,
   input: BotCommandResult & { hwid: string; now?: Date },
@@ -117,7 +131,7 @@ export async function finishCommand(
       .update(botCommands)
       .set({
         state: input.ok ? 'succeeded' : 'failed',
-        message: input.ok ? null : (input.message ?? 'échec sans message'),
+        message: input.message ? keptMessage(input.message) : input.ok ? null : 'échec sans message',
         updatedAt: input.now ?? new Date(),
       })
       .where(

@@ -1,4 +1,10 @@
-import { type BotCommand, botCommandAckSchema, botCommandResultSchema, SOCKET_EVENTS } from '@bot/contracts';
+import {
+  type BotCommand,
+  botCommandAckSchema,
+  botCommandResultSchema,
+  SOCKET_EVENTS,
+  type SocketAck,
+} from '@bot/contracts';
 import DataLoader from 'dataloader';
 import type { AppContext } from '../../context.ts';
 import { runInBackground } from '../../core/background.ts';
@@ -10,6 +16,7 @@ import {
   markCommandSent,
   maskStaff,
 } from '../commands/index.ts';
+import { ACCEPTED, invalid, refused } from './agent-acks.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 
@@ -65,30 +72,35 @@ export class BotCommandRelay {
     for (const { command, deliveries } of waiting) await this.deliver(socket, command, deliveries);
   }
 
-  ack(socket: HubSocket, payload: unknown): void {
+  /** `bot_command_ack`: answered with what was refused (decision 923), a command not `sent` included. */
+  ack(socket: HubSocket, payload: unknown): Promise<SocketAck> {
     const parsed = botCommandAckSchema.safeParse(payload);
-    const { hwid } = socket.data;
-    if (!parsed.success || socket.data.kind !== 'bot' || !hwid) return;
-    this.inOrder(socket, () => acknowledgeCommand(this.deps.ctx, { id: parsed.data.id, hwid }));
+    if (!parsed.success) return Promise.resolve(invalid(parsed.error));
+    return this.inOrder(socket, (hwid) => acknowledgeCommand(this.deps.ctx, { id: parsed.data.id, hwid }));
   }
 
-  result(socket: HubSocket, payload: unknown): void {
+  /** `bot_command_result`: answered like an acknowledgement; only an `acknowledged` command ends. */
+  result(socket: HubSocket, payload: unknown): Promise<SocketAck> {
     const parsed = botCommandResultSchema.safeParse(payload);
-    const { hwid } = socket.data;
-    if (!parsed.success || socket.data.kind !== 'bot' || !hwid) return;
-    this.inOrder(socket, () => finishCommand(this.deps.ctx, { ...parsed.data, hwid }));
+    if (!parsed.success) return Promise.resolve(invalid(parsed.error));
+    return this.inOrder(socket, (hwid) => finishCommand(this.deps.ctx, { ...parsed.data, hwid }));
   }
 
-  private inOrder(socket: HubSocket, work: () => Promise<unknown>): void {
+  /** Written after the socket's previous message; answers whether the command was in the state it needs. */
+  private inOrder(socket: HubSocket, work: (hwid: string) => Promise<boolean>): Promise<SocketAck> {
+    const { hwid } = socket.data;
+    if (socket.data.kind !== 'bot' || !hwid) return Promise.resolve(refused('UNAUTHORIZED'));
     const next = (this.pending.get(socket) ?? Promise.resolve())
-      .then(work)
-      .catch((error: unknown) =>
-        this.deps.ctx.log.error(
-          { err: error, hwid: socket.data.hwid },
-          'message de commande du bot non enregistré',
-        ),
+      .then(() => work(hwid))
+      .then(
+        (isDone) => (isDone ? ACCEPTED : refused('BOT_COMMAND_NOT_PENDING')),
+        (error: unknown) => {
+          this.deps.ctx.log.error({ err: error, hwid }, 'message de commande du bot non enregistré');
+          return refused('INTERNAL');
+        },
       );
     this.pending.set(socket, next);
+    return next;
   }
 
   private changed(event: { command: BotCommand; issuerId: string | null; handOver?: true }): void {

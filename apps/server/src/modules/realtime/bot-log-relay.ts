@@ -1,10 +1,22 @@
-import { BOT_LOG_RECENT_LINES, type BotLogLineInput, botLogBatchSchema, SOCKET_EVENTS } from '@bot/contracts';
+import {
+  BOT_LOG_RECENT_LINES,
+  type BotLogBatch,
+  type BotLogLineInput,
+  botLogBatchSchema,
+  SOCKET_EVENTS,
+  type SocketAck,
+} from '@bot/contracts';
 import { BurstyRateLimiter, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import { type NewBotLogLine, recordBotLogLines } from '../bot-log/index.ts';
+import { ACCEPTED, invalid, refused } from './agent-acks.ts';
 import type { Audience } from './audience.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
+
+const NOT_REQUESTED = refused('BOT_LOG_NOT_REQUESTED');
+/** Lines past the bot's rate were dropped (counted in the journal's notice). */
+const THROTTLED = refused('RATE_LIMITED');
 
 interface LogRelayDeps {
   ctx: AppContext;
@@ -99,20 +111,31 @@ export class BotLogRelay {
     return Promise.resolve();
   }
 
-  /** `bot_log` from an agent: lines of a stream we asked for, else ignored. */
-  async received(socket: HubSocket, payload: unknown): Promise<void> {
+  /**
+   * `bot_log` from an agent, answered with what was refused (decision 923): outside a stream we asked
+   * for, the whole batch; a line that does not match its schema, that line alone (the others are
+   * kept); lines past the rate, `RATE_LIMITED`.
+   */
+  async received(socket: HubSocket, payload: unknown): Promise<SocketAck> {
     const { hwid } = socket.data;
     const stream = hwid ? this.streams.get(hwid) : undefined;
-    const parsed = botLogBatchSchema.safeParse(payload);
-    if (!hwid || !stream || stream.socket !== socket || !parsed.success) return;
-    const { lines, backlog, dropped = 0 } = parsed.data;
+    if (!hwid || !stream || stream.socket !== socket) return NOT_REQUESTED;
+    const read = readBatch(payload);
+    if (!read.batch) return read.refusal;
+    const { lines, backlog, dropped = 0 } = read.batch;
     const accepted = backlog ? this.takeBacklog(stream, lines) : await this.takeWithinRate(hwid, lines);
     stream.dropped += lines.length - accepted.length + dropped;
     this.write(
       hwid,
       stream,
-      accepted.map((line) => ({ ...line, time: new Date(line.time), origin: 'agent' })),
+      accepted.map(({ id, ...line }) => ({
+        ...line,
+        time: new Date(line.time),
+        origin: 'agent',
+        ...(id ? { agentLineId: id } : {}),
+      })),
     );
+    return read.refusal ?? (accepted.length < lines.length ? THROTTLED : ACCEPTED);
   }
 
   private takeBacklog(stream: Stream, lines: BotLogLineInput[]): BotLogLineInput[] {
@@ -181,6 +204,26 @@ export class BotLogRelay {
     const room = rooms.botLog(hwid);
     return this.deps.audience.isWatchedHere(room) || this.deps.audience.isWatchedElsewhere(room);
   }
+}
+
+/**
+ * A batch's lines that match their schema, and the refusal naming the others by their path
+ * (`lines.3.level`); a batch whose envelope is refused (too many lines, an unknown field) has none.
+ */
+function readBatch(
+  payload: unknown,
+): { batch: BotLogBatch; refusal?: SocketAck } | { batch?: undefined; refusal: SocketAck } {
+  const whole = botLogBatchSchema.safeParse(payload);
+  if (whole.success) return { batch: whole.data };
+  const refusal = invalid(whole.error);
+  const badLines = new Set<unknown>();
+  for (const { path } of whole.error.issues) {
+    if (path[0] !== 'lines' || typeof path[1] !== 'number') return { refusal };
+    badLines.add(path[1]);
+  }
+  const { lines, ...envelope } = payload as { lines: unknown[] };
+  const kept = lines.filter((_, index) => !badLines.has(index));
+  return { batch: botLogBatchSchema.parse({ ...envelope, lines: kept }), refusal };
 }
 
 function droppedNotice(count: number): string {

@@ -1,6 +1,7 @@
-import { botReportSchema, SOCKET_EVENTS } from '@bot/contracts';
+import { botReportSchema, SOCKET_EVENTS, type SocketAck } from '@bot/contracts';
 import type { RealtimeConfig } from '../../config.ts';
 import { compileSafeParse } from '../../core/fast-validation.ts';
+import { ACCEPTED, invalid, refused } from './agent-acks.ts';
 import type { BotPresence } from './bot-presence.ts';
 import type { BotStateStore } from './bot-state-store.ts';
 import type { RealtimeMetrics } from './realtime.metrics.ts';
@@ -11,6 +12,10 @@ import { takeUpdateToken } from './socket-guards.ts';
 
 /** Every bot sends a report a second: validated by a compiled fast path, zod for the rest. */
 const parseBotReport = compileSafeParse(botReportSchema);
+/** Past the socket's rate (`botUpdatesPerSecond`): the report is dropped. */
+const THROTTLED = refused('RATE_LIMITED');
+/** Not the authenticated agent holding its PC (not authenticated yet, or replaced). */
+const NOT_THE_BOT = refused('UNAUTHORIZED');
 
 interface BotSessionsDeps {
   io: HubServer;
@@ -36,21 +41,25 @@ export class BotSessions {
     socket.emit(SOCKET_EVENTS.authenticated, { type: 'bot', hwid });
   }
 
-  /** A report from an agent: throttled, validated, then handed to presence (dropped ones counted). */
-  report(socket: HubSocket, payload: unknown): void {
+  /**
+   * A report from an agent: throttled, validated, then handed to presence; a dropped one is counted
+   * and answered with what was refused (`agent-acks.ts`).
+   */
+  report(socket: HubSocket, payload: unknown): SocketAck {
     const { presence, metrics, config } = this.deps;
-    if (!presence.isHeldBy(socket)) return;
+    if (!presence.isHeldBy(socket)) return NOT_THE_BOT;
     if (!takeUpdateToken(socket.data, config)) {
       metrics.reportsDropped.inc({ reason: 'throttled' });
-      return;
+      return THROTTLED;
     }
     const parsed = parseBotReport(payload);
     if (!parsed.success) {
       metrics.reportsDropped.inc({ reason: 'invalid' });
-      return;
+      return invalid(parsed.error);
     }
     metrics.updatesIn.inc();
     presence.report(socket, parsed.data);
+    return ACCEPTED;
   }
 
   /** Disconnects a PC's bot agent, on whichever node holds it; true when one was online. */

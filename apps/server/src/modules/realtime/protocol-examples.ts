@@ -10,9 +10,11 @@ import type {
   LeaseRevocation,
   MapViewport,
   PublicSettings,
+  SocketAck,
   SocketAuthenticateAck,
   SocketAuthenticateInput,
 } from '@bot/contracts';
+import { errorMessage } from '@bot/contracts';
 
 /**
  * The examples of the AsyncAPI document (docs/protocol.md): typed by the contracts, and validated
@@ -40,6 +42,27 @@ const authenticateRefused: SocketAuthenticateAck = {
   code: 'BOT_SESSION_INVALID',
 };
 const report: BotReport = { accounts: [account], paused: false };
+/** Refusals answered to an agent's messages (decision 923), worded by the error table. */
+const levelRefused = [{ path: 'accounts.0.level', message: 'Nombre entier attendu, nombre décimal reçu' }];
+const reportRefused: SocketAck = {
+  ok: false,
+  error: errorMessage('VALIDATION_ERROR', levelRefused),
+  code: 'VALIDATION_ERROR',
+  details: levelRefused,
+};
+const throttled: SocketAck = { ok: false, error: errorMessage('RATE_LIMITED'), code: 'RATE_LIMITED' };
+const commandNotPending: SocketAck = {
+  ok: false,
+  error: errorMessage('BOT_COMMAND_NOT_PENDING'),
+  code: 'BOT_COMMAND_NOT_PENDING',
+};
+const lineRefused = [{ path: 'lines.1.time', message: 'Date et heure ISO 8601 avec décalage attendues' }];
+const logLineRefused: SocketAck = {
+  ok: false,
+  error: errorMessage('VALIDATION_ERROR', lineRefused),
+  code: 'VALIDATION_ERROR',
+  details: lineRefused,
+};
 const viewport: MapViewport = {
   minX: -40,
   minY: -40,
@@ -53,8 +76,18 @@ const viewport: MapViewport = {
 const commandFailed: BotCommandResult = { id: commandId, ok: false, message: 'Compte inconnu : ombre-glace' };
 const logBatch: BotLogBatch = {
   lines: [
-    { level: 'info', time: '2026-11-28T09:15:02.114+01:00', message: 'Récolte terminée : 12 frênes' },
-    { level: 'warn', time: '2026-11-28T09:15:04.020+01:00', message: 'Inventaire plein à 90 %' },
+    {
+      id: 'r7k2-1041',
+      level: 'info',
+      time: '2026-11-28T09:15:02.114+01:00',
+      message: 'Récolte terminée : 12 frênes',
+    },
+    {
+      id: 'r7k2-1042',
+      level: 'warn',
+      time: '2026-11-28T09:15:04.020+01:00',
+      message: 'Inventaire plein à 90 %',
+    },
   ],
 };
 const authError = { error: 'Une connexion plus récente de ce PC a remplacé celle-ci.', code: 'BOT_REPLACED' };
@@ -128,6 +161,10 @@ export const EXAMPLES = {
   authenticateClient,
   authenticateRefused,
   report,
+  reportRefused,
+  throttled,
+  commandNotPending,
+  logLineRefused,
   viewport,
   commandFailed,
   logBatch,

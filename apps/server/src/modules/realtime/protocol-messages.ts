@@ -1,6 +1,7 @@
 import {
   agentUpdateSchema,
   BOT_COMMAND_KINDS,
+  BOT_COMMAND_MESSAGE_MAX_CHARS,
   BOT_LOG_BATCH_MAX_LINES,
   BOT_LOG_MESSAGE_MAX_CHARS,
   botCommandAckSchema,
@@ -15,6 +16,7 @@ import {
   mapViewportSchema,
   publicSettingsSchema,
   type ServerToClientEvents,
+  socketAckSchema,
   socketAuthenticateInput,
 } from '@bot/contracts';
 import { z } from 'zod';
@@ -64,11 +66,6 @@ const refusalSchema = z.object({
   code: z.string().describe('Code machine (docs/protocol.md, « Codes d’erreur »)'),
 });
 
-const authenticateAckSchema = z.union([
-  z.object({ ok: z.literal(true) }),
-  z.object({ ok: z.literal(false), error: z.string(), code: z.string() }),
-]);
-
 const leaseRevocationSchema = refusalSchema.extend({
   kid: z
     .string()
@@ -83,6 +80,10 @@ const commandDeliverySchema = z.object({
   payload: z.record(z.string(), z.unknown()),
 });
 
+/** Every message of an agent may carry an acknowledgement callback (decision 923). */
+const ANSWERED =
+  'Avec un accusé de réception, la réponse est {ok: true} ou {ok: false, code, error, details?} nommant ce qui est refusé';
+
 /** What a bot agent sends and receives, then what browsers do: the order of docs/protocol.md. */
 export function clientEvents(config: AppConfig): Described<ClientToServerEvents> {
   const { realtime, botLog } = config;
@@ -93,14 +94,15 @@ export function clientEvents(config: AppConfig): Described<ClientToServerEvents>
       description: `À envoyer dans les ${realtime.authTimeoutMs / 1000} s qui suivent la connexion, une seule fois (les suivants sont ignorés). Un agent envoie {type: 'bot', token: <jeton de session de bot>, hwid}. Avec un accusé de réception, la réponse est {ok: true} ou {ok: false, error, code} ; tout refus envoie aussi auth_error puis ferme le socket.`,
       payload: socketAuthenticateInput,
       examples: [EXAMPLES.authenticateBot, EXAMPLES.authenticateClient],
-      ack: { schema: authenticateAckSchema, examples: [{ ok: true }, EXAMPLES.authenticateRefused] },
+      ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.authenticateRefused] },
     },
     bot_update: {
       audience: 'agent',
       summary: 'Rapport de l’agent : ses comptes de jeu',
-      description: `Au plus ${realtime.botUpdatesPerSecond} par seconde et par socket (les autres sont ignorés). Un agent silencieux plus longtemps que le réglage botOfflineTimeoutSeconds (30 s par défaut) passe hors ligne et son socket est fermé : renvoyer le dernier rapport toutes les 10 s, comme le SDK. Au plus 8 comptes ; stats sont des compteurs CUMULÉS (depuis le démarrage de l’agent), jamais des écarts : le serveur calcule l’écart entre deux rapports, et une valeur plus petite que la précédente compte comme un redémarrage. Un rapport invalide est ignoré en entier (le socket reste ouvert).`,
+      description: `Au plus ${realtime.botUpdatesPerSecond} par seconde et par socket (les autres sont ignorés). Un agent silencieux plus longtemps que le réglage botOfflineTimeoutSeconds (30 s par défaut) passe hors ligne et son socket est fermé : renvoyer le dernier rapport toutes les 10 s, comme le SDK. Au plus 8 comptes ; stats sont des compteurs CUMULÉS (depuis le démarrage de l’agent), jamais des écarts : le serveur calcule l’écart entre deux rapports, et une valeur plus petite que la précédente compte comme un redémarrage. Un rapport invalide est ignoré en entier (le socket reste ouvert). ${ANSWERED} : VALIDATION_ERROR nomme les champs refusés (details), RATE_LIMITED un rapport au-delà du débit, UNAUTHORIZED un socket qui n’est pas l’agent authentifié de ce PC.`,
       payload: botReportSchema,
       examples: [EXAMPLES.report],
+      ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.reportRefused, EXAMPLES.throttled] },
     },
     map_viewport: {
       audience: 'navigateur',
@@ -112,25 +114,26 @@ export function clientEvents(config: AppConfig): Described<ClientToServerEvents>
     bot_command_ack: {
       audience: 'agent',
       summary: 'L’agent a reçu une commande',
-      description:
-        'À envoyer dès la réception de bot_command : seul cet accusé fait passer la commande de « sent » à « acknowledged » ; sans lui elle expire.',
+      description: `À envoyer dès la réception de bot_command : seul cet accusé fait passer la commande de « sent » à « acknowledged » ; sans lui elle expire. ${ANSWERED} : BOT_COMMAND_NOT_PENDING quand la commande n’est pas « sent » (inconnue, expirée, annulée, déjà reçue).`,
       payload: botCommandAckSchema,
       examples: [{ id: EXAMPLES.commandId }],
+      ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.commandNotPending] },
     },
     bot_command_result: {
       audience: 'agent',
       summary: 'Le résultat d’une commande',
-      description:
-        'Après bot_command_ack : ok vrai ou faux, et un message d’au plus 500 caractères (affiché au propriétaire quand la commande a échoué).',
+      description: `Après bot_command_ack : ok vrai ou faux, et un message gardé et montré au propriétaire (succès compris) ; au-delà de ${BOT_COMMAND_MESSAGE_MAX_CHARS} caractères il est coupé, jamais refusé. ${ANSWERED} : BOT_COMMAND_NOT_PENDING quand la commande n’est pas « acknowledged ».`,
       payload: botCommandResultSchema,
       examples: [{ id: EXAMPLES.commandId, ok: true }, EXAMPLES.commandFailed],
+      ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.commandNotPending] },
     },
     bot_log: {
       audience: 'agent',
       summary: 'Lignes du journal de l’agent',
-      description: `Seulement entre bot_log_start et bot_log_stop. Au plus ${BOT_LOG_BATCH_MAX_LINES} lignes par message ; niveaux debug, info, warn, error ; time en ISO 8601 avec décalage ; un message de plus de ${BOT_LOG_MESSAGE_MAX_CHARS} caractères est coupé. Lignes en direct : ${botLog.linesPerSecond} par seconde, rafales de ${botLog.burst} ; backlog: true pour les lignes récentes envoyées une fois au début (au plus 500). Un lot invalide est ignoré en entier.`,
+      description: `Seulement entre bot_log_start et bot_log_stop. Au plus ${BOT_LOG_BATCH_MAX_LINES} lignes par message ; niveaux debug, info, warn, error ; time en ISO 8601 avec décalage ; un message de plus de ${BOT_LOG_MESSAGE_MAX_CHARS} caractères est coupé. Lignes en direct : ${botLog.linesPerSecond} par seconde, rafales de ${botLog.burst} ; backlog: true pour les lignes récentes envoyées une fois au début (au plus 500). id : l’identifiant de la ligne chez l’agent (unique sur ce PC, d’une exécution à l’autre) ; une ligne renvoyée avec le même id n’est gardée qu’une fois. Une ligne invalide est refusée seule (les autres sont gardées) ; un lot dont l’enveloppe est invalide (trop de lignes, champ inconnu) est refusé en entier. ${ANSWERED} : VALIDATION_ERROR nomme les lignes refusées (lines.N.champ), RATE_LIMITED des lignes au-delà du débit, BOT_LOG_NOT_REQUESTED un lot hors d’un journal demandé.`,
       payload: botLogBatchSchema,
       examples: [EXAMPLES.logBatch],
+      ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.logLineRefused, EXAMPLES.throttled] },
     },
   };
 }

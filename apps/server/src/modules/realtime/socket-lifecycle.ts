@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { RealtimeConfig } from '../../config.ts';
 import { runInBackground } from '../../core/background.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { acknowledge } from './agent-acks.ts';
 import type { Audience } from './audience.ts';
 import type { BotCommandRelay } from './bot-commands.ts';
 import type { BotLogRelay } from './bot-log-relay.ts';
@@ -78,19 +79,22 @@ export class SocketLifecycle {
       if (!this.isClosed)
         runInBackground(this.deps.log, 'bot hors ligne', () => this.deps.presence.disconnected(socket));
     });
-    socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown) => this.deps.bots.report(socket, payload));
+    // An agent's messages are answered when it passes a callback (decision 923, agent-acks.ts).
+    socket.on(SOCKET_EVENTS.botUpdate, (payload: unknown, ack?: unknown) =>
+      acknowledge(this.deps.log, ack, this.deps.bots.report(socket, payload)),
+    );
     socket.on(SOCKET_EVENTS.mapViewport, (payload: unknown) =>
       this.deps.viewports.changeFrom(socket, payload),
     );
-    socket.on(SOCKET_EVENTS.botCommandAck, (payload: unknown) => this.deps.commands.ack(socket, payload));
-    socket.on(SOCKET_EVENTS.botCommandResult, (payload: unknown) =>
-      this.deps.commands.result(socket, payload),
+    socket.on(SOCKET_EVENTS.botCommandAck, (payload: unknown, ack?: unknown) =>
+      acknowledge(this.deps.log, ack, this.deps.commands.ack(socket, payload)),
     );
-    socket.on(SOCKET_EVENTS.botLog, (payload: unknown) => {
-      runInBackground(this.deps.log, 'lignes du journal du bot', () =>
-        this.deps.botLog.received(socket, payload),
-      );
-    });
+    socket.on(SOCKET_EVENTS.botCommandResult, (payload: unknown, ack?: unknown) =>
+      acknowledge(this.deps.log, ack, this.deps.commands.result(socket, payload)),
+    );
+    socket.on(SOCKET_EVENTS.botLog, (payload: unknown, ack?: unknown) =>
+      acknowledge(this.deps.log, ack, this.deps.botLog.received(socket, payload)),
+    );
   };
 
   /** A journal may stop streaming when its last reader leaves; a bot's stream ends with it. */

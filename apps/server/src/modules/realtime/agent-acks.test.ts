@@ -1,0 +1,169 @@
+import type { BotCommand, BotCommandDelivery, BotLogLine, SocketAck } from '@bot/contracts';
+import { describe, expect, it, vi } from 'vitest';
+import { apiClient, type TestServer } from '../../../test/harness.ts';
+import {
+  account,
+  connectAndAuthenticate,
+  createBotOwner,
+  realtimeSuite,
+  type TestSocket,
+  waitFor,
+} from '../../../test/helpers/realtime.ts';
+
+/**
+ * Every message an agent sends is answered when it passes an acknowledgement callback: accepted, or
+ * what was refused (decision 923, docs/protocol.md "Acknowledgements"). Raw socket.io-client agents.
+ */
+let server: TestServer;
+const { connectBot, track } = realtimeSuite((started) => {
+  server = started;
+});
+type Owner = Awaited<ReturnType<typeof createBotOwner>>;
+
+const send = (socket: TestSocket, event: string, payload: unknown): Promise<SocketAck> =>
+  (socket as unknown as { timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<SocketAck> } })
+    .timeout(5_000)
+    .emitWithAck(event, payload);
+
+describe('bot_update is answered', () => {
+  it('names the field of a refused report, and accepts a good one', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const good = account(owner.accounts[0] as string);
+    expect(await send(socket, 'bot_update', { accounts: [good] })).toEqual({ ok: true });
+
+    const unknownField = await send(socket, 'bot_update', { accounts: [good], mood: 'joyeux' });
+    expect(unknownField).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+    expect((unknownField as { error: string }).error).toContain('mood');
+
+    const level = await send(socket, 'bot_update', { accounts: [{ ...good, level: 5.5 }] });
+    expect(level).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+    expect((level as { details: { path: string }[] }).details.map((issue) => issue.path)).toEqual([
+      'accounts.0.level',
+    ]);
+    const status = await send(socket, 'bot_update', { accounts: [{ ...good, status: 'dancing' }] });
+    expect((status as { details: { path: string }[] }).details[0]?.path).toBe('accounts.0.status');
+  });
+
+  it('says RATE_LIMITED for a report past the socket’s rate', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const report = { accounts: [account(owner.accounts[0] as string)] };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send(socket, 'bot_update', report)));
+    expect(answers).toContainEqual({ ok: true });
+    expect(answers).toContainEqual(expect.objectContaining({ ok: false, code: 'RATE_LIMITED' }));
+  });
+});
+
+/** Issues a command as the owner and answers it as it reaches the agent. */
+async function issueCommand(owner: Owner, socket: TestSocket): Promise<BotCommandDelivery> {
+  const delivered = waitFor<BotCommandDelivery>(socket, 'bot_command');
+  const issued = await apiClient(server)('POST', '/me/bot/commands', { kind: 'pause' }, owner.token);
+  expect(issued.status).toBe(201);
+  return delivered;
+}
+
+async function commandOf(owner: Owner, id: string): Promise<BotCommand | undefined> {
+  const list = await apiClient(server)<{ data: BotCommand[] }>(
+    'GET',
+    '/me/bot/commands',
+    undefined,
+    owner.token,
+  );
+  return list.body.data.find((command) => command.id === id);
+}
+
+describe('bot_command_ack and bot_command_result are answered', () => {
+  it('refuses a command not waiting for that message, cuts a long failure, keeps a success message', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const unknown = await send(socket, 'bot_command_ack', { id: '6f1c2a7e-9b3d-4e51-8a20-3c5d7e9f1b42' });
+    expect(unknown).toMatchObject({ ok: false, code: 'BOT_COMMAND_NOT_PENDING' });
+
+    const failing = await issueCommand(owner, socket);
+    expect(await send(socket, 'bot_command_ack', { id: failing.id })).toEqual({ ok: true });
+    const long = 'é'.repeat(600);
+    expect(await send(socket, 'bot_command_result', { id: failing.id, ok: false, message: long })).toEqual({
+      ok: true,
+    });
+    const failed = await commandOf(owner, failing.id);
+    expect(failed?.state).toBe('failed');
+    expect(failed?.message).toBe(`${'é'.repeat(499)}…`);
+    const again = await send(socket, 'bot_command_result', { id: failing.id, ok: true });
+    expect(again).toMatchObject({ ok: false, code: 'BOT_COMMAND_NOT_PENDING' });
+
+    const succeeding = await issueCommand(owner, socket);
+    await send(socket, 'bot_command_ack', { id: succeeding.id });
+    await send(socket, 'bot_command_result', {
+      id: succeeding.id,
+      ok: true,
+      message: 'En pause depuis 09:15',
+    });
+    expect(await commandOf(owner, succeeding.id)).toMatchObject({
+      state: 'succeeded',
+      message: 'En pause depuis 09:15',
+    });
+  });
+});
+
+describe('bot_log is answered', () => {
+  const line = (id: string, message: string) => ({
+    id,
+    level: 'info',
+    time: new Date().toISOString(),
+    message,
+  });
+
+  async function streamingAgent(owner: Owner) {
+    const { socket } = await connectBot(owner);
+    const started = waitFor(socket, 'bot_log_start');
+    const journal = track(
+      await connectAndAuthenticate(server, { type: 'log', token: owner.token, hwid: owner.hwid }),
+    );
+    const received: BotLogLine[] = [];
+    journal.socket.on('bot_log', (batch: { lines: BotLogLine[] }) => received.push(...batch.lines));
+    await started;
+    return { socket, received };
+  }
+
+  it('refuses lines nobody asked for', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const answer = await send(socket, 'bot_log', { lines: [line('a-1', 'personne ne lit')] });
+    expect(answer).toMatchObject({ ok: false, code: 'BOT_LOG_NOT_REQUESTED' });
+  });
+
+  it('refuses a bad line alone, keeps the others, and keeps a line sent again once', async () => {
+    const owner = await createBotOwner(server);
+    const { socket, received } = await streamingAgent(owner);
+    const batch = {
+      backlog: true,
+      lines: [
+        line('r1-1', 'premier'),
+        { ...line('r1-2', 'mauvais'), level: 'loud' },
+        line('r1-3', 'troisième'),
+      ],
+    };
+    const answer = await send(socket, 'bot_log', batch);
+    expect(answer).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+    expect((answer as { details: { path: string }[] }).details.map((issue) => issue.path)).toEqual([
+      'lines.1.level',
+    ]);
+    await vi.waitFor(() => expect(received.map((kept) => kept.message)).toEqual(['premier', 'troisième']));
+
+    // The backlog again (a reconnection): the lines already kept are not kept twice.
+    const resent = await send(socket, 'bot_log', {
+      backlog: true,
+      lines: [line('r1-1', 'premier'), line('r1-3', 'troisième'), line('r1-4', 'quatrième')],
+    });
+    expect(resent).toEqual({ ok: true });
+    await vi.waitFor(() => expect(received.map((kept) => kept.message)).toContain('quatrième'));
+    const kept = await apiClient(server)<{ data: BotLogLine[] }>(
+      'GET',
+      '/me/bot/log',
+      undefined,
+      owner.token,
+    );
+    expect(kept.body.data.map((row) => row.message)).toEqual(['premier', 'troisième', 'quatrième']);
+  });
+});
