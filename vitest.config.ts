@@ -5,6 +5,7 @@ export default defineConfig({
     projects: [
       'apps/server',
       'apps/server/vitest.cluster.config.ts',
+      'apps/bot-agent',
       'packages/contracts',
       'apps/web',
       'e2e',

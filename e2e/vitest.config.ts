@@ -7,6 +7,9 @@ import { defineProject } from 'vitest/config';
  * filling the other's waits (`npm test` went from 806 s to 577 s on two cores, docs/architecture.md).
  */
 export default defineProject({
+  // Our packages from their sources: the `source` export condition (decision 001). Vitest gives the
+  // workers' Node the same conditions, so the list holds nothing else (Node would take `module`).
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'e2e',
     include: ['**/*.e2e.test.ts'],

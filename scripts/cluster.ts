@@ -91,8 +91,15 @@ function startDemoBots(target: {
     DATA_DIR: path.join(workDir, 'demo'),
     LOG_LEVEL: 'warn',
   };
-  // Node itself, not npm: a signal then reaches the process doing the work.
-  const tsx = (script: string, args: string[]) => ['--import', 'tsx', path.join(root, script), ...args];
+  // Node itself, not npm: a signal then reaches the process doing the work. Our packages from their
+  // sources (the `source` export condition, docs/decisions/001-runtime-and-tooling.md).
+  const tsx = (script: string, args: string[]) => [
+    '--import',
+    'tsx',
+    '--conditions=source',
+    path.join(root, script),
+    ...args,
+  ];
   const seeded = spawnSync(
     process.execPath,
     tsx('apps/server/src/cli/seed-demo.ts', ['--users', String(demoBots), '--without-next-steps']),

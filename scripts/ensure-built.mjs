@@ -1,6 +1,6 @@
-// Builds what was never built (the web app, the compiled server) or whose sources changed since it
-// was built. Used by `npm start` and `npm run cluster`, so `git pull && npm ci && npm start` serves
-// the new web app, not the one built before the pull (docs/operations.md, "Upgrading").
+// Builds what was never built (the web app, the compiled server, the SDK's tarball) or whose sources
+// changed since it was built. Used by `npm start` and `npm run cluster`, so `git pull && npm ci &&
+// npm start` serves the new web app, not the one built before the pull (docs/operations.md, "Upgrading").
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,22 @@ export const BUILT_PARTS = {
       'apps/server/src',
       'apps/server/scripts',
       'apps/server/package.json',
+      'packages/contracts/src',
+      'package-lock.json',
+    ],
+  },
+  sdk: {
+    label: 'Construction du SDK des bots',
+    workspace: '@bot/bot-agent',
+    output: 'apps/bot-agent/dist/bot-sdk.tgz',
+    stamp: 'apps/bot-agent/dist/.sources-digest',
+    sources: [
+      'apps/bot-agent/src',
+      'apps/bot-agent/scripts',
+      'apps/bot-agent/package.json',
+      'apps/bot-agent/tsconfig.build.json',
+      'apps/bot-agent/README.md',
+      'apps/bot-agent/CHANGELOG.md',
       'packages/contracts/src',
       'package-lock.json',
     ],

@@ -1,4 +1,4 @@
-// `node scripts/record-built.mjs web|server`: run after a workspace's build (its `postbuild`), so
+// `node scripts/record-built.mjs web|server|sdk`: run after a workspace's build (its `postbuild`), so
 // that `npm start` knows which sources the built files came from (scripts/ensure-built.mjs).
 import { BUILT_PARTS, recordBuilt } from './ensure-built.mjs';
 

@@ -8,6 +8,9 @@ import { defineProject } from 'vitest/config';
  * stop and notice each other.
  */
 export default defineProject({
+  // Our packages from their sources: the `source` export condition (decision 001). Vitest gives the
+  // workers' Node the same conditions, so the list holds nothing else (Node would take `module`).
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'cluster',
     include: ['test/cluster/**/*.test.ts', 'test/upgrade/**/*.test.ts'],

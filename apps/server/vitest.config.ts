@@ -1,6 +1,9 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
+  // Our packages from their sources: the `source` export condition (decision 001). Vitest gives the
+  // workers' Node the same conditions, so the list holds nothing else (Node would take `module`).
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsxLoader = new URL('node_modules/tsx/dist/loader.mjs', `file://${root}`).href;
 
-/** The TypeScript SDK's runner (tools/conformance/sdk-agent.ts) on this Node. */
-export const SDK_AGENT = `"${process.execPath}" --import "${tsxLoader}" "${root}tools/conformance/sdk-agent.ts"`;
+/** The TypeScript SDK's runner (tools/conformance/sdk-agent.ts) on this Node, the SDK from its sources. */
+export const SDK_AGENT = `"${process.execPath}" --import "${tsxLoader}" --conditions=source "${root}tools/conformance/sdk-agent.ts"`;
 
 /**
  * The Python reference agent on Debian's Python: its packages are Debian's, which a pyenv or venv

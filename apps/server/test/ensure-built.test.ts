@@ -28,11 +28,27 @@ afterEach(() => rm(base, { recursive: true, force: true }));
 
 describe('what npm start rebuilds', () => {
   it('builds what was never built or has no record of its sources', () => {
-    expect(staleParts(base)).toEqual(['web', 'server']);
+    expect(staleParts(base)).toEqual(['web', 'server', 'sdk']);
     recordBuilt('web', base);
-    expect(staleParts(base)).toEqual(['server']);
+    expect(staleParts(base)).toEqual(['server', 'sdk']);
     recordBuilt('server', base);
+    recordBuilt('sdk', base);
     expect(staleParts(base)).toEqual([]);
+  });
+
+  it('rebuilds the SDK’s tarball when its sources, its build, its README, the contracts or the lockfile change', async () => {
+    for (const changed of [
+      'apps/bot-agent/src/index.ts',
+      'apps/bot-agent/scripts/index.ts',
+      'apps/bot-agent/README.md',
+      'apps/bot-agent/CHANGELOG.md',
+      'packages/contracts/src/index.ts',
+      'package-lock.json',
+    ]) {
+      for (const part of ['web', 'server', 'sdk']) recordBuilt(part, base);
+      await write(changed, `// changed ${Math.random()}`);
+      expect(staleParts(base), changed).toContain('sdk');
+    }
   });
 
   it('rebuilds the web app when its sources, index.html, Vite config, the contracts or the lockfile change', async () => {
@@ -44,17 +60,15 @@ describe('what npm start rebuilds', () => {
       'package-lock.json',
       'apps/web/src/new-page.tsx',
     ]) {
-      recordBuilt('web', base);
-      recordBuilt('server', base);
+      for (const part of ['web', 'server', 'sdk']) recordBuilt(part, base);
       await write(changed, `// changed ${Math.random()}`);
-      const expected = changed.startsWith('apps/web') ? ['web'] : ['web', 'server'];
+      const expected = changed.startsWith('apps/web') ? ['web'] : ['web', 'server', 'sdk'];
       expect(staleParts(base), changed).toEqual(expected);
     }
   });
 
   it('judges by content, not by dates: an upgrade unpacked with old dates still rebuilds', async () => {
-    recordBuilt('web', base);
-    recordBuilt('server', base);
+    for (const part of ['web', 'server', 'sdk']) recordBuilt(part, base);
     await write('apps/web/src/index.ts', '// the new version');
     const longAgo = new Date('2020-01-01T00:00:00Z');
     await utimes(path.join(base, 'apps/web/src/index.ts'), longAgo, longAgo);
