@@ -147,6 +147,8 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /api/admin/releases/adoption': 'Bots par version',
   'POST /api/bot/update-deferral': 'Bot : reporter une mise à jour',
   'GET /api/releases/latest': 'Dernière version de l’agent sur un canal',
+  'GET /api/sdk': 'Le SDK des bots : version, SHA-256 et adresse du tarball',
+  'GET /api/sdk/:file': 'Télécharger le SDK des bots (tarball npm)',
   'GET /api/releases/:id/download': 'Télécharger une version (lien signé)',
   'GET /api/me/alerts': 'Mes alertes',
   'PUT /api/me/alerts': 'Régler mes alertes',

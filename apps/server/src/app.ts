@@ -77,6 +77,7 @@ import {
   updateFor,
 } from './modules/releases/index.ts';
 import { rolesRoutes } from './modules/roles/index.ts';
+import { sdkRoutes } from './modules/sdk/index.ts';
 import {
   createSettingsCache,
   maintenanceGuard,
@@ -323,6 +324,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(botLogRoutes);
       await api.register(usersOnlineRoutes);
       await api.register(releasesRoutes);
+      await api.register(sdkRoutes, { distDir: config.sdkDistDir });
       await api.register(alertsRoutes);
       await api.register(fleetAlertsRoutes);
       await api.register(maintenanceWindowsRoutes);

@@ -10,7 +10,7 @@ import {
   masterKeySource,
   masterKeyText,
 } from './core/master-key.ts';
-import { DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
+import { DEFAULT_SDK_DIST_DIR, DEFAULT_WEB_DIST_DIR } from './core/paths.ts';
 import { StartupError } from './core/startup-errors.ts';
 
 /** docs/operations.md (Configuration): the environment, parsed once. Nothing else reads process.env. */
@@ -47,6 +47,7 @@ const envSchema = z.object({
     .transform((value, context) => parseAddressList(value, context))
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
+  SDK_DIST_DIR: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Stripe's API elsewhere than api.stripe.com (a proxy; tests use a local stand-in). */
@@ -100,6 +101,7 @@ export interface AppConfig {
    */
   socketHandshakeAllowlist: string[];
   webDistDir: string;
+  sdkDistDir: string;
   bodyLimitBytes: number;
   sessionTtlMs: number;
   botSessionTtlMs: number;
@@ -351,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY ?? false,
     socketHandshakeAllowlist: e.SOCKET_HANDSHAKE_ALLOWLIST ?? [],
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR),
+    sdkDistDir: path.resolve(e.SDK_DIST_DIR ?? DEFAULT_SDK_DIST_DIR),
     bodyLimitBytes: 64 * 1024,
     sessionTtlMs: 30 * 24 * HOUR,
     botSessionTtlMs: 24 * HOUR,

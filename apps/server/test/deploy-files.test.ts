@@ -98,6 +98,18 @@ describe('deploy/Dockerfile', () => {
         expect(ignored).toContain(pattern);
     }
   });
+
+  it('builds the SDK and ships its tarball where the server serves it from (/api/sdk)', async () => {
+    const instructions = dockerInstructions(await read('deploy/Dockerfile'));
+    const runs = instructions.filter((instruction) => instruction.keyword === 'RUN').map(({ args }) => args);
+    expect(runs.some((args) => args.includes('npm run build --workspace @bot/bot-agent'))).toBe(true);
+    const copies = instructions
+      .filter((instruction) => instruction.keyword === 'COPY')
+      .map(({ args }) => args);
+    expect(copies).toContain(
+      '--from=build /app/apps/bot-agent/dist/bot-sdk.tgz apps/bot-agent/dist/bot-sdk.tgz',
+    );
+  });
 });
 
 describe('deploy/compose.yaml', () => {

@@ -24,6 +24,7 @@ export * from './release-rollouts.ts';
 export * from './releases.ts';
 export * from './roles.ts';
 export * from './routes.ts';
+export * from './sdk.ts';
 export * from './settings.ts';
 export * from './trust.ts';
 export * from './two-factor.ts';

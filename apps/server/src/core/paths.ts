@@ -21,6 +21,8 @@ const SERVER_ROOT = findServerRoot();
 export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'drizzle');
 /** The built web app (apps/web/dist). */
 export const DEFAULT_WEB_DIST_DIR = path.join(SERVER_ROOT, '..', 'web', 'dist');
+/** The SDK's build (apps/bot-agent/dist), whose tarball bot makers download. */
+export const DEFAULT_SDK_DIST_DIR = path.join(SERVER_ROOT, '..', 'bot-agent', 'dist');
 
 /**
  * The product's version: the root `package.json`'s (semver), the one `CHANGELOG.md` names. Health,
