@@ -1,3 +1,4 @@
+import type { MessageRefusal } from './answers.ts';
 import type { BotApiError } from './errors.ts';
 import type { VerifiedLease } from './lease.ts';
 import type { VerifiedUpdate } from './updates.ts';
@@ -24,5 +25,10 @@ export interface BotClientEvents {
    * says so at once over the socket (`lease_revoked`).
    */
   leaseRevoked: [error: BotApiError];
+  /**
+   * The server refused a message the agent sent (a report, a command's acknowledgement or result,
+   * log lines), naming what (decision 923): a defect of the agent to fix, never a reason to stop.
+   */
+  refused: [refusal: MessageRefusal];
   error: [error: Error];
 }

@@ -9,6 +9,7 @@ import {
   SOCKET_CLIENT_OPTIONS,
 } from '@bot/contracts';
 import { io, type Socket } from 'socket.io-client';
+import { type AnsweredEvent, sendAnswered } from './answers.ts';
 import type { BotClient, BotClientOptions } from './client-types.ts';
 import { CommandRunner } from './commands.ts';
 import { BotApiError, FATAL_CODES, REVOKING_CODES } from './errors.ts';
@@ -21,6 +22,7 @@ import { reconnectionDelay, useSpreadBackoff } from './reconnection.ts';
 import { assertSecureUrl, KeyTrust } from './trust.ts';
 import { AgentUpdates } from './updates.ts';
 
+export type { AnsweredEvent, MessageRefusal } from './answers.ts';
 export type { BotClientEvents } from './client-events.ts';
 export type { BotClient, BotClientOptions } from './client-types.ts';
 export { BotApiError } from './errors.ts';
@@ -49,10 +51,15 @@ export function createBotClient(options: BotClientOptions): BotClient {
   let connectWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let toldRevoked = false;
   let isPaused = false; // by a remote command: reports (keep-alives too) carry `paused: true`
+  /** Sends a message the server answers; a refusal is told as `refused` (decision 923). */
+  const answered = <E extends AnsweredEvent>(event: E, payload: Parameters<ClientToServerEvents[E]>[0]) => {
+    if (!socket) return false;
+    sendAnswered(socket, event, payload, (refusal) => emitter.emit('refused', refusal));
+    return true;
+  };
   const commands = new CommandRunner({
-    ack: (id) => void socket?.emit('bot_command_ack', { id }),
-    result: (result) =>
-      isAuthenticated && socket !== undefined && !!socket.emit('bot_command_result', result),
+    ack: (id) => void answered('bot_command_ack', { id }),
+    result: (result) => isAuthenticated && answered('bot_command_result', result),
     // Reports say `paused` from a pause that succeeded to a resume; the last one goes again at once.
     ran: ({ kind }, { ok }) => {
       if (!ok || (kind !== 'pause' && kind !== 'resume')) return;
@@ -64,7 +71,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   const log = new AgentLog({
     secrets: () => [options.accessKey, session?.token, session?.lease, leases.current?.token],
     redact: options.redact,
-    send: (batch) => isAuthenticated && socket !== undefined && !!socket.emit('bot_log', batch),
+    send: (batch) => isAuthenticated && answered('bot_log', batch),
     now: clock,
   });
   const components = options.components
@@ -255,7 +262,7 @@ export function createBotClient(options: BotClientOptions): BotClient {
   }
 
   function send(report: BotReport): void {
-    socket?.emit('bot_update', isPaused ? { ...report, paused: true } : report);
+    answered('bot_update', isPaused ? { ...report, paused: true } : report);
     lastSentAt = Date.now();
   }
 

@@ -1,9 +1,11 @@
 export {
+  type AnsweredEvent,
   BotApiError,
   type BotClient,
   type BotClientEvents,
   type BotClientOptions,
   createBotClient,
+  type MessageRefusal,
 } from './client.ts';
 export {
   type BotCommandPayloads,

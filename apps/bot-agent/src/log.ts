@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   BOT_LOG_BATCH_MAX_LINES,
   BOT_LOG_RECENT_LINES,
@@ -51,6 +52,8 @@ interface KeptLine {
  */
 export class AgentLog implements AgentLogger {
   private readonly ring: KeptLine[] = [];
+  /** This run's part of the lines' ids. */
+  private readonly runId = randomUUID().slice(0, 8);
   private queue: BotLogLineInput[] = [];
   private nextSeq = 1;
   /** Every line up to this one is on the server already. */
@@ -106,12 +109,14 @@ export class AgentLog implements AgentLogger {
   }
 
   private write(level: BotLogLevel, message: string): void {
+    const seq = this.nextSeq++;
     const line: BotLogLineInput = {
+      // Unique on this PC across runs: a line sent again (a backlog resent) is kept once (decision 923).
+      id: `${this.runId}-${seq}`,
       level,
       time: new Date(this.options.now?.() ?? Date.now()).toISOString(),
       message: this.redact(message),
     };
-    const seq = this.nextSeq++;
     this.ring.push({ seq, line });
     if (this.ring.length > BOT_LOG_RECENT_LINES) this.ring.shift();
     // Before the backlog has left, a new line is part of it.
