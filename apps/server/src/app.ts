@@ -35,7 +35,7 @@ import { addSecurityHeaders } from './core/security-headers.ts';
 import type { LastSaveStep } from './core/shutdown.ts';
 import { type Database, observeDatabasePool, openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
-import { createPermissionCache, createUserCache, seedPermissions } from './modules/access/index.ts';
+import { createPermissionCache, createUserCache } from './modules/access/index.ts';
 import { adminUsersRoutes } from './modules/admin-users/index.ts';
 import {
   alertsRoutes,
@@ -65,7 +65,7 @@ import { createMaintenanceCache, maintenanceWindowsRoutes } from './modules/main
 import { meRoutes } from './modules/me/index.ts';
 import { expireStaleOrders, ordersRoutes } from './modules/orders/index.ts';
 import { createSandboxProvider, createStripeProvider, paymentsRoutes } from './modules/payments/index.ts';
-import { permissionsAdminRoutes } from './modules/permissions-admin/index.ts';
+import { permissionsAdminRoutes, rolesRoutes } from './modules/permissions-admin/index.ts';
 import { createRealtimeHub, protocolDocsRoutes } from './modules/realtime/index.ts';
 import {
   ADOPTION_SAMPLE_MS,
@@ -76,7 +76,7 @@ import {
   sampleVersions,
   updateFor,
 } from './modules/releases/index.ts';
-import { rolesRoutes } from './modules/roles/index.ts';
+import { seedPermissions } from './modules/roles/index.ts';
 import { sdkRoutes } from './modules/sdk/index.ts';
 import {
   createSettingsCache,

@@ -1,11 +1,11 @@
-import { PERMISSION_DESCRIPTIONS, PERMISSIONS, type Permission } from '@bot/contracts';
+import { PERMISSIONS, type Permission } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { type AppContext, isInTransaction, type TxContext } from '../../context.ts';
 import type { EventBus } from '../../core/events.ts';
 import { rolePermissions, roles, userRoles } from '../roles/index.ts';
 import { users } from '../users/index.ts';
-import { type GrantRow, permissions, userGrants } from './access.table.ts';
+import { type GrantRow, userGrants } from './access.table.ts';
 
 /**
  * Permissions are read on every guarded request; a short-lived cache keeps that off SQL. Local
@@ -20,14 +20,6 @@ export function createPermissionCache(events: EventBus): PermissionCache {
   events.on('user.changed', ({ userId }) => cache.delete(userId));
   events.on('user.banned', ({ userId }) => cache.delete(userId));
   return cache;
-}
-
-/** Inserts the 13 permission names with their French descriptions (idempotent). */
-export async function seedPermissions(ctx: AppContext): Promise<void> {
-  await ctx.db
-    .insert(permissions)
-    .values(PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })))
-    .onConflictDoNothing();
 }
 
 /**

@@ -1,11 +1,6 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { permissions } from '../roles/index.ts';
 import { userIdColumn } from '../users/index.ts';
-
-/** The 13 permission names, seeded at start-up. */
-export const permissions = pgTable('permissions', {
-  name: text('name').primaryKey(),
-  description: text('description').notNull(),
-});
 
 /** Direct grants, optionally until a date: given by staff or by a paid order. */
 export const userGrants = pgTable(

@@ -15,10 +15,9 @@ export {
   type PermissionCache,
   removeGrants,
   revokeGrantsOfSource,
-  seedPermissions,
   setGrantExpiry,
 } from './access.service.ts';
-export { type GrantRow, permissions, userGrants } from './access.table.ts';
+export { type GrantRow, userGrants } from './access.table.ts';
 export {
   createUserCache,
   getCachedPublicUser,

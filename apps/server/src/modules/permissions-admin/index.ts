@@ -9,3 +9,4 @@ export {
   findGrantsOfUsers,
   updateGrant,
 } from './permissions-admin.service.ts';
+export { rolesRoutes } from './roles-admin.routes.ts';

@@ -1,15 +1,18 @@
-import type { Permission, Role, RoleDetail, RoleInput, RolesQuery, RoleUpdateInput } from '@bot/contracts';
+import {
+  PERMISSION_DESCRIPTIONS,
+  PERMISSIONS,
+  type Permission,
+  type Role,
+  type RoleDetail,
+  type RolesQuery,
+} from '@bot/contracts';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import { type AppContext, inTransaction } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import { inBatches, likePattern, orderOf, pageOf } from '../../core/admin-list.ts';
 import { AppError } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { invalidateUserPermissions } from '../access/index.ts';
-import { type AuditActor, writeAudit } from '../audit/index.ts';
-import { assertMayGivePermissions } from '../permissions-admin/index.ts';
 import { users } from '../users/index.ts';
-import { rolePermissions, roles, userRoles } from './roles.table.ts';
+import { permissions, rolePermissions, roles, userRoles } from './roles.table.ts';
 
 /** `exists (subquery)`: drizzle's `exists()` does not parenthesise raw SQL. */
 const existsRaw = (query: SQL): SQL => sql`exists (${query})`;
@@ -130,7 +133,7 @@ export async function listAllRoles(ctx: AppContext): Promise<{ id: string; name:
   return ctx.db.select({ id: roles.id, name: roles.name }).from(roles).orderBy(asc(roles.name));
 }
 
-async function assertNameFree(ctx: AppContext, name: string, exceptId?: string): Promise<void> {
+export async function assertNameFree(ctx: AppContext, name: string, exceptId?: string): Promise<void> {
   const [taken] = await ctx.db
     .select({ id: roles.id })
     .from(roles)
@@ -138,16 +141,12 @@ async function assertNameFree(ctx: AppContext, name: string, exceptId?: string):
   if (taken && taken.id !== exceptId) throw new AppError('ROLE_NAME_TAKEN');
 }
 
-async function memberIdsOf(ctx: AppContext, roleId: string): Promise<string[]> {
+export async function memberIdsOf(ctx: AppContext, roleId: string): Promise<string[]> {
   const rows = await ctx.db
     .select({ userId: userRoles.userId })
     .from(userRoles)
     .where(eq(userRoles.roleId, roleId));
   return rows.map((row) => row.userId);
-}
-
-function auditView(role: RoleDetail) {
-  return { name: role.name, description: role.description, permissions: role.permissions };
 }
 
 /** Replaces the roles a user holds (the caller checks the actor may, and audits). */
@@ -156,7 +155,8 @@ export async function replaceUserRoles(ctx: AppContext, userId: string, roleIds:
   if (roleIds.length) await ctx.db.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
 }
 
-async function withNameGuard<T>(work: () => Promise<T>): Promise<T> {
+/** Maps the unique index on role names to ROLE_NAME_TAKEN (two staff naming a role at once). */
+export async function withNameGuard<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -165,98 +165,45 @@ async function withNameGuard<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createRole(
-  ctx: AppContext,
-  input: { role: RoleInput; actor: AuditActor },
-): Promise<RoleDetail> {
-  const name = input.role.name.trim();
-  return withNameGuard(() =>
-    inTransaction(ctx, async (tx) => {
-      await assertMayGivePermissions(tx, input.actor.id, input.role.permissions ?? []);
-      await assertNameFree(tx, name);
-      const id = newId();
-      await tx.db.insert(roles).values({ id, name, description: input.role.description ?? '' });
-      const granted = [...new Set(input.role.permissions ?? [])];
-      if (granted.length)
-        await tx.db.insert(rolePermissions).values(granted.map((permission) => ({ roleId: id, permission })));
-      const role = await getRoleDetail(tx, id);
-      await writeAudit(tx, {
-        actor: input.actor,
-        action: 'role.create',
-        target: { type: 'role', id, label: name },
-        after: auditView(role),
-      });
-      return role;
-    }),
-  );
+/** Inserts the 13 permission names with their French descriptions (idempotent). */
+export async function seedPermissions(ctx: AppContext): Promise<void> {
+  await ctx.db
+    .insert(permissions)
+    .values(PERMISSIONS.map((name) => ({ name, description: PERMISSION_DESCRIPTIONS[name] })))
+    .onConflictDoNothing();
 }
 
-/** Renames, describes or sets the permissions of a role; members' permissions change at once. */
-export async function updateRole(
+/** Inserts a role with its permissions (the caller checks the actor may, audits, and maps a taken name). */
+export async function insertRole(
   ctx: AppContext,
-  input: { roleId: string; patch: RoleUpdateInput; actor: AuditActor },
-): Promise<RoleDetail> {
-  return withNameGuard(() =>
-    inTransaction(ctx, async (tx) => {
-      const before = await getRoleDetail(tx, input.roleId);
-      const { name, description, permissions } = input.patch;
-      // Adding or removing a staff permission on a role needs that permission (decision 404).
-      if (permissions !== undefined) {
-        await assertMayGivePermissions(tx, input.actor.id, [
-          ...permissions.filter((p) => !before.permissions.includes(p)),
-          ...before.permissions.filter((p) => !permissions.includes(p)),
-        ]);
-      }
-      if (name !== undefined && name !== before.name) await assertNameFree(tx, name, input.roleId);
-      if (name !== undefined || description !== undefined) {
-        await tx.db
-          .update(roles)
-          .set({
-            ...(name !== undefined ? { name } : {}),
-            ...(description !== undefined ? { description } : {}),
-          })
-          .where(eq(roles.id, input.roleId));
-      }
-      if (permissions !== undefined) {
-        await tx.db.delete(rolePermissions).where(eq(rolePermissions.roleId, input.roleId));
-        const granted = [...new Set(permissions)];
-        if (granted.length)
-          await tx.db
-            .insert(rolePermissions)
-            .values(granted.map((permission) => ({ roleId: input.roleId, permission })));
-      }
-      const after = await getRoleDetail(tx, input.roleId);
-      await writeAudit(tx, {
-        actor: input.actor,
-        action: 'role.update',
-        target: { type: 'role', id: after.id, label: after.name },
-        before: auditView(before),
-        after: auditView(after),
-      });
-      // Members' permissions, and the role names their user object shows, changed.
-      if (permissions !== undefined || name !== undefined)
-        for (const userId of await memberIdsOf(tx, input.roleId)) invalidateUserPermissions(tx, userId);
-      return after;
-    }),
-  );
-}
-
-/** Deletes a role nobody holds; a role still assigned is a 409. */
-export async function deleteRole(
-  ctx: AppContext,
-  input: { roleId: string; actor: AuditActor },
+  role: { id: string; name: string; description: string; permissions: readonly Permission[] },
 ): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const role = await getRoleDetail(tx, input.roleId);
-    if (role.memberCount > 0) {
-      throw new AppError('ROLE_IN_USE', { details: { memberCount: role.memberCount } });
-    }
-    await tx.db.delete(roles).where(eq(roles.id, input.roleId));
-    await writeAudit(tx, {
-      actor: input.actor,
-      action: 'role.delete',
-      target: { type: 'role', id: role.id, label: role.name },
-      before: auditView(role),
-    });
-  });
+  await ctx.db.insert(roles).values({ id: role.id, name: role.name, description: role.description });
+  await setRolePermissions(ctx, role.id, role.permissions);
+}
+
+/** Renames or describes a role (the caller checks, audits, and maps a taken name). */
+export async function updateRoleRow(
+  ctx: AppContext,
+  roleId: string,
+  patch: { name?: string; description?: string },
+): Promise<void> {
+  await ctx.db.update(roles).set(patch).where(eq(roles.id, roleId));
+}
+
+/** Replaces the permissions a role carries (the caller checks and audits). */
+export async function setRolePermissions(
+  ctx: AppContext,
+  roleId: string,
+  granted: readonly Permission[],
+): Promise<void> {
+  await ctx.db.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
+  const distinct = [...new Set(granted)];
+  if (distinct.length)
+    await ctx.db.insert(rolePermissions).values(distinct.map((permission) => ({ roleId, permission })));
+}
+
+/** Deletes a role (the caller checks nobody holds it, and audits). */
+export async function deleteRoleRow(ctx: AppContext, roleId: string): Promise<void> {
+  await ctx.db.delete(roles).where(eq(roles.id, roleId));
 }

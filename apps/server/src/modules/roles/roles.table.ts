@@ -1,6 +1,14 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { permissions } from '../access/index.ts';
 import { userIdColumn } from '../users/index.ts';
+
+/**
+ * The 13 permission names, seeded at start-up: what roles carry and grants give (the access module
+ * reads them with the grants).
+ */
+export const permissions = pgTable('permissions', {
+  name: text('name').primaryKey(),
+  description: text('description').notNull(),
+});
 
 /** Roles, the permissions each carries and who holds them: written only through roles.service.ts. */
 export const roles = pgTable(

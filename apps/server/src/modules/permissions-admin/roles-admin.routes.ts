@@ -14,14 +14,8 @@ import { z } from 'zod';
 import { csvAnswer, sendCsv } from '../../core/admin-list.ts';
 import { auditActorOf, requirePermission } from '../../core/guards.ts';
 import { guardRoutes } from '../../core/route-docs.ts';
-import {
-  createRole,
-  deleteRole,
-  getRoleDetail,
-  listRoles,
-  streamRoles,
-  updateRole,
-} from './roles.service.ts';
+import { getRoleDetail, listRoles, streamRoles } from '../roles/index.ts';
+import { createRole, deleteRole, updateRole } from './role-admin.service.ts';
 
 const tags = ['admin: roles'];
 
