@@ -11,7 +11,6 @@ export {
   findSessionByToken,
   findSessionsByTokens,
   listOwnSessions,
-  markSecondFactorPassed,
   revokeOwnSessions,
   revokeSessions,
   type SessionCache,
