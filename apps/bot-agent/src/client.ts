@@ -305,6 +305,15 @@ export function createBotClient(options: BotClientOptions): BotClient {
       fail(error);
     });
     current.on('connect_error', (error) => emitter.emit('error', error));
+    // Its whitelist or entitlements changed: a fresh lease, verified like any (decision 923).
+    current.on('lease_renewed', ({ lease, whitelist: names }) => {
+      leases.accept(lease).then(
+        () => {
+          whitelist = names;
+        },
+        (refusal: Error) => emitter.emit('error', refusal),
+      );
+    });
     current.on('bot_command', (command) => commands.receive(command));
     current.on('update_available', (offer) => void offerUpdate(offer));
     current.on('bot_log_start', () => log.start());

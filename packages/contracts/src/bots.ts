@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BotCommand, BotCommandAck, BotCommandDelivery, BotCommandResult } from './bot-commands.ts';
 import type { BotLogBatch, BotLogLines } from './bot-log.ts';
 import { isoDateTime } from './dates.ts';
-import { hwidComponentsSchema } from './licensing.ts';
+import { hwidComponentsSchema, type LeaseRenewal } from './licensing.ts';
 import { int32 } from './numbers.ts';
 import { type AgentUpdate, agentUpdateSchema, releaseChannelSchema, semverSchema } from './releases.ts';
 
@@ -228,6 +228,8 @@ export const SOCKET_EVENTS = {
   mapCells: 'map_cells',
   /** Bot agents: their lease no longer holds (docs/licensing.md, "Revocation"). */
   leaseRevoked: 'lease_revoked',
+  /** Server → bot agent: a fresh lease, its whitelist or entitlements changed (decision 923). */
+  leaseRenewed: 'lease_renewed',
   /** Server → bot agent: a remote command to run (decision 208). */
   botCommand: 'bot_command',
   /** Bot agent → server: it received the command (the only way past `sent`). */
@@ -327,6 +329,7 @@ export interface ServerToClientEvents {
   notification: () => void;
   map_cells: (cells: MapCells) => void;
   lease_revoked: (revocation: LeaseRevocation) => void;
+  lease_renewed: (renewal: LeaseRenewal) => void;
   bot_command: (command: BotCommandDelivery) => void;
   bot_command_update: (command: BotCommand) => void;
   bot_log_start: () => void;

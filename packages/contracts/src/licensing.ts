@@ -75,6 +75,14 @@ export const leaseRenewInput = z.strictObject({
  */
 export const leaseAnswer = z.object({ lease: z.string(), expiresAt: z.string() });
 
+/**
+ * `lease_renewed` (server → agent): what its lease holds changed (its whitelist, its entitlements),
+ * so the platform pushes a fresh one at once, with the whitelist it names (decision 923). The agent
+ * verifies it like any lease; the bot session is not extended (only the agent's renewals do that).
+ */
+export const leaseRenewalSchema = z.object({ lease: z.string(), whitelist: z.array(z.string()) });
+export type LeaseRenewal = z.infer<typeof leaseRenewalSchema>;
+
 export const SIGNING_KEY_STATES = ['current', 'standby', 'previous', 'revoked'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 export const SIGNING_KEY_STATE_LABELS: Record<SigningKeyState, string> = {

@@ -19,5 +19,6 @@ export {
   unbindPc,
 } from './bots.service.ts';
 export { botActivityMinutes, botEvents, botSessions } from './bots.table.ts';
+export { pushedLeaseOf } from './lease-renewal.ts';
 export type { ConnectedViewer, LiveFleet } from './live-fleet.ts';
 export { getNextHwidResetAt, lastCountedUnbindKind, unbindAllowanceOf } from './unbind-allowance.ts';

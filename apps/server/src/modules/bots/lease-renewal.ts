@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import type { LeaseRenewal } from '@bot/contracts';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { canRunBot, getUserPermissions } from '../access/index.ts';
 import { issueLease } from '../licensing/index.ts';
 import { getSettings } from '../settings/index.ts';
+import { listWhitelistedAccountNames } from '../whitelist/index.ts';
 import {
   botSessionEnd,
   findBotSessionByToken,
@@ -38,4 +40,28 @@ export async function renewLease(
     });
     return { lease, expiresAt: expiresAt.toISOString() };
   });
+}
+
+/**
+ * A fresh lease for an open bot session and the whitelist it names, pushed to its agent when its
+ * whitelist or entitlements changed (decision 923); undefined once the session ended. The session
+ * is not extended: only the agent's own renewals do that.
+ */
+export async function pushedLeaseOf(ctx: AppContext, sessionId: string): Promise<LeaseRenewal | undefined> {
+  const [session] = await ctx.db
+    .select({ userId: botSessions.userId, hwid: botSessions.hwid, agentHwid: botSessions.agentHwid })
+    .from(botSessions)
+    .where(
+      and(
+        eq(botSessions.id, sessionId),
+        isNull(botSessions.revokedAt),
+        gt(botSessions.expiresAt, new Date(ctx.clock.now())),
+      ),
+    );
+  if (!session) return undefined;
+  const [lease, whitelist] = await Promise.all([
+    issueLease(ctx, session),
+    listWhitelistedAccountNames(ctx, session.userId),
+  ]);
+  return { lease, whitelist };
 }

@@ -7,6 +7,7 @@ import type {
   BotLogLines,
   BotReport,
   BotState,
+  LeaseRenewal,
   LeaseRevocation,
   MapViewport,
   PublicSettings,
@@ -116,6 +117,11 @@ const keyRevoked: LeaseRevocation = {
   kid: 'Xo3lF0zq2h5o6d3Q8VbN1mK7cT4yR9wE2aJ6sU1pL0g',
   statement: 'eyJhbGciOiJFZERTQSIsInR5cCI6ImJvdC1rZXktcmV2b2NhdGlvbitqd3QifQ.eyJyZXZva2VkS2lkIjoi…',
 };
+const leaseRenewal: LeaseRenewal = {
+  lease:
+    'eyJhbGciOiJFZERTQSIsImtpZCI6IlhvM2xGMHpxIiwidHlwIjoiYm90LWxlYXNlK2p3dCJ9.eyJzdWIiOiIwYjhmIn0.c2lnbmF0dXJl',
+  whitelist: ['ombre-feu', 'ombre-glace'],
+};
 const command: BotCommandDelivery = {
   id: commandId,
   kind: 'configure',
@@ -173,6 +179,7 @@ export const EXAMPLES = {
   publicSettings,
   leaseRevoked,
   keyRevoked,
+  leaseRenewal,
   command,
   commandState,
   logLines,

@@ -13,6 +13,7 @@ import {
   botStateSchema,
   type ClientToServerEvents,
   LEASE_REVOKING_CODES,
+  leaseRenewalSchema,
   mapViewportSchema,
   publicSettingsSchema,
   type ServerToClientEvents,
@@ -218,6 +219,14 @@ export function serverEvents(config: AppConfig): Described<ServerToClientEvents>
       description: `Sans kid : le bail de l’agent est révoqué (${LEASE_REVOKING_CODES.join(', ')}), auth_error suit et le socket se ferme ; l’agent cesse de tourner. Avec kid (code LEASE_KEY_REVOKED) : cette clé de signature est révoquée, statement en est la preuve signée ; l’agent renouvelle son bail (POST /api/bot/lease), le socket reste ouvert.`,
       payload: leaseRevocationSchema,
       examples: [EXAMPLES.leaseRevoked, EXAMPLES.keyRevoked],
+    },
+    lease_renewed: {
+      audience: 'agent',
+      summary: 'Un bail neuf : la liste blanche ou les droits de l’agent ont changé',
+      description:
+        'Dès que la liste blanche du propriétaire ou ses droits (une permission accordée, expirée, retirée) changent, sans attendre le prochain renouvellement : lease est un bail à vérifier comme tout autre (il remplace le bail détenu), whitelist la liste blanche qu’il nomme. La session du bot n’est pas prolongée (seuls les renouvellements de l’agent la prolongent).',
+      payload: leaseRenewalSchema,
+      examples: [EXAMPLES.leaseRenewal],
     },
     bot_command: {
       audience: 'agent',

@@ -18,6 +18,7 @@ import {
   findBotSessionEnds,
   isOutdatedAgent,
   outdatedAgentDetails,
+  pushedLeaseOf,
 } from '../bots/index.ts';
 import { runningMaintenance } from '../maintenance-windows/index.ts';
 import { getSettings, toPublicSettings } from '../settings/index.ts';
@@ -88,7 +89,10 @@ export class SocketAccess {
       ),
       events.on('user.changed', ({ userId }) => later(() => this.recheckUser(userId))),
       events.on('whitelist.changed', ({ userId }) =>
-        later(() => this.deps.presence.reloadAllowedAccounts(userId, () => findAllowedAccounts(ctx, userId))),
+        later(async () => {
+          await this.deps.presence.reloadAllowedAccounts(userId, () => findAllowedAccounts(ctx, userId));
+          await this.pushFreshLeases(localSocketsIn(io, rooms.userAgents(userId)));
+        }),
       ),
       events.on('sessions.changed', ({ userId }) =>
         later(async () => {
@@ -219,9 +223,24 @@ export class SocketAccess {
           refuse(socket, 'FORBIDDEN');
       }
     }
+    const staying: HubSocket[] = [];
     for (const socket of agents) {
       if (!canRunBot(held)) refuse(socket, 'BOT_PERMISSION_REQUIRED');
       else if (socket.data.hwid !== user.hwid) refuse(socket, 'BOT_SESSION_INVALID');
+      else staying.push(socket);
+    }
+    // Their entitlements may have changed (a permission granted, expired, withdrawn).
+    await this.pushFreshLeases(staying);
+  }
+
+  /**
+   * What these agents' leases hold changed (their whitelist, their entitlements): each is sent a
+   * fresh lease at once, not at its next renewal hours later (decision 923).
+   */
+  private async pushFreshLeases(agents: readonly HubSocket[]): Promise<void> {
+    for (const socket of agents) {
+      const renewal = socket.data.sessionId && (await pushedLeaseOf(this.deps.ctx, socket.data.sessionId));
+      if (renewal && socket.connected) socket.emit(SOCKET_EVENTS.leaseRenewed, renewal);
     }
   }
 
