@@ -33,13 +33,13 @@ describe('alerts in the browser', () => {
 
     await bot.stop();
     await vi.waitFor(async () => {
-      const stopped = await shared.server.app.ctx.db
+      const stopped = await shared.server.ctx.db
         .select()
         .from(botEvents)
         .where(and(eq(botEvents.hwid, bot.hwid), eq(botEvents.kind, 'disconnected')));
       expect(stopped).toHaveLength(1);
     });
-    await evaluateAlerts(shared.server.app.ctx, new Date(Date.now() + 2 * 60_000));
+    await evaluateAlerts(shared.server.ctx, new Date(Date.now() + 2 * 60_000));
 
     await page.reload();
     const bell = page.locator('[data-testid="notification-bell"][data-unread="1"]');
@@ -84,7 +84,7 @@ describe('alerts in the browser', () => {
     await page.goto('/admin/map');
     await page.locator('[data-testid="map-connection"][data-state="connected"]').waitFor();
     await page.locator('[data-testid="notification-bell"][data-unread="0"]').waitFor();
-    await shared.server.app.ctx.db.insert(mailOutbox).values({
+    await shared.server.ctx.db.insert(mailOutbox).values({
       id: newId(),
       to: 'client@example.test',
       subject: 'Activation',
@@ -93,7 +93,7 @@ describe('alerts in the browser', () => {
       lastError: 'connect ECONNREFUSED',
       createdAt: new Date(Date.now() - 20 * 60_000),
     });
-    await evaluateAlerts(shared.server.app.ctx);
+    await evaluateAlerts(shared.server.ctx);
     // No reload, and well before the bell's 30 s poll: the socket said so.
     await page.locator('[data-testid="notification-bell"][data-unread="1"]').waitFor({ timeout: 10_000 });
     await page.getByTestId('notification-bell').click();

@@ -272,7 +272,7 @@ describe('back office journeys', () => {
       activatedAt: new Date(),
     }));
     for (let i = 0; i < rows.length; i += 500)
-      await server.app.ctx.db.insert(users).values(rows.slice(i, i + 500));
+      await server.ctx.db.insert(users).values(rows.slice(i, i + 500));
     const staff = await signInAsAdmin();
     const { page } = staff;
     await page.goto('/admin/users');
@@ -347,7 +347,7 @@ describe('back office journeys', () => {
         async () => {
           // The hub keeps a few reports per second: the last one is sent again until it lands.
           bot.client.report(lastReport);
-          const state = await server.app.ctx.live.botState(bot.hwid);
+          const state = await server.ctx.live.botState(bot.hwid);
           const live = state?.accounts.find((item) => item.name === account());
           return live && `${live.routeId}:${live.position.x},${live.position.y}`;
         },

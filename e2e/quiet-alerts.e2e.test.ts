@@ -96,7 +96,7 @@ describe('quiet alerts in the browser', () => {
     discord.nextAnswers.push({ status: 404 });
     await channels.getByRole('button', { name: 'Envoyer un test sur Discord' }).click();
     await vi.waitFor(async () => {
-      const [failing] = await shared.server.app.ctx.db
+      const [failing] = await shared.server.ctx.db
         .select()
         .from(alertPreferences)
         .where(

@@ -15,7 +15,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** A small build published straight through the service (the first journey covers the page). */
 async function published(version: string, channel: 'stable' | 'beta') {
-  const { ctx } = shared.server.app;
+  const { ctx } = shared.server;
   const actor = { id: null, username: null, ip: null };
   const bytes = Buffer.from(`build ${version}`);
   const draft = await createRelease(ctx, {
@@ -33,7 +33,7 @@ async function published(version: string, channel: 'stable' | 'beta') {
 describe('agent releases in the browser', () => {
   // Offered to every customer at once (staged rollouts have their own tests, decision 910).
   beforeAll(() =>
-    updateSettings(shared.server.app.ctx, {
+    updateSettings(shared.server.ctx, {
       patch: { releaseRolloutPercent: 100 },
       actor: { id: null, username: null, ip: null },
     }),

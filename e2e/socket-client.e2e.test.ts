@@ -43,7 +43,7 @@ function makeClient(token: string) {
 
 /** The authenticated browser sockets the hub lists (what the users-online page shows). */
 async function viewers(type: 'client' | 'admin', hwid?: string) {
-  return (await server.app.ctx.live.connectedViewers()).filter(
+  return (await server.ctx.live.connectedViewers()).filter(
     (viewer) => viewer.type === type && (hwid === undefined || viewer.hwid === hwid),
   );
 }

@@ -91,7 +91,7 @@ describe('two-factor authentication in the browser', () => {
   });
 
   it('sends staff to enrolment before the admin area when it is mandatory', async () => {
-    await updateSettings(shared.server.app.ctx, {
+    await updateSettings(shared.server.ctx, {
       patch: { staffTwoFactorRequired: true },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -117,7 +117,7 @@ describe('two-factor authentication in the browser', () => {
       expect(errors).toEqual([]);
       await close();
     } finally {
-      await updateSettings(shared.server.app.ctx, {
+      await updateSettings(shared.server.ctx, {
         patch: { staffTwoFactorRequired: false },
         actor: { id: null, username: 'test', ip: null },
       });

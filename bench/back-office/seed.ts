@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { contextOf } from '../../apps/server/src/context.ts';
 import { BENCH_USERS, seedBackOffice } from './seed-data.ts';
 
 const { values } = parseArgs({
@@ -32,7 +33,7 @@ const config = {
   databaseTimeouts: { ...base.databaseTimeouts, statementTimeoutMs: 600_000 },
 };
 const app = await buildApp({ config });
-const { db, engine } = app.ctx;
+const { db, engine } = contextOf(app);
 const run = (query: string) => db.execute(sql.raw(query));
 /** The first column of the first row (both engines answer `{ rows }`). */
 const count = async (query: string) => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { contextOf } from '../../apps/server/src/context.ts';
 import type { LocalCluster } from '../../deploy/local-cluster.ts';
 import type { BenchFixture } from '../realtime/protocol.ts';
 import { seedBenchFixture } from '../realtime/server-target.ts';
@@ -20,7 +21,7 @@ export async function seedClusterFixture(
     }),
   });
   try {
-    return await seedBenchFixture(app.ctx.db, n);
+    return await seedBenchFixture(contextOf(app).db, n);
   } finally {
     await app.close();
   }

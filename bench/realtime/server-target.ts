@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { contextOf } from '../../apps/server/src/context.ts';
 import { hashSecret, newId, newSecret } from '../../apps/server/src/core/ids.ts';
 import type { Db } from '../../apps/server/src/db/client.ts';
 import { userGrants } from '../../apps/server/src/modules/access/index.ts';
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   if (mode === 'seed' && !config.databaseUrl) await writeTemplateDataDir(dataDir);
   const app = await buildApp({ config });
   if (mode === 'seed') {
-    await seed(app.ctx.db, count, dataDir);
+    await seed(contextOf(app).db, count, dataDir);
     await app.close();
     process.exit(0);
   }
@@ -142,7 +143,7 @@ async function serve(
   port: number,
   dataDir: string,
 ): Promise<void> {
-  const { db } = app.ctx;
+  const { db } = contextOf(app);
   const fixtureFile = path.join(dataDir, 'fixture.json');
   // The embedded database's memory grows with the first reads and never shrinks: read every table
   // the sockets' authentication reads once, so RSS growth afterwards is mostly the sockets' and the hub's.
@@ -176,7 +177,7 @@ async function serve(
           heapUsed: memory.heapUsed,
           eventLoop: { active, idle },
           hub,
-          overloaded: app.ctx.load.isOverloaded,
+          overloaded: contextOf(app).load.isOverloaded,
         }),
       );
     }
@@ -208,7 +209,7 @@ const HUB_COUNTERS = [
 ];
 
 async function hubCounts(app: FastifyInstance): Promise<Record<string, unknown>> {
-  const { registry } = app.ctx.metrics;
+  const { registry } = contextOf(app).metrics;
   const entries = await Promise.all(
     HUB_COUNTERS.map(async (name) => {
       const values = (await registry.getSingleMetric(name)?.get())?.values ?? [];

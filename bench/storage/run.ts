@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { contextOf } from '../../apps/server/src/context.ts';
 import { writeTemplateDataDir } from '../../apps/server/test/database.ts';
 import { type BenchPostgres, startBenchPostgres } from '../postgres.ts';
 import { seedBenchFixture } from '../realtime/server-target.ts';
@@ -74,13 +75,13 @@ async function main(): Promise<void> {
   const app = await buildApp({ config });
   const workers: ReturnType<typeof forkLoadWorker>[] = [];
   try {
-    const fixture = await seedBenchFixture(app.ctx.db, n);
+    const fixture = await seedBenchFixture(contextOf(app).db, n);
     await app.listen({ port, host: '127.0.0.1' });
     const sizes = async (): Promise<Sizes> => {
       const entries = [];
       for (const table of TABLES) {
         const [row] = (
-          (await app.ctx.db.execute(
+          (await contextOf(app).db.execute(
             sql.raw(
               `select pg_total_relation_size('${table}')::bigint as bytes, count(*)::int as rows from ${table}`,
             ),

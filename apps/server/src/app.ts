@@ -9,7 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import pino, { type DestinationStream } from 'pino';
 import { OPERATION_EXAMPLES, OPERATION_SUMMARIES } from './api-operations.ts';
 import type { AppConfig } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, RouteContext } from './context.ts';
 import { guardApiInput, keepApiAnswersPrivate, trackRouteMethods } from './core/api-guards.ts';
 import { type BackgroundLoop, BackgroundLoops } from './core/background.ts';
 import { trustProxyRule, warnWhenEveryPeerIsAProxy } from './core/client-address.ts';
@@ -95,7 +95,8 @@ import { sessionAuthorityOf } from './session-authority.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ctx: AppContext;
+    /** The context without its database and events: routes call use cases (`RouteContext`). */
+    ctx: RouteContext;
     /** What a forced exit still tries to save (core/shutdown.ts): the bot history, the database. */
     lastSave: LastSaveStep[];
   }
@@ -232,7 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await establishDevelopmentKeySet(ctx);
   ctx.onClose(() => writeSessionTouches(ctx));
 
-  app.decorate('ctx', ctx);
+  app.decorate('ctx', ctx as RouteContext);
   app.decorate('sessionAuthority', sessionAuthorityOf(ctx));
   // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
   // and closes the database, for at most a couple of seconds (docs/operations.md).
@@ -301,7 +302,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       });
       await api.register(maintenanceGuard); // first: its hook must cover every route below
       await api.register(idempotency); // before the routes: its hooks cover every signed-in POST
-      await api.register(healthRoutes);
+      await api.register(healthRoutes, { database });
       await api.register(metricsRoutes);
       await api.register(authRoutes);
       await api.register(meRoutes);

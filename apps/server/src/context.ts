@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { Clock } from './core/clock.ts';
@@ -63,6 +64,22 @@ export interface AppContext {
  */
 export interface TxContext extends AppContext {
   events: HeldEvents;
+}
+
+/**
+ * The context as the HTTP layer sees it (`app.ctx`, in every route, hook and plugin): its `db` and
+ * `events` are `never`, so `ctx.db.select()` or `ctx.events.emit()` does not compile there, while
+ * the context still passes whole to a service (`never` fits any type). A route parses, calls a use
+ * case and shapes the answer (docs/architecture.md, "One calling convention").
+ */
+export type RouteContext = Omit<AppContext, 'db' | 'events'> & { readonly db: never; readonly events: never };
+
+/**
+ * The whole context of a built app, for what stands outside the HTTP layer and drives it: the
+ * entry points, the tests and the benchmarks. `app.ctx` is that same object, typed for routes.
+ */
+export function contextOf(app: FastifyInstance): AppContext {
+  return app.ctx as AppContext;
 }
 
 /**

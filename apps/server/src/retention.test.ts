@@ -37,7 +37,7 @@ afterAll(() => server.close());
 
 /** Which of the given ids (or keys) the table still holds. */
 async function remaining(table: PgTable, column: PgColumn, ids: string[]) {
-  const rows = await server.app.ctx.db.select({ id: column }).from(table).where(inArray(column, ids));
+  const rows = await server.ctx.db.select({ id: column }).from(table).where(inArray(column, ids));
   return rows.map((row) => String(row.id)).sort();
 }
 
@@ -68,7 +68,7 @@ async function order(paid: boolean): Promise<string> {
 
 describe('the retention loop', () => {
   it('deletes every table’s rows older than its setting, keeps the younger and those still needed', async () => {
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const userId = owner.user.id;
     const ids = (...names: string[]) => Object.fromEntries(names.map((name) => [name, newId()]));
 
@@ -236,7 +236,7 @@ describe('the retention loop', () => {
       { id: audits.young as string, at: daysAgo(300), action: 'test.retention' },
     ]);
 
-    const deleted = await pruneOldRows(server.app.ctx);
+    const deleted = await pruneOldRows(server.ctx);
 
     const keep = (rows: Record<string, string>, ...names: string[]) => names.map((name) => rows[name]).sort();
     expect(await remaining(botEvents, botEvents.id, Object.values(events))).toEqual(
@@ -272,7 +272,7 @@ describe('the retention loop', () => {
   });
 
   it('reads the minute history’s retention from its setting', async () => {
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const userId = owner.user.id;
     const at = (days: number) => new Date(Math.floor(daysAgo(days).getTime() / 60_000) * 60_000);
     await db.delete(botActivityMinutes);
@@ -281,19 +281,19 @@ describe('the retention loop', () => {
       .values(
         [12, 8].map((days) => ({ userId, hwid: HWID, account: 'Compte', minute: at(days), reports: 1 })),
       );
-    await pruneOldRows(server.app.ctx);
+    await pruneOldRows(server.ctx);
     expect(await db.select().from(botActivityMinutes)).toHaveLength(2);
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { botHistoryRetentionDays: 10 },
       actor: { id: admin.user.id, username: admin.user.username, ip: null },
     });
-    await pruneOldRows(server.app.ctx);
+    await pruneOldRows(server.ctx);
     const left = await db.select({ minute: botActivityMinutes.minute }).from(botActivityMinutes);
     expect(left.map((row) => row.minute.getTime())).toEqual([at(8).getTime()]);
   });
 
   it('deletes a backlog in bounded batches, all of it over one run', async () => {
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const rows = Array.from({ length: 2_500 }, (_, i) => ({
       at: new Date(daysAgo(60).getTime() - i * 60_000),
       version: '1.0.0',
@@ -301,14 +301,14 @@ describe('the retention loop', () => {
     }));
     for (let i = 0; i < rows.length; i += 500)
       await db.insert(agentVersionSamples).values(rows.slice(i, i + 500));
-    const deleted = await pruneOldRows(server.app.ctx);
+    const deleted = await pruneOldRows(server.ctx);
     expect(deleted.agent_version_samples).toBe(2_500);
   });
 });
 
 describe('the embedded database', () => {
   it('reuses the space of pruned rows (it has no autovacuum): a table pruned and filled again does not grow', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     if (ctx.engine !== 'pglite') return;
     const size = async () =>
       Number(

@@ -35,7 +35,7 @@ describe('npm run backup / restore (embedded database)', () => {
   it("refuses a live copy, then round-trips: the restored database has the data of the backup; the tarball and the data are their owner's only", {
     timeout: 120_000,
   }, async () => {
-    const { dataDir } = server.app.ctx.config;
+    const { dataDir } = server.ctx.config;
     const file = path.join(os.tmpdir(), `bot-backup-${process.pid}-${Date.now()}.tar.gz`);
     await server.createUser({ username: 'avant_sauvegarde' });
 
@@ -62,7 +62,7 @@ describe('npm run backup / restore (embedded database)', () => {
         .filter((name) => (statSync(name).mode & 0o077) !== 0);
       expect(open).toEqual([]);
     });
-    const { ctx } = server.app;
+    const { ctx } = server;
     expect(await findUserByUsername(ctx, 'avant_sauvegarde')).toBeDefined();
     expect(await findUserByUsername(ctx, 'apres_sauvegarde')).toBeUndefined();
     // The replaced database is kept aside, not deleted.

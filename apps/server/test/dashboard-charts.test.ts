@@ -34,13 +34,10 @@ describe('the dashboard charts (one point per hour, empty hours left out)', () =
     const at = (hoursAgo: number) => new Date(Date.parse(hourStart(hoursAgo)) + 5 * 60_000);
     const placements = [at(3), at(3), at(30), at(24 * 40)];
     for (const [index, { user }] of created.entries()) {
-      await server.app.ctx.db
-        .update(users)
-        .set({ createdAt: placements[index] })
-        .where(eq(users.id, user.id));
+      await server.ctx.db.update(users).set({ createdAt: placements[index] }).where(eq(users.id, user.id));
     }
     // Everyone else (the staff member) was created in the current hour.
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ createdAt: at(0) })
       .where(eq(users.id, staff.user.id));
@@ -86,15 +83,15 @@ describe('the dashboard charts (one point per hour, empty hours left out)', () =
       ids.push(started.body.data.id);
     }
     const [first, second, third] = ids as [string, string, string];
-    await server.app.ctx.db
+    await server.ctx.db
       .update(orders)
       .set({ paidAt: new Date(hourStart(5)) })
       .where(eq(orders.id, first));
-    await server.app.ctx.db
+    await server.ctx.db
       .update(orders)
       .set({ paidAt: new Date(hourStart(5)) })
       .where(eq(orders.id, second));
-    await server.app.ctx.db
+    await server.ctx.db
       .update(orders)
       .set({ paidAt: new Date(hourStart(5)), status: 'refunded' })
       .where(eq(orders.id, third));
@@ -118,7 +115,7 @@ describe('the dashboard charts (one point per hour, empty hours left out)', () =
       minute: at,
       reports: 3,
     });
-    await server.app.ctx.db.insert(botActivityMinutes).values([
+    await server.ctx.db.insert(botActivityMinutes).values([
       row('HW-A', 'a1', minute(2, 1)),
       row('HW-A', 'a2', minute(2, 1)), // same bot, another account
       row('HW-A', 'a1', minute(2, 7)), // same bot, later minute
@@ -131,8 +128,6 @@ describe('the dashboard charts (one point per hour, empty hours left out)', () =
     expect(byHour.get(hourStart(2))).toBe(2);
     expect(byHour.get(hourStart(1))).toBe(1);
     expect((await call('GET', '/admin/bots/online-history', undefined, owner.token)).status).toBe(403);
-    await server.app.ctx.db
-      .delete(botActivityMinutes)
-      .where(inArray(botActivityMinutes.hwid, ['HW-A', 'HW-B']));
+    await server.ctx.db.delete(botActivityMinutes).where(inArray(botActivityMinutes.hwid, ['HW-A', 'HW-B']));
   });
 });

@@ -71,7 +71,7 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
     const held = Array.from({ length: 4 }, () => {
       let reached!: () => void;
       reachedGate.push(new Promise<void>((resolve) => (reached = resolve)));
-      return inTransaction(server.app.ctx, async (tx) => {
+      return inTransaction(server.ctx, async (tx) => {
         await tx.db.execute(sql`select 1`);
         reached();
         await gate;
@@ -119,8 +119,8 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
     expect((await call('GET', '/healthz')).status).toBe(200);
     // Every page asks for the public settings: they are served from what was last read (the
     // cache forgotten here, as its 2 s would lapse during a longer outage), not a 503.
-    server.app.ctx.settingsCache.forget();
-    server.app.ctx.maintenanceCache.forget();
+    server.ctx.settingsCache.forget();
+    server.ctx.maintenanceCache.forget();
     const settingsDuring = await call('GET', '/settings/public');
     expect(settingsDuring.status).toBe(200);
     expect(settingsDuring.body).toEqual(settingsBefore);
@@ -140,7 +140,7 @@ describe('PostgreSQL stopped in the middle of transactions under write traffic',
     // The history the node buffered before and during the outage is written, none lost: a restart
     // writes what is still buffered (the current minute) and the rows are read from the database.
     await step('nœud redémarré', server.restart());
-    const rows = (await server.app.ctx.db.execute(
+    const rows = (await server.ctx.db.execute(
       sql`select coalesce(sum(gathered), 0)::int as total from bot_activity_minutes where hwid = ${owner.hwid}`,
     )) as unknown as { rows: { total: number }[] };
     expect(rows.rows[0]?.total).toBe(reportedDuringOutage - 1);

@@ -140,7 +140,7 @@ describe('fuzzing the OpenAPI document', () => {
     const admin = await server.createUser({ isAdministrator: true });
     for (const entry of operations) {
       const { method, path, operation } = entry;
-      const { token } = await createSession(server.app.ctx, {
+      const { token } = await createSession(server.ctx, {
         userId: admin.user.id,
         ip: '127.0.0.1',
         userAgent: 'fuzz',
@@ -166,7 +166,7 @@ describe('fuzzing the OpenAPI document', () => {
         )
         .catch(() => undefined); // every operation is fuzzed; failures are listed together below
       // Fuzzed settings may have closed the site (maintenance) or registrations: reopen for the next.
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: DEFAULT_SETTINGS,
         actor: { id: null, username: 'test', ip: null },
       });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { buildApp } from '../src/app.ts';
 import { type AppConfig, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.ts';
+import { type AppContext, contextOf } from '../src/context.ts';
 import type { Clock } from '../src/core/clock.ts';
 import { newId } from '../src/core/ids.ts';
 import { hashPassword } from '../src/core/passwords.ts';
@@ -31,6 +32,8 @@ export interface TestServer {
   api: string;
   /** The running app (a new one after `restart`). */
   readonly app: FastifyInstance;
+  /** The running app's whole context (its routes see `app.ctx`, without `db` and `events`). */
+  readonly ctx: AppContext;
   /**
    * The root public key an agent of this server pins (`createBotClient({ trustRoot })`): the
    * development root of a loopback server, the tests' offline root for a public one (decision 912).
@@ -200,6 +203,9 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     get app() {
       return app;
     },
+    get ctx() {
+      return contextOf(app);
+    },
     trustRoot,
     mail,
     async createUser(input = {}) {
@@ -208,7 +214,8 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
       const password = input.password ?? TEST_PASSWORD;
       const id = newId();
       const isActivated = input.activated ?? true;
-      await app.ctx.db.insert(users).values({
+      const ctx = contextOf(app);
+      await ctx.db.insert(users).values({
         id,
         username,
         email: input.email ?? `${username}@example.test`,

@@ -53,7 +53,7 @@ describe('health probes', () => {
 
   it('maintenance mode affects neither probe', async () => {
     const call = apiClient(server);
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { maintenanceMode: true },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -62,7 +62,7 @@ describe('health probes', () => {
       expect((await call('GET', '/healthz')).status).toBe(200);
       expect((await call('GET', '/readyz')).status).toBe(200);
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { maintenanceMode: false },
         actor: { id: null, username: 'test', ip: null },
       });

@@ -46,7 +46,7 @@ describe('logs', () => {
     secrets.push('Mauvais-Mot-De-Passe-42');
 
     const { user } = login.body;
-    await grantPermission(server.app.ctx, {
+    await grantPermission(server.ctx, {
       id: newId(),
       userId: user.id,
       permission: 'can_useGathering',

@@ -11,7 +11,7 @@ import { createLocalJWKSet, importJWK, type JSONWebKeySet, type JWK, jwtVerify, 
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { inTransaction } from '../src/context.ts';
+import { contextOf, inTransaction } from '../src/context.ts';
 import { seal, unseal } from '../src/core/sealing.ts';
 import {
   alertPreferences,
@@ -43,14 +43,14 @@ const otherMasterKey = () => randomBytes(32).toString('base64');
 async function embeddedServer(): Promise<TestServer> {
   const server = await startTestServer({ openDatabaseFromConfig: true });
   servers.push(server);
-  dirs.push(server.app.ctx.config.dataDir);
+  dirs.push(server.ctx.config.dataDir);
   return server;
 }
 
 /** An embedded server holding each kind of sealed secret: a bot key, the signing keys, a lease they signed. */
 async function serverWithSecrets() {
   const server = await embeddedServer();
-  const { ctx } = server.app;
+  const { ctx } = server;
   const owner = await server.createUser();
   const botKey = await getOrCreateBotKey(ctx, owner.user.id);
   const signer = await currentSigner(ctx);
@@ -67,8 +67,8 @@ async function buildOn(dataDir: string, masterKey: string) {
 
 /** Signs a token with the private half the database holds, unsealed with the app's sealing key. */
 async function signWithStoredKey(app: Awaited<ReturnType<typeof buildOn>>): Promise<string> {
-  const [row] = await app.ctx.db.select().from(signingKeys).where(eq(signingKeys.purpose, 'lease'));
-  const jwk = JSON.parse(unseal(row!.privateJwkSealed, app.ctx.sealingKey)) as JWK;
+  const [row] = await contextOf(app).db.select().from(signingKeys).where(eq(signingKeys.purpose, 'lease'));
+  const jwk = JSON.parse(unseal(row!.privateJwkSealed, contextOf(app).sealingKey)) as JWK;
   return new SignJWT({ sub: 'copie' })
     .setProtectedHeader({ alg: 'EdDSA', kid: row!.kid })
     .sign(await importJWK(jwk, 'EdDSA'));
@@ -141,14 +141,17 @@ describe('the master key lives outside the data', () => {
 
     await server.restart();
     const upgraded = server.app;
-    const names = (await upgraded.ctx.db.select().from(serverSecrets)).map((row) => row.name);
+    const names = (await contextOf(upgraded).db.select().from(serverSecrets)).map((row) => row.name);
     expect(names).toEqual([MASTER_KEY_CHECK]);
     expect(await getOrCreateBotKey(upgraded.ctx, owner.user.id)).toBe(botKey);
-    const [totp] = await upgraded.ctx.db.select().from(twoFactor).where(eq(twoFactor.userId, owner.user.id));
+    const [totp] = await contextOf(upgraded)
+      .db.select()
+      .from(twoFactor)
+      .where(eq(twoFactor.userId, owner.user.id));
     expect(unseal(totp!.secretSealed, upgraded.ctx.sealingKey)).toBe(totpSecret);
     expect(() => unseal(totp!.secretSealed, legacyKey)).toThrow();
-    const [row] = await upgraded.ctx.db
-      .select({ sealed: users.botKeySealed })
+    const [row] = await contextOf(upgraded)
+      .db.select({ sealed: users.botKeySealed })
       .from(users)
       .where(eq(users.id, owner.user.id));
     expect(() => unseal(row!.sealed!, legacyKey)).toThrow();
@@ -157,7 +160,7 @@ describe('the master key lives outside the data', () => {
 
     // Upgraded once: the next start with the same key opens it as it is.
     await server.restart();
-    expect(await getOrCreateBotKey(server.app.ctx, owner.user.id)).toBe(botKey);
+    expect(await getOrCreateBotKey(server.ctx, owner.user.id)).toBe(botKey);
   });
 
   it('npm run keys:master-rotate re-seals every secret under a new key: the old key is refused, the new one opens everything', {
@@ -200,7 +203,7 @@ describe('the master key lives outside the data', () => {
     timeout: 120_000,
   }, async () => {
     const server = await embeddedServer();
-    const { ctx } = server.app;
+    const { ctx } = server;
     const owner = await server.createUser();
     const webhook = `https://discord.com/api/webhooks/123456789012345678/${randomBytes(30).toString('base64url')}`;
     await saveAlertPreferences(ctx, owner.user.id, {
@@ -234,8 +237,8 @@ describe('the master key lives outside the data', () => {
     const rotated = await buildOn(dataDir, (await readFile(newKeyFile, 'utf8')).trim());
     try {
       expect((await getAlertPreferences(rotated.ctx, owner.user.id)).discordWebhookUrl).toBe(webhook);
-      const [mail] = await rotated.ctx.db
-        .select()
+      const [mail] = await contextOf(rotated)
+        .db.select()
         .from(mailOutbox)
         .where(eq(mailOutbox.to, 'rotation@example.test'));
       expect(JSON.parse(unseal(mail!.bodySealed!, rotated.ctx.sealingKey)).text).toBe('lien secret');
@@ -248,7 +251,7 @@ describe('the master key lives outside the data', () => {
     timeout: 120_000,
   }, async () => {
     const server = await embeddedServer();
-    const { ctx } = server.app;
+    const { ctx } = server;
     const owner = await server.createUser();
     const webhook = `https://discord.com/api/webhooks/123456789012345678/${randomBytes(30).toString('base64url')}`;
     // What a version before migration 0024 wrote: the webhook and the mail's body in clear.
@@ -273,14 +276,14 @@ describe('the master key lives outside the data', () => {
     });
 
     await server.restart();
-    const { db, sealingKey } = server.app.ctx;
+    const { db, sealingKey } = server.ctx;
     const [preferences] = await db
       .select()
       .from(alertPreferences)
       .where(eq(alertPreferences.userId, owner.user.id));
     expect(preferences!.legacyDiscordWebhookUrl).toBeNull();
     expect(unseal(preferences!.discordWebhookSealed!, sealingKey)).toBe(webhook);
-    expect((await getAlertPreferences(server.app.ctx, owner.user.id)).discordWebhookUrl).toBe(webhook);
+    expect((await getAlertPreferences(server.ctx, owner.user.id)).discordWebhookUrl).toBe(webhook);
     const [message] = await db.select().from(discordOutbox).where(eq(discordOutbox.id, messageId));
     expect(message!.legacyUrl).toBeNull();
     expect(unseal(message!.urlSealed!, sealingKey)).toBe(webhook);

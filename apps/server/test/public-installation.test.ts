@@ -27,7 +27,7 @@ describe('a public installation', () => {
         status: 404,
         body: { code: 'DEV_TRUST_ROOT_ABSENT' },
       });
-      await server.app.ctx.db.delete(keySets);
+      await server.ctx.db.delete(keySets);
       const keySet = await fetch(`${server.url}${KEY_SET_PATH}`);
       expect({ status: keySet.status, body: await keySet.json() }).toMatchObject({
         status: 404,

@@ -28,7 +28,7 @@ afterAll(async () => {
 describe('PUBLIC_URL unset', () => {
   it('follows PORT: the refusal of an outdated agent links to this server’s download page', async () => {
     const port = new URL(server.url).port;
-    expect(server.app.ctx.config.publicUrl).toBe(`http://localhost:${port}`);
+    expect(server.ctx.config.publicUrl).toBe(`http://localhost:${port}`);
 
     const staff = await server.createUser({ permissions: ['can_manageSettings'] });
     expect((await call('PUT', '/admin/settings', { minBotVersion: '1.5.0' }, staff.token)).status).toBe(200);

@@ -87,7 +87,7 @@ describe('per-address limits count an IPv6 client by its /64 (issue 43)', () => 
 
 /** Activation mails queued for an address (resend-confirmation queues its mail before answering). */
 async function activationMails(address: string): Promise<number> {
-  const [row] = await server.app.ctx.db
+  const [row] = await server.ctx.db
     .select({ total: count() })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.to, address), like(mailOutbox.subject, 'Activez%')));

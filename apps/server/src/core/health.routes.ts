@@ -5,6 +5,7 @@ import { ERRORS, errorMessage } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database } from '../db/client.ts';
 import { isDiskFull } from '../db/errors.ts';
 import { OVERLOADED_RETRY_AFTER_S } from './load-monitor.ts';
 import { PRODUCT_VERSION } from './paths.ts';
@@ -56,13 +57,14 @@ function withTimeout(work: Promise<unknown>): Promise<unknown> {
  * `/healthz` is liveness: the process answers, nothing else is touched (a database outage must not
  * get the node restarted). `/readyz` is readiness: the database, Redis when configured and a
  * writable DATA_DIR; 503 names what fails, or says the node is overloaded (`OVERLOADED`). Maintenance
- * mode affects neither (maintenance guard).
+ * mode affects neither (maintenance guard). The probe is handed the database it checks: `app.ctx`, a
+ * route's context, has none (docs/architecture.md, "One calling convention").
  */
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   const { ctx } = app;
   const tags = ['health'];
   const probes: Partial<Record<CheckName, () => Promise<unknown>>> = {
-    database: () => ctx.db.execute(sql`select 1`),
+    database: () => database.db.execute(sql`select 1`),
     dataDir: async () => {
       await mkdir(ctx.config.dataDir, { recursive: true });
       const probe = path.join(ctx.config.dataDir, `.readyz-${randomUUID()}`);

@@ -45,7 +45,7 @@ afterAll(async () => {
 
 /** Lowers (or raises back) the thresholds: the next samples decide. */
 function setThresholds(enter: number, exit: number) {
-  Object.assign(server.app.ctx.config.load, { enterUtilization: enter, exitUtilization: exit });
+  Object.assign(server.ctx.config.load, { enterUtilization: enter, exitUtilization: exit });
 }
 
 const readiness = async () => {
@@ -59,7 +59,7 @@ const readiness = async () => {
 it('an overloaded node fails readiness, refuses new bots, keeps those it holds, and recovers', async () => {
   expect((await readiness()).status).toBe(200);
   // The refusals' series exist at 0 before the first refusal (an alert on their rate needs them).
-  expect(await server.app.ctx.metrics.registry.metrics()).toContain(
+  expect(await server.ctx.metrics.registry.metrics()).toContain(
     'socket_handshakes_refused_total{code="OVERLOADED"} 0',
   );
   const held = await createBotOwner(server, { accounts: ['Charge-Un'] });
@@ -178,14 +178,14 @@ it("overloaded, a bot's watchers get its latest state at each flush instead of e
 it('a node near its open-file limit is overloaded too: every socket is a file', async () => {
   expect((await readiness()).status).toBe(200);
   // Any descriptor at all is past a limit of one in a million; below zero, never idle enough.
-  Object.assign(server.app.ctx.config.load, { enterOpenFiles: 1e-6, exitOpenFiles: 0 });
+  Object.assign(server.ctx.config.load, { enterOpenFiles: 1e-6, exitOpenFiles: 0 });
   await vi.waitFor(async () => expect((await readiness()).body.code).toBe('OVERLOADED'));
   expect((await readiness()).body.load).toMatchObject({ cause: 'openFiles', enterOpenFiles: 1e-6 });
   expect((await upgradeAnswer(server.url)).head).toMatch(/^HTTP\/1\.1 503/);
-  expect(server.app.ctx.load.openFilesShare).toBeGreaterThan(0);
+  expect(server.ctx.load.openFilesShare).toBeGreaterThan(0);
   expect(await metricValue(server.app, 'node_open_files_ratio')).toBeGreaterThan(0);
   expect(logLines).toContainEqual(expect.objectContaining({ level: 40, cause: 'openFiles' }));
-  Object.assign(server.app.ctx.config.load, { enterOpenFiles: 2, exitOpenFiles: 2 });
+  Object.assign(server.ctx.config.load, { enterOpenFiles: 2, exitOpenFiles: 2 });
   await vi.waitFor(async () => expect((await readiness()).status).toBe(200));
 });
 

@@ -14,7 +14,7 @@ afterAll(() => server.close());
 
 describe('JSON columns', () => {
   it('property: any JSON value, strings that look like JSON included, reads back exactly as written', async () => {
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const looksLikeJson = fc.constantFrom(
       '2026',
       'true',

@@ -80,7 +80,7 @@ describe('fake platform: key sets the genuine root did not vouch for', () => {
     [
       'signed by a lease key of the genuine set',
       async ({ lease }) => {
-        const signer = await currentSigner(server.app.ctx, 'lease');
+        const signer = await currentSigner(server.ctx, 'lease');
         return new SignJWT({
           version: 99,
           issuedAt: now(),
@@ -116,7 +116,7 @@ describe('fake platform: key sets the genuine root did not vouch for', () => {
     [
       'root-signed with the wrong typ (a lease type)',
       async ({ lease }) => {
-        const root = await loadDevelopmentRoot(server.app.ctx);
+        const root = await loadDevelopmentRoot(server.ctx);
         return new SignJWT({
           version: 99,
           issuedAt: now(),
@@ -265,7 +265,7 @@ describe('fake platform: update offers', () => {
   });
 
   it('refuses 9.9.9 signed by the attacker, and by the genuine lease key', async () => {
-    for (const signer of [await edKey('release'), await currentSigner(server.app.ctx, 'lease')]) {
+    for (const signer of [await edKey('release'), await currentSigner(server.ctx, 'lease')]) {
       const key = 'jwk' in signer ? { kid: signer.jwk.kid as string, privateKey: signer.privateKey } : signer;
       const { client, errors } = await offering(async (url) =>
         offer(
@@ -285,7 +285,7 @@ describe('fake platform: update offers', () => {
   });
 
   it('refuses a genuinely signed older build offered without a signed rollback', async () => {
-    const release = await currentSigner(server.app.ctx, 'release');
+    const release = await currentSigner(server.ctx, 'release');
     const { client, errors } = await offering(async (url) =>
       offer(
         '0.9.0',
@@ -302,7 +302,7 @@ describe('fake platform: update offers', () => {
   });
 
   it('refuses a signed rollback that names another running version', async () => {
-    const release = await currentSigner(server.app.ctx, 'release');
+    const release = await currentSigner(server.ctx, 'release');
     const { client } = await offering(async (url) =>
       offer(
         '0.9.0',
@@ -321,7 +321,7 @@ describe('fake platform: update offers', () => {
   });
 
   it('downloads only what the signed manifest says: a lying size or hash is refused, the offer’s own url is ignored', async () => {
-    const release = await currentSigner(server.app.ctx, 'release');
+    const release = await currentSigner(server.ctx, 'release');
     const genuineBytes = Buffer.from('genuine build');
     const { client } = await offering(
       async (url) => ({
@@ -343,7 +343,7 @@ describe('fake platform: update offers', () => {
   });
 
   it('refuses a signed manifest whose download is plain http:// to another machine', async () => {
-    const release = await currentSigner(server.app.ctx, 'release');
+    const release = await currentSigner(server.ctx, 'release');
     const { client, errors } = await offering(async () =>
       offer(
         '1.6.0',

@@ -51,7 +51,7 @@ function realMailbox(email: string): string {
 async function deliveredTo(mailbox: string) {
   await vi.waitFor(
     async () => {
-      const [row] = await server.app.ctx.db
+      const [row] = await server.ctx.db
         .select({ waiting: count() })
         .from(mailOutbox)
         .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)));

@@ -56,7 +56,7 @@ async function target(who: string, input: { isAdministrator?: boolean; permissio
   });
   expect(session.status).toBe(201);
   const logLine = `bosslog-${tag}`;
-  await recordBotLogLines(server.app.ctx, {
+  await recordBotLogLines(server.ctx, {
     userId: user.user.id,
     hwid,
     lines: [{ level: 'info', time: new Date(), message: logLine, origin: 'agent' }],

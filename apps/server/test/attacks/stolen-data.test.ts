@@ -53,14 +53,14 @@ async function filesHolding(text: string): Promise<string[]> {
 
 beforeAll(async () => {
   server = await startTestServer({ openDatabaseFromConfig: true });
-  dirs.push(server.app.ctx.config.dataDir);
+  dirs.push(server.ctx.config.dataDir);
   const call = apiClient(server);
   const victim = await server.createUser();
   secrets.totp = (await enrolWith(call, victim.token)).secret;
   const key = await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, victim.token);
   secrets.botKey = key.body.data.accessKey;
-  const [lease] = await server.app.ctx.db.select().from(signingKeys).where(eq(signingKeys.purpose, 'lease'));
-  secrets.leasePrivateD = (JSON.parse(unseal(lease!.privateJwkSealed, server.app.ctx.sealingKey)) as JWK)
+  const [lease] = await server.ctx.db.select().from(signingKeys).where(eq(signingKeys.purpose, 'lease'));
+  secrets.leasePrivateD = (JSON.parse(unseal(lease!.privateJwkSealed, server.ctx.sealingKey)) as JWK)
     .d as string;
   // A Discord webhook for the customer's alerts: its token lets anyone post in their channel.
   secrets.webhookToken = `Wh${randomBytes(30).toString('base64url')}`;
@@ -92,13 +92,13 @@ beforeAll(async () => {
     .sort((x, y) => y.length - x.length)[0] as string;
   // The outbox empties the body once sent: wait until it is.
   await vi.waitFor(async () => {
-    const sent = await server.app.ctx.db.select().from(mailOutbox).where(isNotNull(mailOutbox.sentAt));
+    const sent = await server.ctx.db.select().from(mailOutbox).where(isNotNull(mailOutbox.sentAt));
     expect(sent.length).toBeGreaterThan(0);
   });
   copy = await mkdtemp(path.join(os.tmpdir(), 'stolen-'));
   dirs.push(copy);
   await server.restart(async () => {
-    await cp(server.app.ctx.config.dataDir, copy, { recursive: true });
+    await cp(server.ctx.config.dataDir, copy, { recursive: true });
   });
 }, 120_000);
 

@@ -68,8 +68,8 @@ describe('alerts on several nodes', () => {
       { timeout: 10_000 },
     );
     // More evaluations, racing on both nodes (and their timers keep running meanwhile).
-    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
-    const db = nodeA.app.ctx.db;
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).ctx)));
+    const db = nodeA.ctx.db;
     await vi.waitFor(async () => {
       const waiting = await db.select().from(mailOutbox).where(isNull(mailOutbox.sentAt));
       expect(waiting).toEqual([]);
@@ -90,7 +90,7 @@ describe('alerts on several nodes', () => {
       },
       { timeout: 10_000 },
     );
-    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).ctx)));
     await vi.waitFor(async () => {
       const waiting = await db.select().from(mailOutbox).where(isNull(mailOutbox.sentAt));
       expect(waiting).toEqual([]);
@@ -137,8 +137,8 @@ describe('alerts on several nodes', () => {
     );
     // Whichever node evaluated, the staff's browsers on both nodes heard of it.
     await vi.waitFor(() => expect(bells.map((rings) => rings.length)).toEqual([1, 1]));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).app.ctx)));
-    const incidents = await nodeA.app.ctx.db
+    await Promise.all(Array.from({ length: 10 }, (_, i) => evaluateAlerts((i % 2 ? nodeA : nodeB).ctx)));
+    const incidents = await nodeA.ctx.db
       .select()
       .from(alertIncidents)
       .where(eq(alertIncidents.userId, staff.user.id));

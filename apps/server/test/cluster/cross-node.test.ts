@@ -67,7 +67,7 @@ async function connectOwner(node: TestServer, owner: { token: string; hwid: stri
 
 /** Bot states this node delivered to its sockets watching one bot (its metrics). */
 async function ownerStatesSent(node: TestServer): Promise<number> {
-  const counter = await node.app.ctx.metrics.registry.getSingleMetric('bot_states_sent_total')?.get();
+  const counter = await node.ctx.metrics.registry.getSingleMetric('bot_states_sent_total')?.get();
   return counter?.values.find((value) => value.labels.audience === 'owner')?.value ?? 0;
 }
 
@@ -135,7 +135,7 @@ describe('one platform across nodes', () => {
     for (let level = 60; level < 70; level++)
       bot.emit('bot_update', { accounts: [account(name, { level })] });
     await vi.waitFor(
-      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(69),
+      async () => expect((await nodeA.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(69),
       { timeout: 10_000, interval: 200 },
     );
   });
@@ -154,7 +154,7 @@ describe('one platform across nodes', () => {
     newer.emit('bot_update', { accounts: [account(name, { level: 81 })] });
     // Written after the older connection's pending state would have been (both at most every 2 s).
     await vi.waitFor(
-      async () => expect((await nodeA.app.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(81),
+      async () => expect((await nodeA.ctx.live.botState(owner.hwid))?.accounts[0]?.level).toBe(81),
       { timeout: 10_000, interval: 200 },
     );
     expect(refusals).toEqual([]);

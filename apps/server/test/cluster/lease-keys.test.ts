@@ -39,7 +39,7 @@ it('a lease signed on node A verifies against node B’s key set, offline, befor
   await new LeaseVerifier({ hwid: owner.hwid, keys: keysOfB }).verifyOffline(fromA);
 
   // The operator's keys:rotate, run beside node B (the root signs; the standby takes over).
-  const ctx = nodeB.app.ctx;
+  const ctx = nodeB.ctx;
   await signKeySet(ctx, {
     root: await loadDevelopmentRoot(ctx),
     rotate: 'lease',

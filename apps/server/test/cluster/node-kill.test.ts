@@ -171,9 +171,9 @@ it('a node killed with SIGKILL: its bots come back through nginx on the others, 
     .waitFor(
       async () => {
         expect(roaming.every((bot) => bot.socket.connected)).toBe(true);
-        for (const bot of roaming) expect(await control.app.ctx.live.botState(bot.hwid)).toBeDefined();
+        for (const bot of roaming) expect(await control.ctx.live.botState(bot.hwid)).toBeDefined();
         // …and the ones that cannot reconnect do not linger: offline once silent past the timeout.
-        for (const hwid of stranded) expect(await control.app.ctx.live.botState(hwid)).toBeUndefined();
+        for (const hwid of stranded) expect(await control.ctx.live.botState(hwid)).toBeUndefined();
         expect(await metricValue(control.app, 'bots_online')).toBe(ROAMING_BOTS);
         // Staff heard of each stranded bot going offline (the reaping node's message crosses Redis
         // after the state is gone: wait for the message, not only the state).

@@ -6,7 +6,7 @@ import { MailReceiver } from '../mail-receiver.ts';
 
 /** Mails ever queued in the outbox (sent or not). */
 export async function queuedMails(server: TestServer): Promise<number> {
-  const [row] = await server.app.ctx.db.select({ total: count() }).from(mailOutbox);
+  const [row] = await server.ctx.db.select({ total: count() }).from(mailOutbox);
   return row?.total ?? 0;
 }
 

@@ -79,7 +79,7 @@ export async function genuineKeySetAnswer(server: TestServer): Promise<KeySetAns
 
 /** A key set signed by the genuine (development) root, with the claims the test chooses. */
 export async function rootSigned(server: TestServer, claims: Record<string, unknown>) {
-  const root = await loadDevelopmentRoot(server.app.ctx);
+  const root = await loadDevelopmentRoot(server.ctx);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'EdDSA', kid: root.kid, typ: KEY_SET_TYPE })
     .sign(root.privateKey);

@@ -94,7 +94,7 @@ export function newHwid(): string {
 /** Whitelists game accounts for a user (test setup; the whitelist domain owns the real flow). */
 export async function whitelist(server: TestServer, userId: string, names: string[]): Promise<void> {
   for (const name of names) {
-    await server.app.ctx.db.insert(whitelistEntries).values({ id: newId(), userId, name });
+    await server.ctx.db.insert(whitelistEntries).values({ id: newId(), userId, name });
   }
 }
 

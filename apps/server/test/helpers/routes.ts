@@ -5,11 +5,11 @@ import type { TestServer } from '../harness.ts';
 
 /** A published route (what a configuration push may name), made through the world's use case. */
 export async function publishedRoute(
-  server: Pick<TestServer, 'app'>,
+  server: Pick<TestServer, 'ctx'>,
   name = `Route ${newId().slice(-6)}`,
   kind: RouteKind = 'gathering',
 ): Promise<string> {
-  const route = await createRoute(server.app.ctx, {
+  const route = await createRoute(server.ctx, {
     route: { name, kind, status: 'published', steps: [] },
     actor: { id: null, username: null, ip: null },
   });

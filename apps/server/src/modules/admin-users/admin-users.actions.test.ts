@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 async function auditOf(action: string, targetId: string) {
-  return server.app.ctx.db
+  return server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));
@@ -49,7 +49,7 @@ describe('actions', () => {
     expect(mail.text).toContain('token=');
     expect(await auditOf('user.resend_activation', pending.user.id)).toHaveLength(1);
     const banned = await server.createUser({ activated: false });
-    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
+    await server.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
     expect(
       await call('POST', `/admin/users/${banned.user.id}/resend-activation`, undefined, staff.token),
     ).toMatchObject({ status: 409, body: { code: 'USER_BANNED' } });
@@ -77,7 +77,7 @@ describe('actions', () => {
     const target = await server.createUser();
     expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(200);
     let banned = false;
-    const stop = server.app.ctx.events.on('user.banned', ({ userId }) => {
+    const stop = server.ctx.events.on('user.banned', ({ userId }) => {
       if (userId === target.user.id) banned = true;
     });
     expect(
@@ -94,7 +94,7 @@ describe('actions', () => {
     expect(ban.body.data.banReason).toBe('Triche avérée');
     expect(banned).toBe(true);
     expect((await call('GET', '/me/info', undefined, target.token)).status).toBe(401);
-    const live = await server.app.ctx.db.select().from(sessions).where(eq(sessions.userId, target.user.id));
+    const live = await server.ctx.db.select().from(sessions).where(eq(sessions.userId, target.user.id));
     expect(live.every((session) => session.revokedAt !== null)).toBe(true);
     const login = await call('POST', '/auth/login', {
       username: target.user.username,
@@ -261,7 +261,7 @@ describe('actions', () => {
 
   it('resets the hwid without cooldown and sets the Discord id, audited', async () => {
     const target = await server.createUser();
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ hwid: 'HWID-RESET-TEST-1', hwidResetAt: new Date() })
       .where(eq(users.id, target.user.id));

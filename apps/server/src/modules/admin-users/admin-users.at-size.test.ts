@@ -35,15 +35,15 @@ async function insertUsers(prefix: string, count: number): Promise<string[]> {
     activatedAt: new Date(),
   }));
   for (let i = 0; i < rows.length; i += 1000)
-    await server.app.ctx.db.insert(users).values(rows.slice(i, i + 1000));
+    await server.ctx.db.insert(users).values(rows.slice(i, i + 1000));
   return ids;
 }
 
 async function insertRole(name: string, permissions: string[] = []): Promise<string> {
   const id = newId();
-  await server.app.ctx.db.insert(roles).values({ id, name });
+  await server.ctx.db.insert(roles).values({ id, name });
   for (const permission of permissions)
-    await server.app.ctx.db.execute(
+    await server.ctx.db.execute(
       sql`insert into role_permissions (role_id, permission) values (${id}, ${permission})`,
     );
   return id;
@@ -52,7 +52,7 @@ async function insertRole(name: string, permissions: string[] = []): Promise<str
 describe('search', () => {
   it('finds a user by part of the name, e-mail, Discord id or hwid, whatever the case', async () => {
     const [id] = await insertUsers('unused', 1);
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({
         username: 'Zorro_Alpha',
@@ -76,7 +76,7 @@ describe('search', () => {
 
   it('filters by permission: direct grants still running, roles, administrators', async () => {
     const [viaGrant, expired, viaRole, admin, none] = await insertUsers('perm_', 5);
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     await db.insert(userGrants).values([
       { id: newId(), userId: viaGrant!, permission: 'can_useTreasure', expiresAt: null },
       {
@@ -100,7 +100,7 @@ describe('search', () => {
 describe('totals', () => {
   beforeAll(async () => {
     await insertUsers('wide_', 1500);
-    await server.app.ctx.db.execute(sql`analyze users`);
+    await server.ctx.db.execute(sql`analyze users`);
   });
 
   it('are exact up to 1,000 search matches', async () => {
@@ -124,7 +124,7 @@ describe('totals', () => {
   });
 
   it('without a search, are counted exactly however many users there are', async () => {
-    const [counted] = await server.app.ctx.db.select({ n: sql<number>`count(*)::int` }).from(users);
+    const [counted] = await server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(users);
     const page = await list('pageSize=1');
     expect(page.body.total).toBe(counted!.n);
     expect(page.body.total).toBeGreaterThan(1000);
@@ -135,7 +135,7 @@ describe('totals', () => {
 describe('CSV export', () => {
   it('writes every matching user across pages of 5,000, with the roles, subscriptions and dates the list shows', async () => {
     const ids = await insertUsers('edge_', 5050);
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const alpha = await insertRole('Alpha');
     const zeta = await insertRole('Zeta');
     // The last user of the first page and the first of the second, each side of the page boundary.

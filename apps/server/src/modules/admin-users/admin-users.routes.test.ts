@@ -138,10 +138,7 @@ describe('list', () => {
 describe('user page extras', () => {
   it("answers the user's bot, orders and whitelist", async () => {
     const target = await server.createUser();
-    await server.app.ctx.db
-      .update(users)
-      .set({ hwid: 'HWID-EXTRAS-0001' })
-      .where(eq(users.id, target.user.id));
+    await server.ctx.db.update(users).set({ hwid: 'HWID-EXTRAS-0001' }).where(eq(users.id, target.user.id));
     const bot = await call<{ data: { hwid: string; state: unknown; history: unknown[] } }>(
       'GET',
       `/admin/users/${target.user.id}/bot`,
@@ -175,7 +172,7 @@ describe('CSV export', () => {
       activatedAt: new Date(),
     }));
     for (let i = 0; i < rows.length; i += 500)
-      await server.app.ctx.db.insert(users).values(rows.slice(i, i + 500));
+      await server.ctx.db.insert(users).values(rows.slice(i, i + 500));
     const response = await fetch(`${server.api}/admin/users/export.csv?q=bulk_`, {
       headers: { authorization: `Bearer ${staff.token}` },
     });
@@ -198,7 +195,7 @@ describe('CSV export', () => {
 
     // a cell a spreadsheet would run as a formula is exported as text
     const sly = await server.createUser({ username: 'formula_user' });
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ discordId: '=HYPERLINK("http://evil.test","x")' })
       .where(eq(users.id, sly.user.id));

@@ -24,7 +24,7 @@ async function staffMember() {
 }
 
 async function openBotSessions(userId: string): Promise<number> {
-  const rows = await server.app.ctx.db
+  const rows = await server.ctx.db
     .select({ id: botSessions.id })
     .from(botSessions)
     .where(and(eq(botSessions.userId, userId), isNull(botSessions.revokedAt)));
@@ -32,7 +32,7 @@ async function openBotSessions(userId: string): Promise<number> {
 }
 
 async function boundHwid(userId: string): Promise<string | null> {
-  const [row] = await server.app.ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
+  const [row] = await server.ctx.db.select({ hwid: users.hwid }).from(users).where(eq(users.id, userId));
   return row?.hwid ?? null;
 }
 
@@ -54,7 +54,7 @@ describe('a staff hwid reset is one use case', () => {
     // Nothing left for a socket listener to do later: the sessions ended in the use case itself.
     expect(await openBotSessions(owner.user.id)).toBe(0);
     expect(await boundHwid(owner.user.id)).toBeNull();
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'user.hwid_reset'), eq(auditLog.targetId, owner.user.id)));
@@ -100,7 +100,7 @@ describe('a staff hwid reset is one use case', () => {
     );
     const staff = await staffMember();
     // A real failure of the audit insert, for this user only: the database refuses the row.
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     await db.execute(
       sql.raw(`
       create or replace function refuse_hwid_audit() returns trigger language plpgsql as $$
@@ -148,7 +148,7 @@ describe('a staff hwid reset is one use case', () => {
       ),
     ]);
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'user.hwid_reset'), eq(auditLog.targetId, owner.user.id)));

@@ -79,7 +79,7 @@ describe('staff rank (issue 30)', () => {
       support.token,
     );
     expect(self.status).toBe(201);
-    const audited = await server.app.ctx.db
+    const audited = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'grant.create_self'), eq(auditLog.targetId, support.user.id)));

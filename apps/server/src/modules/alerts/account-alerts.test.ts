@@ -49,19 +49,19 @@ describe('alerts about the account', () => {
     expect((await call('PUT', '/me/alerts', on, customer.token)).status).toBe(200);
     await buy(customer, 'fail');
     await buy(customer, 'succeed');
-    await evaluateAlerts(server.app.ctx);
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
+    await evaluateAlerts(server.ctx);
     expect((await titles(customer)).sort()).toEqual(['alert: Paiement échoué', 'info: Paiement reçu']);
     const mail = await server.mail.waitFor({ to: customer.user.email, subject: 'Paiement reçu' });
     expect(mail.text).toContain('10,00');
     // Two hours later the payments are old news: nothing new, nothing repeated.
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 2 * 3_600_000));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 2 * 3_600_000));
     expect(await titles(customer)).toHaveLength(2);
 
     const off = await server.createUser();
     await call('PUT', '/me/alerts', { ...on, payments: false, botOffline: true }, off.token);
     await buy(off, 'succeed');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     expect(await titles(off)).toEqual([]);
   });
 
@@ -69,17 +69,17 @@ describe('alerts about the account', () => {
     const customer = await server.createUser();
     await call('PUT', '/me/alerts', { ...DEFAULT_ALERT_PREFERENCES, packageExpiring: true }, customer.token);
     await buy(customer, 'succeed'); // 30 days
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 26 * DAY_MS));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 26 * DAY_MS));
     expect(await titles(customer)).toEqual([]);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 28 * DAY_MS));
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 29 * DAY_MS));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 28 * DAY_MS));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 29 * DAY_MS));
     expect(await titles(customer)).toEqual(['alert: Votre offre se termine bientôt']);
 
     // A renewal pushes the end 30 days further: the warning ends without a message, none comes back.
     await buy(customer, 'succeed');
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 29 * DAY_MS));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 29 * DAY_MS));
     expect(await titles(customer)).toHaveLength(1);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 58 * DAY_MS));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 58 * DAY_MS));
     expect(await titles(customer)).toEqual([
       'alert: Votre offre se termine bientôt',
       'alert: Votre offre se termine bientôt',

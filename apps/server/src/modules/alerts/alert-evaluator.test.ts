@@ -68,7 +68,7 @@ async function eventWritten(
   count = 1,
 ) {
   await vi.waitFor(async () => {
-    const rows = await server.app.ctx.db
+    const rows = await server.ctx.db
       .select()
       .from(botEvents)
       .where(and(eq(botEvents.userId, userId), eq(botEvents.kind, kind)));
@@ -100,11 +100,11 @@ describe('the offline alert', () => {
     await eventWritten(owner.user.id, 'disconnected');
     const start = Date.now();
 
-    await evaluateAlerts(server.app.ctx, new Date(start + 4 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 4 * MINUTE));
     expect((await notificationsOf(owner.token)).unread).toBe(0);
 
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 7 * MINUTE)); // still offline: nothing new
+    await evaluateAlerts(server.ctx, new Date(start + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 7 * MINUTE)); // still offline: nothing new
     const alerted = await notificationsOf(owner.token);
     expect(alerted.unread).toBe(1);
     expect(alerted.data).toEqual([
@@ -128,8 +128,8 @@ describe('the offline alert', () => {
 
     const back = await connectBot(owner);
     await eventWritten(owner.user.id, 'connected', 2);
-    await evaluateAlerts(server.app.ctx, new Date(start + 8 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 9 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 8 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 9 * MINUTE));
     const recovered = await notificationsOf(owner.token);
     expect(recovered.data.map((entry) => entry.kind)).toEqual(['recovery', 'alert']);
     expect(recovered.data[0]?.title).toBe('Votre bot est de nouveau en ligne');
@@ -143,9 +143,9 @@ describe('the offline alert', () => {
     // A bot that drops again within the quiet period: no new alert until the period is over.
     await stop(back);
     await eventWritten(owner.user.id, 'disconnected', 2);
-    await evaluateAlerts(server.app.ctx, new Date(start + 16 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 16 * MINUTE));
     expect((await notificationsOf(owner.token)).data).toHaveLength(2);
-    await evaluateAlerts(server.app.ctx, new Date(start + 24 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 24 * MINUTE));
     const again = await notificationsOf(owner.token);
     expect(again.data.map((entry) => entry.kind)).toEqual(['alert', 'recovery', 'alert']);
   });
@@ -162,8 +162,8 @@ describe('the offline alert', () => {
     await eventWritten(owner.user.id, 'disconnected');
     const later = new Date(Date.now() + 10 * MINUTE);
     // Evaluations racing (as two nodes would): the advisory lock lets one through at a time.
-    await Promise.all([1, 2, 3].map(() => evaluateAlerts(server.app.ctx, later)));
-    const incidents = await server.app.ctx.db
+    await Promise.all([1, 2, 3].map(() => evaluateAlerts(server.ctx, later)));
+    const incidents = await server.ctx.db
       .select()
       .from(alertIncidents)
       .where(eq(alertIncidents.userId, owner.user.id));
@@ -178,7 +178,7 @@ describe('the offline alert', () => {
     await call('PUT', '/me/alerts', allChannels({ botOffline: false, accountError: false }), owner.token);
     await stop(await connectBot(owner));
     await eventWritten(owner.user.id, 'disconnected');
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 60 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 60 * MINUTE));
     expect((await notificationsOf(owner.token)).data).toEqual([]);
   });
 });
@@ -206,7 +206,7 @@ describe('the account error alert', () => {
     });
     await next;
     await eventWritten(owner.user.id, 'error');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     const alerted = await notificationsOf(owner.token);
     expect(alerted.data).toEqual([
       expect.objectContaining({ kind: 'alert', rule: 'account_error', title: 'Compte Rosa en erreur' }),
@@ -218,7 +218,7 @@ describe('the account error alert', () => {
     bot.emit('bot_update', { accounts: [account('Rosa', { status: 'fighting' }), account('Iris')] });
     await next;
     await eventWritten(owner.user.id, 'recovered');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     const recovered = await notificationsOf(owner.token);
     expect(recovered.data.map((entry) => entry.title)).toEqual([
       'Compte Rosa reparti',
@@ -236,7 +236,7 @@ describe('the Discord channel', () => {
   async function outboxSettled(): Promise<void> {
     await vi.waitFor(
       async () => {
-        const pending = await server.app.ctx.db
+        const pending = await server.ctx.db
           .select({ id: discordOutbox.id })
           .from(discordOutbox)
           .where(and(isNull(discordOutbox.sentAt), isNull(discordOutbox.failedAt)));
@@ -260,11 +260,11 @@ describe('the Discord channel', () => {
     discord.nextAnswers.push({ status: 429, retryAfter: 0.2 }, { status: 502 });
     await stop(await connectBot(owner));
     await eventWritten(owner.user.id, 'disconnected');
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 10 * MINUTE));
     // The evaluation's own send is not awaited by evaluateAlerts: the outbox worker sends it.
     await vi.waitFor(() => expect(discord.received.length).toBe(before + 1), { timeout: 5_000 });
     expect(discord.requests - requestsBefore).toBe(3);
-    const [row] = await server.app.ctx.db.select().from(discordOutbox).where(eq(discordOutbox.attempts, 2));
+    const [row] = await server.ctx.db.select().from(discordOutbox).where(eq(discordOutbox.attempts, 2));
     expect(row?.sentAt).not.toBeNull();
 
     await outboxSettled();
@@ -278,10 +278,10 @@ describe('the Discord channel', () => {
     );
     await stop(await connectBot(gone));
     await eventWritten(gone.user.id, 'disconnected');
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 10 * MINUTE));
     await vi.waitFor(
       async () => {
-        const failed = await server.app.ctx.db
+        const failed = await server.ctx.db
           .select()
           .from(discordOutbox)
           .where(eq(discordOutbox.lastError, 'HTTP 404'));
@@ -311,10 +311,10 @@ describe('the Discord channel', () => {
     );
     await stop(await connectBot(owner));
     await eventWritten(owner.user.id, 'disconnected');
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 10 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 10 * MINUTE));
     await vi.waitFor(
       async () => {
-        const [refused] = await server.app.ctx.db
+        const [refused] = await server.ctx.db
           .select()
           .from(discordOutbox)
           .where(eq(discordOutbox.lastError, 'redirection refusée'));

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function disconnectedCount(userId: string): Promise<number> {
-  const rows = await server.app.ctx.db
+  const rows = await server.ctx.db
     .select()
     .from(botEvents)
     .where(and(eq(botEvents.userId, userId), eq(botEvents.kind, 'disconnected')));
@@ -56,12 +56,12 @@ describe('an incident across a restart', () => {
     await closed;
     await vi.waitFor(async () => expect(await disconnectedCount(owner.user.id)).toBe(1));
     const start = Date.now();
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 6 * MINUTE));
     await server.mail.waitFor({ to: owner.user.email, subject: 'Votre bot est hors ligne' });
 
     await server.restart();
 
-    await evaluateAlerts(server.app.ctx, new Date(start + 7 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 7 * MINUTE));
     const notifications = async () =>
       (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, owner.token)).body.data;
     expect((await notifications()).map((entry) => entry.kind)).toEqual(['alert']);
@@ -69,13 +69,13 @@ describe('an incident across a restart', () => {
     const back = await connectOwnerBot(server, owner);
     sockets.push(back.socket);
     await vi.waitFor(async () => {
-      const rows = await server.app.ctx.db
+      const rows = await server.ctx.db
         .select()
         .from(botEvents)
         .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'connected')));
       expect(rows).toHaveLength(2);
     });
-    await evaluateAlerts(server.app.ctx, new Date(start + 8 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 8 * MINUTE));
     expect((await notifications()).map((entry) => entry.kind)).toEqual(['recovery', 'alert']);
     await server.mail.waitFor({ to: owner.user.email, subject: 'de nouveau en ligne' });
     expect(server.mail.messages.filter((mail) => mail.to.includes(owner.user.email))).toHaveLength(2);

@@ -139,7 +139,7 @@ describe('choosing fleet alerts', () => {
     expect(saved.body.data).toEqual(chosen);
     // Saving the same choice again changes nothing and writes nothing.
     await call('PUT', '/me/alerts/fleet', chosen, settingsStaff.token);
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'alerts.fleet_update'), eq(auditLog.actorId, settingsStaff.user.id)));
@@ -150,10 +150,10 @@ describe('choosing fleet alerts', () => {
     // A rule kept from a permission since lost neither blocks the other choices nor survives the save.
     const mapWatcher = await server.createUser({ permissions: ['can_manageSettings', 'can_manageMap'] });
     await call('PUT', '/me/alerts/fleet', fleet({ fleetErrors: true }), mapWatcher.token);
-    await server.app.ctx.db
+    await server.ctx.db
       .delete(userGrants)
       .where(and(eq(userGrants.userId, mapWatcher.user.id), eq(userGrants.permission, 'can_manageMap')));
-    await announce(server.app.ctx, 'user.changed', { userId: mapWatcher.user.id });
+    await announce(server.ctx, 'user.changed', { userId: mapWatcher.user.id });
     await vi.waitFor(async () => {
       const kept = await call<FleetAlertPreferencesAnswer>(
         'PUT',
@@ -196,20 +196,20 @@ describe('the share of bots in error', () => {
       if (!owner) throw new Error('no owner');
       bots[index]?.emit('bot_update', { accounts: [account(owner.accounts[0] ?? '', { status })] });
       await vi.waitFor(async () => {
-        const state = (await server.app.ctx.live.onlineBots()).find((bot) => bot.hwid === owner.hwid);
+        const state = (await server.ctx.live.onlineBots()).find((bot) => bot.hwid === owner.hwid);
         expect(state?.accounts[0]?.status).toBe(status);
       });
     };
     await report(0, 'gathering');
     await report(1, 'gathering');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     expect((await notificationsOf(staff)).data).toEqual([]);
 
     await report(0, 'error');
     const rang = waitFor(admin.socket, 'notification');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     await rang;
-    await evaluateAlerts(server.app.ctx); // still 1 of 2: nothing new
+    await evaluateAlerts(server.ctx); // still 1 of 2: nothing new
     const alerted = await notificationsOf(staff);
     expect(alerted.data).toEqual([
       expect.objectContaining({
@@ -223,7 +223,7 @@ describe('the share of bots in error', () => {
     expect(rings).toHaveLength(1);
 
     await report(0, 'gathering');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     const recovered = await notificationsOf(staff);
     expect(recovered.data.map((entry) => entry.kind)).toEqual(['recovery', 'alert']);
     expect(recovered.data[0]?.title).toBe(
@@ -257,11 +257,11 @@ describe('payment webhooks failing', () => {
 
     for (const attempt of [1, 2])
       expect((await deliver(payload, wrongSecret)).statusCode, `call ${attempt}`).toBe(400);
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     expect((await notificationsOf(staff)).data).toEqual([]); // two failures are not yet an incident
 
     expect((await deliver(payload, wrongSecret)).statusCode).toBe(400);
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     const alerted = await notificationsOf(staff);
     expect(alerted.data).toEqual([
       expect.objectContaining({
@@ -278,7 +278,7 @@ describe('payment webhooks failing', () => {
     expect(mail.text).toContain('alertes de la flotte');
 
     // Stripe stops calling (its retries space out): fewer failures lately is not a recovery.
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 20 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 20 * MINUTE));
     expect((await notificationsOf(staff)).data).toHaveLength(1);
 
     const accepted = await deliver(
@@ -286,7 +286,7 @@ describe('payment webhooks failing', () => {
       stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
     );
     expect(accepted.statusCode).toBe(200);
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     expect((await notificationsOf(staff)).data.map((entry) => entry.title)).toEqual([
       'Webhooks de paiement Stripe rétablis',
       'Webhooks de paiement Stripe en échec',
@@ -300,7 +300,7 @@ describe('the mail outbox backing up', () => {
     const leaving = await staffWatching(['can_manageSettings'], fleet({ mailBacklog: true }));
     // A mail the SMTP server keeps refusing: still waiting, in backoff, twenty minutes later.
     const stuckId = newId();
-    await server.app.ctx.db.insert(mailOutbox).values({
+    await server.ctx.db.insert(mailOutbox).values({
       id: stuckId,
       to: 'client@example.test',
       subject: 'Activation',
@@ -310,7 +310,7 @@ describe('the mail outbox backing up', () => {
       createdAt: new Date(Date.now() - 20 * MINUTE),
     });
 
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     for (const member of [staff, leaving]) {
       const alerted = await notificationsOf(member);
       expect(alerted.data).toEqual([
@@ -322,11 +322,11 @@ describe('the mail outbox backing up', () => {
     }
 
     // One of them loses the permission: their incident ends, and nothing is said.
-    await server.app.ctx.db.delete(userGrants).where(eq(userGrants.userId, leaving.user.id));
-    await announce(server.app.ctx, 'user.changed', { userId: leaving.user.id });
+    await server.ctx.db.delete(userGrants).where(eq(userGrants.userId, leaving.user.id));
+    await announce(server.ctx, 'user.changed', { userId: leaving.user.id });
     await vi.waitFor(async () => {
-      await evaluateAlerts(server.app.ctx);
-      const [incident] = await server.app.ctx.db
+      await evaluateAlerts(server.ctx);
+      const [incident] = await server.ctx.db
         .select()
         .from(alertIncidents)
         .where(eq(alertIncidents.userId, leaving.user.id));
@@ -334,8 +334,8 @@ describe('the mail outbox backing up', () => {
       expect(incident?.recoveryNotifiedAt).toBeNull();
     });
 
-    await server.app.ctx.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, stuckId));
-    await evaluateAlerts(server.app.ctx);
+    await server.ctx.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, stuckId));
+    await evaluateAlerts(server.ctx);
     expect((await notificationsOf(staff)).data.map((entry) => entry.title)).toEqual([
       'File des e-mails résorbée',
       'File des e-mails en retard',

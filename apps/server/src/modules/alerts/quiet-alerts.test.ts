@@ -69,7 +69,7 @@ const titles = async (user: TestUser) => (await notificationsOf(user)).map((entr
 
 async function eventWritten(userId: string, kind: 'connected' | 'disconnected' | 'error', count = 1) {
   await vi.waitFor(async () => {
-    const rows = await server.app.ctx.db
+    const rows = await server.ctx.db
       .select()
       .from(botEvents)
       .where(and(eq(botEvents.userId, userId), eq(botEvents.kind, kind)));
@@ -115,14 +115,14 @@ describe('a PC offline and its game accounts', () => {
     });
     await reported;
     await eventWritten(owner.user.id, 'error');
-    await evaluateAlerts(server.app.ctx);
+    await evaluateAlerts(server.ctx);
     expect(await titles(owner)).toEqual(['Compte Rosa en erreur']);
 
     await stop(bot);
     await eventWritten(owner.user.id, 'disconnected');
     const start = Date.now();
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 7 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 7 * MINUTE));
     const offline = await notificationsOf(owner);
     expect(offline.map((entry) => entry.title)).toEqual([
       'Votre bot est hors ligne',
@@ -132,7 +132,7 @@ describe('a PC offline and its game accounts', () => {
 
     await connectBot(owner);
     await eventWritten(owner.user.id, 'connected', 2);
-    await evaluateAlerts(server.app.ctx, new Date(start + 8 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 8 * MINUTE));
     expect(await titles(owner)).toEqual([
       'Votre bot est de nouveau en ligne',
       'Votre bot est hors ligne',
@@ -153,22 +153,22 @@ describe('reminders', () => {
 
     const owner = await offlineOwner({ reminderHours: 1 });
     const start = Date.now();
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 50 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 50 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
-    await evaluateAlerts(server.app.ctx, new Date(start + 67 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(start + 90 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 67 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 90 * MINUTE));
     const reminded = await notificationsOf(owner);
     expect(reminded.map((entry) => entry.title)).toEqual([
       'Rappel : Votre bot est hors ligne',
       'Votre bot est hors ligne',
     ]);
     expect(reminded[0]?.body).toContain('Toujours en cours, depuis 1 h 7 min');
-    await evaluateAlerts(server.app.ctx, new Date(start + 128 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 128 * MINUTE));
     expect(await titles(owner)).toHaveLength(3);
 
     await call('PUT', '/me/alerts', preferences({ reminderHours: 0 }), owner.token);
-    await evaluateAlerts(server.app.ctx, new Date(start + 10 * HOUR));
+    await evaluateAlerts(server.ctx, new Date(start + 10 * HOUR));
     expect(await titles(owner)).toHaveLength(3);
   });
 });
@@ -182,18 +182,17 @@ describe('the daily digest by e-mail', () => {
     // Alerts of one Paris day, whatever the hour the test runs at (midnight must not fall between them).
     let start = Date.now();
     while (parisDay(new Date(start)) !== parisDay(new Date(start + 30 * MINUTE))) start += 30 * MINUTE;
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 6 * MINUTE));
     await connectBot(owner);
     await eventWritten(owner.user.id, 'connected', 2);
-    await evaluateAlerts(server.app.ctx, new Date(start + 8 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(start + 8 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est de nouveau en ligne', 'Votre bot est hors ligne']);
-    const queued = () =>
-      server.app.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner.user.email));
+    const queued = () => server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner.user.email));
     expect(await queued()).toEqual([]);
 
     // The next Paris day: one mail with both.
-    await evaluateAlerts(server.app.ctx, new Date(start + 30 * HOUR));
-    await evaluateAlerts(server.app.ctx, new Date(start + 31 * HOUR));
+    await evaluateAlerts(server.ctx, new Date(start + 30 * HOUR));
+    await evaluateAlerts(server.ctx, new Date(start + 31 * HOUR));
     const digest = await server.mail.waitFor({ to: owner.user.email, subject: 'Résumé de vos alertes du' });
     expect(digest.text).toContain('2 messages');
     expect(digest.text).toContain('Votre bot est hors ligne');
@@ -222,7 +221,7 @@ describe('a channel that keeps failing', () => {
     // The next alert fails the same way: still one notice.
     discord.nextAnswers.push({ status: 404 });
     const requests = discord.requests;
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 6 * MINUTE));
     await vi.waitFor(() => expect(discord.requests).toBeGreaterThan(requests));
     await vi.waitFor(async () => expect(await titles(owner)).toContain('Votre bot est hors ligne'));
     const notices = await failureNotices(owner);
@@ -252,10 +251,7 @@ describe('a channel that keeps failing', () => {
     await vi.waitFor(async () => expect((await health(owner)).email?.lastError).toContain('550'));
     // The outbox retries the refused mail: more failures, still one notice.
     await vi.waitFor(async () => {
-      const [mail] = await server.app.ctx.db
-        .select()
-        .from(mailOutbox)
-        .where(eq(mailOutbox.to, owner.user.email));
+      const [mail] = await server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner.user.email));
       expect(mail?.attempts).toBeGreaterThanOrEqual(3);
     });
     expect((await failureNotices(owner)).map((entry) => entry.title)).toEqual([
@@ -272,7 +268,7 @@ describe('pruning', () => {
   it('deletes the notifications older than the retention setting, read or not', async () => {
     const user = await server.createUser();
     const admin = { id: null, username: null, ip: null };
-    await updateSettings(server.app.ctx, { patch: { notificationRetentionDays: 30 }, actor: admin });
+    await updateSettings(server.ctx, { patch: { notificationRetentionDays: 30 }, actor: admin });
     const row = (daysAgo: number) => ({
       id: newId(),
       userId: user.user.id,
@@ -282,11 +278,9 @@ describe('pruning', () => {
       body: '…',
       createdAt: new Date(Date.now() - daysAgo * 24 * HOUR),
     });
-    await server.app.ctx.db
-      .insert(notifications)
-      .values([row(31), row(29), { ...row(45), readAt: new Date() }]);
-    expect(await pruneNotifications(server.app.ctx)).toBeGreaterThanOrEqual(2);
+    await server.ctx.db.insert(notifications).values([row(31), row(29), { ...row(45), readAt: new Date() }]);
+    expect(await pruneNotifications(server.ctx)).toBeGreaterThanOrEqual(2);
     expect(await titles(user)).toEqual(['Il y a 29 jours']);
-    await updateSettings(server.app.ctx, { patch: { notificationRetentionDays: 90 }, actor: admin });
+    await updateSettings(server.ctx, { patch: { notificationRetentionDays: 90 }, actor: admin });
   });
 });

@@ -49,7 +49,7 @@ describe('filtered by actor and period', () => {
       .map((entry) => entry.id);
 
   beforeAll(async () => {
-    await server.app.ctx.db.insert(auditLog).values(entries);
+    await server.ctx.db.insert(auditLog).values(entries);
   });
 
   /** Every page of a filter, 7 entries at a time. */
@@ -94,11 +94,11 @@ describe('filtered by actor and period', () => {
 
 describe('totals', () => {
   beforeAll(async () => {
-    await server.app.ctx.db.execute(sql`
+    await server.ctx.db.execute(sql`
       insert into audit_log (id, at, actor_username, action)
       select gen_random_uuid(), now() - n * interval '1 minute', 'bulk_' || (n % 4), 'test.bulk'
       from generate_series(1, 10500) as n`);
-    await server.app.ctx.db.execute(sql`analyze audit_log`);
+    await server.ctx.db.execute(sql`analyze audit_log`);
   });
 
   it('are the planner estimate above 10,000 entries, flagged; exact below and on a last page', async () => {

@@ -97,7 +97,7 @@ it('records security events and staff actions, filtered by actor, action, target
 
 it('exports the filtered trail as CSV, every row, with before/after as JSON', async () => {
   const actor = { id: null, username: 'robot', ip: '10.0.0.1' };
-  await inTransaction(server.app.ctx, async (tx) => {
+  await inTransaction(server.ctx, async (tx) => {
     for (let i = 0; i < 2500; i += 1) {
       await writeAudit(tx, {
         actor,

@@ -23,7 +23,7 @@ authSuite((started) => {
 
 /** Mails queued for an address with a subject starting so (the request queues them itself). */
 async function mailsTo(address: string, subject: string): Promise<number> {
-  const [row] = await server.app.ctx.db
+  const [row] = await server.ctx.db
     .select({ total: count() })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.to, address), like(mailOutbox.subject, `${subject}%`)));

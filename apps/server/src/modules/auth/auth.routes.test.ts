@@ -50,7 +50,7 @@ describe('POST /auth/register', () => {
     expect(link.searchParams.get('username')).toBe(input.username);
     expect(link.searchParams.get('token')).toMatch(/^[\w-]{43}$/);
     // Only the hash of the token is stored.
-    const stored = await server.app.ctx.db
+    const stored = await server.ctx.db
       .select()
       .from(userTokens)
       .where(eq(userTokens.userId, body.user.id as string));
@@ -87,10 +87,7 @@ describe('POST /auth/register', () => {
     const warning = await server.mail.waitFor({ to: input.email, subject: 'Tentative d’inscription' });
     expect(warning.text).toContain(stranger.username);
     // No second account: the stranger's name is still free and nobody can sign in with it.
-    const [created] = await server.app.ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.username, stranger.username));
+    const [created] = await server.ctx.db.select().from(users).where(eq(users.username, stranger.username));
     expect(created).toBeUndefined();
   });
 
@@ -139,7 +136,7 @@ describe('POST /auth/register', () => {
       { ...freshAccount(), referral: 'PARRAIN' },
     );
     expect(withReferral.body.user.referral).toBe('parrain');
-    const [row] = await server.app.ctx.db.select().from(users).where(eq(users.id, withReferral.body.user.id));
+    const [row] = await server.ctx.db.select().from(users).where(eq(users.id, withReferral.body.user.id));
     expect(row?.referredById).toBe(referrer.user.id);
     const unknown = await call('POST', '/auth/register', { ...freshAccount(), referral: 'personne' });
     expect(unknown).toMatchObject({
@@ -154,7 +151,7 @@ describe('POST /auth/register', () => {
   });
 
   it('is refused while registration is closed', async () => {
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { registrationOpen: false },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -164,7 +161,7 @@ describe('POST /auth/register', () => {
         body: { code: 'REGISTRATION_CLOSED' },
       });
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { registrationOpen: true },
         actor: { id: null, username: 'test', ip: null },
       });
@@ -210,8 +207,8 @@ describe('POST /auth/activate', () => {
     const tokenOfB = MailReceiver.linkOf(await server.mail.waitFor({ to: b.email })).searchParams.get(
       'token',
     );
-    const [userB] = await server.app.ctx.db.select().from(users).where(eq(users.username, b.username));
-    await server.app.ctx.db
+    const [userB] = await server.ctx.db.select().from(users).where(eq(users.username, b.username));
+    await server.ctx.db
       .update(userTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(userTokens.userId, userB!.id));
@@ -299,7 +296,7 @@ describe('POST /auth/login', () => {
       error: "Nom d'utilisateur ou mot de passe incorrect.",
       code: 'INVALID_CREDENTIALS',
     });
-    const failures = await server.app.ctx.db
+    const failures = await server.ctx.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.action, 'auth.login_failed'));
@@ -324,7 +321,7 @@ describe('POST /auth/login', () => {
 
   it('refuses a banned account', async () => {
     const account = await registerAndActivate(server);
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ bannedAt: new Date(), banReason: 'triche' })
       .where(eq(users.id, account.id));

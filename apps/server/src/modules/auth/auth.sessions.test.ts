@@ -49,11 +49,11 @@ describe('permissions', () => {
   it('ignores an expired grant', async () => {
     const user = await server.createUser({ permissions: ['can_useTreasure'] });
     const { userGrants } = await import('../access/index.ts');
-    await server.app.ctx.db
+    await server.ctx.db
       .update(userGrants)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(userGrants.userId, user.user.id));
-    await announce(server.app.ctx, 'user.changed', { userId: user.user.id });
+    await announce(server.ctx, 'user.changed', { userId: user.user.id });
     expect((await call('GET', '/me/permissions', undefined, user.token)).body).toEqual({ data: [] });
   });
 });
@@ -73,7 +73,7 @@ describe('session activity', () => {
   it("records a session's activity once, in one write for the sessions used together", async () => {
     const [first, second] = await Promise.all([server.createUser(), server.createUser()]);
     const lastSeen = async () => {
-      const rows = await server.app.ctx.db
+      const rows = await server.ctx.db
         .select({ userId: sessions.userId, lastSeenAt: sessions.lastSeenAt })
         .from(sessions)
         .where(inArray(sessions.userId, [first.user.id, second.user.id]));
@@ -81,7 +81,7 @@ describe('session activity', () => {
     };
     // No write pending (one would take a session and not the other), and as if a minute had passed
     // since these sessions were last recorded.
-    const { sessionCache } = server.app.ctx;
+    const { sessionCache } = server.ctx;
     await vi.waitFor(() => expect(sessionCache.toTouch.size).toBe(0), 5_000);
     sessionCache.recentlyTouched.clear();
     const before = await lastSeen();

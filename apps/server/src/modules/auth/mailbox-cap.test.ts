@@ -47,7 +47,7 @@ const post = (route: string, body: object, address: string) =>
 async function delivered(mailbox: string, subject?: string): Promise<ReceivedMail[]> {
   await vi.waitFor(
     async () => {
-      const [row] = await server.app.ctx.db
+      const [row] = await server.ctx.db
         .select({ waiting: count() })
         .from(mailOutbox)
         .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)));
@@ -67,7 +67,7 @@ async function delivered(mailbox: string, subject?: string): Promise<ReceivedMai
 async function resetsDecided(userIds: string[], requests: number): Promise<void> {
   await vi.waitFor(
     async () => {
-      const [row] = await server.app.ctx.db
+      const [row] = await server.ctx.db
         .select({ issued: count() })
         .from(auditLog)
         .where(
@@ -86,10 +86,7 @@ async function resetsDecided(userIds: string[], requests: number): Promise<void>
 }
 
 async function userIdOf(username: string): Promise<string> {
-  const [row] = await server.app.ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.username, username));
+  const [row] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username));
   if (!row) throw new Error(`no user ${username}`);
   return row.id;
 }

@@ -87,7 +87,7 @@ describe('forgot and reset password', () => {
     const token = MailReceiver.linkOf(
       await server.mail.waitFor({ to: account.email, subject: 'Réinitialisation', after: before }),
     ).searchParams.get('token');
-    await server.app.ctx.db
+    await server.ctx.db
       .update(userTokens)
       .set({ expiresAt: new Date(Date.now() - 1) })
       .where(eq(userTokens.userId, account.id));

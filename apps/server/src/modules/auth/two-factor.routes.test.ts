@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.disconnect();
-  await updateSettings(server.app.ctx, {
+  await updateSettings(server.ctx, {
     patch: { staffTwoFactorRequired: false },
     actor: { id: null, username: 'test', ip: null },
   });
@@ -40,7 +40,7 @@ async function signIn(username: string, password = TEST_PASSWORD) {
 }
 
 async function auditActions(userId: string): Promise<string[]> {
-  const rows = await server.app.ctx.db
+  const rows = await server.ctx.db
     .select({ action: auditLog.action })
     .from(auditLog)
     .where(and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId)));
@@ -201,7 +201,7 @@ describe('signing in with two-factor on', () => {
   it('lets staff finish a two-step sign-in during maintenance (customers stay out)', async () => {
     const admin = await server.createUser({ isAdministrator: true });
     const { secret } = await enrol(admin.token);
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { maintenanceMode: true },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -218,7 +218,7 @@ describe('signing in with two-factor on', () => {
       const customer = await server.createUser();
       expect((await call('GET', '/me/orders', undefined, customer.token)).status).toBe(503);
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { maintenanceMode: false },
         actor: { id: null, username: 'test', ip: null },
       });

@@ -26,7 +26,7 @@ describe('turning two-factor on', () => {
       undefined,
       owner.token,
     );
-    const { db, events } = server.app.ctx;
+    const { db, events } = server.ctx;
     // A real failure of the mail's insert, for this account only: the database refuses the row.
     await db.execute(
       sql.raw(`

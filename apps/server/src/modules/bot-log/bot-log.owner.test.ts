@@ -116,16 +116,14 @@ describe('a bot log belongs to the owner of the PC when it was written', () => {
       agent.socket.disconnect();
       // A batch of the previous owner's agent still on its way is not kept.
       expect(
-        await recordBotLogLines(server.app.ctx, {
+        await recordBotLogLines(server.ctx, {
           userId: first.user.id,
           hwid: pc.hwid,
           lines: [{ level: 'info', time: new Date(), message: 'en retard', origin: 'agent' }],
         }),
       ).toEqual([]);
       // The lines went with the binding, in its transaction.
-      expect(await server.app.ctx.db.select().from(botLogLines).where(eq(botLogLines.hwid, pc.hwid))).toEqual(
-        [],
-      );
+      expect(await server.ctx.db.select().from(botLogLines).where(eq(botLogLines.hwid, pc.hwid))).toEqual([]);
 
       // Another account binds the same PC (same hwid, same parts) and reads its journal.
       const next = await newOwner();

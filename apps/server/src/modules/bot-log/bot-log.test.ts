@@ -203,7 +203,7 @@ describe('who reads a journal', () => {
 
 describe('what is kept', () => {
   it('keeps lines as written, in order, and forgets them after the retention setting', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     const owner = await createBotOwner(server);
     const { hwid } = owner;
     const userId = owner.user.id;
@@ -246,7 +246,7 @@ describe('lines kept before they had an owner', () => {
   const MIGRATION = join(import.meta.dirname, '../../../drizzle/0019_bot_log_owner.sql');
 
   it('the migration gives the lines kept before to the PC’s owner now, and deletes those of a PC nobody holds', async () => {
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     // The lines as the previous schema kept them: no owner. (Replaying every earlier migration in a
     // fresh database costs 15 s; the owner column is put back as it was before the migration.)
     await db.execute(sql`ALTER TABLE bot_log_lines ALTER COLUMN user_id DROP NOT NULL`);

@@ -175,7 +175,7 @@ describe('a bot timeline', () => {
     await closed;
     await timelineWith(owner.token, (found) => kinds(found).includes('disconnected'));
     const start = Date.now();
-    await evaluateAlerts(server.app.ctx, new Date(start + 6 * 60_000));
+    await evaluateAlerts(server.ctx, new Date(start + 6 * 60_000));
     const alerted = await timelineOf(owner.token);
     expect(alerted.entries.find((entry) => entry.kind === 'alert')).toMatchObject({ action: 'bot_offline' });
 
@@ -184,7 +184,7 @@ describe('a bot timeline', () => {
       owner.token,
       (found) => kinds(found).filter((kind) => kind === 'connected').length === 2,
     );
-    await evaluateAlerts(server.app.ctx, new Date(start + 7 * 60_000));
+    await evaluateAlerts(server.ctx, new Date(start + 7 * 60_000));
     const cleared = await timelineOf(owner.token);
     expect(cleared.entries.find((entry) => entry.kind === 'alert_cleared')).toMatchObject({
       action: 'bot_offline',

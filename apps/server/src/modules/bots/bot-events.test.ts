@@ -21,9 +21,9 @@ it('takes the later of two connection events in the same millisecond (a bot that
     const owner = await createBotOwner(server);
     const at = new Date();
     const event = { hwid: owner.hwid, userId: owner.user.id, at, detail: {} };
-    await writeBotEvent(server.app.ctx, { ...event, kind: first });
-    await writeBotEvent(server.app.ctx, { ...event, kind: second });
-    const last = await lastConnectionEvent(server.app.ctx, { hwid: owner.hwid, userId: owner.user.id });
+    await writeBotEvent(server.ctx, { ...event, kind: first });
+    await writeBotEvent(server.ctx, { ...event, kind: second });
+    const last = await lastConnectionEvent(server.ctx, { hwid: owner.hwid, userId: owner.user.id });
     expect(last).toEqual({ kind: second, at });
   }
 });

@@ -38,7 +38,7 @@ describe('bot history across a restart', () => {
   it('is written at shutdown, one row per account and minute, and added to after the restart', async () => {
     const owner = await createBotOwner(server, { accounts: ['Miner', 'Hunter'] });
     const rowsOf = () =>
-      server.app.ctx.db.select().from(botActivityMinutes).where(eq(botActivityMinutes.hwid, owner.hwid));
+      server.ctx.db.select().from(botActivityMinutes).where(eq(botActivityMinutes.hwid, owner.hwid));
     const gathered = async () => {
       const answer = await apiClient(server)<{ data: { history: BotHistoryPoint[] } }>(
         'GET',

@@ -70,7 +70,7 @@ describe('POST /api/bot/sessions', () => {
     expect(other.body.error).toMatch(/autre PC/);
 
     // After the owner unbinds the PC, a new one binds.
-    await server.app.ctx.db.update(users).set({ hwidResetAt: null }).where(eq(users.id, owner.user.id));
+    await server.ctx.db.update(users).set({ hwidResetAt: null }).where(eq(users.id, owner.user.id));
     expect((await call('DELETE', '/me/hwid', undefined, owner.token)).status).toBe(200);
     expect(
       (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '1.2.3' })).status,
@@ -118,7 +118,7 @@ describe('POST /api/bot/sessions', () => {
 
     const banned = await server.createUser({ permissions: ['can_useGathering'] });
     const bannedKey = await botKeyOf(banned.token);
-    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
+    await server.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, banned.user.id));
     const bannedAnswer = await call('POST', '/bot/sessions', {
       accessKey: bannedKey,
       hwid: newHwid(),
@@ -127,7 +127,7 @@ describe('POST /api/bot/sessions', () => {
     expect(bannedAnswer.body).toMatchObject({ code: 'ACCOUNT_BANNED' });
 
     const sleeper = await server.createUser({ activated: false, permissions: ['can_useGathering'] });
-    const sleeperKey = await rotateBotKey(server.app.ctx, sleeper.user.id);
+    const sleeperKey = await rotateBotKey(server.ctx, sleeper.user.id);
     const sleeperAnswer = await call('POST', '/bot/sessions', {
       accessKey: sleeperKey,
       hwid: newHwid(),
@@ -137,7 +137,7 @@ describe('POST /api/bot/sessions', () => {
 
     const owner = await server.createUser({ permissions: ['can_useGathering'] });
     const accessKey = await botKeyOf(owner.token);
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { minBotVersion: '2.1.0' },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -149,7 +149,7 @@ describe('POST /api/bot/sessions', () => {
         (await call('POST', '/bot/sessions', { accessKey, hwid: newHwid(), version: '2.10.0' })).status,
       ).toBe(201);
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { minBotVersion: '0.0.0' },
         actor: { id: null, username: 'test', ip: null },
       });
@@ -214,7 +214,7 @@ describe('GET /api/me/bot and history', () => {
     );
     const live = await liveBot();
     expect(live.body.data.state).toMatchObject({ hwid: owner.hwid, online: true });
-    const rowsBefore = await server.app.ctx.db
+    const rowsBefore = await server.ctx.db
       .select()
       .from(botActivityMinutes)
       .where(eq(botActivityMinutes.hwid, owner.hwid));
@@ -234,7 +234,7 @@ describe('GET /api/me/bot and history', () => {
     // The minute ends: the next flush writes it, and the page counts it once, written now.
     clock.moveBy(1_000);
     await vi.waitFor(async () => {
-      const written = await server.app.ctx.db
+      const written = await server.ctx.db
         .select()
         .from(botActivityMinutes)
         .where(eq(botActivityMinutes.hwid, owner.hwid));

@@ -37,7 +37,7 @@ describe('binding a PC', () => {
 
     await agent.openSession();
 
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'user.hwid_bound'), eq(auditLog.targetId, owner.user.id)));

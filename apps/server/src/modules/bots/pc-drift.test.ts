@@ -63,7 +63,7 @@ async function timelineKinds(token: string, kind: string) {
 }
 
 async function storedSlot(userId: string, slot: 'bound' | 'seen' | 'released') {
-  const [row] = await server.app.ctx.db
+  const [row] = await server.ctx.db
     .select()
     .from(hwidComponents)
     .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, slot)));
@@ -74,11 +74,11 @@ async function withSettings(
   patch: Parameters<typeof updateSettings>[1]['patch'],
   run: () => Promise<void>,
 ): Promise<void> {
-  await updateSettings(server.app.ctx, { patch, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch, actor: SYSTEM });
   try {
     await run();
   } finally {
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { hwidMatchPolicy: 'most', hwidResetsPerMonth: 3, hwidResetCooldownHours: 24 },
       actor: SYSTEM,
     });
@@ -113,7 +113,7 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
     expect(await timelineKinds(owner.token, 'pc_changed')).toMatchObject([
       { message: 'disque système, carte mère (BIOS), carte réseau, processeur' },
     ]);
-    const audit = await server.app.ctx.db
+    const audit = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.targetId, owner.user.id), eq(auditLog.action, 'user.hwid_rebound')));
@@ -180,7 +180,7 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
     expect(refusals[0]!.message).toContain('carte réseau');
 
     // An hour later the agent still retries: one more entry, not one per attempt.
-    await server.app.ctx.db
+    await server.ctx.db
       .update(botEvents)
       .set({ at: new Date(Date.now() - 61 * 60_000) })
       .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'pc_refused')));
@@ -208,7 +208,7 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
     expect((await openSession(owner.accessKey, hwid, { ...b, machine: a.machine })).status).toBe(201);
     expect(await detail()).toMatchObject({ hwidResetKind: 'pc_changed' });
 
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ hwidResetAt: new Date(Date.now() - 25 * 3_600_000) })
       .where(eq(users.id, owner.user.id));
@@ -235,7 +235,7 @@ describe('the binding cannot drift to another PC without an unbind (decision 906
     expect(Date.parse(refused.body.details!.nextResetAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
 
     // A day later (the counted change moved back 25 hours): it counts.
-    await server.app.ctx.db
+    await server.ctx.db
       .update(users)
       .set({ hwidResetAt: new Date(Date.now() - 25 * 3_600_000) })
       .where(eq(users.id, owner.user.id));

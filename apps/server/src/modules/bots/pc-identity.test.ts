@@ -68,17 +68,17 @@ function openSession(accessKey: string, hwid: string, raw?: RawHwidComponents) {
 }
 
 async function withPolicy(policy: HwidMatchPolicy, run: () => Promise<void>): Promise<void> {
-  await updateSettings(server.app.ctx, { patch: { hwidMatchPolicy: policy }, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch: { hwidMatchPolicy: policy }, actor: SYSTEM });
   try {
     await run();
   } finally {
-    await updateSettings(server.app.ctx, { patch: { hwidMatchPolicy: 'most' }, actor: SYSTEM });
+    await updateSettings(server.ctx, { patch: { hwidMatchPolicy: 'most' }, actor: SYSTEM });
   }
 }
 
 /** The bound PC's reference components, or (`seen`) its parts as last reported when they differ. */
 async function storedComponents(userId: string, slot: 'bound' | 'seen' = 'bound') {
-  const [row] = await server.app.ctx.db
+  const [row] = await server.ctx.db
     .select()
     .from(hwidComponents)
     .where(and(eq(hwidComponents.userId, userId), eq(hwidComponents.slot, slot)));
@@ -140,7 +140,7 @@ describe('a PC is its hashed components (decision 906)', () => {
     expect((await storedComponents(owner.user.id))?.components).toEqual(hashHwidComponents(pc));
     expect(await allowanceOf(owner.token)).toMatchObject({ used: 0, remaining: 3 });
 
-    const audit = await server.app.ctx.db
+    const audit = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.targetId, owner.user.id), eq(auditLog.action, 'user.hwid_component_changed')));

@@ -35,7 +35,7 @@ describe('POST /api/bot/sessions and the protocol version', () => {
   });
 
   it('answers an unsupported major with the 426 of an outdated agent', async () => {
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { minBotVersion: '1.0.0' },
       actor: { id: null, username: 'test', ip: null },
     });

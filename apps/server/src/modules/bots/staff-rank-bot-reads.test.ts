@@ -31,8 +31,8 @@ beforeAll(async () => {
   mapStaff = await server.createUser({ permissions: ['can_manageMap'] });
   onlineStaff = await server.createUser({ permissions: ['can_manageUsersOnline'] });
   adminBot = await createBotOwner(server);
-  await server.app.ctx.db.update(users).set({ isAdministrator: true }).where(eq(users.id, adminBot.user.id));
-  await announce(server.app.ctx, 'user.changed', { userId: adminBot.user.id });
+  await server.ctx.db.update(users).set({ isAdministrator: true }).where(eq(users.id, adminBot.user.id));
+  await announce(server.ctx, 'user.changed', { userId: adminBot.user.id });
   customerBot = await createBotOwner(server);
 });
 afterAll(async () => {

@@ -115,7 +115,7 @@ it('audits staff commands and names staff only to staff, live and in the timelin
   expect((await staffSees).issuer).toEqual({ type: 'staff', username: staff.user.username });
   expect(sent.body.data.payload).toEqual({ routeId: routeEst, accounts: [] });
 
-  const [audit] = await server.app.ctx.db
+  const [audit] = await server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, 'bot.command'), eq(auditLog.targetId, owner.hwid)));
@@ -206,7 +206,7 @@ it('expires a command the bot did not acknowledge within its time (the sweep sta
     hwid: owner.hwid,
   });
   sockets.push(watcher);
-  const command = await issueBotCommand(server.app.ctx, {
+  const command = await issueBotCommand(server.ctx, {
     hwid: owner.hwid,
     command: { kind: 'restart' },
     issuer: { id: owner.user.id, username: owner.user.username, ip: null, staff: false },
@@ -237,14 +237,14 @@ it('expires a command the bot acknowledged but never finished, saying so; it no 
   sockets.push(watcher);
   const issuer = { id: owner.user.id, username: owner.user.username, ip: null, staff: false };
   // Its time runs out in a second: handed over and acknowledged at once, then the agent dies.
-  const command = await issueBotCommand(server.app.ctx, {
+  const command = await issueBotCommand(server.ctx, {
     hwid: owner.hwid,
     command: { kind: 'restart' },
     issuer,
     now: new Date(Date.now() - TTL_MS + 1_000),
   });
-  expect(await markCommandSent(server.app.ctx, { id: command.id, deliveries: 0 })).toBeDefined();
-  expect(await acknowledgeCommand(server.app.ctx, { id: command.id, hwid: owner.hwid })).toBe(true);
+  expect(await markCommandSent(server.ctx, { id: command.id, deliveries: 0 })).toBeDefined();
+  expect(await acknowledgeCommand(server.ctx, { id: command.id, hwid: owner.hwid })).toBe(true);
   const expired = await waitFor<BotCommand>(
     watcher,
     'bot_command_update',
@@ -254,15 +254,15 @@ it('expires a command the bot acknowledged but never finished, saying so; it no 
 
   // Received commands are no longer waiting: three of them (the cap here) leave room for a fourth.
   for (let i = 0; i < 3; i++) {
-    const received = await issueBotCommand(server.app.ctx, {
+    const received = await issueBotCommand(server.ctx, {
       hwid: owner.hwid,
       command: { kind: 'pause' },
       issuer,
     });
-    await markCommandSent(server.app.ctx, { id: received.id, deliveries: 0 });
-    expect(await acknowledgeCommand(server.app.ctx, { id: received.id, hwid: owner.hwid })).toBe(true);
+    await markCommandSent(server.ctx, { id: received.id, deliveries: 0 });
+    expect(await acknowledgeCommand(server.ctx, { id: received.id, hwid: owner.hwid })).toBe(true);
   }
-  const fourth = await issueBotCommand(server.app.ctx, {
+  const fourth = await issueBotCommand(server.ctx, {
     hwid: owner.hwid,
     command: { kind: 'resume' },
     issuer,

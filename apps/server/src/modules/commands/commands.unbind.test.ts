@@ -95,7 +95,7 @@ async function pendingCommands(owner: Owner) {
   await vi.waitFor(() => expect(first.deliveries.map((delivery) => delivery.id)).toContain(sent.id));
   first.socket.disconnect();
   // Offline once the hub has let it go: a command to a bot still online would be handed over.
-  await vi.waitFor(async () => expect(await server.app.ctx.live.botState(owner.hwid)).toBeUndefined());
+  await vi.waitFor(async () => expect(await server.ctx.live.botState(owner.hwid)).toBeUndefined());
   const queued = await send(owner, 'restart');
   return { sent, queued };
 }
@@ -129,7 +129,7 @@ describe('a PC changing hands takes none of its previous owner’s commands alon
     expect(released.status).toBe(200);
     const next = await nextOwner(owner.hwid);
     const now = new Date();
-    const [left] = await server.app.ctx.db
+    const [left] = await server.ctx.db
       .insert(botCommands)
       .values({
         id: newId(),
@@ -149,6 +149,6 @@ describe('a PC changing hands takes none of its previous owner’s commands alon
 
     expect(await handedToNextOwner(next)).toEqual([]);
     // Nor by the path of a command announced while the bot is connected.
-    expect(await markCommandSent(server.app.ctx, { id: left.id, deliveries: 0 })).toBeUndefined();
+    expect(await markCommandSent(server.ctx, { id: left.id, deliveries: 0 })).toBeUndefined();
   });
 });

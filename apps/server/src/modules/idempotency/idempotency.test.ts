@@ -48,7 +48,7 @@ const checkout = (customer: TestUser, key?: string, body: Record<string, unknown
     key ? { 'idempotency-key': key } : {},
   );
 const ordersOf = async (customer: TestUser) =>
-  server.app.ctx.db.select().from(orders).where(eq(orders.userId, customer.user.id));
+  server.ctx.db.select().from(orders).where(eq(orders.userId, customer.user.id));
 
 describe('Idempotency-Key', () => {
   it('two concurrent checkouts with one key make one order', async () => {
@@ -67,7 +67,7 @@ describe('Idempotency-Key', () => {
 
   it('a request whose answer could not be kept after its change committed never runs again', async () => {
     const customer = await server.createUser();
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     // The step between the use case's commit and the stored answer fails, as a node killed there
     // would leave it: the database refuses to keep this key's answer.
     await db.execute(
@@ -146,7 +146,7 @@ describe('Idempotency-Key', () => {
 
 /** Everything the table holds, as text: a secret written anywhere in it shows up here. */
 async function storedText(): Promise<string> {
-  const rows = await server.app.ctx.db
+  const rows = await server.ctx.db
     .select({ all: sql<string>`${idempotencyKeys}::text` })
     .from(idempotencyKeys);
   return rows.map((row) => row.all).join('\n');

@@ -54,7 +54,7 @@ const trustOf = (now = Date.now) => new KeyTrust({ trustRoot: server.trustRoot, 
 
 describe('the key set an agent accepts', () => {
   it('a loopback installation signs it with a development root kept in DATA_DIR, readable by its owner only', async () => {
-    const file = path.join(server.app.ctx.config.dataDir, DEVELOPMENT_ROOT_FILE);
+    const file = path.join(server.ctx.config.dataDir, DEVELOPMENT_ROOT_FILE);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const trust = trustOf();
     await trust.refresh();
@@ -67,7 +67,7 @@ describe('the key set an agent accepts', () => {
     const trust = trustOf();
     await trust.refresh();
     const older = trust.keySet as string;
-    const ctx = server.app.ctx;
+    const ctx = server.ctx;
     await signKeySet(ctx, { root: await loadDevelopmentRoot(ctx), actor: SYSTEM, rotate: 'release' });
     await trust.refresh();
     const newer = trust.keySet as string;
@@ -133,14 +133,14 @@ describe('revocation without the root', () => {
     const forged = await new SignJWT({ revokedKid: held.kid, revokedAt: Math.floor(Date.now() / 1000) })
       .setProtectedHeader({ alg: 'EdDSA', kid: held.kid, typ: KEY_REVOCATION_TYPE })
       .sign(forger.privateKey);
-    await announce(server.app.ctx, 'signingKey.revoked', { kid: held.kid, statement: forged });
+    await announce(server.ctx, 'signingKey.revoked', { kid: held.kid, statement: forged });
     await vi.waitFor(() =>
       expect(errors.map((error) => (error as { code?: string }).code)).toContain('REVOCATION_INVALID'),
     );
     expect(renewed).toEqual([]);
     expect((await client.checkLease()).kid).toBe(held.kid);
 
-    await revokeKey(server.app.ctx, { kid: held.kid, actor: SYSTEM });
+    await revokeKey(server.ctx, { kid: held.kid, actor: SYSTEM });
     await vi.waitFor(() => expect(renewed).toHaveLength(1));
     expect(renewed[0]?.kid).not.toBe(held.kid);
     expect(client.isConnected).toBe(true);
@@ -149,7 +149,7 @@ describe('revocation without the root', () => {
 
 describe('updates', () => {
   async function manifest(fields: Partial<ReleaseManifest>): Promise<string> {
-    const signer = await currentSigner(server.app.ctx, 'release');
+    const signer = await currentSigner(server.ctx, 'release');
     const content: ReleaseManifest = {
       releaseId: 'r',
       version: '3.0.0',
@@ -218,7 +218,7 @@ describe('the staff alert', () => {
     const staff = await server.createUser({ permissions: ['can_manageSettings'] });
     const chosen = { ...DEFAULT_FLEET_ALERT_PREFERENCES, keySetExpiring: true };
     expect((await call('PUT', '/me/alerts/fleet', chosen, staff.token)).status).toBe(200);
-    const ctx = server.app.ctx;
+    const ctx = server.ctx;
     const expiresAt = (await findCurrentKeySet(ctx))?.expiresAt.getTime() as number;
     const titles = async () =>
       (await call<NotificationsAnswer>('GET', '/me/notifications', undefined, staff.token)).body.data.map(
@@ -239,7 +239,7 @@ describe('the staff alert', () => {
 describe('the staff alert by default (issue 43)', () => {
   it('reaches every holder of can_manageSettings who never chose fleet alerts, in-app, and by e-mail when their channels say so', async () => {
     const call = apiClient(server);
-    const ctx = server.app.ctx;
+    const ctx = server.ctx;
     const silent = await server.createUser({ permissions: ['can_manageSettings'] });
     const mailed = await server.createUser({ permissions: ['can_manageSettings'] });
     const channels = { ...DEFAULT_ALERT_PREFERENCES, channels: { inApp: true, email: true, discord: false } };
@@ -271,7 +271,7 @@ describe('a public installation', () => {
       HOST: '0.0.0.0',
       PUBLIC_URL: 'https://bots.example.fr',
       PAYMENT_PROVIDER: 'sandbox',
-      DATA_DIR: server.app.ctx.config.dataDir,
+      DATA_DIR: server.ctx.config.dataDir,
       LOG_LEVEL: 'silent',
     });
     try {
@@ -284,7 +284,7 @@ describe('a public installation', () => {
   });
 
   it('counts a set signed by a development root (a trial’s data copied to a public host) as none', async () => {
-    const problems = await keySetProblems(server.app.ctx, {
+    const problems = await keySetProblems(server.ctx, {
       installation: { isLoopback: false, problems: [] },
     });
     expect(problems).toEqual([expect.stringMatching(/racine de développement[\s\S]*npm run keys:root/)]);

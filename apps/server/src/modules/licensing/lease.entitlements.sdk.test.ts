@@ -25,7 +25,7 @@ async function leaseFor(ends: { can_useGathering?: Date | null; can_useTreasure?
   const call = apiClient(server);
   const owner = await server.createUser({ permissions: [] });
   for (const [permission, expiresAt] of Object.entries(ends)) {
-    await grantPermission(server.app.ctx, {
+    await grantPermission(server.ctx, {
       id: newId(),
       userId: owner.user.id,
       permission: permission as 'can_useGathering',

@@ -79,7 +79,7 @@ describe('online revocation reaches the agent at once', () => {
     const agent = await runningAgent(server, owner);
     const other = await createBotOwner(server);
     const otherAgent = await runningAgent(server, other);
-    await banUser(server.app.ctx, {
+    await banUser(server.ctx, {
       userId: owner.user.id,
       reason: 'test',
       actor: { id: admin.user.id, username: admin.user.username, ip: null },
@@ -93,7 +93,7 @@ describe('online revocation reaches the agent at once', () => {
 
   it('the package ends (the bot permission grant expires): revoked by the expiry sweep', async () => {
     const customer = await server.createUser();
-    await grantPermission(server.app.ctx, {
+    await grantPermission(server.ctx, {
       id: newId(),
       userId: customer.user.id,
       permission: 'can_useGathering',
@@ -121,7 +121,7 @@ describe('online revocation reaches the agent at once', () => {
     const watcher = await createBotOwner(server);
     const order = await rawAgent(watcher); // a raw 1.0.0 socket: what the hub sends, in order
     try {
-      await updateSettings(server.app.ctx, { patch: { minBotVersion: '1.5.0' }, actor: SYSTEM });
+      await updateSettings(server.ctx, { patch: { minBotVersion: '1.5.0' }, actor: SYSTEM });
       await expectRevoked(agent, 'BOT_VERSION_OUTDATED');
       expect(agent.told.revoked[0]?.message).toContain('1.5.0');
       await vi.waitFor(() => expect(order).toHaveLength(2));
@@ -129,7 +129,7 @@ describe('online revocation reaches the agent at once', () => {
       expect(upToDate.client.isConnected).toBe(true);
       expect(upToDate.told.revoked).toEqual([]);
     } finally {
-      await updateSettings(server.app.ctx, { patch: { minBotVersion: '0.0.0' }, actor: SYSTEM });
+      await updateSettings(server.ctx, { patch: { minBotVersion: '0.0.0' }, actor: SYSTEM });
     }
   });
 
@@ -137,7 +137,7 @@ describe('online revocation reaches the agent at once', () => {
     const owner = await createBotOwner(server);
     const agent = await runningAgent(server, owner);
     const before = agent.client.lease as VerifiedLease;
-    await revokeSigningKey(server.app.ctx, { kid: before.kid, actor: SYSTEM });
+    await revokeSigningKey(server.ctx, { kid: before.kid, actor: SYSTEM });
     await vi.waitFor(() => expect(agent.told.renewed).toHaveLength(1));
     const after = agent.client.lease as VerifiedLease;
     expect(after.kid).not.toBe(before.kid);
@@ -173,7 +173,7 @@ describe('online revocation reaches the agent at once', () => {
       await client.connect();
       await client.renewLease(); // this window's one renewal
       const first = client.lease as VerifiedLease;
-      await revokeSigningKey(busy.app.ctx, { kid: first.kid, actor: SYSTEM });
+      await revokeSigningKey(busy.ctx, { kid: first.kid, actor: SYSTEM });
 
       await vi.waitFor(() => expect(errors.map((error) => error.code)).toContain('RATE_LIMITED'));
       expect(revoked).toEqual([]);

@@ -75,14 +75,14 @@ it('refuses a tampered lease, a lease for another PC, an expired one and a clock
   // Signed by the real signing function, issued two days ago for one hour with one hour of grace.
   const past = Date.now() - 48 * 3_600_000;
   const content = { ...(claims as never as Parameters<typeof signLease>[1]['content']), grace: 3_600 };
-  const expired = await signLease(server.app.ctx, {
+  const expired = await signLease(server.ctx, {
     content,
     issuedAt: new Date(past),
     expiresAt: new Date(past + 3_600_000),
   });
   await expect(verifier().verifyOffline(expired)).rejects.toMatchObject({ code: 'LEASE_EXPIRED' });
   // The same lease within its grace: accepted, and said to run on it.
-  const inGrace = await signLease(server.app.ctx, {
+  const inGrace = await signLease(server.ctx, {
     content,
     issuedAt: new Date(Date.now() - 2 * 3_600_000),
     expiresAt: new Date(Date.now() - 60_000),
@@ -109,7 +109,7 @@ it('rotation with the root: the standby already trusted takes over, the previous
   const versionBefore = trust.version;
   expect((await trust.keysFor('lease')).keys).toHaveLength(2); // the current key and its standby
 
-  const ctx = server.app.ctx;
+  const ctx = server.ctx;
   await signKeySet(ctx, { root: await loadDevelopmentRoot(ctx), rotate: 'lease', actor: SYSTEM });
   const after = await sessionLease(owner);
   const newKid = decodeProtectedHeader(after).kid as string;

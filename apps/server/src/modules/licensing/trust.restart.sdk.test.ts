@@ -40,7 +40,7 @@ describe('a leaked lease key the platform has since revoked', () => {
     const admin = await server.createUser({ isAdministrator: true });
     const owner = await createBotOwner(server);
     const before = await genuineKeySetAnswer(server);
-    const leaked = await currentSigner(server.app.ctx, 'lease'); // e.g. read from a pre-upgrade backup
+    const leaked = await currentSigner(server.ctx, 'lease'); // e.g. read from a pre-upgrade backup
 
     // Run 1, on the real platform: the agent runs on a lease of that key and stores what it is told.
     let stored: string | undefined = before.keySet;
@@ -77,7 +77,7 @@ describe('a leaked lease key the platform has since revoked', () => {
   });
 
   it('a revocation learnt from the published list is stored too, and dropped once a newer set no longer names the key', async () => {
-    const ctx = server.app.ctx;
+    const ctx = server.ctx;
     const told: string[] = [];
     const trust = new KeyTrust({
       trustRoot: server.trustRoot,

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const rowsTo = (to: string) => server.app.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+const rowsTo = (to: string) => server.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
 
 describe('mail outbox', () => {
   it('keeps a mail through an SMTP outage and delivers it once SMTP is back', async () => {
@@ -28,7 +28,7 @@ describe('mail outbox', () => {
       expect(row?.attempts).toBeGreaterThanOrEqual(1);
       expect(row?.lastError).toContain('451');
     });
-    expect((await countMailOutbox(server.app.ctx)).pending).toBeGreaterThanOrEqual(1);
+    expect((await countMailOutbox(server.ctx)).pending).toBeGreaterThanOrEqual(1);
 
     server.mail.isRefusing = false;
     const mail = await server.mail.waitFor({ to: user.user.email, subject: 'Réinitialisation' });
@@ -53,7 +53,7 @@ describe('mail outbox', () => {
         },
         { timeout: 10_000 },
       );
-      expect((await countMailOutbox(server.app.ctx)).failed).toBeGreaterThanOrEqual(1);
+      expect((await countMailOutbox(server.ctx)).failed).toBeGreaterThanOrEqual(1);
     } finally {
       server.mail.isRefusing = false;
     }

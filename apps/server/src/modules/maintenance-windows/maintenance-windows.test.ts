@@ -73,7 +73,7 @@ async function offlineOwner(options: { reconnect: boolean }) {
   await closed;
   const written = async (kind: 'connected' | 'disconnected', count: number) =>
     vi.waitFor(async () => {
-      const rows = await server.app.ctx.db
+      const rows = await server.ctx.db
         .select()
         .from(botEvents)
         .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, kind)));
@@ -143,7 +143,7 @@ describe('scheduling maintenance windows', () => {
     );
     expect(unknown.status).toBe(404);
 
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(like(auditLog.action, 'maintenance_window.%'), eq(auditLog.targetId, created.body.data.id)));
@@ -173,15 +173,15 @@ describe('during and after a window', () => {
     // One bot drops and comes back inside the window, one stays offline past it.
     const flapping = await offlineOwner({ reconnect: true });
     const gone = await offlineOwner({ reconnect: false });
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 20 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 20 * MINUTE));
     expect(await titles(gone)).toEqual([]);
 
     // Just after the window: what still holds waits for the quiet period after its end.
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 32 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 32 * MINUTE));
     expect(await titles(gone)).toEqual([]);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 46 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 46 * MINUTE));
     expect(await titles(gone)).toEqual(['Votre bot est hors ligne']);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 50 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 50 * MINUTE));
     expect(await titles(gone)).toEqual(['Votre bot est hors ligne']); // no burst, no repeat
     expect(await titles(flapping)).toEqual([]);
   });
@@ -197,7 +197,7 @@ describe('during and after a window', () => {
     const owner = await offlineOwner({ reconnect: false });
     await schedule({ startsAt: at(5 * HOUR), endsAt: at(6 * HOUR), message: 'Migration', scope: 'fleet' });
     // A mail the SMTP server keeps refusing, waiting since before the window.
-    await server.app.ctx.db.insert(mailOutbox).values({
+    await server.ctx.db.insert(mailOutbox).values({
       id: newId(),
       to: 'client@example.test',
       subject: 'Activation',
@@ -206,15 +206,15 @@ describe('during and after a window', () => {
       createdAt: new Date(Date.now() + 4 * HOUR),
     });
 
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 5 * HOUR + 30 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 5 * HOUR + 30 * MINUTE));
     expect(await titles(watcher)).toEqual([]);
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
 
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 6 * HOUR + 5 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 6 * HOUR + 5 * MINUTE));
     expect(await titles(watcher)).toEqual([]);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 6 * HOUR + 16 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 6 * HOUR + 16 * MINUTE));
     expect(await titles(watcher)).toEqual(['File des e-mails en retard']);
-    await server.app.ctx.db.delete(mailOutbox).where(eq(mailOutbox.to, 'client@example.test'));
+    await server.ctx.db.delete(mailOutbox).where(eq(mailOutbox.to, 'client@example.test'));
   });
 
   it('leaves an incident told before the window untouched during it: its recovery comes once, after', async () => {
@@ -230,29 +230,29 @@ describe('during and after a window', () => {
     socket.disconnect();
     await closed;
     await vi.waitFor(async () => {
-      const rows = await server.app.ctx.db
+      const rows = await server.ctx.db
         .select()
         .from(botEvents)
         .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'disconnected')));
       expect(rows).toHaveLength(1);
     });
     // Told an hour later (after the first test's window), before this one.
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + HOUR));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + HOUR));
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
     await schedule({ startsAt: at(3 * HOUR), endsAt: at(4 * HOUR), message: 'Redémarrage', scope: 'all' });
 
     sockets.push((await connectOwnerBot(server, owner)).socket);
     await vi.waitFor(async () => {
-      const rows = await server.app.ctx.db
+      const rows = await server.ctx.db
         .select()
         .from(botEvents)
         .where(and(eq(botEvents.userId, owner.user.id), eq(botEvents.kind, 'connected')));
       expect(rows).toHaveLength(2);
     });
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 3 * HOUR + 30 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 3 * HOUR + 30 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 10 * MINUTE));
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 4 * HOUR + 20 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 4 * HOUR + 10 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 4 * HOUR + 20 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est de nouveau en ligne', 'Votre bot est hors ligne']);
   });
 });
@@ -261,9 +261,9 @@ describe('after a window', () => {
   it('tells at once a condition born after the window ended (only one already there waits)', async () => {
     // The windows of the tests above that still run end now; one ran until a minute ago.
     const actor = { id: staff.user.id, username: staff.user.username, ip: null };
-    for (const window of await listMaintenanceWindows(server.app.ctx))
-      if (window.state === 'running') await cancelMaintenanceWindow(server.app.ctx, { id: window.id, actor });
-    await createMaintenanceWindow(server.app.ctx, {
+    for (const window of await listMaintenanceWindows(server.ctx))
+      if (window.state === 'running') await cancelMaintenanceWindow(server.ctx, { id: window.id, actor });
+    await createMaintenanceWindow(server.ctx, {
       window: { startsAt: at(-20 * MINUTE), endsAt: at(-MINUTE), message: 'Passée', scope: 'all' },
       actor,
       now: new Date(Date.now() - 30 * MINUTE),
@@ -271,7 +271,7 @@ describe('after a window', () => {
     // The bot drops now, after the window: told once it has been offline long enough, not 15 min
     // after the window's end.
     const owner = await offlineOwner({ reconnect: false });
-    await evaluateAlerts(server.app.ctx, new Date(Date.now() + 6 * MINUTE));
+    await evaluateAlerts(server.ctx, new Date(Date.now() + 6 * MINUTE));
     expect(await titles(owner)).toEqual(['Votre bot est hors ligne']);
   });
 });
@@ -292,13 +292,13 @@ describe('overlapping windows', () => {
       scope: 'all',
     });
     for (let read = 0; read < 5; read++) {
-      server.app.ctx.maintenanceCache.forget();
+      server.ctx.maintenanceCache.forget();
       const banner = await call<PublicSettings>('GET', '/settings/public');
       expect(banner.body.maintenanceWindow?.message).toBe('Première fenêtre');
     }
     for (const window of [first, second])
       await call('POST', `/admin/maintenance-windows/${window.body.data.id}/cancel`, {}, staff.token);
-    server.app.ctx.maintenanceCache.forget();
+    server.ctx.maintenanceCache.forget();
     expect((await call<PublicSettings>('GET', '/settings/public')).body.maintenanceWindow).toBeNull();
   });
 });

@@ -13,13 +13,13 @@ beforeAll(async () => {
   server = await startTestServer();
   call = apiClient(server);
   // The cooldown is its own rule (me.routes.test.ts): off here, so only the cap counts.
-  await updateSettings(server.app.ctx, { patch: { hwidResetCooldownHours: 0 }, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch: { hwidResetCooldownHours: 0 }, actor: SYSTEM });
 });
 afterAll(() => server.close());
 
 let pcs = 0;
 const bindPc = (userId: string) =>
-  server.app.ctx.db
+  server.ctx.db
     .update(users)
     .set({ hwid: `HWID-CAP-${Date.now()}-${++pcs}` })
     .where(eq(users.id, userId));
@@ -28,7 +28,7 @@ const allowanceOf = async (token: string) =>
   (await call<{ data: HwidResetAllowance }>('GET', '/me/hwid-resets', undefined, token)).body.data;
 
 it('with no unbind used, the next one is possible now (not at the epoch plus the cooldown)', async () => {
-  await updateSettings(server.app.ctx, { patch: { hwidResetCooldownHours: 24 }, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch: { hwidResetCooldownHours: 24 }, actor: SYSTEM });
   try {
     const customer = await server.createUser();
     const before = Date.now();
@@ -36,7 +36,7 @@ it('with no unbind used, the next one is possible now (not at the epoch plus the
     expect(Date.parse(nextResetAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(nextResetAt)).toBeLessThanOrEqual(Date.now() + 1000);
   } finally {
-    await updateSettings(server.app.ctx, { patch: { hwidResetCooldownHours: 0 }, actor: SYSTEM });
+    await updateSettings(server.ctx, { patch: { hwidResetCooldownHours: 0 }, actor: SYSTEM });
   }
 });
 
@@ -85,7 +85,7 @@ it('counts self-service unbinds over 30 days: shown before use, the fourth refus
 });
 
 it('follows the hwidResetsPerMonth setting', async () => {
-  await updateSettings(server.app.ctx, { patch: { hwidResetsPerMonth: 1 }, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch: { hwidResetsPerMonth: 1 }, actor: SYSTEM });
   try {
     const customer = await server.createUser();
     expect(await allowanceOf(customer.token)).toMatchObject({ limit: 1, remaining: 1 });
@@ -97,6 +97,6 @@ it('follows the hwidResetsPerMonth setting', async () => {
       body: { code: 'HWID_RESET_LIMIT' },
     });
   } finally {
-    await updateSettings(server.app.ctx, { patch: { hwidResetsPerMonth: 3 }, actor: SYSTEM });
+    await updateSettings(server.ctx, { patch: { hwidResetsPerMonth: 3 }, actor: SYSTEM });
   }
 });

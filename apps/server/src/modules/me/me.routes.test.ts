@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const bindHwid = (userId: string, hwid: string) =>
-  server.app.ctx.db.update(users).set({ hwid }).where(eq(users.id, userId));
+  server.ctx.db.update(users).set({ hwid }).where(eq(users.id, userId));
 
 describe('every /me call needs a live session', () => {
   it.each([
@@ -58,7 +58,7 @@ describe('PUT /me/password', () => {
     expect(
       (await call('POST', '/auth/login', { username: user.username, password: newPassword })).status,
     ).toBe(200);
-    const entries = await server.app.ctx.db
+    const entries = await server.ctx.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.action, 'auth.password_changed'));
@@ -114,7 +114,7 @@ describe('DELETE /me/hwid', () => {
   });
 
   it('follows the cooldown setting', async () => {
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { hwidResetCooldownHours: 0 },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -125,7 +125,7 @@ describe('DELETE /me/hwid', () => {
       await bindHwid(user.id, 'HWID-BBBB-0002');
       expect((await call('DELETE', '/me/hwid', undefined, token)).status).toBe(200);
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { hwidResetCooldownHours: 24 },
         actor: { id: null, username: 'test', ip: null },
       });
@@ -157,9 +157,9 @@ describe('/me/bot-key', () => {
       (await call<{ data: { accessKey: string } }>('GET', '/me/bot-key', undefined, token)).body.data
         .accessKey,
     ).toBe(rotated.body.data.accessKey);
-    const [row] = await server.app.ctx.db.select().from(users).where(eq(users.id, user.id));
+    const [row] = await server.ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(JSON.stringify(row)).not.toContain(rotated.body.data.accessKey);
-    const audited = await server.app.ctx.db
+    const audited = await server.ctx.db
       .select()
       .from(auditLog)
       .where(eq(auditLog.action, 'user.bot_key_rotated'));

@@ -150,15 +150,12 @@ describe('payments', () => {
     );
     expect(refunded.status).toBe(200);
     expect(refunded.body.data.status).toBe('refunded');
-    const grants = await server.app.ctx.db
-      .select()
-      .from(userGrants)
-      .where(eq(userGrants.sourceId, paidOrderId));
+    const grants = await server.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, paidOrderId));
     expect(grants).toHaveLength(0);
     // The buyer's second paid order still grants the permission.
     const after = await call<{ data: string[] }>('GET', '/me/permissions', undefined, buyer.token);
     expect(after.body.data).toContain('can_useTreasure');
-    const [entry] = await server.app.ctx.db
+    const [entry] = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'payment.refund'), eq(auditLog.targetId, paidOrderId)));
@@ -177,7 +174,7 @@ describe('payments', () => {
   });
 
   it('refusing to refund what is not paid', async () => {
-    const [pending] = await server.app.ctx.db.select().from(orders).where(eq(orders.status, 'pending'));
+    const [pending] = await server.ctx.db.select().from(orders).where(eq(orders.status, 'pending'));
     expect((await call('POST', `/admin/payments/${pending?.id}/refund`, {}, staff.token)).body).toMatchObject(
       {
         code: 'ORDER_NOT_REFUNDABLE',

@@ -47,7 +47,7 @@ const permissionsOf = async (customer: TestUser) =>
   (await call<{ data: string[] }>('GET', '/me/permissions', undefined, customer.token)).body.data;
 
 const auditOf = (order: Order) =>
-  server.app.ctx.db
+  server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, 'payment.paid'), eq(auditLog.targetId, order.id)));
@@ -80,7 +80,7 @@ describe('a paid order is one use case', () => {
   it('grants nothing and stays payable when its audit entry cannot be written', async () => {
     const customer = await server.createUser();
     const order = await checkout(customer);
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     // A real failure of the audit insert, for this order only: the database refuses the row.
     await db.execute(
       sql.raw(`

@@ -148,7 +148,7 @@ describe('receipts', () => {
       );
       expect(receipt.body.data.tax).toBeNull();
       expect(receipt.body.data.seller).toMatchObject({ name: 'BotForge', address: null, vatNumber: null });
-      expect(receipt.body.data.seller.url).toBe(plain.app.ctx.config.publicUrl);
+      expect(receipt.body.data.seller.url).toBe(plain.ctx.config.publicUrl);
     } finally {
       await plain.close();
     }

@@ -96,7 +96,7 @@ describe('checkout with the sandbox provider', () => {
     // A second success on the same order changes nothing.
     expect((await pay(customer, first)).status).toBe(409);
     expect((await pay(customer, first, 'fail')).status).toBe(409);
-    const grants = await server.app.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, first.id));
+    const grants = await server.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, first.id));
     expect(grants).toHaveLength(2);
 
     const second = (await checkout(customer, both.id)).body.data;
@@ -131,7 +131,7 @@ describe('checkout with the sandbox provider', () => {
   it('a pending order past its time expires and can no longer be paid', async () => {
     const customer = await server.createUser();
     const order = (await checkout(customer, gathering.id)).body.data;
-    await server.app.ctx.db
+    await server.ctx.db
       .update(orders)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(orders.id, order.id));
@@ -331,7 +331,7 @@ describe('order rows', () => {
     const customer = await server.createUser();
     const order = (await checkout(customer, gathering.id)).body.data;
     const paid = (await pay(customer, order)).body.data;
-    const grants = await server.app.ctx.db
+    const grants = await server.ctx.db
       .select()
       .from(userGrants)
       .where(and(eq(userGrants.userId, customer.user.id), eq(userGrants.source, 'order')));

@@ -170,9 +170,9 @@ describe('Stripe Checkout', () => {
     const refund = requests.findLast((request) => request.path === '/v1/refunds');
     expect(refund?.form.get('payment_intent')).toBe(`pi_${sessionId}`);
     expect(refund?.idempotencyKey).toBe(`refund-${order.id}`);
-    expect(
-      await server.app.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, order.id)),
-    ).toEqual([]);
+    expect(await server.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, order.id))).toEqual(
+      [],
+    );
   });
 
   it('Stripe refusing the session: 503, the order fails and gives its voucher use back', async () => {
@@ -192,7 +192,7 @@ describe('Stripe Checkout', () => {
     );
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
-    const [order] = await server.app.ctx.db.select().from(orders).where(eq(orders.userId, customer.user.id));
+    const [order] = await server.ctx.db.select().from(orders).where(eq(orders.userId, customer.user.id));
     expect(order?.status).toBe('failed');
     const shown = await call<{ data: { redemptionsCount: number } }>(
       'GET',
@@ -212,10 +212,10 @@ describe('Stripe Checkout', () => {
     failNext = 'refund';
     const answer = await call('POST', `/admin/payments/${order.id}/refund`, {}, staff.token);
     expect(answer.status).toBe(503);
-    const [row] = await server.app.ctx.db.select().from(orders).where(eq(orders.id, order.id));
+    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, order.id));
     expect(row?.status).toBe('paid');
     expect(
-      await server.app.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, order.id)),
+      await server.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, order.id)),
     ).toHaveLength(1);
   });
 

@@ -44,7 +44,7 @@ async function pendingStripeOrder(): Promise<{ orderId: string; sessionId: strin
   const customer = await server.createUser();
   const orderId = newId();
   const sessionId = `cs_test_${orderId.replaceAll('-', '')}`;
-  await server.app.ctx.db.insert(orders).values({
+  await server.ctx.db.insert(orders).values({
     id: orderId,
     userId: customer.user.id,
     packageId,
@@ -112,8 +112,8 @@ const deliver = (payload: string, headers: Record<string, string>) =>
   );
 
 async function stateOf(orderId: string) {
-  const [order] = await server.app.ctx.db.select().from(orders).where(eq(orders.id, orderId));
-  const grants = await server.app.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, orderId));
+  const [order] = await server.ctx.db.select().from(orders).where(eq(orders.id, orderId));
+  const grants = await server.ctx.db.select().from(userGrants).where(eq(userGrants.sourceId, orderId));
   return { status: order?.status, grants: grants.length, order };
 }
 
@@ -193,10 +193,7 @@ describe('exactly one fulfilment', () => {
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(answers.filter((answer) => answer.body.outcome === 'fulfilled')).toHaveLength(1);
     expect((await stateOf(orderId)).grants).toBe(2);
-    const events = await server.app.ctx.db
-      .select()
-      .from(paymentEvents)
-      .where(eq(paymentEvents.orderId, orderId));
+    const events = await server.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.orderId, orderId));
     expect(events).toHaveLength(10);
   });
 
@@ -292,7 +289,7 @@ describe('refunds made at Stripe', () => {
     expect(await stateOf(orderId)).toMatchObject({ status: 'refunded', grants: 0 });
     const permissions = await call<{ data: string[] }>('GET', '/me/permissions', undefined, customer.token);
     expect(permissions.body.data).toEqual([]);
-    const [entry] = await server.app.ctx.db
+    const [entry] = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'payment.refund'), eq(auditLog.targetId, orderId)));

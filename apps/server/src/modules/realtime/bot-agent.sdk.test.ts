@@ -104,7 +104,7 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
   await client.connect();
   const fatal = new Promise<BotApiError>((resolve) => client.on('fatal', resolve));
   const before = await metricValue(server.app, 'bots_online');
-  await server.app.ctx.live.kickBot(hwid);
+  await server.ctx.live.kickBot(hwid);
   expect((await fatal).code).toBe('BOT_KICKED');
   await vi.waitFor(async () => {
     expect(client.isConnected).toBe(false);
@@ -122,7 +122,7 @@ it('stops for good when kicked, and fails on a wrong key', async () => {
 });
 
 it('tells the agent when a newer build of its channel is published', async () => {
-  const { ctx } = server.app;
+  const { ctx } = server;
   const actor = { id: null, username: null, ip: null };
   const file = Buffer.from('agent build 7.1.0-beta.1');
   // Offered to every bot at once (staged rollouts have their own tests, decision 910).

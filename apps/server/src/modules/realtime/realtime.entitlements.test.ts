@@ -53,7 +53,7 @@ async function createPackageOwner(): Promise<Owner & { orderId: string }> {
   );
   await call('POST', `/payments/sandbox/${order.body.data.id}/succeed`, undefined, owner.token);
   // Only the package's grant is left.
-  await server.app.ctx.db.delete(userGrants).where(eq(userGrants.source, 'manual'));
+  await server.ctx.db.delete(userGrants).where(eq(userGrants.source, 'manual'));
   return { ...owner, orderId: order.body.data.id };
 }
 
@@ -105,7 +105,7 @@ const changes: [
     createPackageOwner,
     (owner) =>
       // Nobody announces an end: the expiry sweep finds it.
-      server.app.ctx.db
+      server.ctx.db
         .update(userGrants)
         .set({ expiresAt: new Date(Date.now() + 500) })
         .where(eq(userGrants.userId, owner.user.id)),
@@ -144,7 +144,7 @@ describe('entitlements on live sockets', () => {
     if (code === 'BOT_VERSION_OUTDATED') {
       // The refusal says what to do, as the session refusal does.
       expect((await refused).error).toContain('1.5.0');
-      expect((await refused).error).toContain(`${server.app.ctx.config.publicUrl}/started`);
+      expect((await refused).error).toContain(`${server.ctx.config.publicUrl}/started`);
       await call('PUT', '/admin/settings', { minBotVersion: '0.0.0' }, staff.token);
     }
   });

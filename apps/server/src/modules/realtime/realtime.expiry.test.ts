@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('expiries close open sockets (nothing else announces them)', () => {
   it('an admin socket closes when the can_manageMap grant expires', async () => {
     const { user, token } = await server.createUser();
-    await grantPermission(server.app.ctx, {
+    await grantPermission(server.ctx, {
       id: newId(),
       userId: user.id,
       permission: 'can_manageMap',
@@ -41,12 +41,12 @@ describe('expiries close open sockets (nothing else announces them)', () => {
 
   it('a socket closes when its web session expires', async () => {
     const { user } = await server.createUser({ permissions: ['can_manageMap'] });
-    const { token, session } = await createSession(server.app.ctx, {
+    const { token, session } = await createSession(server.ctx, {
       userId: user.id,
       ip: null,
       userAgent: null,
     });
-    await server.app.ctx.db
+    await server.ctx.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() + 1_200) })
       .where(eq(sessions.id, session.id));
@@ -64,7 +64,7 @@ describe('expiries close open sockets (nothing else announces them)', () => {
     sockets.push(socket);
     // A witness whose session expires: once the sweep has closed it, the sweep has also seen ours.
     const witness = await server.createUser({ permissions: ['can_manageMap'] });
-    const [witnessSession] = await server.app.ctx.db
+    const [witnessSession] = await server.ctx.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() + 1_000) })
       .where(eq(sessions.userId, witness.user.id))

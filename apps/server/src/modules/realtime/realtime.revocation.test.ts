@@ -56,12 +56,12 @@ describe('bans and PC resets', () => {
     );
     const botError = waitFor<{ code: string }>(bot.socket, 'auth_error');
     const watcherError = waitFor<{ code: string }>(watcher.socket, 'auth_error');
-    await server.app.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, owner.user.id));
-    await announce(server.app.ctx, 'user.banned', { userId: owner.user.id });
+    await server.ctx.db.update(users).set({ bannedAt: new Date() }).where(eq(users.id, owner.user.id));
+    await announce(server.ctx, 'user.banned', { userId: owner.user.id });
     expect((await botError).code).toBe('ACCOUNT_BANNED');
     expect((await watcherError).code).toBe('ACCOUNT_BANNED');
     await vi.waitFor(async () =>
-      expect((await server.app.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false),
+      expect((await server.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false),
     );
     const again = track(
       await connectAndAuthenticate(server, { type: 'bot', token: owner.botToken, hwid: owner.hwid }),
@@ -93,7 +93,7 @@ describe('whitelist changes', () => {
     bot.socket.emit('bot_update', { accounts: [account('First'), account('Second')] });
     const before = await waitFor<BotState>(watcher.socket, 'bot_update', (s) => s.accounts.length > 0);
     expect(before.accounts.map((a) => a.name)).toEqual(['First']);
-    await addWhitelistEntryForCustomer(server.app.ctx, {
+    await addWhitelistEntryForCustomer(server.ctx, {
       username: owner.user.username,
       name: 'Second',
       actor: { id: null, username: 'test', ip: null },

@@ -76,7 +76,7 @@ describe('authorization matrix', () => {
     bot.emit('bot_update', { accounts: [account(owner.accounts[0]!)] });
     // The state is stored once the report is processed: wait for it, not for a fixed delay.
     await vi.waitFor(async () =>
-      expect((await server.app.ctx.live.botState(owner.hwid))?.accounts).toHaveLength(1),
+      expect((await server.ctx.live.botState(owner.hwid))?.accounts).toHaveLength(1),
     );
     const socket = openSocket(server, { hwid: owner.hwid });
     sockets.push(socket);
@@ -144,9 +144,9 @@ describe('authorization matrix', () => {
     const states = await snapshot;
     expect(states.find((state) => state.hwid === owner.hwid)).toMatchObject({ online: true });
     expect(await count).toBe(states.length);
-    expect(
-      (await server.app.ctx.live.connectedViewers()).some((viewer) => viewer.userId === staff.user.id),
-    ).toBe(true);
+    expect((await server.ctx.live.connectedViewers()).some((viewer) => viewer.userId === staff.user.id)).toBe(
+      true,
+    );
   });
 
   it('bot: refused with a wrong token or a wrong hwid', async () => {
@@ -229,9 +229,7 @@ describe('bot connections', () => {
     expect(second.ack).toEqual({ ok: true });
     expect((await replaced).code).toBe('BOT_REPLACED');
     await closed;
-    expect(
-      (await server.app.ctx.live.onlineBots()).filter((state) => state.hwid === owner.hwid),
-    ).toHaveLength(1);
+    expect((await server.ctx.live.onlineBots()).filter((state) => state.hwid === owner.hwid)).toHaveLength(1);
     second.socket.emit('bot_update', { accounts: [account(owner.accounts[0]!, { status: 'banking' })] });
     await waitFor<BotState>(watcher.socket, 'bot_update', (state) => state.accounts[0]?.status === 'banking');
     // Everything the watcher got before that report (one socket keeps its order) said "online":
@@ -253,7 +251,7 @@ describe('bot connections', () => {
     await disconnected;
     expect((await offline).hwid).toBe(owner.hwid);
     await botClosed;
-    expect((await server.app.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false);
+    expect((await server.ctx.live.onlineBots()).some((state) => state.hwid === owner.hwid)).toBe(false);
   });
 
   it('a bot that disconnects is offline at once', async () => {
@@ -268,9 +266,9 @@ describe('bot connections', () => {
     const owner = await createBotOwner(server);
     const bot = await connectBot(owner);
     const kicked = waitFor<{ code: string }>(bot.socket, 'auth_error');
-    expect(await server.app.ctx.live.kickBot(owner.hwid)).toBe(true);
+    expect(await server.ctx.live.kickBot(owner.hwid)).toBe(true);
     expect((await kicked).code).toBe('BOT_KICKED');
-    expect(await server.app.ctx.live.kickBot(owner.hwid)).toBe(false);
+    expect(await server.ctx.live.kickBot(owner.hwid)).toBe(false);
   });
 });
 

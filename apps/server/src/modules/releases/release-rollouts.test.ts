@@ -32,7 +32,7 @@ beforeAll(async () => {
   // Many agents open sessions from this one address.
   server = await startTestServer({ rateLimits: { botSession: { max: 10_000, windowMs: 60_000 } } });
   staff = await server.createUser({ permissions: ['can_manageSettings', 'can_manageAudit'] });
-  await updateSettings(server.app.ctx, { patch: { rolloutHaltMinBots: 3 }, actor: SYSTEM });
+  await updateSettings(server.ctx, { patch: { rolloutHaltMinBots: 3 }, actor: SYSTEM });
   const chosen = await apiClient(server)(
     'PUT',
     '/me/alerts/fleet',
@@ -58,7 +58,7 @@ async function publish(
   channel: ReleaseChannel = 'stable',
   bytes = Buffer.from(`build ${version}`),
 ) {
-  const { ctx } = server.app;
+  const { ctx } = server;
   const draft = await createRelease(ctx, {
     version,
     channel,
@@ -73,7 +73,7 @@ async function publish(
 }
 
 const complete = (release: Release) =>
-  changeRollout(server.app.ctx, { id: release.id, percent: 100, actor: SYSTEM });
+  changeRollout(server.ctx, { id: release.id, percent: 100, actor: SYSTEM });
 
 /** The SDK of a bot running `version`, its accounts reporting (a broken build: all in error). */
 async function runningBot(version: string, options: { failing?: boolean } = {}) {
@@ -94,7 +94,7 @@ async function runningBot(version: string, options: { failing?: boolean } = {}) 
 
 async function waitOnline(count: number, version: string) {
   await vi.waitFor(async () => {
-    const online = (await server.app.ctx.live.onlineBots()).filter((bot) => bot.version === version);
+    const online = (await server.ctx.live.onlineBots()).filter((bot) => bot.version === version);
     expect(online).toHaveLength(count);
   });
 }
@@ -129,7 +129,7 @@ describe('staged rollouts', () => {
     expect(client.update?.version ?? null).toBe(firstIn ? '2.0.0' : null);
 
     // Raised to 100 %: everyone; the steps rise by themselves when due.
-    const stepped = await changeRollout(server.app.ctx, {
+    const stepped = await changeRollout(server.ctx, {
       id: release.id,
       steps: [
         { percent: 50, afterHours: 2 },
@@ -138,12 +138,9 @@ describe('staged rollouts', () => {
       actor: SYSTEM,
     });
     expect(stepped.rollout.percent).toBe(10);
-    expect(await advanceRollouts(server.app.ctx, new Date(Date.now() + 3_600_000))).toBe(0);
-    expect(await advanceRollouts(server.app.ctx, new Date(Date.now() + 2 * 3_600_000 + 1_000))).toBe(1);
-    const [row] = await server.app.ctx.db
-      .select()
-      .from(agentReleases)
-      .where(eq(agentReleases.id, release.id));
+    expect(await advanceRollouts(server.ctx, new Date(Date.now() + 3_600_000))).toBe(0);
+    expect(await advanceRollouts(server.ctx, new Date(Date.now() + 2 * 3_600_000 + 1_000))).toBe(1);
+    const [row] = await server.ctx.db.select().from(agentReleases).where(eq(agentReleases.id, release.id));
     expect(row).toMatchObject({ rolloutPercent: 50, rolloutState: 'rolling' });
     await complete(release);
     const again = agentOf(inside);
@@ -159,14 +156,14 @@ describe('staged rollouts', () => {
     for (let index = 0; index < 3; index += 1) await runningBot('3.1.0');
     await waitOnline(3, '3.1.0');
     await waitOnline(3, '3.0.0');
-    expect(await checkRollouts(server.app.ctx)).toBe(0);
+    expect(await checkRollouts(server.ctx)).toBe(0);
     await complete(healthy);
 
     const broken = await publish('3.2.0');
     for (let index = 0; index < 3; index += 1) await runningBot('3.2.0', { failing: true });
     await waitOnline(3, '3.2.0');
-    expect(await checkRollouts(server.app.ctx)).toBe(1);
-    const [row] = await server.app.ctx.db.select().from(agentReleases).where(eq(agentReleases.id, broken.id));
+    expect(await checkRollouts(server.ctx)).toBe(1);
+    const [row] = await server.ctx.db.select().from(agentReleases).where(eq(agentReleases.id, broken.id));
     expect(row?.rolloutState).toBe('halted');
     expect(row?.rolloutHalt).toMatchObject({ baselineVersion: '3.1.0', releaseBots: 3, baselineBots: 3 });
     expect(row?.rolloutHalt?.figures.find((figure) => figure.name === 'errorShare')).toEqual({
@@ -186,11 +183,11 @@ describe('staged rollouts', () => {
     });
     await agent.openSession();
     expect(agent.update).toBeNull();
-    const audit = await server.app.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'release.halt'));
+    const audit = await server.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'release.halt'));
     expect(audit.map((entry) => entry.targetLabel)).toContain('3.2.0 (stable)');
     // Staff who chose the fleet alert are told, with the figure that stopped it, even during a
     // maintenance window (a halted rollout is about a build, not the platform).
-    const window = await createMaintenanceWindow(server.app.ctx, {
+    const window = await createMaintenanceWindow(server.ctx, {
       window: {
         startsAt: new Date(Date.now() - 60_000).toISOString(),
         endsAt: new Date(Date.now() + 3_600_000).toISOString(),
@@ -199,8 +196,8 @@ describe('staged rollouts', () => {
       },
       actor: { id: staff.user.id, username: staff.user.username, ip: null },
     });
-    await evaluateAlerts(server.app.ctx);
-    await cancelMaintenanceWindow(server.app.ctx, {
+    await evaluateAlerts(server.ctx);
+    await cancelMaintenanceWindow(server.ctx, {
       id: window.id,
       actor: { id: staff.user.id, username: staff.user.username, ip: null },
     });
@@ -216,7 +213,7 @@ describe('staged rollouts', () => {
 
   it('counts the crashes agents report against their version', async () => {
     const release = await publish('4.0.0-beta.1', 'beta');
-    await changeRollout(server.app.ctx, { id: release.id, percent: 50, actor: SYSTEM });
+    await changeRollout(server.ctx, { id: release.id, percent: 50, actor: SYSTEM });
     for (let index = 0; index < 3; index += 1) {
       const owner = await createBotOwner(server, { version: '4.0.0-beta.1' });
       const client = createBotClient({
@@ -235,11 +232,8 @@ describe('staged rollouts', () => {
       await client.openSession();
       await client.openSession(); // told once, not with every session
     }
-    const halted = await checkRollouts(server.app.ctx);
-    const [row] = await server.app.ctx.db
-      .select()
-      .from(agentReleases)
-      .where(eq(agentReleases.id, release.id));
+    const halted = await checkRollouts(server.ctx);
+    const [row] = await server.ctx.db.select().from(agentReleases).where(eq(agentReleases.id, release.id));
     expect(halted).toBe(1);
     expect(row?.rolloutHalt?.figures.find((figure) => figure.name === 'crashesPerBot')).toMatchObject({
       release: 1,
@@ -345,7 +339,7 @@ describe('withdrawn builds and signed manifests', () => {
     await expect(verifier().accept({ ...offer, manifest: forged })).rejects.toMatchObject({
       code: 'MANIFEST_INVALID',
     });
-    const leaseSigned = await signLease(server.app.ctx, {
+    const leaseSigned = await signLease(server.ctx, {
       content: claims,
       issuedAt: new Date(),
       expiresAt: new Date(Date.now() + 60_000),
@@ -367,7 +361,7 @@ describe('withdrawn builds and signed manifests', () => {
     expect(refusals).toEqual([]);
 
     // The stored bytes changed after publication (same size): the download is refused.
-    await server.app.ctx.db
+    await server.ctx.db
       .update(agentReleaseParts)
       .set({ bytes: Buffer.from('build 6.6.6') })
       .where(eq(agentReleaseParts.releaseId, release.id));

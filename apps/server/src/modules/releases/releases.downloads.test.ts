@@ -29,7 +29,7 @@ describe('a build is sent as its stored bytes', () => {
 
   beforeAll(async () => {
     release = await publish('3.0.0', file);
-    url = downloadLink(server.app.ctx, release.id).url;
+    url = downloadLink(server.ctx, release.id).url;
   });
 
   it('with Content-Length, its SHA-256 as ETag and Accept-Ranges, never compressed on the fly', async () => {
@@ -121,7 +121,7 @@ describe('drafts', () => {
     const old = await createDraft('5.0.0', 10, 'stable', author.token);
     const recent = await createDraft('5.0.1', 10, 'stable', author.token);
     expect((await sendPart(old.id, 0, randomBytes(10), author.token)).status).toBe(204);
-    const { db } = server.app.ctx;
+    const { db } = server.ctx;
     const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
     await db
       .update(agentReleases)
@@ -132,7 +132,7 @@ describe('drafts', () => {
       .set({ createdAt: hoursAgo(23.9) })
       .where(eq(agentReleases.id, recent.id));
 
-    expect(await expireStaleDrafts(server.app.ctx)).toBe(1);
+    expect(await expireStaleDrafts(server.ctx)).toBe(1);
     const listed = await call<{ data: Release[] }>('GET', '/admin/releases', undefined, staff.token);
     expect(listed.body.data.map((row) => row.id)).not.toContain(old.id);
     expect(listed.body.data.map((row) => row.id)).toContain(recent.id);
@@ -156,7 +156,7 @@ describe('drafts', () => {
     const drafts: Release[] = [];
     for (let i = 0; i < RELEASE_DRAFTS_PER_STAFF; i += 1)
       drafts.push(await createDraft(`6.0.${i}`, 10, 'stable', author.token));
-    await server.app.ctx.db
+    await server.ctx.db
       .update(agentReleases)
       .set({ createdAt: new Date(Date.now() - 25 * 3_600_000) })
       .where(eq(agentReleases.id, drafts[0]!.id));

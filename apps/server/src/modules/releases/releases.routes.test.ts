@@ -101,7 +101,7 @@ describe('agent releases', () => {
       403,
     );
 
-    const expired = downloadLink(server.app.ctx, release.id, Date.now() - 16 * 60_000);
+    const expired = downloadLink(server.ctx, release.id, Date.now() - 16 * 60_000);
     expect((await download(expired.url)).status).toBe(403);
 
     const visitor = await server.createUser();
@@ -156,7 +156,7 @@ describe('agent releases', () => {
     const exact = randomBytes(2 * RELEASE_PART_BYTES);
     const release = await publish('2.2.0', exact);
     expect(release.size).toBe(exact.length);
-    const link = downloadLink(server.app.ctx, release.id);
+    const link = downloadLink(server.ctx, release.id);
     const tail = await download(link.url, { range: `bytes=${RELEASE_PART_BYTES - 1}-` });
     expect(Buffer.from(await tail.arrayBuffer()).equals(exact.subarray(RELEASE_PART_BYTES - 1))).toBe(true);
 
@@ -204,7 +204,7 @@ describe('agent releases', () => {
       error: 'Cette partie dépasse la fin du fichier annoncé : il compte 2 parties, numérotées de 0 à 1.',
       details: { parts: 2 },
     });
-    const stored = await server.app.ctx.db
+    const stored = await server.ctx.db
       .select({ index: agentReleaseParts.index })
       .from(agentReleaseParts)
       .where(eq(agentReleaseParts.releaseId, draft.id));
@@ -259,11 +259,11 @@ describe('agent releases', () => {
     // A name stored before this rule is cleaned when it is sent to a customer.
     const file = randomBytes(64);
     const release = await publish('2.4.2', file);
-    await server.app.ctx.db
+    await server.ctx.db
       .update(agentReleases)
       .set({ fileName: 'evil\u202Eexe.zip' })
       .where(eq(agentReleases.id, release.id));
-    const answer = await download(downloadLink(server.app.ctx, release.id).url);
+    const answer = await download(downloadLink(server.ctx, release.id).url);
     expect(answer.headers.get('content-disposition')).toBe('attachment; filename=evilexe.zip');
     await answer.arrayBuffer();
   });
@@ -296,7 +296,7 @@ describe('agent releases', () => {
       (await sendPart('00000000-0000-4000-8000-000000000000', 0, randomBytes(10), customer.token)).status,
     ).toBe(403);
     const release = await publish('0.9.0', randomBytes(500));
-    const link = downloadLink(server.app.ctx, release.id);
+    const link = downloadLink(server.ctx, release.id);
     expect((await call('DELETE', `/admin/releases/${release.id}`, undefined, staff.token)).status).toBe(204);
     expect((await download(link.url)).status).toBe(404);
 
@@ -340,7 +340,7 @@ describe('agents and the minimum version', () => {
   });
 
   it('refuses an agent below the minimum version with a French message and where to download', async () => {
-    await updateSettings(server.app.ctx, {
+    await updateSettings(server.ctx, {
       patch: { minBotVersion: '1.5.0' },
       actor: { id: null, username: 'test', ip: null },
     });
@@ -349,12 +349,12 @@ describe('agents and the minimum version', () => {
       expect(old.status).toBe(426);
       expect(old.body.code).toBe('BOT_VERSION_OUTDATED');
       expect(old.body.error).toContain('minimum 1.5.0');
-      expect(old.body.error).toContain(`${server.app.ctx.config.publicUrl}/started`);
+      expect(old.body.error).toContain(`${server.ctx.config.publicUrl}/started`);
       // A pre-release of the minimum comes before it (semver): refused too.
       expect((await openSession('1.5.0-beta.1')).status).toBe(426);
       expect((await openSession('1.5.0')).status).toBe(201);
     } finally {
-      await updateSettings(server.app.ctx, {
+      await updateSettings(server.ctx, {
         patch: { minBotVersion: '0.0.0' },
         actor: { id: null, username: 'test', ip: null },
       });

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function auditOf(action: string, targetId: string) {
-  return server.app.ctx.db
+  return server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));

@@ -50,7 +50,7 @@ describe('admin settings', () => {
     expect((await call('PUT', '/admin/settings', { colour: 'red' }, manager.token)).status).toBe(400);
 
     const changedKeys: string[][] = [];
-    const stop = server.app.ctx.events.on('settings.changed', ({ keys }) => changedKeys.push(keys));
+    const stop = server.ctx.events.on('settings.changed', ({ keys }) => changedKeys.push(keys));
     const saved = await call<{ data: Record<string, unknown> }>(
       'PUT',
       '/admin/settings',
@@ -71,7 +71,7 @@ describe('admin settings', () => {
       isSnow: true,
       announcement: 'Nouvelle version disponible',
     });
-    const [entry] = await server.app.ctx.db
+    const [entry] = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'settings.update'), eq(auditLog.actorId, manager.user.id)));

@@ -71,7 +71,7 @@ describe('settings storage', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ ...strict, announcement: '2026' });
     expect(await read()).toMatchObject({ ...strict, announcement: '2026' });
-    const [entry] = await server.app.ctx.db
+    const [entry] = await server.ctx.db
       .select({ after: auditLog.after })
       .from(auditLog)
       .where(eq(auditLog.action, 'settings.update'))
@@ -113,7 +113,7 @@ describe('settings storage', () => {
   });
 
   it('one bad stored value falls back alone; a security setting fails closed', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     const strict = { announcement: 'Bonjour', hwidResetCooldownHours: 6, isSnow: true };
     expect((await call('PUT', '/admin/settings', strict, manager.token)).status).toBe(200);
     // Values a later version, a manual edit or a restore could leave behind.

@@ -54,7 +54,7 @@ function waitForBots(predicate: (bots: OnlineBot[]) => boolean, query = '') {
 }
 
 async function auditEntries(action: string, targetId: string) {
-  return server.app.ctx.db
+  return server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));

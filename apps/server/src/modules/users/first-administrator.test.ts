@@ -13,7 +13,7 @@ describe('the first administrator', () => {
     server = await startTestServer({
       env: { ...PUBLIC_INSTALLATION_ENV, PUBLIC_URL: 'https://bots.example.fr', NODE_ENV: 'production' },
     });
-    await expect(ensureFirstAdministrator(server.app.ctx)).rejects.toThrow(
+    await expect(ensureFirstAdministrator(server.ctx)).rejects.toThrow(
       /ADMIN_PASSWORD_FILE[\s\S]*ADMIN_PASSWORD/,
     );
   });
@@ -27,9 +27,9 @@ describe('the first administrator', () => {
         ADMIN_PASSWORD: 'Premier-Admin-Du-Secret-2026',
       },
     });
-    expect(await ensureFirstAdministrator(server.app.ctx)).toEqual({ username: 'admin', password: null });
+    expect(await ensureFirstAdministrator(server.ctx)).toEqual({ username: 'admin', password: null });
     await server.close();
     server = await startTestServer();
-    expect(await ensureFirstAdministrator(server.app.ctx)).toMatchObject({ password: expect.any(String) });
+    expect(await ensureFirstAdministrator(server.ctx)).toMatchObject({ password: expect.any(String) });
   });
 });

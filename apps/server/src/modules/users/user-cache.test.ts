@@ -23,13 +23,10 @@ describe('GET /api/me/info is served from a per-node cache that every change of 
     const owner = await server.createUser();
     expect((await infoOf(owner.token)).discordId).toBeNull();
     // Written behind the product's back (no event): the cached object is still answered...
-    await server.app.ctx.db
-      .update(users)
-      .set({ discordId: 'silent#0001' })
-      .where(eq(users.id, owner.user.id));
+    await server.ctx.db.update(users).set({ discordId: 'silent#0001' }).where(eq(users.id, owner.user.id));
     expect((await infoOf(owner.token)).discordId).toBeNull();
     // ...until a change of that user is announced, here or on another node.
-    await announce(server.app.ctx, 'user.changed', { userId: owner.user.id });
+    await announce(server.ctx, 'user.changed', { userId: owner.user.id });
     expect((await infoOf(owner.token)).discordId).toBe('silent#0001');
   });
 

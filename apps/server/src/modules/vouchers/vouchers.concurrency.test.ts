@@ -20,7 +20,7 @@ const packageId = packageIds[0] as string;
 
 beforeAll(async () => {
   server = await startTestServer({ rateLimits: { voucherGuess: { max: 100_000, windowMs: 60_000 } } });
-  await server.app.ctx.db.insert(packages).values(
+  await server.ctx.db.insert(packages).values(
     packageIds.map((id, i) => ({
       id,
       name: `Récolte ${i}`,
@@ -44,7 +44,7 @@ async function customers(count: number): Promise<string[]> {
       passwordHash: 'x',
     };
   });
-  await server.app.ctx.db.insert(users).values(rows);
+  await server.ctx.db.insert(users).values(rows);
   return rows.map((row) => row.id);
 }
 
@@ -55,7 +55,7 @@ async function voucher(input: {
 }) {
   const id = newId();
   const code = `RUSH${id.replaceAll('-', '').slice(-12).toUpperCase()}`;
-  await server.app.ctx.db.insert(vouchers).values({
+  await server.ctx.db.insert(vouchers).values({
     id,
     code,
     kind: 'percent',
@@ -69,7 +69,7 @@ async function voucher(input: {
 async function rush(userIds: string[], code: string, packageOf = (_attempt: number) => packageId) {
   const results = await Promise.allSettled(
     userIds.map((userId, attempt) =>
-      createOrder(server.app.ctx, {
+      createOrder(server.ctx, {
         userId,
         packageId: packageOf(attempt),
         voucherCode: code,
@@ -88,8 +88,8 @@ async function rush(userIds: string[], code: string, packageOf = (_attempt: numb
 }
 
 async function countOf(voucherId: string) {
-  const [row] = await server.app.ctx.db.select().from(vouchers).where(eq(vouchers.id, voucherId));
-  const redemptions = await server.app.ctx.db
+  const [row] = await server.ctx.db.select().from(vouchers).where(eq(vouchers.id, voucherId));
+  const redemptions = await server.ctx.db
     .select()
     .from(voucherRedemptions)
     .where(eq(voucherRedemptions.voucherId, voucherId));

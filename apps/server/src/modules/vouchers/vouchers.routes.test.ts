@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const auditOf = (action: string, targetId: string) =>
-  server.app.ctx.db
+  server.ctx.db
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));

@@ -99,7 +99,7 @@ describe('customer whitelist', () => {
     const list = await mine(customer);
     expect(list.slots).toEqual({ used: 3, total: 3 });
     expect(list.data.map((entry) => entry.name)).toEqual(['Iop-Feu', 'Cra-Eau', 'Eni-Air']);
-    expect(await listWhitelistedAccountNames(server.app.ctx, customer.user.id)).toEqual([
+    expect(await listWhitelistedAccountNames(server.ctx, customer.user.id)).toEqual([
       'Iop-Feu',
       'Cra-Eau',
       'Eni-Air',
@@ -145,7 +145,7 @@ describe('customer whitelist', () => {
     await buy(owner, twoSlots);
     const entry = (await add(owner, 'Osa-Trace')).body.data;
     expect((await call('DELETE', `/me/whitelist/${entry.id}`, undefined, owner.token)).status).toBe(204);
-    const trail = await server.app.ctx.db
+    const trail = await server.ctx.db
       .select({ action: auditLog.action, actorId: auditLog.actorId, label: auditLog.targetLabel })
       .from(auditLog)
       .where(eq(auditLog.targetId, entry.id))
@@ -189,7 +189,7 @@ describe('customer whitelist', () => {
   it('emits whitelist.changed for the real-time hub', async () => {
     const customer = await server.createUser({ isAdministrator: true });
     const seen: string[] = [];
-    const off = server.app.ctx.events.on('whitelist.changed', ({ userId }) => seen.push(userId));
+    const off = server.ctx.events.on('whitelist.changed', ({ userId }) => seen.push(userId));
     const entry = (await add(customer, 'Evenement')).body.data;
     await call('DELETE', `/me/whitelist/${entry.id}`, undefined, customer.token);
     off();
@@ -199,7 +199,7 @@ describe('customer whitelist', () => {
 
 describe('staff whitelist', () => {
   const auditOf = (action: string, targetId: string) =>
-    server.app.ctx.db
+    server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, action), eq(auditLog.targetId, targetId)));

@@ -110,7 +110,7 @@ describe('routes admin', () => {
       router.token,
     );
     expect(published.body.data.status).toBe('published');
-    const [update] = await server.app.ctx.db
+    const [update] = await server.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'route.update'), eq(auditLog.targetId, id)));
@@ -139,7 +139,7 @@ describe('routes admin', () => {
       status: 404,
       body: { code: 'ITINERARY_NOT_FOUND' },
     });
-    const actions = await server.app.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, id));
+    const actions = await server.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, id));
     expect(actions.map((entry) => entry.action).sort()).toEqual([
       'route.create',
       'route.delete',
