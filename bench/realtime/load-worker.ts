@@ -37,6 +37,10 @@ const result: WorkerResult = {
 const countReason = (reason: string) => {
   result.reasons[reason] = (result.reasons[reason] ?? 0) + 1;
 };
+/** A report's answer (`--acks`): a refusal counted by its code. */
+const countRefusal = (answer: { ok: boolean; code?: string }) => {
+  if (!answer.ok) countReason(`refused: ${answer.code}`);
+};
 const inWindow = (time: number | undefined): time is number =>
   time !== undefined && time >= window.from && time <= window.to;
 
@@ -234,7 +238,8 @@ async function start(command: Extract<WorkerCommand, { type: 'start' }>): Promis
               level += 1;
               const sentAt = preciseNow();
               const payload = report(bot, level, sentAt);
-              socket.emit('bot_update', payload);
+              if (command.acks) socket.emit('bot_update', payload, countRefusal);
+              else socket.emit('bot_update', payload);
               if (inWindow(sentAt)) {
                 result.sent += 1;
                 if (isWatched) result.sentWatched += 1;

@@ -39,6 +39,8 @@ export type WorkerCommand =
       connectPerSecond: number;
       /** Each bot reports every this many ms (1,000 unless a correctness run asks for fewer reports). */
       reportEveryMs?: number;
+      /** Each report asks for the server's answer, as the SDK's do (decision 923). */
+      acks?: boolean;
       /** Bots reconnect (and authenticate again) after losing their node, as the SDK does. */
       reconnect?: boolean;
       /**

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write]`
+ * `npm run bench:realtime [-- --quick] [--sizes 1000,5000] [--duration 20] [--no-write] [--acks]`
  * `npm run bench:realtime -- --storm 3000,10000 [--steady 1000]`: the reconnect storm (storm.ts)
  * `npm run bench:realtime -- --postgres`: the server on a PostgreSQL server of its own (bench/postgres.ts)
  * `npm run bench:realtime -- --map-feed [--sizes 10000]`: staff maps on the full and the viewport feed (map-feed.ts)
@@ -60,6 +60,8 @@ const { values } = parseArgs({
     steady: { type: 'string', default: '1000' },
     'map-feed': { type: 'boolean', default: false },
     overload: { type: 'boolean', default: false },
+    /** Reports ask for the server's answer, as the SDK's do (decision 923). */
+    acks: { type: 'boolean', default: false },
   },
 });
 
@@ -123,6 +125,7 @@ async function measure(
         adminToken: share.adminToken,
         adminViewports: options.adminViewports,
         connectPerSecond: Math.ceil(1000 / botWorkerCount),
+        acks: values.acks,
       });
     // The admin opens the map on a running fleet (the hub picks its feed from the fleet's size).
     const botsConnected = await Promise.all(workers.slice(0, -1).map(load));
