@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,37 @@ async function violations(configFile: string, paths: string[], baseDir: string):
         : `${rule.name}: ${from} -> ${to}`,
     )
     .sort();
+}
+
+/** Each server module and the modules its production files import, from a cruise of the real tree. */
+async function moduleGraph(): Promise<Record<string, string[]>> {
+  const options = await extractDepcruiseOptions(MODULE_RULES);
+  const { output } = await cruise(['apps/server/src'], { ...options, baseDir: ROOT });
+  const moduleOf = (path: string) => /^apps\/server\/src\/modules\/([^/]+)\//.exec(path)?.[1];
+  const graph: Record<string, Set<string>> = {};
+  for (const { source, dependencies } of (output as ICruiseResult).modules) {
+    const from = moduleOf(source);
+    if (!from || /\.test\.ts$/.test(source)) continue;
+    graph[from] ??= new Set();
+    for (const to of dependencies.map((dependency) => moduleOf(dependency.resolved)))
+      if (to && to !== from) graph[from].add(to);
+  }
+  return Object.fromEntries(Object.entries(graph).map(([module, uses]) => [module, [...uses].sort()]));
+}
+
+/** The list under "Who depends on whom" in docs/architecture.md, in its order. */
+function documentedGraph(): Map<string, string[]> {
+  const text = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+  const block = /Who depends on whom[^\n]*\n+```\n([^`]*)```/.exec(text)?.[1] ?? '';
+  return new Map(
+    block
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [, module = '', uses = ''] = /^(\S+)\s+(.*)$/.exec(line) ?? [];
+        return [module, uses === '-' ? [] : uses.split(', ')];
+      }),
+  );
 }
 
 const TREE = {
@@ -79,5 +110,14 @@ describe('the module graph (dependency-cruiser)', () => {
   it('the real tree keeps every rule', async () => {
     expect(await violations(FILES_RULES, ['apps', 'bench', 'e2e', 'scripts', 'deploy'], ROOT)).toEqual([]);
     expect(await violations(MODULE_RULES, ['apps/server/src'], ROOT)).toEqual([]);
+  }, 60_000);
+
+  it('docs/architecture.md lists who depends on whom as the code has it, each module below what it uses', async () => {
+    const documented = documentedGraph();
+    expect(Object.fromEntries(documented)).toEqual(await moduleGraph());
+    const order = [...documented.keys()];
+    for (const [module, uses] of documented)
+      for (const used of uses)
+        expect(order.indexOf(used), `${module} -> ${used}`).toBeLessThan(order.indexOf(module));
   }, 60_000);
 });
