@@ -23,3 +23,21 @@ export function errorMessage<C extends ErrorCode>(code: C, ...[details]: ErrorDe
   };
   return typeof message === 'function' ? message(details) : message;
 }
+
+/** Body of every error answer, HTTP or socket (`auth_error`). */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode | string;
+  details?: unknown;
+}
+
+/** docs/specification.md §7: fallback messages the web app shows when the server gave none. */
+export const FALLBACK_MESSAGES = {
+  login: 'Une erreur inconnue est survenue.',
+  register: 'Un problème est survenu durant votre inscription.',
+  activate: 'Activation échouée.',
+  resend: 'Ré-envoi de confirmation échoué.',
+  info: 'Impossible de get les informations',
+  permissions: 'Impossible de récupérer les permissions.',
+  checkPermission: 'Erreur lors de la vérification des permissions.',
+} as const;
