@@ -49,7 +49,7 @@ import { auditRoutes } from './modules/audit/index.ts';
 import { authRoutes, createSessionCache, writeSessionTouches } from './modules/auth/index.ts';
 import { botLogRoutes, purgeBotLog } from './modules/bot-log/index.ts';
 import { botTimelineRoutes } from './modules/bot-timeline/index.ts';
-import { botRoutes } from './modules/bots/index.ts';
+import { ActivityRecorder, botRoutes } from './modules/bots/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { commandsRoutes, expireBotCommands } from './modules/commands/index.ts';
 import { idempotency } from './modules/idempotency/index.ts';
@@ -183,7 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const cleanups: (() => Promise<void> | void)[] = [];
   const events = new EventBus(log);
   const metrics = createMetrics();
-  const parts: Omit<AppContext, 'live'> = {
+  const parts: Omit<AppContext, 'live' | 'activity'> = {
     config,
     db: database.db,
     engine: database.engine,
@@ -207,6 +207,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   // The real-time hub is built from the context it completes, right after the HTTP server (below).
   const ctx = parts as AppContext;
+  ctx.activity = new ActivityRecorder(ctx); // the bots module's, which the hub feeds (decision 013)
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -235,12 +236,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorate('ctx', ctx as RouteContext);
   app.decorate('sessionAuthority', sessionAuthorityOf(ctx));
-  // A forced exit (a third Ctrl-C, a drain past its limit) still writes the history the hub holds
-  // and closes the database, for at most a couple of seconds (docs/operations.md).
   let databaseClosed: Promise<void> | undefined;
   const closeDatabase = () => (databaseClosed ??= database.close());
+  const closeRealtime = () => realtime.close().then(() => ctx.activity.flush());
   app.decorate('lastSave', [
-    { what: 'l’historique des bots en mémoire', run: () => realtime.close() },
+    { what: 'l’historique des bots en mémoire', run: closeRealtime },
     { what: 'la fermeture de la base', run: closeDatabase },
   ]);
   app.decorateRequest('auth', null);
@@ -339,7 +339,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const loops = startBackgroundWork(ctx, realtime.loops);
   app.addHook('preClose', () => {
     loops.stop();
-    return realtime.close();
+    return closeRealtime();
   });
 
   // The lease verification keys, at the root of the site where JOSE tooling looks for them.
@@ -366,7 +366,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
  * evaluated once per cluster (decision 902).
  */
 function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly BackgroundLoop[]): BackgroundLoops {
-  const { config, events } = ctx;
+  const { config, events, activity } = ctx;
   const loops = new BackgroundLoops(ctx.log);
   const mail = createMailOutbox(ctx, emailChannelHealth(ctx));
   const discord = createDiscordOutbox(ctx);
@@ -382,6 +382,7 @@ function startBackgroundWork(ctx: AppContext, realtimeLoops: readonly Background
   loops.every('expiration des brouillons de version', 10 * 60_000, () => expireStaleDrafts(ctx));
   // Remote commands the agent did not acknowledge in time (decision 208).
   loops.every('expiration des commandes aux bots', config.commands.sweepMs, () => expireBotCommands(ctx));
+  loops.every('écriture de l’historique des bots', config.realtime.historyFlushMs, activity.writeFinished);
   // The node's headroom (issue 36): readiness and the bots' admission read it.
   loops.every('mesure de la charge', config.load.sampleMs, () => ctx.load.sample());
   ctx.onClose(() => ctx.load.close());

@@ -11,7 +11,7 @@ import type { RedisConnection } from './core/redis.ts';
 import type { DbOrTx } from './db/client.ts';
 import type { PermissionCache, UserCache } from './modules/access/index.ts';
 import type { SessionCache } from './modules/auth/index.ts';
-import type { LiveFleet } from './modules/bots/index.ts';
+import type { ActivityRecorder, LiveFleet } from './modules/bots/index.ts';
 import type { MaintenanceCache } from './modules/maintenance-windows/index.ts';
 import type { PaymentProvider } from './modules/payments/index.ts';
 import type { SettingsCache } from './modules/settings/index.ts';
@@ -51,6 +51,11 @@ export interface AppContext {
   maintenanceCache: MaintenanceCache;
   /** The fleet right now (online bots, their watchers, kicks), served by the real-time hub. */
   live: LiveFleet;
+  /**
+   * The bots' per-minute activity not written yet: owned by the bots module, fed by the hub with
+   * each report, written by its loop (docs/decisions/013-commands-and-history-paths.md).
+   */
+  activity: ActivityRecorder;
   /** Key sealing secrets the server must show again (bot access keys). */
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */

@@ -153,6 +153,17 @@ export const botHistoryPointSchema = z.object({
 });
 export type BotHistoryPoint = z.infer<typeof botHistoryPointSchema>;
 
+/**
+ * `bot_history` (server → the bot's watchers): its minutes not written yet, each the whole of that
+ * minute and account so far, so a page replaces its points with them (never adds: a push repeats
+ * what an earlier one or the page's GET already counted). Decision 013.
+ */
+export const botHistoryUpdateSchema = z.object({
+  hwid: z.string(),
+  points: z.array(botHistoryPointSchema),
+});
+export type BotHistoryUpdate = z.infer<typeof botHistoryUpdateSchema>;
+
 export const myBotSchema = z.object({
   /** The PC bound now (null when none). */
   hwid: z.string().nullable(),
@@ -238,6 +249,8 @@ export const SOCKET_EVENTS = {
   botCommandResult: 'bot_command_result',
   /** Server → the bot's watchers and the issuer: a command changed state. */
   botCommandUpdate: 'bot_command_update',
+  /** Server → the bot's watchers: its minutes not written yet (the owner's chart, decision 013). */
+  botHistory: 'bot_history',
   /** Server → bot agent: someone opened its journal, stream the log (decision 209). */
   botLogStart: 'bot_log_start',
   /** Server → bot agent: nobody watches its journal any more, send nothing. */
@@ -332,6 +345,7 @@ export interface ServerToClientEvents {
   lease_renewed: (renewal: LeaseRenewal) => void;
   bot_command: (command: BotCommandDelivery) => void;
   bot_command_update: (command: BotCommand) => void;
+  bot_history: (update: BotHistoryUpdate) => void;
   bot_log_start: () => void;
   bot_log_stop: () => void;
   bot_log: (lines: BotLogLines) => void;

@@ -1,4 +1,4 @@
-import type { BotHistoryPoint, BotState, MapCells, PublicSettings } from '@bot/contracts';
+import type { BotHistoryPoint, BotHistoryUpdate, BotState, MapCells, PublicSettings } from '@bot/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../harness.ts';
 import {
@@ -353,6 +353,24 @@ describe('one platform across nodes', () => {
     expect(new Set(counted.map((message) => message.node)).size).toBe(1);
     // (-777, 777) lies in cell (-13, 12) at 64 per side: one account, gathering (account() default).
     expect(counted.at(-1)?.cells).toEqual([-13, 12, 0, 0, 1, 0, 0, 0, 0, 0]);
+  });
+
+  it('the owner’s page on another node than the bot gets the minutes not written yet, pushed as the bot reports', async () => {
+    const owner = await createBotOwner(nodeA, { accounts: ['Charted'] });
+    const page = await connectOwner(nodeA, owner);
+    const pushed = collect<BotHistoryUpdate>(page, 'bot_history');
+    const bot = await connectBot(nodeB, owner);
+    for (let i = 0; i <= 5; i += 1) {
+      bot.emit('bot_update', {
+        accounts: [account('Charted', { stats: { gathered: 10 * i, treasures: 0, kamas: 0, xp: 0 } })],
+      });
+    }
+    // Each push holds the bot's unwritten minutes whole (decision 013): the latest is the total.
+    await vi.waitFor(() => {
+      const points = pushed.at(-1)?.points ?? [];
+      expect(points.reduce((total, point) => total + point.gathered, 0)).toBe(50);
+    });
+    expect(pushed.every((update) => update.hwid === owner.hwid)).toBe(true);
   });
 
   it('history is written once, by the node holding the bot, whichever nodes shut down (last: it restarts both)', async () => {

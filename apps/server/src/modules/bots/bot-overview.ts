@@ -24,7 +24,7 @@ export async function botOverviewOf(ctx: AppContext, userId: string): Promise<My
   return {
     hwid: user.hwid,
     state: state?.owner.id === userId ? state : null,
-    history: mergeHistory(written, ctx.live.pendingHistory(userId, historyHwid)),
+    history: mergeHistory(written, ctx.activity.pendingFor(userId, historyHwid)),
   };
 }
 

@@ -110,13 +110,17 @@ export class ActivityRecorder {
     return rows.filter((row) => row.userId === userId).map(toPoint);
   }
 
-  /**
-   * Writes the buffered rows; concurrent calls share one flush. The periodic flush writes only
-   * finished minutes (each row once, not once per flush); `all` (tests, shutdown) writes everything.
-   */
-  async flush(options: { all?: boolean } = { all: true }): Promise<void> {
+  /** Writes every buffered row (shutdown); concurrent calls share one write. */
+  flush(): Promise<void> {
+    return this.write(true);
+  }
+
+  /** The periodic write (app.ts): finished minutes only, so each row is written once, not each time. */
+  readonly writeFinished = (): Promise<void> => this.write(false);
+
+  private async write(all: boolean): Promise<void> {
     while (this.flushing) await this.flushing;
-    this.flushing = this.writeBuffered(options.all === true).finally(() => {
+    this.flushing = this.writeBuffered(all).finally(() => {
       this.flushing = undefined;
     });
     return this.flushing;

@@ -1,4 +1,4 @@
-import type { BotHistoryPoint, BotState } from '@bot/contracts';
+import type { BotState } from '@bot/contracts';
 
 /** A browser socket (an owner's page, a staff map) as presence lists show it. */
 export interface ConnectedViewer {
@@ -21,8 +21,6 @@ export interface LiveFleet {
   onlineBots(): Promise<BotState[]>;
   /** The latest state of one online bot, or undefined. */
   botState(hwid: string): Promise<BotState | undefined>;
-  /** Activity of one bot not written yet (so a page does not wait for the next history write). */
-  pendingHistory(userId: string, hwid: string): BotHistoryPoint[];
   /** Disconnects the bot agent of a PC (it gets `auth_error` BOT_KICKED); true when it was online. */
   kickBot(hwid: string): Promise<boolean>;
   /** Browser sockets connected to any node (this node's only while the others are unreachable). */

@@ -1,4 +1,4 @@
-import { type BotState, SOCKET_EVENTS } from '@bot/contracts';
+import { type BotHistoryPoint, type BotHistoryUpdate, type BotState, SOCKET_EVENTS } from '@bot/contracts';
 import type { Logger } from 'pino';
 import { runInBackground } from '../../core/background.ts';
 import type { Audience } from './audience.ts';
@@ -31,6 +31,8 @@ interface FanOutDeps {
   isDegraded(): boolean;
   /** True while this node is overloaded: its watchers get the latest state per bot at each flush. */
   isOverloaded(): boolean;
+  /** A bot's minutes not written yet (the bots module's activity), for its watchers' charts. */
+  pendingMinutes(userId: string, hwid: string): BotHistoryPoint[];
   /** Hands states (JSON bytes) to the other nodes, which deliver them to their own sockets (`fromPeer`). */
   sendToPeers(audience: PeerAudience, count: number, states: Uint8Array): void;
 }
@@ -59,6 +61,8 @@ export class BotFanOut {
   private readonly pendingForLocalWatchers = new Map<string, BotState>();
   /** The latest state of each bot watched elsewhere (a report updates its state object in place). */
   private pendingForPeerWatchers = new Map<string, BotState>();
+  /** Watched bots that reported since the last flush: their owner's id, by hwid. */
+  private readonly minutesDue = new Map<string, string>();
   private isCountDirty = false;
   private isClosed = false;
 
@@ -71,12 +75,26 @@ export class BotFanOut {
   }
 
   /**
+   * A watched bot reported: its watchers get its unwritten minutes at the next flush, at most one
+   * update per bot and flush (the chart moves by the minute; decision 013).
+   */
+  minutesChanged(userId: string, hwid: string): void {
+    const room = rooms.bot(hwid);
+    if (this.deps.audience.isWatchedHere(room) || this.isWatchedOnPeers(room))
+      this.minutesDue.set(hwid, userId);
+  }
+
+  /**
    * States another node sent for this node's sockets, read only if someone here watches. Staff get
    * the batch as the other node wrote it (never parsed and written again).
    */
   fromPeer(audience: PeerAudience, count: number, states: Uint8Array): void {
     if (audience === 'staff') {
       if (this.deps.audience.isWatchedHere(rooms.admins)) this.toLocalStaff(count, fromBytes(states));
+      return;
+    }
+    if (audience === 'minutes') {
+      for (const update of JSON.parse(fromBytes(states)) as BotHistoryUpdate[]) this.minutesToLocal(update);
       return;
     }
     for (const state of JSON.parse(fromBytes(states)) as BotState[])
@@ -105,8 +123,12 @@ export class BotFanOut {
     this.isCountDirty = true;
   }
 
-  /** Sends the queued states to staff (and, overloaded, to watchers), and the online count when it changed. */
+  /**
+   * Sends the queued states to staff (and, overloaded, to watchers), the watched bots' unwritten
+   * minutes, and the online count when it changed.
+   */
   flush(): void {
+    this.flushMinutes();
     if (this.pendingForLocalWatchers.size > 0) {
       const states = [...this.pendingForLocalWatchers.values()];
       this.pendingForLocalWatchers.clear();
@@ -160,6 +182,26 @@ export class BotFanOut {
     // Not while the other nodes are unreachable: the adapter would hold them and send them late.
     if (this.isClosed || states.length === 0 || this.deps.isDegraded()) return;
     this.deps.sendToPeers('watchers', states.length, toBytes(JSON.stringify(states)));
+  }
+
+  /** Each due bot's minutes to its watchers here, and in one message to the nodes watching it. */
+  private flushMinutes(): void {
+    if (this.minutesDue.size === 0) return;
+    const forPeers: BotHistoryUpdate[] = [];
+    for (const [hwid, userId] of this.minutesDue) {
+      const update = { hwid, points: this.deps.pendingMinutes(userId, hwid) };
+      this.minutesToLocal(update);
+      if (this.isWatchedOnPeers(rooms.bot(hwid))) forPeers.push(update);
+    }
+    this.minutesDue.clear();
+    if (forPeers.length > 0 && !this.isClosed)
+      this.deps.sendToPeers('minutes', forPeers.length, toBytes(JSON.stringify(forPeers)));
+  }
+
+  private minutesToLocal(update: BotHistoryUpdate): void {
+    const room = rooms.bot(update.hwid);
+    if (this.deps.audience.isWatchedHere(room))
+      this.deps.io.local.to(room).emit(SOCKET_EVENTS.botHistory, update);
   }
 
   private toLocalWatchers(room: string, state: BotState): void {

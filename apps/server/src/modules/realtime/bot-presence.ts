@@ -28,7 +28,8 @@ interface PresenceDeps {
   bots: LocalBots;
   store: BotStateStore;
   fanOut: BotFanOut;
-  recorder: ActivityRecorder;
+  /** The bots module's per-minute activity (`ctx.activity`), fed with each report. */
+  activity: ActivityRecorder;
   /** The bot's timeline: connections, disconnections, accounts into and out of error. */
   events: BotEventRecorder;
   refuse: RefuseSocket;
@@ -110,7 +111,8 @@ export class BotPresence {
       after: accounts,
       at: now,
     };
-    this.deps.recorder.recordReport(change);
+    this.deps.activity.recordReport(change);
+    this.deps.fanOut.minutesChanged(connection.userId, connection.hwid);
     this.deps.events.statusChanges(change);
     // Updated in place: the store, the pending staff batch and the connection share one object.
     const { state } = connection;

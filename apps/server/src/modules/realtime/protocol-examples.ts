@@ -3,6 +3,7 @@ import type {
   BotCommand,
   BotCommandDelivery,
   BotCommandResult,
+  BotHistoryUpdate,
   BotLogBatch,
   BotLogLines,
   BotReport,
@@ -139,6 +140,19 @@ const commandState: BotCommand = {
   updatedAt: '2026-11-28T08:20:01.000Z',
   expiresAt: '2026-11-28T08:35:00.000Z',
 };
+const minutes: BotHistoryUpdate = {
+  hwid,
+  points: [
+    {
+      minute: '2026-11-28T08:15:00.000Z',
+      account: 'ombre-feu',
+      gathered: 12,
+      treasures: 0,
+      kamas: 340,
+      xp: 5_200,
+    },
+  ],
+};
 const logLines: BotLogLines = {
   hwid,
   lines: [
@@ -182,6 +196,7 @@ export const EXAMPLES = {
   leaseRenewal,
   command,
   commandState,
+  minutes,
   logLines,
   update,
 };

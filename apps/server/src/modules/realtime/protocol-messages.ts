@@ -7,6 +7,7 @@ import {
   botCommandAckSchema,
   botCommandResultSchema,
   botCommandSchema,
+  botHistoryUpdateSchema,
   botLogBatchSchema,
   botLogLineSchema,
   botReportSchema,
@@ -241,6 +242,14 @@ export function serverEvents(config: AppConfig): Described<ServerToClientEvents>
       description: 'Aux observateurs du bot, aux cartes du staff et au membre du staff qui l’a envoyée.',
       payload: botCommandSchema,
       examples: [EXAMPLES.commandState],
+    },
+    bot_history: {
+      audience: 'navigateur',
+      summary: 'Les minutes du bot pas encore écrites',
+      description:
+        'Aux observateurs du bot, quand il a rapporté : chaque point est le total de sa minute et de son compte jusqu’ici ; la page remplace ses points par ceux-ci (elle ne les ajoute pas).',
+      payload: botHistoryUpdateSchema,
+      examples: [EXAMPLES.minutes],
     },
     bot_log_start: {
       audience: 'agent',

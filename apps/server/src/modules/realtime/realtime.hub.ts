@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { BackgroundLoop } from '../../core/background.ts';
 import type { EventBus } from '../../core/events.ts';
 import type { RedisConnection } from '../../core/redis.ts';
-import { ActivityRecorder, BotEventRecorder, type LiveFleet } from '../bots/index.ts';
+import { BotEventRecorder, type LiveFleet } from '../bots/index.ts';
 import { getSettings } from '../settings/index.ts';
 import { type Audience, ClusterAudience, LocalAudience } from './audience.ts';
 import { BotCommandRelay } from './bot-commands.ts';
@@ -42,9 +42,10 @@ export interface RealtimeHub {
 /**
  * The Socket.IO hub of docs/specification.md §5, built from focused parts, each from those built
  * before it: the server and the node's link to the others (`socket-server`, `cluster-relay`), shared
- * state and delivery (`deliveryParts`), presence and history (`bot-presence`, the bots module's
- * recorders), access re-checks (`socket-access`), the bot agents' side (`bot-sessions`), then one
- * socket's life (`socket-lifecycle`). The hub is the transport, so it alone holds the whole event
+ * state and delivery (`deliveryParts`), presence and history (`bot-presence`, which feeds the bots
+ * module's recorders, its activity being `ctx.activity` from app.ts), access re-checks
+ * (`socket-access`), the bot agents' side (`bot-sessions`), then one socket's life
+ * (`socket-lifecycle`). The hub is the transport, so it alone holds the whole event
  * `bus` (the domain modules only listen on `ctx.events` and emit in their transactions): it relays
  * the bus between nodes and announces what time alone changed (a grant run out).
  */
@@ -63,13 +64,12 @@ export function createRealtimeHub(
     redis,
     cluster,
   );
-  const recorder = new ActivityRecorder(ctx);
   const botEvents = new BotEventRecorder(ctx);
   const presence = new BotPresence({
     bots,
     store,
     fanOut,
-    recorder,
+    activity: ctx.activity,
     events: botEvents,
     refuse,
     log: ctx.log,
@@ -109,8 +109,7 @@ export function createRealtimeHub(
     presence.close();
     stopRelay();
     closeSocketServer(io);
-    // The app's shutdown writes what the history buffered, and waits for the bots' timelines.
-    await recorder.flush();
+    // The app writes the activity buffered once this returns (app.ts); the bots' timelines here.
     await botEvents.settled();
     await store.close();
   };
@@ -119,7 +118,6 @@ export function createRealtimeHub(
     live: {
       onlineBots: () => store.list(),
       botState: (hwid) => store.get(hwid),
-      pendingHistory: (userId, hwid) => recorder.pendingFor(userId, hwid),
       kickBot: (hwid) => botSessions.kick(hwid),
       connectedViewers: () => listViewers(io, cluster.isDegraded()),
     },
@@ -128,7 +126,6 @@ export function createRealtimeHub(
       redis,
       fanOut,
       presence,
-      recorder,
       access,
       viewports,
       audience,
@@ -186,6 +183,7 @@ function deliveryParts(
     isCurrent: (state) => bots.isCurrent(state),
     isDegraded: cluster.isDegraded,
     isOverloaded: () => ctx.load.isOverloaded,
+    pendingMinutes: (userId, hwid) => ctx.activity.pendingFor(userId, hwid),
     sendToPeers: (peers, count, states) => io.serverSideEmit('botStates', peers, count, states),
   });
   return { store, audience, metrics, refuse: refuserCounting(metrics), bots, viewports, fanOut };

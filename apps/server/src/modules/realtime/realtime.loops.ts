@@ -1,7 +1,6 @@
 import type { RealtimeConfig } from '../../config.ts';
 import type { BackgroundLoop } from '../../core/background.ts';
 import type { RedisConnection } from '../../core/redis.ts';
-import type { ActivityRecorder } from '../bots/index.ts';
 import type { Audience } from './audience.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotLogRelay } from './bot-log-relay.ts';
@@ -20,7 +19,6 @@ interface LoopParts {
   redis: RedisConnection | undefined;
   fanOut: BotFanOut;
   presence: BotPresence;
-  recorder: ActivityRecorder;
   access: SocketAccess;
   viewports: MapViewports;
   audience: Audience;
@@ -51,11 +49,6 @@ export function realtimeLoops(parts: LoopParts): BackgroundLoop[] {
         metrics.silentBots.inc(await presence.sweepSilent());
         if (redis?.isReady()) metrics.reapedBots.inc(await presence.reapOrphans());
       },
-    },
-    {
-      name: 'écriture de l’historique des bots',
-      everyMs: config.historyFlushMs,
-      run: () => parts.recorder.flush({ all: false }),
     },
     {
       name: 'expiration des sessions',

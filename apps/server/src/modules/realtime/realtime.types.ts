@@ -45,8 +45,11 @@ export interface AnnouncedViewport {
 }
 
 type IncomingEvents = { [K in keyof ClientToServerEvents]: (payload: unknown, ack?: unknown) => void };
-/** Who the states a node sends its peers are for: a bot's watchers, or the staff's fleet feed. */
-export type PeerAudience = 'watchers' | 'staff';
+/**
+ * What a node sends its peers for their sockets: states for a bot's watchers or the staff's fleet
+ * feed, or the bots' unwritten minutes for their watchers (`minutes`, decision 013).
+ */
+export type PeerAudience = 'watchers' | 'staff' | 'minutes';
 
 /** Events between nodes (Socket.IO `serverSideEmit`). */
 interface InterNodeEvents {
@@ -55,7 +58,7 @@ interface InterNodeEvents {
   mapViewports: (entries: AnnouncedViewport[]) => void;
   /** A socket of the sending node joined `room` (`ClusterAudience`). */
   watching: (room: string) => void;
-  /** `count` bot states (JSON bytes, `BotFanOut`) for the receiving node's watchers or staff. */
+  /** `count` bot states or minute updates (JSON bytes, `BotFanOut`) for the receiving node's sockets. */
   botStates: (audience: PeerAudience, count: number, states: Uint8Array) => void;
 }
 export type HubServer = Server<IncomingEvents, ServerToClientEvents, InterNodeEvents, SocketData>;

@@ -1,4 +1,4 @@
-import { type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
+import { type BotHistoryPoint, type BotState, type BotStatus, SOCKET_EVENTS } from '@bot/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { applyCommandUpdate, liveKeys, setConnection } from './live-keys.ts';
 import type { LiveConnectionState, SocketClient } from './socket-client.ts';
@@ -49,7 +49,25 @@ export function diffBotStates(
   return events;
 }
 
-/** Watches one bot: its socket writes the state, the connection state and the event log to the cache. */
+/**
+ * `points` with each of `pushed` in place of the point of its minute and account: a pushed point is
+ * that minute's whole total so far, so it replaces, never adds (the GET or an earlier push may
+ * already have counted part of it; docs/decisions/013-commands-and-history-paths.md).
+ */
+export function replaceMinutes(
+  points: readonly BotHistoryPoint[],
+  pushed: readonly BotHistoryPoint[],
+): BotHistoryPoint[] {
+  const keyOf = (point: BotHistoryPoint) => `${point.minute}\u0000${point.account}`;
+  const byKey = new Map(points.map((point) => [keyOf(point), point]));
+  for (const point of pushed) byKey.set(keyOf(point), point);
+  return [...byKey.values()];
+}
+
+/**
+ * Watches one bot: its socket writes the state, the connection state, the event log and the
+ * minutes not written yet (the owner's chart) to the cache.
+ */
 export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: string | null | undefined) {
   if (!hwid) {
     client.connectToHwid(hwid, { onUpdate: () => undefined });
@@ -87,6 +105,12 @@ export function watchBot(queryClient: QueryClient, client: SocketClient, hwid: s
   // A command's new state replaces the one listed (a new command goes first).
   socket.on(SOCKET_EVENTS.botCommandUpdate, (command) => {
     if (command.hwid === hwid) applyCommandUpdate(queryClient, command);
+  });
+  socket.on(SOCKET_EVENTS.botHistory, (update) => {
+    if (update.hwid !== hwid) return;
+    queryClient.setQueryData<BotHistoryPoint[]>(liveKeys.botMinutes(hwid), (old = []) =>
+      replaceMinutes(old, update.points),
+    );
   });
   return () => {
     client.disconnectHwid(hwid);

@@ -8,6 +8,8 @@ export const liveKeys = {
   bot: (hwid: string) => ['live', 'bot', hwid] as const,
   /** Connection state of the socket watching one bot. */
   botConnection: (hwid: string) => ['live', 'bot', hwid, 'connection'] as const,
+  /** One bot's minutes not written yet, as its socket pushed them (`bot_history`), by minute and account. */
+  botMinutes: (hwid: string) => ['live', 'bot', hwid, 'minutes'] as const,
   /** Events seen live for one bot (status changes, connections), newest first. */
   botEvents: (hwid: string) => ['live', 'bot', hwid, 'events'] as const,
   /** Remote commands to one bot (GET /me/bot/commands, then every `bot_command_update`), newest first. */

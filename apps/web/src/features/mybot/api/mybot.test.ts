@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { replaceMinutes } from '../../../lib/socket/bot-cache.ts';
 import { HOUR_MS, hourlySeries } from './mybot.ts';
 
 describe('hourlySeries', () => {
@@ -28,5 +29,28 @@ describe('hourlySeries', () => {
     expect(series.treasures.at(-1)).toBe(2);
     expect(series.gathered[0]).toBe(7);
     expect(series.gathered.reduce((a, b) => a + b, 0)).toBe(17);
+  });
+});
+
+describe('replaceMinutes', () => {
+  const point = (minute: string, account: string, gathered: number) => ({
+    minute,
+    account,
+    gathered,
+    treasures: 0,
+    kamas: 0,
+    xp: 0,
+  });
+
+  it('puts a pushed minute in place of the one read (a total, never added), keeps the others, adds new ones', () => {
+    const read = [point('2026-01-02T10:05:00Z', 'a', 4), point('2026-01-02T10:05:00Z', 'b', 1)];
+    const pushed = [point('2026-01-02T10:05:00Z', 'a', 9), point('2026-01-02T10:06:00Z', 'a', 2)];
+    expect(replaceMinutes(read, pushed)).toEqual([
+      point('2026-01-02T10:05:00Z', 'a', 9),
+      point('2026-01-02T10:05:00Z', 'b', 1),
+      point('2026-01-02T10:06:00Z', 'a', 2),
+    ]);
+    // The same push twice changes nothing.
+    expect(replaceMinutes(replaceMinutes(read, pushed), pushed)).toEqual(replaceMinutes(read, pushed));
   });
 });

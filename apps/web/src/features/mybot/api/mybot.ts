@@ -9,8 +9,7 @@ export const myBotQuery = queryOptions({
   queryKey: myBotKeys.bot,
   queryFn: async () =>
     (await api.get('/me/bot', { schema: myBotAnswer, fallback: 'Impossible de charger votre bot.' })).data,
-  // The charts move by the minute; the live state comes from the socket.
-  refetchInterval: 60_000,
+  // Read once: the live state and the chart's minutes come from the socket (decision 013).
 });
 
 export const HOUR_MS = 3_600_000;

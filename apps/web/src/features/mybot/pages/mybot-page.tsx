@@ -1,4 +1,4 @@
-import type { BotState } from '@bot/contracts';
+import type { BotHistoryPoint, BotState } from '@bot/contracts';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -6,7 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { BarChart } from '../../../components/bar-chart.tsx';
 import { LiveOfflineBanner } from '../../../components/live-offline-banner.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -18,6 +18,7 @@ import {
   type LiveConnectionState,
   type LiveEvent,
   liveKeys,
+  replaceMinutes,
   socketClient,
   watchBot,
 } from '../../../lib/socket/index.ts';
@@ -35,6 +36,7 @@ import { EventLog } from '../components/event-log.tsx';
 import { FirstRunGuide } from '../components/first-run-guide.tsx';
 
 const NO_EVENTS: LiveEvent[] = [];
+const NO_MINUTES: BotHistoryPoint[] = [];
 
 const CONNECTION_LABELS: Record<LiveConnectionState, string> = {
   reconnecting: 'Reconnexion au direct…',
@@ -65,7 +67,8 @@ export default function MyBotPage() {
   const queryClient = useQueryClient();
   const bot = useQuery({
     ...myBotQuery,
-    refetchInterval: (query) => (query.state.data?.hwid ? 60_000 : 5_000),
+    // Bound, the chart follows the socket (`bot_history`); not yet, the page waits for the bot to bind.
+    refetchInterval: (query) => (query.state.data?.hwid ? false : 5_000),
   });
   const hwid = bot.data?.hwid ?? null;
   const storedHwid = useAuthStore((state) => state.user?.hwid ?? null);
@@ -89,11 +92,17 @@ export default function MyBotPage() {
   const liveState = useLiveData<BotState | null>(liveKeys.bot(hwid ?? 'none'), null);
   const connection = useLiveData<LiveConnectionState>(liveKeys.botConnection(hwid ?? 'none'), 'connecting');
   const events = useLiveData<LiveEvent[]>(liveKeys.botEvents(hwid ?? 'none'), NO_EVENTS);
+  const minutes = useLiveData<BotHistoryPoint[]>(liveKeys.botMinutes(hwid ?? 'none'), NO_MINUTES);
+  useRefetchAfterReconnection(connection, async () => {
+    // Minutes written while the socket was away were never pushed, and a pushed one may have grown.
+    await bot.refetch();
+    if (hwid) queryClient.setQueryData(liveKeys.botMinutes(hwid), NO_MINUTES);
+  });
   const state = liveState ?? bot.data?.state ?? null;
   // Paused or not, as far as the live connection tells (undefined: offline or not known now).
   const paused = connection === 'connected' && state?.online ? state.paused === true : undefined;
   const history = bot.data?.history;
-  const series = useMemo(() => hourlySeries(history ?? []), [history]);
+  const series = useMemo(() => hourlySeries(replaceMinutes(history ?? [], minutes)), [history, minutes]);
   const isFirstRun = bot.data !== undefined && !hwid && (history?.length ?? 0) === 0;
   // The checklist stays once shown: its last step turns green when the bot connects, until put away.
   const [isChecklistShown, setIsChecklistShown] = useState(false);
@@ -219,4 +228,18 @@ export default function MyBotPage() {
       </Box>
     </>
   );
+}
+
+/** Runs `refetch` each time the live connection comes back after it was lost (not when it first opens). */
+function useRefetchAfterReconnection(connection: LiveConnectionState, refetch: () => Promise<void>) {
+  const wasLost = useRef(false);
+  const latest = useRef(refetch);
+  latest.current = refetch;
+  useEffect(() => {
+    if (connection === 'reconnecting') wasLost.current = true;
+    else if (connection === 'connected' && wasLost.current) {
+      wasLost.current = false;
+      void latest.current();
+    }
+  }, [connection]);
 }
