@@ -45,6 +45,25 @@ describe('bot_update is answered', () => {
     expect((status as { details: { path: string }[] }).details[0]?.path).toBe('accounts.0.status');
   });
 
+  it('names an account off the owner’s whitelist, dropped from a report whose others are kept', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const kept = account(owner.accounts[0] as string);
+    const answer = await send(socket, 'bot_update', { accounts: [kept, account('hors-liste')] });
+    expect(answer).toMatchObject({
+      ok: false,
+      code: 'WHITELIST_ACCOUNT_UNKNOWN',
+      details: { account: 'hors-liste' },
+    });
+    const seen = await apiClient(server)<{ data: { state: { accounts: { name: string }[] } } }>(
+      'GET',
+      '/me/bot',
+      undefined,
+      owner.token,
+    );
+    expect(seen.body.data.state.accounts.map((reported) => reported.name)).toEqual([kept.name]);
+  });
+
   it('says RATE_LIMITED for a report past the socket’s rate', async () => {
     const owner = await createBotOwner(server);
     const { socket } = await connectBot(owner);

@@ -95,10 +95,13 @@ export class BotPresence {
     this.deps.fanOut.countChanged();
   }
 
-  /** A validated report from a bot socket of this node. */
-  report(socket: HubSocket, report: BotReport): void {
+  /**
+   * A validated report from a bot socket of this node; answers the accounts it named that the
+   * owner's whitelist does not hold (dropped from the state: decision 923).
+   */
+  report(socket: HubSocket, report: BotReport): readonly string[] {
     const connection = this.connectionOf(socket);
-    if (!connection) return;
+    if (!connection) return NONE;
     const now = Date.now();
     connection.lastSeenAt = now;
     const accounts = report.accounts.filter((account) =>
@@ -123,6 +126,8 @@ export class BotPresence {
     else if (state.paused !== undefined) delete state.paused;
     this.unsaved.add(connection);
     this.deps.fanOut.publish(state);
+    if (accounts.length === report.accounts.length) return NONE;
+    return report.accounts.filter((account) => !accounts.includes(account)).map((account) => account.name);
   }
 
   /** True when the socket is the bot connection this node holds. */
@@ -252,6 +257,8 @@ export class BotPresence {
     return 2 * (await this.deps.offlineTimeoutMs()) + 5_000;
   }
 }
+
+const NONE: readonly string[] = [];
 
 const STATUS_NAMES = new Map<string, BotStatus>(BOT_STATUSES.map((status) => [status, status]));
 

@@ -58,7 +58,9 @@ export class BotSessions {
       return invalid(parsed.error);
     }
     metrics.updatesIn.inc();
-    presence.report(socket, parsed.data);
+    const outside = presence.report(socket, parsed.data);
+    // The others are kept: only these accounts are dropped (the owner's whitelist changed).
+    if (outside.length > 0) return refused('WHITELIST_ACCOUNT_UNKNOWN', { account: outside.join(', ') });
     return ACCEPTED;
   }
 
