@@ -1,7 +1,9 @@
 """The agent's log, streamed to the platform only while someone reads its journal (decision 209)."""
 
+import itertools
 import sys
 import threading
+import uuid
 from collections import deque
 from datetime import datetime, timezone
 
@@ -23,9 +25,17 @@ class AgentLog:
         self.queue = []
         self.streaming = False
         self.lock = threading.Lock()
+        # A line's id is unique on this PC across runs: a line sent again is kept once (docs/protocol.md).
+        self.run_id = uuid.uuid4().hex[:8]
+        self.seq = itertools.count(1)
 
     def write(self, level, message):
-        line = {"level": level, "time": now_iso(), "message": message[:LOG_MESSAGE_MAX_CHARS]}
+        line = {
+            "id": f"{self.run_id}-{next(self.seq)}",
+            "level": level,
+            "time": now_iso(),
+            "message": message[:LOG_MESSAGE_MAX_CHARS],
+        }
         print(f"[{level}] {message}", file=sys.stderr, flush=True)
         with self.lock:
             self.ring.append(line)

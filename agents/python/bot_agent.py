@@ -166,10 +166,20 @@ class Agent:
         if sio is None or not self.authenticated:
             return False
         try:
-            sio.emit(event, payload, callback=callback)
+            sio.emit(event, payload, callback=callback or self.answer_of(event))
         except socketio.exceptions.SocketIOError:
             return False  # the connection closed under us: the run loop reconnects
         return True
+
+    def answer_of(self, event):
+        """The server answers each message: a refusal names what it refused, printed (docs/protocol.md)."""
+
+        def answered(answer=None):
+            if isinstance(answer, dict) and answer.get("ok") is False:
+                refusal = f"[refus] {event} : {answer.get('code')} {answer.get('error')}"
+                print(refusal, file=sys.stderr, flush=True)
+
+        return answered
 
     def new_socket(self):
         # The library's own reconnection is off: it does not reconnect after a server-side close.

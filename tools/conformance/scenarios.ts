@@ -8,6 +8,7 @@ import {
   publishBuild,
   revokeLeaseKey,
   setMinimumVersion,
+  unlistAccount,
   withdrawBuild,
 } from './staff-actions.ts';
 
@@ -101,6 +102,22 @@ export const SCENARIOS: ConformanceScenario[] = [
       } finally {
         journal.close();
       }
+    },
+  },
+  {
+    id: 'refused-message',
+    title: 'message refusé : l’agent affiche ce que le serveur a refusé et continue',
+    async run({ bench, start }) {
+      const agent = await start();
+      await ownerSeesOnline(bench, agent.owner);
+      // Its account leaves the whitelist: its next report names it, and the server answers so.
+      await unlistAccount(bench, agent.owner);
+      await waitUntil(
+        () => agent.output().includes('WHITELIST_ACCOUNT_UNKNOWN'),
+        'l’agent affiche le refus de son rapport (WHITELIST_ACCOUNT_UNKNOWN)',
+        15_000,
+      );
+      if (agent.hasExited()) throw new Error('l’agent s’est arrêté après un message refusé');
     },
   },
   {

@@ -29,6 +29,9 @@ function exit(error: Error): never {
 
 client.on('fatal', exit);
 client.on('error', (error) => console.error(`[warn] ${error.message}`));
+client.on('refused', (refusal) =>
+  console.error(`[refus] ${refusal.event} : ${refusal.code} ${refusal.error}`),
+);
 client.on('updateAvailable', (update) => {
   if (!update.rollback) return;
   client.downloadUpdate().then(

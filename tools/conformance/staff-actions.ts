@@ -128,3 +128,17 @@ export async function downloadsOf(bench: ConformanceBench, release: Release): Pr
   const list = await call<{ data: Release[] }>('GET', '/admin/releases?pageSize=100', undefined, staff.token);
   return list.body.data.find((entry) => entry.id === release.id)?.downloads ?? 0;
 }
+
+/** The owner takes the agent's game account off the whitelist (`DELETE /me/whitelist/:id`). */
+export async function unlistAccount(bench: ConformanceBench, owner: KitOwner): Promise<void> {
+  const listed = await bench.call<{ data: { id: string; name: string }[] }>(
+    'GET',
+    '/me/whitelist',
+    undefined,
+    owner.token,
+  );
+  const entry = listed.body.data.find((kept) => kept.name === owner.account);
+  const removed = await bench.call('DELETE', `/me/whitelist/${entry?.id}`, undefined, owner.token);
+  if (removed.status !== 204)
+    throw new Error(`retrait de la liste blanche refusé : ${JSON.stringify(removed.body)}`);
+}
