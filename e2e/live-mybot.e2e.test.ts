@@ -40,9 +40,11 @@ describe('/account/mybot live', () => {
       // Make sure the tick changed something visible: force a distinct position.
       const first = report.accounts[0]!;
       const x = ((first.position.x + 7 + round) % 40) - 1;
+      // A thousand more gathered each round: the chart's total follows without a reload (bot_history).
+      const stats = { ...first.stats, gathered: 1_000 * (round + 1) };
       report = {
         ...report,
-        accounts: [{ ...first, position: { ...first.position, x } }, ...report.accounts.slice(1)],
+        accounts: [{ ...first, stats, position: { ...first.position, x } }, ...report.accounts.slice(1)],
       };
       bot.client.report(report);
       const row = page.getByTestId(`mybot-account-${first.name}`);
@@ -54,6 +56,10 @@ describe('/account/mybot live', () => {
         .locator(`[data-testid="mybot-account-${first.name}"][data-status="${first.status}"]`)
         .waitFor({ timeout: 2_000 });
     }
+    // The chart's minutes come over the socket: no reload, no minute-long poll (decision 013).
+    const gathered = async () =>
+      Number((await page.getByTestId('chart-gathered-total').textContent())?.replace(/\D/g, ''));
+    await expect.poll(gathered, { timeout: 3_000 }).toBeGreaterThanOrEqual(2_000);
     await page.getByTestId('mybot-events').waitFor();
     if (process.env.LIVE_SCREENSHOTS) await page.screenshot({ path: '/tmp/live-mybot.png', fullPage: true });
 
