@@ -11,6 +11,7 @@ import {
   newHwid,
   type TestSocket,
   waitFor,
+  whitelist,
 } from '../helpers/realtime.ts';
 
 /**
