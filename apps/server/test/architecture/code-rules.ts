@@ -4,7 +4,7 @@ import ts from 'typescript';
 /**
  * The server's layering rules, read by the TypeScript compiler rather than by patterns: imports are
  * resolved to files (aliases, namespaces, `export … from`, dynamic `import()` and type imports
- * alike) and every table reference is resolved to the `pgTable` it names, however it is written.
+ * alike) and a table is known by its type (drizzle's), however it is named, re-exported or wrapped.
  */
 export interface Layout {
   /** The server's `src` folder. */
@@ -79,87 +79,157 @@ export function sourceFiles(program: ts.Program, layout: Layout): ts.SourceFile[
     .filter((file) => file.fileName.startsWith(layout.source) && isProduction(file.fileName));
 }
 
-/** The symbol an identifier stands for, through import aliases. */
-export function resolvedSymbol(checker: ts.TypeChecker, identifier: ts.Identifier): ts.Symbol | undefined {
-  const symbol = checker.getSymbolAtLocation(identifier);
+/** The symbol an import stands for, or the symbol itself. */
+function aliased(checker: ts.TypeChecker, symbol: ts.Symbol | undefined): ts.Symbol | undefined {
   return symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
 
+/** A namespace import (`import * as outbox`), whose members are the module's own functions. */
+function isNamespace(symbol: ts.Symbol | undefined): boolean {
+  return symbol?.declarations?.some(ts.isNamespaceImport) ?? false;
+}
+
 /**
- * The file declaring the `pgTable(...)` an expression stands for, or undefined: a name (imported
- * under any alias) or a namespace import's member (`t.users`). Only names are resolved, never types:
- * a column such as `users.id` is not a table and costs no type inference.
+ * The SQL name of the table a type is, or undefined: drizzle's tables carry `_: { brand: 'Table',
+ * name }` in their type, however the value was named, re-exported or wrapped (`tables.users`).
  */
-function tableDeclaredBy(checker: ts.TypeChecker, expression: ts.Expression): string | undefined {
-  let symbol: ts.Symbol | undefined;
-  if (ts.isIdentifier(expression)) symbol = resolvedSymbol(checker, expression);
-  else if (ts.isPropertyAccessExpression(expression) && ts.isIdentifier(expression.expression)) {
-    const namespace = resolvedSymbol(checker, expression.expression);
-    if (namespace && namespace.flags & ts.SymbolFlags.Module) {
-      const member = checker
-        .getExportsOfModule(namespace)
-        .find((entry) => entry.name === expression.name.text);
-      symbol = member && member.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(member) : member;
+function tableNameOf(checker: ts.TypeChecker, type: ts.Type): string | undefined {
+  const meta = type.getProperty('_');
+  if (!meta) return undefined;
+  const metaType = checker.getTypeOfSymbol(meta);
+  const brand = metaType.getProperty('brand');
+  const name = metaType.getProperty('name');
+  if (!brand || !name) return undefined;
+  const brandType = checker.getTypeOfSymbol(brand);
+  const nameType = checker.getTypeOfSymbol(name);
+  const isTable = brandType.isStringLiteral() && brandType.value === 'Table';
+  return isTable && nameType.isStringLiteral() ? nameType.value : undefined;
+}
+
+/**
+ * Which module declares each table, by SQL name: the module whose file creates it, a top-level
+ * constant initialised by a call (`pgTable(...)`) whose type is a table. A name given to a table
+ * elsewhere (`export const accounts = users`) creates nothing.
+ */
+function tableOwners(checker: ts.TypeChecker, program: ts.Program, layout: Layout): Map<string, Module> {
+  const owners = new Map<string, Module>();
+  for (const file of sourceFiles(program, layout))
+    for (const statement of file.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        if (!declaration.initializer || !ts.isCallExpression(declaration.initializer)) continue;
+        const name = tableNameOf(checker, checker.getTypeAtLocation(declaration.name));
+        if (name) owners.set(name, moduleOf(layout, file.fileName));
+      }
     }
-  }
-  const declaration = symbol?.valueDeclaration;
-  if (!declaration || !ts.isVariableDeclaration(declaration) || !declaration.initializer) return undefined;
-  const initializer = declaration.initializer;
-  const isTable =
-    ts.isCallExpression(initializer) &&
-    ts.isIdentifier(initializer.expression) &&
-    initializer.expression.text === 'pgTable';
-  return isTable ? declaration.getSourceFile().fileName : undefined;
+  return owners;
 }
 
 const WRITE_METHODS = new Set(['insert', 'update', 'delete']);
 const RAW_WRITE = /\b(insert\s+into|update|delete\s+from)\s*$/i;
+/** A write naming its table in the SQL text itself (`delete from users`, `update "users"`). */
+const RAW_WRITE_OF = /\b(?:insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?/gi;
+
+/** The text of a string literal or of a template's literal parts, where SQL could name a table. */
+function literalText(node: ts.Node): string | undefined {
+  return ts.isStringLiteral(node) ||
+    ts.isNoSubstitutionTemplateLiteral(node) ||
+    ts.isTemplateHead(node) ||
+    ts.isTemplateMiddle(node) ||
+    ts.isTemplateTail(node)
+    ? node.text
+    : undefined;
+}
 
 /**
  * Every write of a table from outside the module that declares it: drizzle's `.insert/.update/.delete`,
- * raw SQL naming the table object (`update ${table}`), and a table handed to any function (a helper
- * that writes what it is given). A module may hand its own tables to `core/`.
+ * raw SQL naming the table object (`update ${table}`) or the table itself (`delete from users`), and
+ * a table handed to any function of ours (a helper that writes what it is given). A table is known
+ * by its type, not its name, so an alias, a re-export under another name or a table wrapped in an
+ * object is seen. A module may hand its own tables to `core/`.
  */
 export function writesOutsideOwner(program: ts.Program, layout: Layout): string[] {
   const checker = program.getTypeChecker();
+  const owners = tableOwners(checker, program, layout);
   const shown = (file: string) => relative(layout.source, file).split(sep).join('/');
   const found: string[] = [];
   // A function of ours (not drizzle's `from`, `eq`, joins…) may write whatever table it is handed.
-  const isOwnFunction = (call: ts.CallExpression) =>
-    checker.getResolvedSignature(call)?.declaration?.getSourceFile().fileName.startsWith(layout.source) ??
-    false;
+  // Its name tells (`claim(t)`, `outbox.claim(t)` through a namespace import): resolving a method's
+  // object (a query builder's chain) would cost a type inference per call.
+  const isOwnFunction = (call: ts.CallExpression) => {
+    const callee = call.expression;
+    const name =
+      ts.isIdentifier(callee) ||
+      (ts.isPropertyAccessExpression(callee) &&
+        ts.isIdentifier(callee.expression) &&
+        isNamespace(checker.getSymbolAtLocation(callee.expression)))
+        ? callee
+        : undefined;
+    const symbol = name && aliased(checker, checker.getSymbolAtLocation(name));
+    return (
+      symbol?.declarations?.some((declaration) =>
+        declaration.getSourceFile().fileName.startsWith(layout.source),
+      ) ?? false
+    );
+  };
+  // Only names and members can stand for a table: other expressions cost no type inference.
+  const tableOf = (expression: ts.Expression) =>
+    ts.isIdentifier(expression) ||
+    ts.isPropertyAccessExpression(expression) ||
+    ts.isElementAccessExpression(expression)
+      ? tableNameOf(checker, checker.getTypeAtLocation(expression))
+      : undefined;
+  // A table lives at a module's top level: an argument that is a local or a parameter (most are)
+  // is not typed, which keeps the rule to seconds over the server.
+  const isModuleLevel = (argument: ts.Expression): boolean => {
+    let root = argument;
+    while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = root.expression;
+    const symbol = ts.isIdentifier(root) ? checker.getSymbolAtLocation(root) : undefined;
+    return (
+      symbol?.declarations?.some(
+        (declaration) =>
+          ts.isImportSpecifier(declaration) ||
+          ts.isNamespaceImport(declaration) ||
+          (ts.isVariableDeclaration(declaration) && ts.isSourceFile(declaration.parent.parent.parent)),
+      ) ?? false
+    );
+  };
   for (const file of sourceFiles(program, layout)) {
     const caller = moduleOf(layout, file.fileName);
-    const foreignTable = (table: ts.Expression) => {
-      const owner = tableDeclaredBy(checker, table);
-      return owner && moduleOf(layout, owner) !== caller ? owner : undefined;
+    const foreignOwner = (table: string | undefined) => {
+      const owner = table === undefined ? undefined : owners.get(table);
+      return owner && owner !== caller ? owner : undefined;
     };
-    const report = (node: ts.Node, how: string, table: ts.Expression) => {
-      const owner = foreignTable(table);
-      if (!owner) return;
+    const report = (node: ts.Node, how: string, what: string, owner: Module) => {
       const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-      found.push(
-        `${shown(file.fileName)}:${line}: ${how} ${table.getText()} (owned by ${moduleOf(layout, owner)})`,
-      );
+      found.push(`${shown(file.fileName)}:${line}: ${how} ${what} (owned by ${owner})`);
+    };
+    const reportTable = (node: ts.Node, how: string, table: ts.Expression) => {
+      const owner = foreignOwner(tableOf(table));
+      if (owner) report(node, how, table.getText(), owner);
     };
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node)) {
         const callee = node.expression;
         const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
         const [first] = node.arguments;
-        if (method && WRITE_METHODS.has(method) && first) report(node, method, first);
+        if (method && WRITE_METHODS.has(method) && first) reportTable(node, method, first);
         else {
-          const handed = node.arguments.filter((argument) => foreignTable(argument));
-          if (handed.length > 0 && isOwnFunction(node))
-            for (const argument of handed) report(node, 'hands', argument);
+          const handed = isOwnFunction(node) ? node.arguments.filter(isModuleLevel) : [];
+          for (const argument of handed) reportTable(node, 'hands', argument);
         }
       }
       if (ts.isTemplateExpression(node)) {
         let before = node.head.text;
         for (const span of node.templateSpans) {
-          if (RAW_WRITE.test(before)) report(node, 'raw SQL write of', span.expression);
+          if (RAW_WRITE.test(before)) reportTable(node, 'raw SQL write of', span.expression);
           before = span.literal.text;
         }
+      }
+      const text = literalText(node);
+      for (const [, table] of text === undefined ? [] : text.matchAll(RAW_WRITE_OF)) {
+        const owner = foreignOwner(table?.toLowerCase());
+        if (owner && table) report(node, 'raw SQL write of', table, owner);
       }
       ts.forEachChild(node, visit);
     };

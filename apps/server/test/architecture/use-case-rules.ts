@@ -1,11 +1,18 @@
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
-import { type Layout, resolvedSymbol, sourceFiles } from './code-rules.ts';
+import { type Layout, sourceFiles } from './code-rules.ts';
+
+/** The framework's types a function of the HTTP layer receives (a plugin, a hook, a handler, a helper). */
+const HTTP_TYPES = new Set(['FastifyInstance', 'FastifyRequest', 'FastifyReply']);
 
 /**
- * The use-case rules of docs/architecture.md, read by the compiler: every service takes the context
- * (no parameter typed with the database handles of `db/client.ts`), and route files neither touch
- * the context's database nor emit events (they parse, call a use case and shape the answer).
+ * The use-case rules of docs/architecture.md, read by the compiler: every service takes the context,
+ * never a database handle (a parameter whose type is the context's `db`, however it is written:
+ * `DbOrTx`, an alias, `AppContext['db']`); and the HTTP layer (any function receiving Fastify's
+ * instance, a request or a reply, and what it encloses: routes, hooks, plugins, whatever their file
+ * is called) neither reads the context's database nor emits an event: it parses, calls a use case
+ * and shapes the answer. `app.ctx`, a `RouteContext`, already refuses both at compile time; this
+ * sees what a cast, `contextOf(app)` or a transaction opened in a handler would let through.
  * Symbols are resolved, so an alias, a destructured `{ db }` or a `ctx['db']` is seen as well.
  */
 export function useCaseViolations(program: ts.Program, layout: Layout): string[] {
@@ -19,6 +26,20 @@ export function useCaseViolations(program: ts.Program, layout: Layout): string[]
     symbol?.name === 'db' && declaredIn(symbol, 'src/context.ts');
   const isEventEmit = (symbol: ts.Symbol | undefined) =>
     symbol?.name === 'emit' && declaredIn(symbol, 'src/core/events.ts');
+  const databaseHandle = databaseHandleOf(checker, program, layout);
+  const isDatabaseHandle = (type: ts.Type) =>
+    databaseHandle !== undefined &&
+    !(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) &&
+    checker.isTypeAssignableTo(type, databaseHandle);
+  const isHttpFunction = (node: ts.Node) =>
+    ts.isFunctionLike(node) &&
+    node.parameters.some((parameter) => {
+      const symbol = checker.getTypeAtLocation(parameter).getSymbol();
+      const isFastify = symbol?.declarations?.some((declaration) =>
+        declaration.getSourceFile().fileName.includes('/node_modules/fastify/'),
+      );
+      return symbol !== undefined && HTTP_TYPES.has(symbol.name) && isFastify === true;
+    });
 
   /** The member a `.name`, `['name']` or destructured `{ name }` reads. */
   const memberRead = (node: ts.Node): ts.Symbol | undefined => {
@@ -33,23 +54,29 @@ export function useCaseViolations(program: ts.Program, layout: Layout): string[]
   for (const file of sourceFiles(program, layout)) {
     const where = relative(layout.source, file.fileName).split(sep);
     const isService = where[0] === 'modules' || where[0] === 'cli';
-    // The health probe (core/health.routes.ts) checks the database itself: it is no use case.
-    const isRoutes = where[0] === 'modules' && file.fileName.endsWith('.routes.ts');
-    const visit = (node: ts.Node) => {
-      if (isService && ts.isParameter(node) && node.type && ts.isTypeReferenceNode(node.type)) {
-        const type = node.type.typeName;
-        const symbol = ts.isIdentifier(type) ? resolvedSymbol(checker, type) : undefined;
-        if (declaredIn(symbol, 'src/db/client.ts'))
-          found.push(`${shown(file, node)}: takes a ${symbol?.name} (services take the context)`);
-      }
-      if (isRoutes) {
+    const visit = (node: ts.Node, isHttp: boolean) => {
+      if (isService && ts.isParameter(node) && node.type && isDatabaseHandle(checker.getTypeAtLocation(node)))
+        found.push(`${shown(file, node)}: takes a database handle (services take the context)`);
+      if (isHttp) {
         const member = memberRead(node);
-        if (isContextDb(member)) found.push(`${shown(file, node)}: a route reaches the database`);
-        if (isEventEmit(member)) found.push(`${shown(file, node)}: a route emits an event`);
+        if (isContextDb(member)) found.push(`${shown(file, node)}: the HTTP layer reaches the database`);
+        if (isEventEmit(member)) found.push(`${shown(file, node)}: the HTTP layer emits an event`);
       }
-      ts.forEachChild(node, visit);
+      const isHttpInside = isHttp || isHttpFunction(node);
+      ts.forEachChild(node, (child) => visit(child, isHttpInside));
     };
-    visit(file);
+    visit(file, false);
   }
   return found;
+}
+
+/** The type of the context's `db` (`AppContext['db']`): what a database handle is assignable to. */
+function databaseHandleOf(checker: ts.TypeChecker, program: ts.Program, layout: Layout): ts.Type | undefined {
+  const context = program.getSourceFile(join(layout.source, 'context.ts'));
+  const declaration = context?.statements.find(
+    (statement): statement is ts.InterfaceDeclaration =>
+      ts.isInterfaceDeclaration(statement) && statement.name.text === 'AppContext',
+  );
+  const db = declaration && checker.getTypeAtLocation(declaration.name).getProperty('db');
+  return db && checker.getTypeOfSymbol(db);
 }
