@@ -12,6 +12,7 @@ import {
   account,
   connectAndAuthenticate,
   createBotOwner,
+  newHwid,
   type TestSocket,
   waitFor,
 } from '../helpers/realtime.ts';
@@ -141,6 +142,35 @@ describe('the answers leak nothing', () => {
       victim.token,
     );
     expect(list.body.data.find((kept) => kept.id === command.id)?.state).toBe('sent');
+  });
+});
+
+describe('a report naming game accounts off the whitelist', () => {
+  it('another customer’s whitelisted account is answered exactly like a made-up one, naming only what was sent', async () => {
+    const tag = newHwid().slice(-6);
+    const victim = await createBotOwner(server, { accounts: [`victim-${tag}`] });
+    expect(victim.accounts).toHaveLength(1);
+    const attacker = await createBotOwner(server, { accounts: [`mine-${tag}`] });
+    const socket = await agentOf(attacker);
+    const probe = async (name: string) => {
+      const answer = await send(socket, 'bot_update', { accounts: [account(`mine-${tag}`), account(name)] });
+      // One report a quarter second at most: the next one is not throttled.
+      await vi.waitFor(async () => {
+        const seen = await send(socket, 'bot_update', { accounts: [account(`mine-${tag}`)] });
+        expect(seen).toEqual({ ok: true });
+      });
+      return answer;
+    };
+    const theirs = await probe(`victim-${tag}`);
+    const madeUp = await probe(`nobody-${tag}`);
+    expect(theirs).toMatchObject({ ok: false, code: 'WHITELIST_ACCOUNT_UNKNOWN' });
+    expect(JSON.stringify(theirs).replaceAll(`victim-${tag}`, 'X')).toBe(
+      JSON.stringify(madeUp).replaceAll(`nobody-${tag}`, 'X'),
+    );
+    const text = JSON.stringify(theirs);
+    expect(text).not.toContain(victim.user.username);
+    expect(text).not.toContain(victim.user.id);
+    expect(text).not.toContain(victim.hwid);
   });
 });
 

@@ -138,6 +138,27 @@ describe('a bot session kept alive by renewals', () => {
     });
   }
 
+  it('an unban does not revive the sessions the ban ended', async () => {
+    const owner = await createBotOwner(server);
+    const socket = await agentOf(owner);
+    const closed = waitFor(socket, 'auth_error');
+    await call('POST', `/admin/users/${owner.user.id}/ban`, { reason: 'Triche' }, staff.token);
+    await closed;
+    expect((await call('POST', `/admin/users/${owner.user.id}/unban`, {}, staff.token)).status).toBeLessThan(
+      300,
+    );
+    const renewed = await renew(owner);
+    expect(renewed.status).toBe(401);
+    expect(renewed.body.code).toBe('BOT_SESSION_INVALID');
+    const again = await connectAndAuthenticate(server, {
+      type: 'bot',
+      token: owner.botToken,
+      hwid: owner.hwid,
+    });
+    sockets.push(again.socket);
+    expect(again.ack).toMatchObject({ ok: false, code: 'BOT_SESSION_INVALID' });
+  });
+
   it('the next owner of the PC binding it does not revive the previous owner’s session', async () => {
     const previous = await createBotOwner(server);
     await agentOf(previous);
