@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { AppError } from './errors.ts';
 
 /**
  * AES-256-GCM for secrets the server must show again (bot access keys, TOTP secrets, signing keys):
@@ -14,7 +15,8 @@ export function seal(plain: string, key: Buffer): string {
 
 export function unseal(sealed: string, key: Buffer): string {
   const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  if (!iv || !tag || !body) throw new Error('sealed value is malformed');
+  // Not three parts: the stored value is damaged, a defect logged with its stack (decision 012).
+  if (!iv || !tag || !body) throw new AppError('INTERNAL');
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
