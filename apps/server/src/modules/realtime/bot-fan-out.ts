@@ -33,6 +33,8 @@ interface FanOutDeps {
   isOverloaded(): boolean;
   /** A bot's minutes not written yet (the bots module's activity), for its watchers' charts. */
   pendingMinutes(userId: string, hwid: string): BotHistoryPoint[];
+  /** The owner of a bot this node holds, or undefined. */
+  holderOf(hwid: string): string | undefined;
   /** Hands states (JSON bytes) to the other nodes, which deliver them to their own sockets (`fromPeer`). */
   sendToPeers(audience: PeerAudience, count: number, states: Uint8Array): void;
 }
@@ -66,7 +68,12 @@ export class BotFanOut {
   private isCountDirty = false;
   private isClosed = false;
 
-  constructor(private readonly deps: FanOutDeps) {}
+  constructor(private readonly deps: FanOutDeps) {
+    // A new watcher, here or on another node, gets the minutes of a bot held here at the next
+    // flush, not at its next report: the page it opened may have read them on another node.
+    deps.io.of('/').adapter.on('join-room', (room: string) => this.watcherJoined(room));
+    deps.io.on('watching', (room: string) => this.watcherJoined(room));
+  }
 
   /** The latest state of one bot: its watchers now, staff at the next flush. */
   publish(state: BotState): void {
@@ -82,6 +89,12 @@ export class BotFanOut {
     const room = rooms.bot(hwid);
     if (this.deps.audience.isWatchedHere(room) || this.isWatchedOnPeers(room))
       this.minutesDue.set(hwid, userId);
+  }
+
+  private watcherJoined(room: string): void {
+    const hwid = rooms.hwidOfBot(room);
+    const userId = hwid && this.deps.holderOf(hwid);
+    if (hwid && userId) this.minutesChanged(userId, hwid);
   }
 
   /**

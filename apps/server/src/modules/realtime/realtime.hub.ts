@@ -184,6 +184,7 @@ function deliveryParts(
     isDegraded: cluster.isDegraded,
     isOverloaded: () => ctx.load.isOverloaded,
     pendingMinutes: (userId, hwid) => ctx.activity.pendingFor(userId, hwid),
+    holderOf: (hwid) => bots.get(hwid)?.userId,
     sendToPeers: (peers, count, states) => io.serverSideEmit('botStates', peers, count, states),
   });
   return { store, audience, metrics, refuse: refuserCounting(metrics), bots, viewports, fanOut };

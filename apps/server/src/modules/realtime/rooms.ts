@@ -1,9 +1,13 @@
+const BOT_PREFIX = 'bot:';
 const BOT_LOG_PREFIX = 'bot-log:';
 
 /** Socket.IO room names: always built here, never inline. */
 export const rooms = {
   /** Browsers watching one bot (its owner, staff). */
-  bot: (hwid: string): string => `bot:${hwid}`,
+  bot: (hwid: string): string => `${BOT_PREFIX}${hwid}`,
+  /** The hwid of a bot's watchers' room, or undefined for another room. */
+  hwidOfBot: (room: string): string | undefined =>
+    room.startsWith(BOT_PREFIX) ? room.slice(BOT_PREFIX.length) : undefined,
   /** The bot agent socket of one PC (at most one). */
   agent: (hwid: string): string => `agent:${hwid}`,
   /** Journal sockets reading one bot's log (decision 209). */
