@@ -22,6 +22,7 @@ export const botRoutes: FastifyPluginAsyncZod<{ offerUpdate: UpdateOffer }> = as
   { offerUpdate },
 ) => {
   const { ctx } = app;
+  await app.register(leaseRoutes);
 
   app.post(
     '/bot/sessions',
@@ -58,7 +59,7 @@ export const botRoutes: FastifyPluginAsyncZod<{ offerUpdate: UpdateOffer }> = as
 };
 
 /** `POST /api/bot/lease`: the agent renews its lease with its bot session. */
-export const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
+const leaseRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   app.post(
     '/bot/lease',

@@ -3,7 +3,7 @@
 export { BotEventRecorder, lastConnectionEvent, pruneBotEvents, timelineHwidOf } from './bot-events.ts';
 export { botOverviewOf, listPcsOfUser } from './bot-overview.ts';
 export { ActivityRecorder, pruneBotHistory } from './bots.history.ts';
-export { botRoutes, leaseRoutes } from './bots.routes.ts';
+export { botRoutes } from './bots.routes.ts';
 export {
   findAllowedAccounts,
   findAllowedAccountsOfUsers,
