@@ -18,7 +18,7 @@ import {
   userGrants,
 } from '../access/index.ts';
 import { hasTwoFactorEnabled } from '../auth/index.ts';
-import { lastCountedUnbindKind } from '../bots/index.ts';
+import { lastCountedUnbindKind } from '../pcs/index.ts';
 import { findGrantsOfUsers } from '../permissions-admin/index.ts';
 import { rolePermissions, roles, userRoles } from '../roles/index.ts';
 import { getUserById, type UserRow, users } from '../users/index.ts';

@@ -18,12 +18,15 @@ import { type AuditActor, writeAudit } from '../audit/index.ts';
 import { forgetBotLogOfPc } from '../bot-log/index.ts';
 import { endCommandsOfUnboundPc } from '../commands/index.ts';
 import { issueLease } from '../licensing/index.ts';
+import { bindOrRecognisePc, type PcTimeline, releasePc } from '../pcs/index.ts';
 import { getSettings } from '../settings/index.ts';
-import { findUserByBotKey, releaseHwid, type UserRow, users } from '../users/index.ts';
+import { findUserByBotKey, type UserRow, users } from '../users/index.ts';
 import { listWhitelistedAccountNames, listWhitelistedAccountNamesOfUsers } from '../whitelist/index.ts';
-import { writeBotEvent } from './bot-events.ts';
+import { hasBotEventSince, writeBotEvent } from './bot-events.ts';
 import { botSessions } from './bots.table.ts';
-import { bindOrRecognisePc } from './pc-identity.ts';
+
+/** A PC's binding events go on its bot's timeline (the PCs module asks for it, decision 014). */
+const botTimeline: PcTimeline = { write: writeBotEvent, hasSince: hasBotEventSince };
 
 /** Where customers download builds (signed in, with either bot permission: decision 900). */
 const DOWNLOAD_PAGE = '/started';
@@ -73,6 +76,7 @@ export async function openBotSession(
     hwid: input.hwid,
     components: input.components ?? null,
     ip: input.ip,
+    timeline: botTimeline,
   });
 
   if (input.lastCrash) {
@@ -217,7 +221,7 @@ export async function unbindPc(
   input: { user: UserRow & { hwid: string }; actor: AuditActor; resetAt: Date | null },
 ): Promise<void> {
   const { user } = input;
-  await releaseHwid(tx, { userId: user.id, hwid: user.hwid, resetAt: input.resetAt });
+  await releasePc(tx, { userId: user.id, hwid: user.hwid, resetAt: input.resetAt });
   await revokeBotSessions(tx, { userId: user.id, hwid: user.hwid });
   // The PC's log was this owner's: its next owner must not read it (docs/security.md).
   await forgetBotLogOfPc(tx, { userId: user.id, hwid: user.hwid });

@@ -21,4 +21,3 @@ export {
 export { botActivityMinutes, botEvents, botSessions } from './bots.table.ts';
 export { pushedLeaseOf } from './lease-renewal.ts';
 export type { ConnectedViewer, LiveFleet } from './live-fleet.ts';
-export { getNextHwidResetAt, lastCountedUnbindKind, unbindAllowanceOf } from './unbind-allowance.ts';

@@ -2,7 +2,8 @@ import type { HwidResetAllowance } from '@bot/contracts';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { writeAudit } from '../audit/index.ts';
-import { getNextHwidResetAt, revokeBotSessions, unbindAllowanceOf, unbindPc } from '../bots/index.ts';
+import { revokeBotSessions, unbindPc } from '../bots/index.ts';
+import { getNextHwidResetAt, unbindAllowanceOf } from '../pcs/index.ts';
 import { findUserById, lockUser, rotateBotKey, updateDiscordId } from '../users/index.ts';
 
 function cooldownRefusal(nextAllowed: Date): AppError {

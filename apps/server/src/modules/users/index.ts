@@ -4,7 +4,6 @@ export { ensureFirstAdministrator } from './first-administrator.ts';
 export {
   claimHwid,
   createUser,
-  findHwidComponents,
   findHwidsOfUsers,
   findUserByBotKey,
   findUserByEmail,
@@ -16,13 +15,12 @@ export {
   getUserById,
   lockUser,
   markActivated,
-  rebindHwid,
   releaseHwid,
   resealBotKeys,
   rotateBotKey,
   setBan,
-  storeBoundComponents,
+  startHwidCooldown,
   updateDiscordId,
   updatePasswordHash,
 } from './users.service.ts';
-export { hwidComponents, type UserRow, userIdColumn, users } from './users.table.ts';
+export { type UserRow, userIdColumn, users } from './users.table.ts';

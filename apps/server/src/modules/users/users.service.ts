@@ -1,10 +1,9 @@
-import type { HwidComponents } from '@bot/contracts';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppContext, TxContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
 import { reseal, seal, unseal } from '../../core/sealing.ts';
-import { type HwidComponentsRow, hwidComponents, type UserRow, users } from './users.table.ts';
+import { type UserRow, users } from './users.table.ts';
 
 export async function findUserById(ctx: AppContext, userId: string): Promise<UserRow | undefined> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
@@ -104,6 +103,9 @@ export async function updateDiscordId(
   tx.events.emit('user.changed', { userId });
 }
 
+// The PC binding's columns on users (the specification's single `user.hwid`): written only by the
+// PC module's use cases (modules/pcs, decision 014), which keep the components beside them.
+
 /** Binds a PC to a user who has none (forgetting the released one); false when one is bound. */
 export async function claimHwid(ctx: AppContext, userId: string, hwid: string): Promise<boolean> {
   const rows = await ctx.db
@@ -111,11 +113,7 @@ export async function claimHwid(ctx: AppContext, userId: string, hwid: string): 
     .set({ hwid, releasedHwid: null, releasedAt: null })
     .where(and(eq(users.id, userId), isNull(users.hwid)))
     .returning({ id: users.id });
-  if (rows.length === 0) return false;
-  await ctx.db
-    .delete(hwidComponents)
-    .where(and(eq(hwidComponents.userId, userId), inArray(hwidComponents.slot, ['released', 'seen'])));
-  return true;
+  return rows.length > 0;
 }
 
 /**
@@ -130,61 +128,11 @@ export async function releaseHwid(
     .update(users)
     .set({ hwid: null, hwidResetAt: input.resetAt, releasedHwid: input.hwid, releasedAt: new Date() })
     .where(eq(users.id, input.userId));
-  // The PC as last seen (else its reference) becomes the released PC (decision 207 judges it by
-  // its parts too): the bot still running on it reports those parts.
-  const { bound, seen } = await findHwidComponents(ctx, input.userId);
-  await ctx.db.delete(hwidComponents).where(eq(hwidComponents.userId, input.userId));
-  const last = seen ?? bound;
-  if (last) {
-    await ctx.db.insert(hwidComponents).values({ ...last, slot: 'released', updatedAt: new Date() });
-  }
 }
 
-/**
- * The hashed components of the user's bound PC (its reference, and its parts as last seen when they
- * differ) and of the PC unbound last (decision 906).
- */
-export async function findHwidComponents(
-  ctx: AppContext,
-  userId: string,
-): Promise<{ bound?: HwidComponentsRow; seen?: HwidComponentsRow; released?: HwidComponentsRow }> {
-  const rows = await ctx.db.select().from(hwidComponents).where(eq(hwidComponents.userId, userId));
-  return {
-    bound: rows.find((row) => row.slot === 'bound'),
-    seen: rows.find((row) => row.slot === 'seen'),
-    released: rows.find((row) => row.slot === 'released'),
-  };
-}
-
-/**
- * Stores the bound PC's reference components (on binding, or for a binding of before decision 906),
- * or with `slot: 'seen'` its parts as last reported after a free part change.
- */
-export async function storeBoundComponents(
-  ctx: AppContext,
-  input: { userId: string; hwid: string; components: HwidComponents; slot?: 'bound' | 'seen' },
-): Promise<void> {
-  const row = { hwid: input.hwid, components: input.components, updatedAt: new Date() };
-  await ctx.db
-    .insert(hwidComponents)
-    .values({ userId: input.userId, slot: input.slot ?? 'bound', ...row })
-    .onConflictDoUpdate({ target: [hwidComponents.userId, hwidComponents.slot], set: row });
-}
-
-/**
- * A bound PC whose parts mostly changed since its reference counts as unbound and bound again under
- * the same hwid (decision 906): its reference moves to `components`, the last-seen parts go, and
- * `at` starts the cooldown of the next unbind like a self-service reset.
- */
-export async function rebindHwid(
-  ctx: AppContext,
-  input: { userId: string; hwid: string; components: HwidComponents; at: Date },
-): Promise<void> {
-  await ctx.db.update(users).set({ hwidResetAt: input.at }).where(eq(users.id, input.userId));
-  await ctx.db
-    .delete(hwidComponents)
-    .where(and(eq(hwidComponents.userId, input.userId), eq(hwidComponents.slot, 'seen')));
-  await storeBoundComponents(ctx, input);
+/** Starts the cooldown of the next unbind (a change counted as one, decision 906). */
+export async function startHwidCooldown(ctx: AppContext, userId: string, at: Date): Promise<void> {
+  await ctx.db.update(users).set({ hwidResetAt: at }).where(eq(users.id, userId));
 }
 
 /** Bans (with a reason) or lifts the ban (`null`). */

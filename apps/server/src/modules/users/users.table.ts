@@ -1,7 +1,5 @@
-import type { HwidComponents } from '@bot/contracts';
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { json } from '../../db/json-column.ts';
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -48,24 +46,3 @@ export const userIdColumn = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 export type UserRow = typeof users.$inferSelect;
-
-/**
- * The hashed hardware components beside a user's hwid (decision 906): `bound`, the reference of the
- * PC bound now (its parts as bound, or as last moved by a change counted as an unbind; its hwid is
- * `users.hwid`); `seen`, its parts as its agent last reported them when they differ from the
- * reference (a free part change follows them, the reference stays); `released`, the PC unbound
- * last (decision 207 judges it by them too). A PC bound by an agent that sends no components has no
- * row: it is one component, its hwid.
- */
-export const hwidComponents = pgTable(
-  'hwid_components',
-  {
-    userId: userIdColumn(),
-    slot: text('slot', { enum: ['bound', 'seen', 'released'] }).notNull(),
-    hwid: text('hwid').notNull(),
-    components: json('components').$type<HwidComponents>().notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.slot] })],
-);
-export type HwidComponentsRow = typeof hwidComponents.$inferSelect;

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { newHwid, whitelist } from '../../../test/helpers/realtime.ts';
 import { auditLog } from '../audit/index.ts';
+import { botEvents } from '../bots/index.ts';
 import { updateSettings } from '../settings/index.ts';
-import { hwidComponents, users } from '../users/index.ts';
-import { botEvents } from './bots.table.ts';
+import { users } from '../users/index.ts';
+import { hwidComponents } from './pcs.table.ts';
 
 /*
  * Decision 906: a PC is compared with its reference (its parts as bound, or as last moved by a

@@ -19,7 +19,7 @@ import {
 } from '../../../test/helpers/realtime.ts';
 import { auditLog } from '../audit/index.ts';
 import { updateSettings } from '../settings/index.ts';
-import { hwidComponents } from '../users/index.ts';
+import { hwidComponents } from './pcs.table.ts';
 
 let server: TestServer;
 let call: ReturnType<typeof apiClient>;

@@ -12,16 +12,8 @@ import { AppError, isAppError } from '../../core/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { writeAudit } from '../audit/index.ts';
 import { getSettings } from '../settings/index.ts';
-import {
-  claimHwid,
-  findHwidComponents,
-  lockUser,
-  rebindHwid,
-  storeBoundComponents,
-  type UserRow,
-  users,
-} from '../users/index.ts';
-import { hasBotEventSince, writeBotEvent } from './bot-events.ts';
+import { lockUser, type UserRow, users } from '../users/index.ts';
+import { claimPc, findHwidComponents, rebindPc, storeBoundComponents } from './pc-binding.ts';
 import { unbindAllowanceOf } from './unbind-allowance.ts';
 
 /**
@@ -64,6 +56,29 @@ export interface PcClaim {
   /** Its hashed components; null for an agent that sends none (one component: its hwid). */
   components: HwidComponents | null;
   ip: string | null;
+  /** Where the binding's events are shown: the bot's timeline. */
+  timeline: PcTimeline;
+}
+
+/** An event of a PC's binding, as the bot's timeline shows it. */
+interface PcEvent {
+  hwid: string;
+  userId: string;
+  kind: 'bound' | 'component_changed' | 'pc_changed' | 'pc_refused';
+  at: Date;
+  detail?: Record<string, string | null>;
+}
+
+/**
+ * The bot's timeline, handed in by the bots module that opens the session: the timeline is the
+ * bots', and the PCs sit below the bots (they ask the binding, decision 014).
+ */
+export interface PcTimeline {
+  write(tx: TxContext, event: PcEvent): Promise<void>;
+  hasSince(
+    ctx: AppContext,
+    query: { hwid: string; userId: string; kind: PcEvent['kind']; since: Date },
+  ): Promise<boolean>;
 }
 
 /**
@@ -96,7 +111,12 @@ export async function bindOrRecognisePc(ctx: AppContext, claim: PcClaim): Promis
     return await recognisePc(ctx, claim);
   } catch (error) {
     if (isAppError(error, 'HWID_CHANGE_LIMIT')) {
-      await recordRefusedChange(ctx, { userId: user.id, hwid: user.hwid, refusal: error });
+      await recordRefusedChange(ctx, {
+        userId: user.id,
+        hwid: user.hwid,
+        refusal: error,
+        timeline: claim.timeline,
+      });
     }
     throw error;
   }
@@ -112,15 +132,15 @@ const REFUSAL_EVERY_MS = 3_600_000;
  */
 async function recordRefusedChange(
   ctx: AppContext,
-  input: { userId: string; hwid: string; refusal: AppError<'HWID_CHANGE_LIMIT'> },
+  input: { userId: string; hwid: string; refusal: AppError<'HWID_CHANGE_LIMIT'>; timeline: PcTimeline },
 ): Promise<void> {
-  const { userId, hwid, refusal } = input;
+  const { userId, hwid, refusal, timeline } = input;
   const { details } = refusal;
   await inTransaction(ctx, async (tx) => {
     await lockUser(tx, userId);
     const since = new Date(Date.now() - REFUSAL_EVERY_MS);
-    if (await hasBotEventSince(tx, { hwid, userId, kind: 'pc_refused', since })) return;
-    await writeBotEvent(tx, {
+    if (await timeline.hasSince(tx, { hwid, userId, kind: 'pc_refused', since })) return;
+    await timeline.write(tx, {
       hwid,
       userId,
       kind: 'pc_refused',
@@ -171,7 +191,7 @@ function recognisePc(ctx: AppContext, claim: PcClaim): Promise<string> {
       before: { hwid: boundHwid, ...pick(lastSeen, changed) },
       after: { hwid: boundHwid, agentHwid: claim.hwid, changed: names, ...pick(offered, changed) },
     });
-    await writeBotEvent(tx, {
+    await claim.timeline.write(tx, {
       hwid: boundHwid,
       userId: user.id,
       kind: 'component_changed',
@@ -206,7 +226,7 @@ async function countPcChange(
     throw changeLimitRefusal(allowance, nextResetAt, names);
   }
   const now = new Date();
-  await rebindHwid(tx, { userId: user.id, hwid: user.hwid, components: offered, at: now });
+  await rebindPc(tx, { userId: user.id, hwid: user.hwid, components: offered, at: now });
   await writeAudit(tx, {
     actor: { id: user.id, username: user.username, ip: claim.ip },
     action: 'user.hwid_rebound',
@@ -214,7 +234,7 @@ async function countPcChange(
     before: { hwid: user.hwid, ...pick(reference, changed) },
     after: { hwid: user.hwid, agentHwid: claim.hwid, changed: names, ...pick(offered, changed) },
   });
-  await writeBotEvent(tx, {
+  await claim.timeline.write(tx, {
     hwid: user.hwid,
     userId: user.id,
     kind: 'pc_changed',
@@ -267,11 +287,11 @@ async function bindHwid(ctx: AppContext, claim: PcClaim): Promise<void> {
   const { user } = claim;
   try {
     const bound = await inTransaction(ctx, async (tx) => {
-      if (!(await claimHwid(tx, user.id, claim.hwid))) return false;
+      if (!(await claimPc(tx, user.id, claim.hwid))) return false;
       if (claim.components) {
         await storeBoundComponents(tx, { userId: user.id, hwid: claim.hwid, components: claim.components });
       }
-      await writeBotEvent(tx, { hwid: claim.hwid, userId: user.id, kind: 'bound', at: new Date() });
+      await claim.timeline.write(tx, { hwid: claim.hwid, userId: user.id, kind: 'bound', at: new Date() });
       await writeAudit(tx, {
         actor: { id: user.id, username: user.username, ip: claim.ip },
         action: 'user.hwid_bound',
