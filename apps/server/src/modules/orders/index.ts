@@ -4,7 +4,6 @@ export { ordersRoutes } from './orders.routes.ts';
 export {
   closeOrder,
   countWhitelistSlots,
-  createOrder,
   expireStaleOrders,
   fulfilOrder,
   getOwnOrder,

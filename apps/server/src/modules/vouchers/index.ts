@@ -8,5 +8,5 @@ export {
   reserveVoucher,
   restoreVoucherRedemption,
 } from './vouchers.service.ts';
-export { vouchers } from './vouchers.table.ts';
+export { voucherRedemptions, vouchers } from './vouchers.table.ts';
 export { listVoucherRedemptions } from './vouchers-admin.service.ts';

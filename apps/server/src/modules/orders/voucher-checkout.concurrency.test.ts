@@ -4,9 +4,9 @@ import { startTestServer, type TestServer } from '../../../test/harness.ts';
 import { isAppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { packages } from '../catalog/index.ts';
-import { createOrder } from '../orders/index.ts';
 import { users } from '../users/index.ts';
-import { voucherRedemptions, vouchers } from './vouchers.table.ts';
+import { voucherRedemptions, vouchers } from '../vouchers/index.ts';
+import { createOrder } from './orders.service.ts';
 
 /**
  * Many customers redeem one voucher at the same instant. On PGlite the engine runs one session at a
