@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { forbiddenImports, type Layout, programOf, writesOutsideOwner } from './code-rules.ts';
+import { forbiddenImports, type Layout, programOf, usesOutside, writesOutsideOwner } from './code-rules.ts';
 import { bareErrors } from './error-rules.ts';
 import { useCaseViolations } from './use-case-rules.ts';
 
@@ -35,6 +35,13 @@ function realtimeOnlyThroughItsPort(source: string) {
   return { from: (file: string) => file.startsWith(modules) && !isRealtime(file), to: isRealtime };
 }
 
+/** The users' row operations of the PC binding: the PCs module changes them with the components. */
+const PC_BINDING_WRITES = {
+  declaredIn: 'modules/users/users.service.ts',
+  names: ['claimHwid', 'releaseHwid', 'startHwidCooldown'],
+  caller: 'modules/pcs',
+};
+
 /** A virtual server for the cases that prove each rule: the files below, under a fake `src`. */
 function virtualServer(sources: Record<string, string>) {
   const source = join(ROOT, 'virtual-server/src');
@@ -58,6 +65,39 @@ describe('server architecture', () => {
   // module-graph.test.ts proves those rules. The rules below read what an import graph cannot.
   it('production code holds no helpers for tests under src/ (nothing imports test code: module-graph.test.ts)', () => {
     expect(files(SOURCE, (name) => /\.test-helpers\.ts$/.test(name))).toEqual([]);
+  });
+
+  it(
+    'the PC binding’s columns on users are written only through the PCs module (decision 014)',
+    () => {
+      expect(usesOutside(server, layout, PC_BINDING_WRITES)).toEqual([]);
+    },
+    WHOLE_TREE_MS,
+  );
+
+  it('the one-caller rule sees an alias, a namespace and a function passed as a value', () => {
+    const { program, layout: virtual } = virtualServer({
+      'modules/users/users.service.ts': 'export function claimHwid() {}\nexport function findUser() {}',
+      'modules/users/index.ts': "export { claimHwid, findUser } from './users.service.ts';",
+      'modules/pcs/pc-binding.ts':
+        "import { claimHwid } from '../users/index.ts';\nexport const claim = () => claimHwid();",
+      'modules/bots/bots.service.ts': `import { claimHwid as bind, findUser } from '../users/index.ts';
+        import * as users from '../users/index.ts';
+        export const a = () => bind();
+        export const b = () => users.claimHwid();
+        export const c = findUser;
+        export const d = bind;`,
+    });
+    expect(
+      usesOutside(program, virtual, {
+        ...PC_BINDING_WRITES,
+        declaredIn: 'modules/users/users.service.ts',
+      }).map((line) => line.replace(/:\d+:/, ':')),
+    ).toEqual([
+      'modules/bots/bots.service.ts: uses claimHwid (only modules/pcs)',
+      'modules/bots/bots.service.ts: uses claimHwid (only modules/pcs)',
+      'modules/bots/bots.service.ts: uses claimHwid (only modules/pcs)',
+    ]);
   });
 
   it('domain modules use the live fleet through its port (ctx.live), never the real-time module', () => {

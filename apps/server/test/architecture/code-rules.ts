@@ -1,4 +1,4 @@
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
 
 /**
@@ -230,6 +230,56 @@ export function writesOutsideOwner(program: ts.Program, layout: Layout): string[
       for (const [, table] of text === undefined ? [] : text.matchAll(RAW_WRITE_OF)) {
         const owner = foreignOwner(table?.toLowerCase());
         if (owner && table) report(node, 'raw SQL write of', table, owner);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
+}
+
+/**
+ * Uses of the given functions (named in the file that declares them, however imported: an alias, a
+ * namespace, a re-export) outside their own module and the one module allowed to use them, as
+ * `file:line: uses name (only caller)` lines. It keeps a column of one table to one writer's logic
+ * (the PC binding's `users.hwid`, docs/architecture.md, "A customer's PC").
+ */
+export function usesOutside(
+  program: ts.Program,
+  layout: Layout,
+  rule: { declaredIn: string; names: readonly string[]; caller: Module },
+): string[] {
+  const checker = program.getTypeChecker();
+  const declaring = moduleOf(layout, join(layout.source, rule.declaredIn));
+  const isGuarded = (symbol: ts.Symbol | undefined) =>
+    symbol !== undefined &&
+    rule.names.includes(symbol.name) &&
+    (symbol.declarations?.some((declaration) =>
+      declaration.getSourceFile().fileName.endsWith(rule.declaredIn),
+    ) ??
+      false);
+  const found: string[] = [];
+  for (const file of sourceFiles(program, layout)) {
+    const caller = moduleOf(layout, file.fileName);
+    if (caller === declaring || caller === rule.caller) continue;
+    const visit = (node: ts.Node) => {
+      // A name, or a namespace's member (`users.claimHwid`): resolving other members would type
+      // their objects, for nothing.
+      const isName =
+        ts.isIdentifier(node) &&
+        !ts.isImportSpecifier(node.parent) &&
+        !ts.isExportSpecifier(node.parent) &&
+        !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node);
+      const isNamespaceMember =
+        ts.isPropertyAccessExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        isNamespace(checker.getSymbolAtLocation(node.expression));
+      const name = isNamespaceMember ? node.name : isName ? node : undefined;
+      const symbol = name && aliased(checker, checker.getSymbolAtLocation(name));
+      if (name && isGuarded(symbol)) {
+        const line = file.getLineAndCharacterOfPosition(name.getStart()).line + 1;
+        const shown = relative(layout.source, file.fileName).split(sep).join('/');
+        found.push(`${shown}:${line}: uses ${symbol?.name} (only ${rule.caller})`);
       }
       ts.forEachChild(node, visit);
     };
