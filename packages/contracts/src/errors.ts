@@ -58,7 +58,12 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, message: 'Ressource introuvable.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Page not found' },
   CONFLICT: { status: 409, message: 'Cette action entre en conflit avec les données existantes.' },
-  RATE_LIMITED: { status: 429, message: 'Trop de tentatives. Veuillez réessayer plus tard.' },
+  /** A socket message past its rate says its limit and wait (docs/protocol.md, "Acknowledgements"); HTTP says `Retry-After`. */
+  RATE_LIMITED: detailed<{ limitPerSecond: number; retryAfterMs: number } | undefined>(429, (limit) =>
+    limit
+      ? `Trop de messages : ${limit.limitPerSecond} par seconde au plus. Réessayez dans ${limit.retryAfterMs} ms.`
+      : 'Trop de tentatives. Veuillez réessayer plus tard.',
+  ),
   INTERNAL: { status: 500, message: 'Une erreur interne est survenue.' },
   AUDIT_OUTSIDE_TRANSACTION: {
     status: 500,
@@ -312,6 +317,12 @@ export const ERRORS = {
     status: 409,
     message: 'Journal non demandé : envoyez bot_log seulement entre bot_log_start et bot_log_stop.',
   },
+  /** Some lines of a `bot_log` refused alone, the others kept (docs/protocol.md, "The log"). */
+  BOT_LOG_LINES_REFUSED: detailed<{ refused: readonly ValidationIssue[]; kept: number }>(
+    400,
+    ({ refused, kept }) =>
+      `Journal : ${countOf(refused.length, 'ligne refusée', 'lignes refusées')}, ${countOf(kept, 'gardée', 'gardées')}. ${refused[0]?.path} : ${refused[0]?.message}`,
+  ),
 
   RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },
   RELEASE_NOT_FOUND: { status: 404, message: 'Version publiée introuvable.' },

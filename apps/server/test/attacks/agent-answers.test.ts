@@ -203,7 +203,11 @@ describe('log line ids', () => {
       lines: [line('dup-1', 'remplacee'), line('x'.repeat(65), 'id trop long'), line('dup-2', 'seconde')],
       backlog: true,
     });
-    expect(again).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', details: [{ path: 'lines.1.id' }] });
+    expect(again).toMatchObject({
+      ok: false,
+      code: 'BOT_LOG_LINES_REFUSED',
+      details: { refused: [{ path: 'lines.1.id' }], kept: 2 },
+    });
     await vi.waitFor(async () =>
       expect((await journalOf(owner)).map((kept) => kept.message)).toEqual(['premiere', 'seconde']),
     );
@@ -246,7 +250,13 @@ describe('a throttled report', () => {
     const throttled = answers.filter((answer) => !answer.ok && answer.code === 'RATE_LIMITED');
     expect(throttled.length).toBeGreaterThan(20);
     for (const answer of throttled) {
-      expect(answer).toEqual(throttled[0]);
+      // The same refusal but for the wait it names.
+      expect(answer).toEqual({
+        ok: false,
+        code: 'RATE_LIMITED',
+        error: expect.stringContaining('4 par seconde'),
+        details: { limitPerSecond: 4, retryAfterMs: expect.any(Number) },
+      });
       expect(JSON.stringify(answer).length).toBeLessThan(200);
     }
   });

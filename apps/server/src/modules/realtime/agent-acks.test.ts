@@ -32,9 +32,15 @@ describe('bot_update is answered', () => {
     const good = account(owner.accounts[0] as string);
     expect(await send(socket, 'bot_update', { accounts: [good] })).toEqual({ ok: true });
 
-    const unknownField = await send(socket, 'bot_update', { accounts: [good], mood: 'joyeux' });
+    const unknownField = await send(socket, 'bot_update', {
+      accounts: [{ ...good, humeur: 1 }],
+      mood: 'joyeux',
+    });
     expect(unknownField).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
-    expect((unknownField as { error: string }).error).toContain('mood');
+    expect((unknownField as { error: string }).error).toContain('accounts.0.humeur : Clé non reconnue');
+    // An unknown key is named by its own path, as a bad value is (not its object's, an empty path).
+    const paths = (unknownField as { details: { path: string }[] }).details.map((issue) => issue.path);
+    expect(paths.sort()).toEqual(['accounts.0.humeur', 'mood']);
 
     const level = await send(socket, 'bot_update', { accounts: [{ ...good, level: 5.5 }] });
     expect(level).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
@@ -70,7 +76,17 @@ describe('bot_update is answered', () => {
     const report = { accounts: [account(owner.accounts[0] as string)] };
     const answers = await Promise.all(Array.from({ length: 8 }, () => send(socket, 'bot_update', report)));
     expect(answers).toContainEqual({ ok: true });
-    expect(answers).toContainEqual(expect.objectContaining({ ok: false, code: 'RATE_LIMITED' }));
+    const throttled = answers.find((answer) => !answer.ok);
+    // The limit and when the next report is accepted travel as data (docs/protocol.md, "Reports").
+    expect(throttled).toMatchObject({
+      ok: false,
+      code: 'RATE_LIMITED',
+      details: { limitPerSecond: 4, retryAfterMs: expect.any(Number) },
+    });
+    const { retryAfterMs } = (throttled as { details: { retryAfterMs: number } }).details;
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(250);
+    expect((throttled as { error: string }).error).toContain('4 par seconde');
   });
 });
 
@@ -164,10 +180,13 @@ describe('bot_log is answered', () => {
       ],
     };
     const answer = await send(socket, 'bot_log', batch);
-    expect(answer).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
-    expect((answer as { details: { path: string }[] }).details.map((issue) => issue.path)).toEqual([
-      'lines.1.level',
-    ]);
+    // A partial refusal is told apart from a whole one: its own code, the lines refused and the count kept.
+    expect(answer).toMatchObject({
+      ok: false,
+      code: 'BOT_LOG_LINES_REFUSED',
+      details: { refused: [{ path: 'lines.1.level' }], kept: 2 },
+    });
+    expect((answer as { error: string }).error).toContain('1 ligne refusée, 2 gardées');
     await vi.waitFor(() => expect(received.map((kept) => kept.message)).toEqual(['premier', 'troisième']));
 
     // The backlog again (a reconnection): the lines already kept are not kept twice.

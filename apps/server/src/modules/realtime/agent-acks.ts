@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorDetailsArgs, SocketAck } from '@bot/contracts';
+import type { ErrorCode, ErrorDetailsArgs, SocketAck, ValidationIssue } from '@bot/contracts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { refusal } from './realtime.types.ts';
@@ -18,9 +18,15 @@ export function refused<C extends ErrorCode>(code: C, ...details: ErrorDetailsAr
 
 /** A payload its schema refused: `VALIDATION_ERROR`, each refused field by its path (`accounts.0.level`). */
 export function invalid(error: z.ZodError): SocketAck {
-  return refused(
-    'VALIDATION_ERROR',
-    error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  return refused('VALIDATION_ERROR', issuesOf(error));
+}
+
+/** Each refused field by its path; an unknown key by its own path (`accounts.0.mood`), not its object's. */
+export function issuesOf(error: z.ZodError): ValidationIssue[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: [...issue.path, key].join('.'), message: issue.message }))
+      : [{ path: issue.path.join('.'), message: issue.message }],
   );
 }
 

@@ -9,7 +9,7 @@ import {
 import { BurstyRateLimiter, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import { type NewBotLogLine, recordBotLogLines } from '../bot-log/index.ts';
-import { ACCEPTED, invalid, refused } from './agent-acks.ts';
+import { ACCEPTED, invalid, issuesOf, refused } from './agent-acks.ts';
 import type { Audience } from './audience.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
@@ -208,22 +208,25 @@ export class BotLogRelay {
 
 /**
  * A batch's lines that match their schema, and the refusal naming the others by their path
- * (`lines.3.level`); a batch whose envelope is refused (too many lines, an unknown field) has none.
+ * (`BOT_LOG_LINES_REFUSED`, `lines.3.level`, and how many were kept); a batch whose envelope is
+ * refused (too many lines, an unknown field) has none (`VALIDATION_ERROR`).
  */
 function readBatch(
   payload: unknown,
 ): { batch: BotLogBatch; refusal?: SocketAck } | { batch?: undefined; refusal: SocketAck } {
   const whole = botLogBatchSchema.safeParse(payload);
   if (whole.success) return { batch: whole.data };
-  const refusal = invalid(whole.error);
   const badLines = new Set<unknown>();
   for (const { path } of whole.error.issues) {
-    if (path[0] !== 'lines' || typeof path[1] !== 'number') return { refusal };
+    if (path[0] !== 'lines' || typeof path[1] !== 'number') return { refusal: invalid(whole.error) };
     badLines.add(path[1]);
   }
   const { lines, ...envelope } = payload as { lines: unknown[] };
   const kept = lines.filter((_, index) => !badLines.has(index));
-  return { batch: botLogBatchSchema.parse({ ...envelope, lines: kept }), refusal };
+  return {
+    batch: botLogBatchSchema.parse({ ...envelope, lines: kept }),
+    refusal: refused('BOT_LOG_LINES_REFUSED', { refused: issuesOf(whole.error), kept: kept.length }),
+  };
 }
 
 function droppedNotice(count: number): string {

@@ -8,12 +8,10 @@ import type { RealtimeMetrics } from './realtime.metrics.ts';
 import { type HubServer, type HubSocket, refusal } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 import type { SocketIdentity } from './socket-auth.ts';
-import { takeUpdateToken } from './socket-guards.ts';
+import { takeUpdateToken, updateTokenWaitMs } from './socket-guards.ts';
 
 /** Every bot sends a report a second: validated by a compiled fast path, zod for the rest. */
 const parseBotReport = compileSafeParse(botReportSchema);
-/** Past the socket's rate (`botUpdatesPerSecond`): the report is dropped. */
-const THROTTLED = refused('RATE_LIMITED');
 /** Not the authenticated agent holding its PC (not authenticated yet, or replaced). */
 const NOT_THE_BOT = refused('UNAUTHORIZED');
 
@@ -50,7 +48,11 @@ export class BotSessions {
     if (!presence.isHeldBy(socket)) return NOT_THE_BOT;
     if (!takeUpdateToken(socket.data, config)) {
       metrics.reportsDropped.inc({ reason: 'throttled' });
-      return THROTTLED;
+      // Dropped: the agent is told its limit and when the next report is taken.
+      return refused('RATE_LIMITED', {
+        limitPerSecond: config.botUpdatesPerSecond,
+        retryAfterMs: updateTokenWaitMs(socket.data, config),
+      });
     }
     const parsed = parseBotReport(payload);
     if (!parsed.success) {

@@ -42,6 +42,11 @@ export function takeUpdateToken(data: SocketData, config: RealtimeConfig, now = 
   return true;
 }
 
+/** After a refused update: how long until the bucket holds one token again (the report's `RATE_LIMITED`). */
+export function updateTokenWaitMs(data: SocketData, config: RealtimeConfig): number {
+  return Math.ceil(((1 - data.updateTokens) / config.botUpdatesPerSecond) * 1000);
+}
+
 const REVOKING: ReadonlySet<ErrorCode> = new Set(LEASE_REVOKING_CODES);
 
 /**
