@@ -53,7 +53,7 @@ const server = values.seeded
         : { DATA_DIR: path.resolve(process.env.DATA_DIR ?? 'data') },
     })
   : await startTestServer();
-const { ctx } = server.app;
+const { ctx } = server;
 const { db } = ctx;
 const engine = ctx.engine === 'postgres' ? 'PostgreSQL' : 'PGlite';
 /** The first column of the first row (both engines answer `{ rows }`). */

@@ -37,7 +37,7 @@ const LIMIT = Number(values.limit);
 const PURCHASES = Number(values.purchases);
 
 const server = await startTestServer({ rateLimits: { voucherGuess: { max: 1_000_000, windowMs: 60_000 } } });
-const { ctx } = server.app;
+const { ctx } = server;
 const engine = ctx.engine;
 
 const packageId = newId();

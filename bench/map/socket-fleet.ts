@@ -25,7 +25,7 @@ export async function prepareSocketFleet(
   server: TestServer,
   options: { bots: number; accountsPerBot: number; onProgress?: (text: string) => void },
 ): Promise<{ start(): Promise<SocketFleet> }> {
-  const { ctx } = server.app;
+  const { ctx } = server;
   const passwordHash = await hashPassword('Bench-Map-Fleet-2026');
   const run = newId().slice(-6);
   const prepared: {
