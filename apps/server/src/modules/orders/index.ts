@@ -4,6 +4,7 @@ export { ordersRoutes } from './orders.routes.ts';
 export {
   closeOrder,
   countWhitelistSlots,
+  createOrder,
   expireStaleOrders,
   fulfilOrder,
   getOwnOrder,
