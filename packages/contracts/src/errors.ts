@@ -308,15 +308,8 @@ export const ERRORS = {
     status: 409,
     message: 'Cette commande a déjà été transmise au bot : elle ne peut plus être annulée.',
   },
-  BOT_COMMAND_NOT_PENDING: {
-    status: 409,
-    message:
-      'Cette commande n’attend pas ce message du bot : inconnue, expirée, annulée, déjà reçue ou déjà terminée.',
-  },
-  BOT_LOG_NOT_REQUESTED: {
-    status: 409,
-    message: 'Journal non demandé : envoyez bot_log seulement entre bot_log_start et bot_log_stop.',
-  },
+  BOT_COMMAND_NOT_PENDING: { status: 409, message: 'Commande inconnue, expirée ou déjà traitée à ce stade.' },
+  BOT_LOG_NOT_REQUESTED: { status: 409, message: 'Journal non demandé : attendez bot_log_start.' },
   /** Some lines of a `bot_log` refused alone, the others kept (docs/protocol.md, "The log"). */
   BOT_LOG_LINES_REFUSED: detailed<{ refused: readonly ValidationIssue[]; kept: number }>(
     400,
