@@ -39,6 +39,8 @@ function wordingOf(message: string | ((details: never) => string)): { text: stri
 function agentRuleOf(code: string): string {
   if (FATAL_CODES.has(code)) return 'stop';
   if (code === 'BOT_SESSION_INVALID') return 'new session';
+  // Only ever in `lease_revoked` with a kid: a signing key went, the agent renews (the socket stays open).
+  if (code === 'LEASE_KEY_REVOKED') return 'renew the lease';
   return '';
 }
 

@@ -21,7 +21,6 @@ export const FATAL_CODES = new Set([
   'LEASE_EXPIRED',
   'LEASE_CLOCK_MOVED_BACK',
   'LEASE_KEY_SET_EXPIRED',
-  'LEASE_KEY_REVOKED',
 ]);
 /** Refusals that end the licence: the lease held is revoked too (`leaseRevoked`). */
 export const REVOKING_CODES: ReadonlySet<string> = new Set(LEASE_REVOKING_CODES);

@@ -27,7 +27,7 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   'GET /api/me/sessions': 'Mes sessions ouvertes',
   'DELETE /api/me/sessions': 'Fermer mes autres sessions',
   'DELETE /api/me/sessions/:sessionId': 'Fermer une de mes sessions',
-  'GET /api/me/bot-key': 'Ma clé d’accès du bot (masquée)',
+  'GET /api/me/bot-key': 'Ma clé d’accès du bot, en entier (celle qu’un bot envoie à POST /api/bot/sessions)',
   'POST /api/me/bot-key': 'Générer une nouvelle clé d’accès du bot',
   'GET /api/me/two-factor': 'État de ma double authentification',
   'POST /api/me/two-factor/setup': 'Préparer la double authentification (secret et QR code)',

@@ -126,6 +126,24 @@ describe('what the bot-facing routes answer (docs/protocol.md)', () => {
     }
   });
 
+  it('GET /api/me/bot-key answers the whole key, which opens a session, and its summary does not say masked', async () => {
+    const bot = await createBotOwner(server);
+    const key = await apiClient(server)<{ data: { accessKey: string } }>(
+      'GET',
+      '/me/bot-key',
+      undefined,
+      bot.token,
+    );
+    expect(key.body.data.accessKey).toBe(bot.accessKey);
+    const session = await apiClient(server)('POST', '/bot/sessions', {
+      accessKey: key.body.data.accessKey,
+      hwid: bot.hwid,
+      version: '1.0.0',
+    });
+    expect(session.status).toBe(201);
+    expect(document.paths['/api/me/bot-key']?.get?.summary).not.toMatch(/masqu/i);
+  });
+
   it('names the version format, and the value it refused, to an agent sending 2.1.0.0', async () => {
     const bot = await createBotOwner(server);
     const answer = await apiClient(server)('POST', '/bot/sessions', {
