@@ -123,7 +123,8 @@ async function computePermissionsOfUsers(
 
 /**
  * When each of these permissions ends for a user, if they hold it: `null` when nothing ends it
- * (an administrator, a role, a grant without end), else the latest end of their unexpired grants.
+ * (an administrator, a role, a grant without end), else the latest end of their unexpired grants;
+ * absent when they hold it by no role and no unexpired grant (it ended a moment ago).
  * A lease lasts no longer than what it entitles (docs/licensing.md, "The lease format").
  */
 export async function findPermissionEnds(
@@ -157,14 +158,11 @@ export async function findPermissionEnds(
   const endless = new Set<string>(fromRoles.map((row) => row.permission));
   for (const name of wanted) {
     const own = grants.filter((grant) => grant.permission === name);
-    if (
-      user?.isAdministrator ||
-      endless.has(name) ||
-      own.length === 0 ||
-      own.some((grant) => grant.expiresAt === null)
-    )
+    if (user?.isAdministrator || endless.has(name) || own.some((grant) => grant.expiresAt === null))
       ends.set(name, null);
-    else ends.set(name, new Date(Math.max(...own.map((grant) => grant.expiresAt!.getTime()))));
+    // No unexpired grant (the last one ended since `held` was read): not held, never "no end".
+    else if (own.length > 0)
+      ends.set(name, new Date(Math.max(...own.map((grant) => grant.expiresAt!.getTime()))));
   }
   return ends;
 }

@@ -3,6 +3,7 @@ import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { newId } from '../../core/ids.ts';
+import { isDatabaseUnavailable, isDiskFull } from '../../db/errors.ts';
 import { getSettings } from '../settings/index.ts';
 import { users } from '../users/index.ts';
 import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
@@ -151,16 +152,28 @@ export class BotEventRecorder {
   private async flush(): Promise<void> {
     const events = this.queued;
     this.queued = [];
-    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      const rows = events
-        .slice(start, start + EVENTS_PER_STATEMENT)
-        .map((event) => ({ id: newId(), ...event }));
-      await this.ctx.db
-        .insert(botEvents)
-        .values(rows)
-        .catch((error: unknown) =>
-          this.ctx.log.warn({ err: error, events: rows.length }, 'événements des bots non enregistrés'),
-        );
+    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT)
+      await this.insert(events.slice(start, start + EVENTS_PER_STATEMENT));
+  }
+
+  /**
+   * The events of many bots in one statement. A row the database refuses (a value it cannot store)
+   * would lose every other bot's: the rows are then written one by one, and each refused one is
+   * logged. A database away or full refuses them all alike: logged once, not retried.
+   */
+  private async insert(events: BotEvent[]): Promise<void> {
+    try {
+      await this.ctx.db.insert(botEvents).values(events.map((event) => ({ id: newId(), ...event })));
+    } catch (error) {
+      if (events.length > 1 && !isDatabaseUnavailable(error) && !isDiskFull(error)) {
+        for (const event of events) await this.insert([event]);
+        return;
+      }
+      const [first] = events;
+      this.ctx.log.warn(
+        { err: error, events: events.length, hwid: first?.hwid, kind: first?.kind },
+        'événements des bots non enregistrés',
+      );
     }
   }
 }

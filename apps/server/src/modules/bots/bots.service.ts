@@ -7,9 +7,9 @@ import {
   PROTOCOL_VERSION_UNSAID,
   type ReleaseChannel,
 } from '@bot/contracts';
-import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import semver from 'semver';
-import type { AppContext, TxContext } from '../../context.ts';
+import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
 import { AppError } from '../../core/errors.ts';
 import { hashSecret, newId, newSecret } from '../../core/ids.ts';
@@ -65,12 +65,13 @@ export async function openBotSession(
   if (!user?.botKeyHash) throw new AppError('BOT_KEY_INVALID');
   if (user.bannedAt) throw new AppError('ACCOUNT_BANNED');
   if (!user.activatedAt) throw new AppError('ACCOUNT_NOT_ACTIVATED');
-  const { minBotVersion } = await getSettings(ctx);
   // An agent of another major protocol gets what an outdated one gets: the build to download.
-  if (isOutdatedAgent(input.version, minBotVersion) || !speaksOurProtocol(input.protocolVersion)) {
+  if (!speaksOurProtocol(input.protocolVersion)) {
+    const { minBotVersion } = await getSettings(ctx);
     throw new AppError('BOT_VERSION_OUTDATED', { details: outdatedAgentDetails(ctx, minBotVersion) });
   }
-  if (!canRunBot(await getUserPermissions(ctx, user.id))) throw new AppError('BOT_PERMISSION_REQUIRED');
+  // Refused before the PC is bound; checked again with the lease, which the session is opened with.
+  await inTransaction(ctx, (tx) => refuseUnlessEntitled(tx, { userId: user.id, version: input.version }));
   const hwid = await bindOrRecognisePc(ctx, {
     user,
     hwid: input.hwid,
@@ -93,16 +94,21 @@ export async function openBotSession(
   const agentHwid = input.hwid === hwid ? null : input.hwid;
   const token = `bs_${newSecret(32)}`;
   const expiresAt = botSessionEnd(ctx);
-  await ctx.db.insert(botSessions).values({
-    id: newId(),
-    userId: user.id,
-    tokenHash: hashSecret(token),
-    hwid,
-    agentHwid,
-    botKeyHash: user.botKeyHash,
-    version: input.version,
-    ip: input.ip,
-    expiresAt,
+  const { botKeyHash } = user;
+  const lease = await inTransaction(ctx, async (tx) => {
+    const issued = await leaseFor(tx, { userId: user.id, hwid, agentHwid, version: input.version });
+    await tx.db.insert(botSessions).values({
+      id: newId(),
+      userId: user.id,
+      tokenHash: hashSecret(token),
+      hwid,
+      agentHwid,
+      botKeyHash,
+      version: input.version,
+      ip: input.ip,
+      expiresAt,
+    });
+    return issued;
   });
   return {
     hwid,
@@ -110,9 +116,36 @@ export async function openBotSession(
     expiresAt: expiresAt.toISOString(),
     whitelist: await listWhitelistedAccountNames(ctx, user.id),
     update: await offerUpdate(ctx, { version: input.version, channel: input.channel ?? 'stable', hwid }),
-    lease: await issueLease(ctx, { userId: user.id, hwid, agentHwid }),
+    lease,
     protocolVersion: PROTOCOL_VERSION,
   };
+}
+
+/**
+ * The checks every lease passes, whoever asks for it (the session's opening, its renewals, the
+ * pushes of decision 923): an agent not below the minimum version, for an owner holding a bot
+ * permission. Read through the caller's transaction, never from the permission cache: a lease
+ * never outlives what it entitles (docs/licensing.md, "The lease format").
+ */
+async function refuseUnlessEntitled(
+  tx: TxContext,
+  holder: { userId: string; version: string },
+): Promise<void> {
+  const { minBotVersion } = await getSettings(tx);
+  if (isOutdatedAgent(holder.version, minBotVersion))
+    throw new AppError('BOT_VERSION_OUTDATED', { details: outdatedAgentDetails(tx, minBotVersion) });
+  if (!canRunBot(await getUserPermissions(tx, holder.userId))) throw new AppError('BOT_PERMISSION_REQUIRED');
+}
+
+/** A lease for a bot session, once its holder passed the checks every lease passes (one transaction). */
+export async function leaseFor(
+  ctx: AppContext,
+  holder: { userId: string; hwid: string; agentHwid: string | null; version: string },
+): Promise<string> {
+  return inTransaction(ctx, async (tx) => {
+    await refuseUnlessEntitled(tx, holder);
+    return issueLease(tx, holder);
+  });
 }
 
 /** Any minor of the server's major: a newer minor's agent ignores nothing the server sends. */
@@ -170,6 +203,21 @@ export async function findBotSessionsByTokens(
   tokens: readonly string[],
 ): Promise<(LiveBotSession | undefined)[]> {
   const hashes = tokens.map(hashSecret);
+  const live = await findLiveBotSessions(ctx, inArray(botSessions.tokenHash, [...new Set(hashes)]));
+  return hashes.map((hash) => live.get(hash));
+}
+
+/** The live bot session of this id (the same checks as by its token), else undefined. */
+export async function findBotSessionById(
+  ctx: AppContext,
+  sessionId: string,
+): Promise<LiveBotSession | undefined> {
+  const [session] = (await findLiveBotSessions(ctx, eq(botSessions.id, sessionId))).values();
+  return session;
+}
+
+/** The live sessions among those the condition selects, by their token's hash. */
+async function findLiveBotSessions(ctx: AppContext, selected: SQL): Promise<Map<string, LiveBotSession>> {
   const rows = await ctx.db
     .select({
       sessionId: botSessions.id,
@@ -188,11 +236,7 @@ export async function findBotSessionsByTokens(
     .from(botSessions)
     .innerJoin(users, eq(users.id, botSessions.userId))
     .where(
-      and(
-        inArray(botSessions.tokenHash, [...new Set(hashes)]),
-        isNull(botSessions.revokedAt),
-        gt(botSessions.expiresAt, new Date(ctx.clock.now())),
-      ),
+      and(selected, isNull(botSessions.revokedAt), gt(botSessions.expiresAt, new Date(ctx.clock.now()))),
     );
   const live = new Map<string, LiveBotSession>();
   for (const row of rows) {
@@ -207,7 +251,7 @@ export async function findBotSessionsByTokens(
       expiresAt: row.expiresAt,
     });
   }
-  return hashes.map((hash) => live.get(hash));
+  return live;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { BOT_PERMISSIONS, type BotPermission, LEASE_TYPE, type LeaseClaims } from '@bot/contracts';
 import { SignJWT } from 'jose';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
 import { findPermissionEnds } from '../access/index.ts';
 import { listSubscriptions } from '../orders/index.ts';
 import { getSettings } from '../settings/index.ts';
@@ -30,7 +31,7 @@ export async function signLease(
     .sign(signer.privateKey);
 }
 
-/** A lease for a user's bot on one PC, from what the platform knows now. */
+/** A lease for a user's bot on one PC, from what the platform knows now; refused when it would entitle nothing. */
 export async function issueLease(
   ctx: AppContext,
   input: { userId: string; hwid: string; agentHwid?: string | null },
@@ -41,6 +42,8 @@ export async function issueLease(
     listSubscriptions(ctx, input.userId),
     listWhitelistedAccountNames(ctx, input.userId),
   ]);
+  // A lease entitling nothing is no lease (an entitlement may end between the checks and here).
+  if (ends.size === 0) throw new AppError('BOT_PERMISSION_REQUIRED');
   const issuedAt = new Date();
   const { expiresAt, graceSeconds } = leaseTimes({
     issuedAt,
