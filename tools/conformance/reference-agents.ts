@@ -8,6 +8,9 @@ const tsxLoader = new URL('node_modules/tsx/dist/loader.mjs', `file://${root}`).
 /** The TypeScript SDK's runner (tools/conformance/sdk-agent.ts) on this Node, the SDK from its sources. */
 export const SDK_AGENT = `"${process.execPath}" --import "${tsxLoader}" --conditions=source "${root}tools/conformance/sdk-agent.ts"`;
 
+/** The simulator's bot (`npm run simulate:agent`): the SDK with the simulated world, commands and log. */
+export const SIMULATOR_AGENT = `"${process.execPath}" --import "${tsxLoader}" --conditions=source "${root}apps/bot-agent/src/simulate-agent.ts"`;
+
 /**
  * The Python reference agent on Debian's Python: its packages are Debian's, which a pyenv or venv
  * `python3` first on the PATH does not see.

@@ -7,12 +7,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BOT_STATUS_LABELS, type BotReport, DEV_TRUST_ROOT_PATH } from '@bot/contracts';
+import { type BotReport, DEV_TRUST_ROOT_PATH } from '@bot/contracts';
 import type { JWK } from 'jose';
 import { BotApiError, type BotClient, createBotClient } from './client.ts';
 import { DEMO_AGENT_VERSION, type DemoBotsFile } from './demo-file.ts';
 import type { VerifiedLease } from './lease.ts';
 import { reconnectionDelay } from './reconnection.ts';
+import { logActivity } from './simulated-activity.ts';
 import { runSimulatedCommands } from './simulated-commands.ts';
 import { SimulatedBot } from './world.ts';
 
@@ -192,21 +193,6 @@ async function startBot(index: number): Promise<void> {
     );
   }, Math.random() * periodMs);
   timers.push(start);
-}
-
-/**
- * What the simulated agent writes to its log ("Journal du bot", decision 209): each account that
- * changed activity, where it is; a stopped account is a warning.
- */
-function logActivity(client: BotClient, report: BotReport, previous: BotReport | undefined): void {
-  for (const account of report.accounts) {
-    const before = previous?.accounts.find((other) => other.name === account.name);
-    if (before?.status === account.status) continue;
-    const { x, y } = account.position;
-    const line = `${account.name} : ${BOT_STATUS_LABELS[account.status].toLowerCase()} en [${x}, ${y}]`;
-    if (account.status === 'stopped') client.log.warn(line);
-    else client.log.info(line);
-  }
 }
 
 /** Refusals told once per code (200 bots refused for the same reason would flood the console). */
