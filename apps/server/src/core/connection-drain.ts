@@ -13,7 +13,9 @@ const IDLE_CHECK_MS = 200;
  * never answers the close handshake (ws waits 30 s). Once the app closes:
  * - every answer says `Connection: close`, and connections that became idle are closed;
  * - websockets still open after `CUT_WEBSOCKETS_AFTER_MS` are destroyed (a live peer answers the
- *   hub's close within a round trip);
+ *   hub's close within a round trip), told apart in the log: a peer that answered the close frame but
+ *   kept its TCP connection (python-socketio 5.7 does, docs/protocol.md "Reconnecting") is harmless,
+ *   one that never answered has stopped reading;
  * - every connection still open after `CUT_CONNECTIONS_AFTER_MS` is destroyed, leaving the rest of
  *   the drain's limit to write the buffered history and close the database.
  * Registered before the routes, after the real-time hub is attached to the server.
@@ -34,6 +36,24 @@ export function closeConnectionsOnDrain(
     app.log.warn({ sockets: upgraded.size }, why);
     for (const socket of upgraded) socket.destroy();
   };
+  const cutLateWebsockets = () => {
+    // ws ends its side once close frames went both ways: those peers did close, bar their TCP.
+    const closed = [...upgraded].filter((socket) => socket.writableEnded);
+    const seconds = limits.websocketsMs / 1000;
+    if (closed.length > 0) {
+      app.log.info(
+        { sockets: closed.length },
+        `sockets temps réel fermés dont les clients n’ont pas fermé leur connexion TCP ${seconds} s après le début de l’arrêt (python-socketio la garde) : coupés`,
+      );
+      for (const socket of closed) {
+        upgraded.delete(socket);
+        socket.destroy();
+      }
+    }
+    destroyUpgraded(
+      `sockets temps réel encore ouverts ${seconds} s après le début de l’arrêt, fermeture sans réponse (client qui ne lit plus) : coupés`,
+    );
+  };
 
   app.addHook('onSend', async (_request, reply, payload) => {
     if (isDraining) reply.header('connection', 'close');
@@ -43,13 +63,7 @@ export function closeConnectionsOnDrain(
     isDraining = true;
     timers.push(
       setInterval(() => app.server.closeIdleConnections(), IDLE_CHECK_MS).unref(),
-      setTimeout(
-        () =>
-          destroyUpgraded(
-            `sockets temps réel encore ouverts ${limits.websocketsMs / 1000} s après le début de l’arrêt (client qui ne lit plus) : coupés`,
-          ),
-        limits.websocketsMs,
-      ).unref(),
+      setTimeout(cutLateWebsockets, limits.websocketsMs).unref(),
       setTimeout(() => {
         app.log.warn(
           `connexions encore ouvertes ${limits.allMs / 1000} s après le début de l’arrêt : coupées (réponses inachevées perdues)`,
