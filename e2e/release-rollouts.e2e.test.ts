@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function publish(version: string) {
-  const { ctx } = shared.server.app;
+  const { ctx } = shared.server;
   const bytes = Buffer.from(`build ${version}`);
   const draft = await createRelease(ctx, {
     version,
@@ -60,7 +60,7 @@ async function bots(version: string, count: number, failing = false) {
 }
 
 it('a broken build stops itself at its share; staff read why and withdraw it; its bots are sent back', async () => {
-  const { ctx } = shared.server.app;
+  const { ctx } = shared.server;
   await updateSettings(ctx, { patch: { rolloutHaltMinBots: 2 }, actor: SYSTEM });
   const good = await publish('8.0.0');
   await changeRollout(ctx, { id: good.id, percent: 100, actor: SYSTEM });

@@ -14,7 +14,7 @@ const entry = { actor: { id: null, username: 'test', ip: null }, action: 'test.c
 
 describe('inTransaction', () => {
   it('publishes the events of a use case only once it commits', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     const seen: string[] = [];
     const stop = ctx.events.on('user.changed', ({ userId }) => seen.push(userId));
     try {
@@ -34,7 +34,7 @@ describe('inTransaction', () => {
   });
 
   it('drops the events of a use case that rolls back', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     const seen: string[] = [];
     const stop = ctx.events.on('user.changed', ({ userId }) => seen.push(userId));
     try {
@@ -53,7 +53,7 @@ describe('inTransaction', () => {
   });
 
   it('joins the transaction of the use case that calls it', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     await inTransaction(ctx, async (outer) => {
       await inTransaction(outer, async (inner) => {
         expect(inner).toBe(outer);
@@ -64,7 +64,7 @@ describe('inTransaction', () => {
   });
 
   it('lets an audit entry be written only inside the transaction of its change', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     // The compiler refuses it (`writeAudit` takes a `TxContext`); a cast would still be refused here.
     // @ts-expect-error: the context outside a transaction is no `TxContext`
     await expect(writeAudit(ctx, entry)).rejects.toMatchObject({

@@ -23,7 +23,7 @@ afterAll(() => server.close());
 /** A staff member holding `staff` and `can_manageSettings`, whose cache still holds the latter once it is withdrawn. */
 async function staffLosingSettings(staff: Permission[]): Promise<TestUser> {
   const actor = await server.createUser({ permissions: [...staff, 'can_manageSettings'] });
-  const { ctx } = server.app;
+  const { ctx } = server;
   expect(await getUserPermissions(ctx, actor.user.id)).toContain('can_manageSettings');
   await ctx.db
     .delete(userGrants)

@@ -11,7 +11,7 @@ afterAll(() => server.close());
 
 describe('getSettings', () => {
   it('answers callers arriving while the settings are read with that one read', async () => {
-    const { ctx } = server.app;
+    const { ctx } = server;
     await updateSettings(ctx, { patch: { isSnow: true }, actor: { id: null, username: 'test', ip: null } });
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => getSettings(ctx)));
