@@ -1,4 +1,4 @@
-import { SOCKET_EVENTS } from '@bot/contracts';
+import { SOCKET_EVENTS, socketAuthenticateInput } from '@bot/contracts';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.ts';
@@ -54,6 +54,14 @@ describe('the AsyncAPI document of the socket protocol (docs/protocol.md)', () =
   it('describes every socket event of the contracts, and none other', () => {
     const described = new Set(Object.values(document.components.messages).map((message) => message.name));
     expect([...described].sort()).toEqual(Object.values(SOCKET_EVENTS).sort());
+  });
+
+  it('says how each kind of socket authenticates, the journal reader included', () => {
+    const authenticate = Object.values(document.components.messages).find(
+      (message) => message.name === 'authenticate',
+    ) as Message & { description: string };
+    for (const option of socketAuthenticateInput.options)
+      expect(authenticate.description).toContain(`{type: '${option.shape.type.value}'`);
   });
 
   it('describes the events both ways as two operations (bot_update, bot_log)', () => {
