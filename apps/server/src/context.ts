@@ -1,20 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
+import type { BotActivity } from './core/bot-activity.ts';
+import type {
+  MaintenanceCache,
+  PermissionCache,
+  SessionCache,
+  SettingsCache,
+  UserCache,
+} from './core/caches.ts';
 import type { Clock } from './core/clock.ts';
-import { type EventListeners, HeldEvents } from './core/events.ts';
+import type { EventBus, EventListeners, HeldEvents } from './core/events.ts';
+import type { LiveFleet } from './core/live-fleet.ts';
 import type { LoadMonitor } from './core/load-monitor.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { Metrics } from './core/metrics.ts';
+import type { PaymentProvider } from './core/payment-provider.ts';
 import type { RateLimiter } from './core/rate-limiter.ts';
 import type { RedisConnection } from './core/redis.ts';
 import type { DbOrTx } from './db/client.ts';
-import type { PermissionCache, UserCache } from './modules/access/index.ts';
-import type { SessionCache } from './modules/auth/index.ts';
-import type { ActivityRecorder, LiveFleet } from './modules/bots/index.ts';
-import type { MaintenanceCache } from './modules/maintenance-windows/index.ts';
-import type { PaymentProvider } from './modules/payments/index.ts';
-import type { SettingsCache } from './modules/settings/index.ts';
 
 /**
  * What every service function receives first, and the only way it reaches the database: the app's
@@ -22,7 +26,8 @@ import type { SettingsCache } from './modules/settings/index.ts';
  * app instance, so tests can run several apps side by side. Inside `inTransaction` the same shape
  * carries the transaction (`db`) and holds the events until the commit (`events`), so a function
  * called there joins the use case's transaction without knowing it. `core/` never sees it: its
- * parts take only what they use.
+ * parts take only what they use. It imports no module (the ports and caches it carries are declared
+ * in `core/`): every module imports it, so an import back would close a cycle (decision 010).
  */
 export interface AppContext {
   config: AppConfig;
@@ -55,20 +60,25 @@ export interface AppContext {
    * The bots' per-minute activity not written yet: owned by the bots module, fed by the hub with
    * each report, written by its loop (docs/decisions/013-commands-and-history-paths.md).
    */
-  activity: ActivityRecorder;
+  activity: BotActivity;
   /** Key sealing secrets the server must show again (bot access keys). */
   sealingKey: Buffer;
   /** Cleanups run on close (timers, caches), last registered first. */
   onClose(cleanup: () => Promise<void> | void): void;
 }
 
+/** Set by `inTransaction` alone (the symbol is not exported): what only a transaction's context has. */
+const opened: unique symbol = Symbol('opened by inTransaction');
+
 /**
  * The context inside `inTransaction`: `db` is the transaction and `events` holds what is emitted
  * until the commit. A function that emits or audits takes it, so the compiler shows it is called
- * inside a use case's transaction.
+ * inside a use case's transaction. Only `inTransaction` can make one: a look-alike built by hand
+ * (held events beside the app's database) lacks the mark, for the compiler and at run time.
  */
 export interface TxContext extends AppContext {
   events: HeldEvents;
+  readonly [opened]: true;
 }
 
 /**
@@ -95,13 +105,15 @@ export function contextOf(app: FastifyInstance): AppContext {
  */
 export async function inTransaction<T>(ctx: AppContext, work: (tx: TxContext) => Promise<T>): Promise<T> {
   if (isInTransaction(ctx)) return work(ctx);
-  const events = ctx.events.heldUntilCommit();
-  const result = await ctx.db.transaction((db) => work({ ...ctx, db, events }));
+  // The context shows its bus as listening only (app.ts puts the EventBus there): holding events is
+  // this function's, for the transaction it opens.
+  const events = (ctx.events as EventBus).heldUntilCommit();
+  const result = await ctx.db.transaction((db) => work({ ...ctx, db, events, [opened]: true }));
   events.publish();
   return result;
 }
 
-/** True inside `inTransaction` (the audit trail insists on it). */
+/** True inside `inTransaction`, by its mark, not by the look of `events` (the audit trail insists on it). */
 export function isInTransaction(ctx: AppContext): ctx is TxContext {
-  return ctx.events instanceof HeldEvents;
+  return opened in ctx;
 }

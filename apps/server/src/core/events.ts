@@ -42,11 +42,12 @@ export interface DomainEvents {
 export type DomainEventName = keyof DomainEvents;
 
 /**
- * The bus as the context shows it outside a transaction: listen, or hold a use case's events. No
- * `emit`: events are emitted on `tx.events` inside `inTransaction`, published after the commit
- * (docs/architecture.md, "A use case owns its effects"), so the compiler refuses an emit elsewhere.
+ * The bus as the context shows it outside a transaction: listening only. No `emit`, and no way to
+ * hold events either (only `inTransaction` does, for the transaction it opens): events are emitted
+ * on `tx.events` inside `inTransaction`, published after the commit (docs/architecture.md, "A use
+ * case owns its effects"), so the compiler refuses an emit elsewhere.
  */
-export type EventListeners = Pick<EventBus, 'on' | 'heldUntilCommit'>;
+export type EventListeners = Pick<EventBus, 'on'>;
 
 /** Every node already polls its mail and Discord outboxes: waking the others would only make them race for rows. */
 const NODE_LOCAL_EVENTS: ReadonlySet<DomainEventName> = new Set(['mail.queued', 'discord.queued']);
