@@ -2,6 +2,7 @@ import { PERMISSIONS, type Permission } from '@bot/contracts';
 import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { type AppContext, isInTransaction, type TxContext } from '../../context.ts';
+import type { PermissionCache } from '../../core/caches.ts';
 import type { EventBus } from '../../core/events.ts';
 import { rolePermissions, roles, userRoles } from '../roles/index.ts';
 import { users } from '../users/index.ts';
@@ -12,7 +13,6 @@ import { type GrantRow, userGrants } from './access.table.ts';
  * changes invalidate at once (`user.changed`), other nodes see them within the TTL.
  */
 const PERMISSION_CACHE_TTL_MS = 5_000;
-export type PermissionCache = LRUCache<string, Permission[]>;
 
 /** Built once per app (app.ts): a user's entry goes as soon as their roles, grants or ban change. */
 export function createPermissionCache(events: EventBus): PermissionCache {

@@ -12,7 +12,6 @@ export {
   grantPermission,
   hasPermissions,
   invalidateUserPermissions,
-  type PermissionCache,
   removeGrants,
   revokeGrantsOfSource,
   setGrantExpiry,
@@ -23,7 +22,6 @@ export {
   getCachedPublicUser,
   getPublicUser,
   toPublicUsers,
-  type UserCache,
 } from './public-user.ts';
 export {
   assertMayReadBotOf,

@@ -1,6 +1,7 @@
 import type { User } from '@bot/contracts';
 import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.ts';
+import type { UserCache } from '../../core/caches.ts';
 import type { EventBus } from '../../core/events.ts';
 import { getUserById, type UserRow } from '../users/index.ts';
 import { findRolesOfUsers } from './access.service.ts';
@@ -44,7 +45,6 @@ export async function getPublicUser(ctx: AppContext, userId: string): Promise<Us
  * bound; `hwid.reset`; `user.banned`); the TTL bounds staleness while Redis, which relays those
  * events, is unreachable.
  */
-export type UserCache = LRUCache<string, User>;
 const USER_CACHE_TTL_MS = 10_000;
 
 /** Built once per app (app.ts). */

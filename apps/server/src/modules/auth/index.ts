@@ -13,7 +13,6 @@ export {
   listOwnSessions,
   revokeOwnSessions,
   revokeSessions,
-  type SessionCache,
   writeSessionTouches,
 } from './sessions.service.ts';
 export { sessions } from './sessions.table.ts';

@@ -2,6 +2,7 @@ import { describeUserAgent, type MySession } from '@bot/contracts';
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { type AppContext, inTransaction, type TxContext } from '../../context.ts';
+import type { SessionCache } from '../../core/caches.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import type { AuthenticatedSession } from '../../core/guards.ts';
@@ -19,16 +20,6 @@ import { twoFactor } from './two-factor.table.ts';
 const SESSION_CACHE_TTL_MS = 10_000;
 const LAST_SEEN_WRITE_INTERVAL_MS = 60_000;
 const TOUCH_BATCH_MS = 1_000;
-
-/** The sessions a node has recently checked, and when it last recorded their activity. */
-export interface SessionCache {
-  byTokenHash: LRUCache<string, AuthenticatedSession>;
-  /** Session ids whose `last_seen_at` was written less than a minute ago. */
-  recentlyTouched: LRUCache<string, true>;
-  /** Session ids whose `last_seen_at` the next touch statement writes, and when it runs. */
-  toTouch: Set<string>;
-  touchTimer?: NodeJS.Timeout;
-}
 
 /** Built once per app (app.ts): drops entries as revocations, bans and 2FA changes are announced. */
 export function createSessionCache(events: EventBus): SessionCache {

@@ -1,13 +1,5 @@
 import type { BotAccount } from '@bot/contracts';
-
-/** One report of a bot: its accounts in the state before it and in the report. */
-export interface AccountsChange {
-  userId: string;
-  hwid: string;
-  before: BotAccount[];
-  after: BotAccount[];
-  at: number;
-}
+import type { AccountsChange } from '../../core/bot-activity.ts';
 
 /**
  * Each reported account with the first account of the same name in the state before (undefined: a

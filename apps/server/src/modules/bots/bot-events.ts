@@ -2,11 +2,12 @@ import type { BotState } from '@bot/contracts';
 import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
+import type { AccountsChange } from '../../core/bot-activity.ts';
 import { newId } from '../../core/ids.ts';
 import { isDatabaseUnavailable, isDiskFull } from '../../db/errors.ts';
 import { getSettings } from '../settings/index.ts';
 import { users } from '../users/index.ts';
-import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
+import { forEachReportedAccount } from './bot-accounts.ts';
 import { botEvents } from './bots.table.ts';
 
 type BotEvent = Omit<typeof botEvents.$inferInsert, 'id'>;

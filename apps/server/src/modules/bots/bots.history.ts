@@ -2,9 +2,10 @@ import type { BotHistoryPoint, HourlyPoint } from '@bot/contracts';
 import { and, asc, countDistinct, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { deleteInBatches, retentionStart } from '../../core/batched-delete.ts';
+import type { AccountsChange, BotActivity } from '../../core/bot-activity.ts';
 import { hourOf, toHourlyPoints, windowStart } from '../../core/time-series.ts';
 import { getSettings } from '../settings/index.ts';
-import { type AccountsChange, forEachReportedAccount } from './bot-accounts.ts';
+import { forEachReportedAccount } from './bot-accounts.ts';
 import { botActivityMinutes } from './bots.table.ts';
 
 const MINUTE_MS = 60_000;
@@ -32,7 +33,7 @@ interface BufferedRow extends ActivityDelta {
  * Per-minute activity aggregates, summed in memory and upserted in batches (one statement per
  * few hundred rows every flush), never one write per bot update.
  */
-export class ActivityRecorder {
+export class ActivityRecorder implements BotActivity {
   /**
    * Buffered rows per PC (a few: its accounts times the minutes not yet written). Found by a short
    * scan rather than by a composite string key: two look-ups per report at thousands of reports a

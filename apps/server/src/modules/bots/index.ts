@@ -20,4 +20,3 @@ export {
 } from './bots.service.ts';
 export { botActivityMinutes, botEvents, botSessions } from './bots.table.ts';
 export { pushedLeaseOf } from './lease-renewal.ts';
-export type { ConnectedViewer, LiveFleet } from './live-fleet.ts';

@@ -5,7 +5,6 @@ export {
   cancelMaintenanceWindow,
   createMaintenanceCache,
   createMaintenanceWindow,
-  type MaintenanceCache,
   type MaintenanceState,
   maintenanceState,
   runningMaintenance,

@@ -11,6 +11,7 @@ import {
 import { and, asc, desc, eq, gt, isNull, lte } from 'drizzle-orm';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { CachedRead } from '../../core/cached-read.ts';
+import type { MaintenanceCache } from '../../core/caches.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
@@ -163,7 +164,6 @@ export async function cancelMaintenanceWindow(
  * forgotten when any node announces a window changed. Which of them runs is decided at each read.
  */
 const UPCOMING_CACHE_TTL_MS = 2_000;
-export type MaintenanceCache = CachedRead<Row[]>;
 
 /** Built once per app (app.ts): emptied as soon as any node announces a window changed. */
 export function createMaintenanceCache(events: EventBus): MaintenanceCache {

@@ -1,6 +1,5 @@
 // The payments module's entry: what the rest of the server and the tests may use of it; its other
 // files are its own (docs/architecture.md, "Modules and their entries").
-export type { PaymentProvider } from './payment-provider.ts';
 export { paymentEvents, paymentWebhookCalls } from './payment-webhooks.table.ts';
 export {
   prunePaymentEvents,

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentProvider } from '../../core/payment-provider.ts';
 
 /**
  * The embedded test provider: no money moves. Its checkout page is the marketplace page of our

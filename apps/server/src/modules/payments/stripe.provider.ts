@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { AppError } from '../../core/errors.ts';
-import type { PaymentProvider } from './payment-provider.ts';
+import type { PaymentProvider } from '../../core/payment-provider.ts';
 
 /** Stripe refuses Checkout Sessions expiring sooner than 30 minutes. */
 const MIN_SESSION_LIFETIME_MS = 31 * 60_000;

@@ -1,7 +1,8 @@
 import { BOT_STATUSES, type BotAccount, type BotReport, type BotStatus } from '@bot/contracts';
 import type { Logger } from 'pino';
+import type { BotActivity } from '../../core/bot-activity.ts';
 import { isoTimestamp } from '../../core/iso-time.ts';
-import type { ActivityRecorder, BotEventRecorder } from '../bots/index.ts';
+import type { BotEventRecorder } from '../bots/index.ts';
 import type { BotFanOut } from './bot-fan-out.ts';
 import type { BotStateStore } from './bot-state-store.ts';
 import type { BotConnection, LocalBots } from './local-bots.ts';
@@ -29,7 +30,7 @@ interface PresenceDeps {
   store: BotStateStore;
   fanOut: BotFanOut;
   /** The bots module's per-minute activity (`ctx.activity`), fed with each report. */
-  activity: ActivityRecorder;
+  activity: BotActivity;
   /** The bot's timeline: connections, disconnections, accounts into and out of error. */
   events: BotEventRecorder;
   refuse: RefuseSocket;

@@ -1,4 +1,4 @@
-import type { ConnectedViewer } from '../bots/index.ts';
+import type { ConnectedViewer } from '../../core/live-fleet.ts';
 import type { HubServer } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 

@@ -7,7 +7,6 @@ export {
   createSettingsCache,
   getSettings,
   replaceServerSecret,
-  type SettingsCache,
   takeServerSecret,
   toPublicSettings,
   updateSettings,

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { type AppContext, inTransaction } from '../../context.ts';
 import { CachedRead } from '../../core/cached-read.ts';
+import type { SettingsCache } from '../../core/caches.ts';
 import { AppError } from '../../core/errors.ts';
 import type { EventBus } from '../../core/events.ts';
 import { type AuditActor, writeAudit } from '../audit/index.ts';
@@ -13,7 +14,6 @@ import { serverSecrets, settings } from './settings.table.ts';
  * (`settings.changed` reaches every node).
  */
 const SETTINGS_CACHE_TTL_MS = 2_000;
-export type SettingsCache = CachedRead<SiteSettings>;
 
 /** Built once per app (app.ts): emptied as soon as any node announces a change. */
 export function createSettingsCache(events: EventBus): SettingsCache {
