@@ -144,6 +144,19 @@ describe('what the bot-facing routes answer (docs/protocol.md)', () => {
     expect(document.paths['/api/me/bot-key']?.get?.summary).not.toMatch(/masqu/i);
   });
 
+  it('names an unknown field by its own path, as the socket does (not an empty path)', async () => {
+    const bot = await createBotOwner(server);
+    const answer = await apiClient(server)('POST', '/bot/sessions', {
+      accessKey: bot.accessKey,
+      hwid: bot.hwid,
+      version: '1.0.0',
+      mood: 'joyeux',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'mood' }] });
+    expect((answer.body as { error: string }).error).toContain('mood : ');
+  });
+
   it('names the version format, and the value it refused, to an agent sending 2.1.0.0', async () => {
     const bot = await createBotOwner(server);
     const answer = await apiClient(server)('POST', '/bot/sessions', {

@@ -1,8 +1,11 @@
 import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type ErrorCode, errorMessage } from '@bot/contracts';
+import { type ErrorCode, errorMessage, type ValidationIssue } from '@bot/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  type ZodFastifySchemaValidationError,
+} from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable, isDiskFull } from '../db/errors.ts';
 import { isAppError } from './errors.ts';
@@ -80,6 +83,18 @@ export function answerRouterError(error: FastifyError, request: FastifyRequest, 
   void reply.status(status).send(body);
 }
 
+/**
+ * A refused field by its path (`lines.3.level`); an unknown key by its own path (`mood`), where zod
+ * gives its object's, empty at the top (docs/protocol.md, "Every refusal").
+ */
+function namedIssues(issue: ZodFastifySchemaValidationError): ValidationIssue[] {
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const message = issue.message ?? '';
+  const { keys } = issue.params as { keys?: unknown };
+  if (issue.keyword !== 'unrecognized_keys' || !Array.isArray(keys)) return [{ path, message }];
+  return keys.map((key) => ({ path: path ? `${path}.${String(key)}` : String(key), message }));
+}
+
 /** The status, `{error, code}` body and Retry-After (seconds) for an error. */
 function answerFor(
   error: FastifyError,
@@ -94,10 +109,7 @@ function answerFor(
     return { status: error.status, body, retryAfter: error.retryAfter };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const issues = error.validation.map((issue) => ({
-      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-      message: issue.message ?? '',
-    }));
+    const issues = error.validation.flatMap(namedIssues);
     return {
       status: 400,
       body: { error: errorMessage('VALIDATION_ERROR', issues), code: 'VALIDATION_ERROR', details: issues },
