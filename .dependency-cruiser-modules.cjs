@@ -17,6 +17,19 @@ module.exports = {
       from: { path: '^apps/server/src/modules/[^/]+$' },
       to: { path: '^apps/server/src/modules/[^/]+$', circular: true },
     },
+    {
+      // The folder scope folds modules only, so the context (one file beside app.ts, the wiring, which
+      // imports every module by design) needs its own rule: every module imports the context, so any
+      // module it reaches, directly or through other files, closes a cycle through it.
+      name: 'no-cycle-through-context',
+      comment:
+        'The context reaches a server module, and every module imports the context: a cycle through ' +
+        'context.ts. Declare the port or cache type in core/ and let the module implement it ' +
+        '(docs/decisions/010-module-entries-and-graph.md).',
+      severity: 'error',
+      from: { path: '^apps/server/src/context[.]ts$' },
+      to: { path: '^apps/server/src/modules/', reachable: true },
+    },
   ],
   options: {
     ...options,

@@ -66,6 +66,14 @@ const TREE = {
   'apps/server/src/modules/vouchers/index.ts': "export { reserve } from './vouchers.service.ts';",
   'apps/server/src/modules/vouchers/vouchers.service.ts':
     "import type { checkout } from '../orders/index.ts';\nexport const reserve = (): ReturnType<typeof checkout> | undefined => undefined;",
+  // The context carrying a module's type, through another file, while a module uses the context: a
+  // cycle through context.ts (app.ts importing modules is the wiring, not one).
+  'apps/server/src/context.ts':
+    "import type { Store } from './store.ts';\nexport interface Ctx { store: Store }",
+  'apps/server/src/store.ts': "export type { Store } from './modules/settings/index.ts';",
+  'apps/server/src/modules/settings/index.ts': 'export interface Store { read(): string }',
+  'apps/server/src/modules/settings/settings.service.ts':
+    "import type { Ctx } from '../../context.ts';\nexport const read = (ctx: Ctx) => ctx.store.read();",
   // A module reaching into another's file, and the app doing the same.
   'apps/server/src/modules/catalog/index.ts': "export { list } from './catalog.service.ts';",
   'apps/server/src/modules/catalog/catalog.service.ts':
@@ -91,10 +99,11 @@ for (const [path, text] of Object.entries(TREE)) {
 afterAll(() => rmSync(fixture, { recursive: true, force: true }));
 
 describe('the module graph (dependency-cruiser)', () => {
-  it('names a cycle between two modules, even through their entries and a type-only import', async () => {
+  it('names a cycle between two modules, even through their entries and a type-only import, and one through the context', async () => {
     expect(await violations(MODULE_RULES, ['apps/server/src'], fixture)).toEqual([
       'no-cycle-between-modules: apps/server/src/modules/orders -> apps/server/src/modules/vouchers -> apps/server/src/modules/orders',
       'no-cycle-between-modules: apps/server/src/modules/vouchers -> apps/server/src/modules/orders -> apps/server/src/modules/vouchers',
+      'no-cycle-through-context: apps/server/src/context.ts -> apps/server/src/modules/settings/index.ts',
     ]);
   });
 
