@@ -122,7 +122,7 @@ describe('server architecture', () => {
 
   it('the use-case rules see a handle however typed, and the HTTP layer reaching the database or emitting in any file', () => {
     const { program, layout: virtual } = virtualServer({
-      'db/client.ts': 'export type Db = { insert(): void };\nexport type DbOrTx = Db;',
+      'db/client.ts': 'export type Db = { insert(): void; update(): void };\nexport type DbOrTx = Db;',
       'core/events.ts': 'export class EventBus { emit(name: string): void {} }',
       'context.ts': `import type { Db } from './db/client.ts';
         import type { EventBus } from './core/events.ts';
@@ -135,7 +135,10 @@ describe('server architecture', () => {
         export const find = (db: Handle) => db;
         export const indexed = (db: AppContext['db']) => db;
         export const good = (ctx: AppContext) => ctx.db;
-        export const bootstrap = (ctx: Pick<AppContext, 'db'>) => ctx.db;`,
+        export const bootstrap = (ctx: Pick<AppContext, 'db'>) => ctx.db;
+        export const narrowed = (db: Pick<AppContext['db'], 'update'>) => db;
+        export const partial = (db: Partial<Handle>) => db;
+        export const innocent = (a: object, b: unknown, c: { limit?: number }, d: { insert(): void; at: Date }) => [a, b, c, d];`,
       'modules/users/users.routes.ts': `import type { FastifyInstance } from 'fastify';
         export async function routes(app: FastifyInstance) {
           const { ctx } = app;
@@ -154,6 +157,15 @@ describe('server architecture', () => {
             api.ctx.events.emit('user.changed');
           });
         };`,
+      'modules/users/audit.plugin.ts': `import type { FastifyPluginAsync } from 'fastify';
+        import type { AppContext } from '../../context.ts';
+        function stamp(ctx: AppContext) {
+          ctx.db.insert();
+          ctx.events.emit('user.changed');
+        }
+        export const audit: FastifyPluginAsync = async (api) => {
+          api.addHook('onRequest', async () => stamp(api.ctx));
+        };`,
       'modules/users/request-helpers.ts': `import type { FastifyRequest } from 'fastify';
         import type { AppContext } from '../../context.ts';
         export const touch = (request: FastifyRequest, ctx: AppContext) => ctx.db.insert();`,
@@ -163,6 +175,8 @@ describe('server architecture', () => {
         .map((line) => line.replace(/:\d+:/, ':'))
         .sort(),
     ).toEqual([
+      'modules/users/audit.plugin.ts: the HTTP layer emits an event',
+      'modules/users/audit.plugin.ts: the HTTP layer reaches the database',
       'modules/users/request-helpers.ts: the HTTP layer reaches the database',
       'modules/users/stamp.plugin.ts: the HTTP layer emits an event',
       'modules/users/stamp.plugin.ts: the HTTP layer reaches the database',
@@ -171,6 +185,8 @@ describe('server architecture', () => {
       'modules/users/users.routes.ts: the HTTP layer reaches the database',
       'modules/users/users.routes.ts: the HTTP layer reaches the database',
       'modules/users/users.routes.ts: the HTTP layer reaches the database',
+      'modules/users/users.service.ts: takes a database handle (services take the context)',
+      'modules/users/users.service.ts: takes a database handle (services take the context)',
       'modules/users/users.service.ts: takes a database handle (services take the context)',
       'modules/users/users.service.ts: takes a database handle (services take the context)',
     ]);
@@ -244,6 +260,14 @@ describe('server architecture', () => {
           await db.delete(tables.users);
           await db.execute(sql\`delete from users where id = \${1}\`);
           await db.execute(sql.raw('UPDATE "users" SET id = 2'));
+          await db.update(accounts as typeof accounts);
+          await db.delete((people)!);
+          await db.insert(tables.users satisfies unknown);
+          await db.execute(sql\`update public.users set id = 3\`);
+          await db.execute(sql.raw('delete from public."users"'));
+          await db.execute(sql\`truncate users\`);
+          await db.execute(sql\`truncate table only "public"."users" cascade\`);
+          await db.execute(sql\`truncate \${users}\`);
         }
         export const reads = () => sql\`select id from users\`;`,
       'modules/users/users.service.ts': `${DB}
@@ -262,6 +286,14 @@ describe('server architecture', () => {
       'modules/auth/auth.service.ts: hands accounts (owned by modules/users)',
       'modules/auth/auth.service.ts: update people (owned by modules/users)',
       'modules/auth/auth.service.ts: delete tables.users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
+      'modules/auth/auth.service.ts: update accounts (owned by modules/users)',
+      'modules/auth/auth.service.ts: delete people (owned by modules/users)',
+      'modules/auth/auth.service.ts: insert tables.users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
+      'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
       'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
       'modules/auth/auth.service.ts: raw SQL write of users (owned by modules/users)',
     ]);

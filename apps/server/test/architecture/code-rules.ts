@@ -126,9 +126,31 @@ function tableOwners(checker: ts.TypeChecker, program: ts.Program, layout: Layou
 }
 
 const WRITE_METHODS = new Set(['insert', 'update', 'delete']);
-const RAW_WRITE = /\b(insert\s+into|update|delete\s+from)\s*$/i;
-/** A write naming its table in the SQL text itself (`delete from users`, `update "users"`). */
-const RAW_WRITE_OF = /\b(?:insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)"?/gi;
+/** The SQL verbs that write a table, the table named next (`truncate table only`, as Postgres has it). */
+const WRITE_VERB = String.raw`\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?(?:\s+only)?)`;
+const RAW_WRITE = new RegExp(`${WRITE_VERB}\\s*$`, 'i');
+/**
+ * A write naming its table in the SQL text itself: `delete from users`, `update "users"`, with its
+ * schema or not (`update public.users`, `delete from "public"."users"`), `truncate users`.
+ */
+const RAW_WRITE_OF = new RegExp(
+  `${WRITE_VERB}\\s+(?:"?[a-z_][a-z0-9_]*"?\\s*\\.\\s*)?"?([a-z_][a-z0-9_]*)"?`,
+  'gi',
+);
+
+/** The expression inside parentheses, `as`, `!` and `satisfies`: what `(users as typeof users)!` is. */
+function unwrapped(expression: ts.Expression): ts.Expression {
+  let inner = expression;
+  while (
+    ts.isParenthesizedExpression(inner) ||
+    ts.isAsExpression(inner) ||
+    ts.isNonNullExpression(inner) ||
+    ts.isSatisfiesExpression(inner) ||
+    ts.isTypeAssertionExpression(inner)
+  )
+    inner = inner.expression;
+  return inner;
+}
 
 /** The text of a string literal or of a template's literal parts, where SQL could name a table. */
 function literalText(node: ts.Node): string | undefined {
@@ -146,7 +168,7 @@ function literalText(node: ts.Node): string | undefined {
  * raw SQL naming the table object (`update ${table}`) or the table itself (`delete from users`), and
  * a table handed to any function of ours (a helper that writes what it is given). A table is known
  * by its type, not its name, so an alias, a re-export under another name or a table wrapped in an
- * object is seen. A module may hand its own tables to `core/`.
+ * object is seen, through `as`, `!`, `satisfies` and parentheses. A module may hand its own tables to `core/`.
  */
 export function writesOutsideOwner(program: ts.Program, layout: Layout): string[] {
   const checker = program.getTypeChecker();
@@ -182,7 +204,7 @@ export function writesOutsideOwner(program: ts.Program, layout: Layout): string[
   // A table lives at a module's top level: an argument that is a local or a parameter (most are)
   // is not typed, which keeps the rule to seconds over the server.
   const isModuleLevel = (argument: ts.Expression): boolean => {
-    let root = argument;
+    let root = unwrapped(argument);
     while (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) root = root.expression;
     const symbol = ts.isIdentifier(root) ? checker.getSymbolAtLocation(root) : undefined;
     return (
@@ -204,7 +226,8 @@ export function writesOutsideOwner(program: ts.Program, layout: Layout): string[
       const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
       found.push(`${shown(file.fileName)}:${line}: ${how} ${what} (owned by ${owner})`);
     };
-    const reportTable = (node: ts.Node, how: string, table: ts.Expression) => {
+    const reportTable = (node: ts.Node, how: string, written: ts.Expression) => {
+      const table = unwrapped(written);
       const owner = foreignOwner(tableOf(table));
       if (owner) report(node, how, table.getText(), owner);
     };

@@ -8,10 +8,10 @@ const HTTP_TYPES = new Set(['FastifyInstance', 'FastifyRequest', 'FastifyReply']
 /**
  * The use-case rules of docs/architecture.md, read by the compiler: every service takes the context,
  * never a database handle (a parameter whose type is the context's `db`, however it is written:
- * `DbOrTx`, an alias, `AppContext['db']`); and the HTTP layer (any function receiving Fastify's
- * instance, a request or a reply, and what it encloses: routes, hooks, plugins, whatever their file
- * is called) neither reads the context's database nor emits an event: it parses, calls a use case
- * and shapes the answer. `app.ctx`, a `RouteContext`, already refuses both at compile time; this
+ * `DbOrTx`, an alias, `AppContext['db']`, or a part of it: `Pick<…, 'update'>`); and the HTTP layer
+ * (any function receiving Fastify's instance, a request or a reply, and what it encloses, whatever
+ * its file is called; every function of a `*.routes.ts` or `*.plugin.ts` file) neither reads the
+ * context's database nor emits an event: it parses, calls a use case and shapes the answer. `app.ctx`, a `RouteContext`, already refuses both at compile time; this
  * sees what a cast, `contextOf(app)` or a transaction opened in a handler would let through.
  * Symbols are resolved, so an alias, a destructured `{ db }` or a `ctx['db']` is seen as well.
  */
@@ -27,10 +27,17 @@ export function useCaseViolations(program: ts.Program, layout: Layout): string[]
   const isEventEmit = (symbol: ts.Symbol | undefined) =>
     symbol?.name === 'emit' && declaredIn(symbol, 'src/core/events.ts');
   const databaseHandle = databaseHandleOf(checker, program, layout);
+  // A handle or a part of one: a type assignable to the handle (a transaction, an alias) or one the
+  // handle is assignable to (`Pick<Db, 'update'>`, `Partial<Db>`), but for the types everything is
+  // assignable to (`unknown`, `object`, `{}`: no member of their own) and type parameters.
   const isDatabaseHandle = (type: ts.Type) =>
     databaseHandle !== undefined &&
-    !(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) &&
-    checker.isTypeAssignableTo(type, databaseHandle);
+    !(
+      type.flags &
+      (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never | ts.TypeFlags.TypeParameter)
+    ) &&
+    (checker.isTypeAssignableTo(type, databaseHandle) ||
+      (checker.getPropertiesOfType(type).length > 0 && checker.isTypeAssignableTo(databaseHandle, type)));
   const isHttpFunction = (node: ts.Node) =>
     ts.isFunctionLike(node) &&
     node.parameters.some((parameter) => {
@@ -54,6 +61,9 @@ export function useCaseViolations(program: ts.Program, layout: Layout): string[]
   for (const file of sourceFiles(program, layout)) {
     const where = relative(layout.source, file.fileName).split(sep);
     const isService = where[0] === 'modules' || where[0] === 'cli';
+    // Every function of a routes or plugin file is the HTTP layer, a helper taking the whole context
+    // too: `app.ctx` (db and events typed `never`) passes as an `AppContext` into one.
+    const isHttpFile = /\.(routes|plugin)\.ts$/.test(file.fileName);
     const visit = (node: ts.Node, isHttp: boolean) => {
       if (isService && ts.isParameter(node) && node.type && isDatabaseHandle(checker.getTypeAtLocation(node)))
         found.push(`${shown(file, node)}: takes a database handle (services take the context)`);
@@ -65,7 +75,7 @@ export function useCaseViolations(program: ts.Program, layout: Layout): string[]
       const isHttpInside = isHttp || isHttpFunction(node);
       ts.forEachChild(node, (child) => visit(child, isHttpInside));
     };
-    visit(file, false);
+    visit(file, isHttpFile);
   }
   return found;
 }
