@@ -227,8 +227,9 @@ export async function cancelBotCommand(
   input: { hwid: string; id: string; issuer: CommandIssuer; now?: Date },
 ): Promise<BotCommand> {
   const { issuer, hwid } = input;
-  const owner = issuer.staff ? await ownerForStaff(ctx, hwid, issuer) : undefined;
   return inTransaction(ctx, async (tx) => {
+    // Inside, through `tx`: a rank withdrawn meanwhile is seen (decision 009).
+    const owner = issuer.staff ? await ownerForStaff(tx, hwid, issuer) : undefined;
     const [current] = await tx.db
       .select()
       .from(botCommands)

@@ -1,5 +1,5 @@
 import type { OnlineBot, OnlineSession } from '@bot/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
 import {
@@ -172,6 +172,49 @@ describe('connected bots', () => {
     expect(
       (await call('POST', '/admin/users-online/bots/bad hwid!/kick', undefined, staff.token)).status,
     ).toBe(400);
+  });
+});
+
+describe('a kick is one use case', () => {
+  it('kicks nothing when its audit entry cannot be written: the bot stays connected', async () => {
+    const { owner, socket } = await onlineBot(['Delta-1']);
+    await waitForBots((bots) => bots.some((bot) => bot.hwid === owner.hwid));
+    const told: string[] = [];
+    socket.on('auth_error', ({ code }: { code: string }) => told.push(code));
+    // A real failure of the audit insert, for this bot only: the database refuses the row.
+    const { db } = server.ctx;
+    await db.execute(
+      sql.raw(`
+      create or replace function refuse_kick_audit() returns trigger language plpgsql as $$
+      begin
+        if new.action = 'bot.kick' and new.target_id = '${owner.hwid}' then
+          raise exception 'audit refusé par le test';
+        end if;
+        return new;
+      end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger refuse_kick_audit before insert on audit_log
+        for each row execute function refuse_kick_audit()`),
+    );
+    try {
+      const answer = await call(
+        'POST',
+        `/admin/users-online/bots/${owner.hwid}/kick`,
+        undefined,
+        staff.token,
+      );
+      expect(answer.status).toBe(500);
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_kick_audit on audit_log'));
+      await db.execute(sql.raw('drop function refuse_kick_audit()'));
+    }
+
+    // The same socket still answers: a kicked one would have been closed before this round trip.
+    const ack = await socket.timeout(5_000).emitWithAck('bot_update', { accounts: [account('Delta-1')] });
+    expect(ack).toEqual({ ok: true });
+    expect(told).toEqual([]);
+    expect(await auditEntries('bot.kick', owner.hwid)).toHaveLength(0);
   });
 });
 

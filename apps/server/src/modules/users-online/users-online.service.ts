@@ -167,20 +167,22 @@ export async function listUsersOnlineSessions(
   };
 }
 
-/** Disconnects a connected bot agent (it receives BOT_KICKED and stops); audited. */
+/**
+ * Disconnects a connected bot agent (it receives BOT_KICKED and stops); audited. The rank is checked
+ * and the audit written in one transaction; the kick, a live effect on a socket that may sit on
+ * another node, follows the commit, so a refused or failed kick leaves the bot running and no
+ * transaction waits on the cluster. A bot that left between the two is offline as the entry says
+ * (docs/decisions/009-use-cases-own-their-effects.md).
+ */
 export async function kickOnlineBot(
   ctx: AppContext,
   input: { hwid: string; actor: AuditActor },
 ): Promise<void> {
   const state = await ctx.live.botState(input.hwid);
-  if (state) {
-    const owner = await getUserById(ctx, state.owner.id);
-    await assertMayManageUser(ctx, { actorId: input.actor.id, target: owner });
-  }
-  if (!state?.online || !(await ctx.live.kickBot(input.hwid))) {
-    throw new AppError('BOT_NOT_CONNECTED');
-  }
+  if (!state?.online) throw new AppError('BOT_NOT_CONNECTED');
   await inTransaction(ctx, async (tx) => {
+    const owner = await getUserById(tx, state.owner.id);
+    await assertMayManageUser(tx, { actorId: input.actor.id, target: owner });
     await writeAudit(tx, {
       actor: input.actor,
       action: 'bot.kick',
@@ -193,6 +195,7 @@ export async function kickOnlineBot(
       after: { online: false },
     });
   });
+  await ctx.live.kickBot(input.hwid);
 }
 
 /** Ends one signed-in web session (its sockets close through the `sessions.revoked` event); audited. */
