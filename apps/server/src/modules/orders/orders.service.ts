@@ -208,6 +208,8 @@ export async function createOrder(
   try {
     const customer = await getUserById(ctx, input.userId);
     const checkout = await provider.createCheckout(created, { email: customer.email });
+    // A remote call cannot sit inside a transaction: the order was committed first, and its reference
+    // is stored in a write of its own (decision 009, "Writes around a use case's transaction").
     const [started] = await ctx.db
       .update(orders)
       .set({ providerRef: checkout.providerRef, checkoutUrl: checkout.checkoutUrl, updatedAt: new Date() })

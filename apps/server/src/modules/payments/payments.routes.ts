@@ -40,7 +40,9 @@ const stripeWebhookRoute: FastifyPluginAsyncZod = async (app) => {
     done(null, body),
   );
   const verifier = new Stripe(ctx.config.stripe?.secretKey ?? 'sk_unused');
-  // Each call's outcome, for the staff alert "payment webhooks failing" (decision 903).
+  // Each call's outcome, for the staff alert "payment webhooks failing" (decision 903): one row per
+  // call, refused ones included, so not part of a use case's transaction (decision 009, "Writes
+  // around a use case's transaction").
   app.addHook('onResponse', async (_request, reply) => {
     if (ctx.config.stripe) await recordWebhookCall(ctx, { provider: 'stripe', status: reply.statusCode });
   });
