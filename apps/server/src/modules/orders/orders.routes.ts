@@ -35,12 +35,12 @@ import {
   salesPerHour,
 } from './payments-admin.service.ts';
 import { getPaymentReceipt, getReceipt } from './receipts.ts';
-import { voucherCheckoutRoutes } from './voucher-checkout.routes.ts';
+import { voucherOrderRoutes } from './voucher-orders.routes.ts';
 
 export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(myOrderRoutes);
   await app.register(adminPaymentRoutes);
-  await app.register(voucherCheckoutRoutes);
+  await app.register(voucherOrderRoutes);
 };
 
 const myOrderRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -19,7 +19,7 @@ import {
 } from './vouchers-admin.service.ts';
 
 // A checkout's voucher preview and a voucher's redemptions with their orders are orders' routes
-// (orders/voucher-checkout.routes.ts): orders use vouchers, never the other way round.
+// (orders/voucher-orders.routes.ts): orders use vouchers, never the other way round.
 export const vouchersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const tags = ['admin: vouchers'];

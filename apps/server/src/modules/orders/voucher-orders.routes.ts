@@ -11,10 +11,11 @@ import { listVoucherRedemptions } from '../vouchers/index.ts';
 import { findOrderStatuses, previewCheckoutVoucher } from './orders.service.ts';
 
 /**
- * The voucher routes that need orders: a checkout's preview and each redemption's order status. A
- * checkout reserves its voucher, so orders use vouchers and never the other way round (decision 010).
+ * The voucher routes that read orders: a checkout's preview (`/me/vouchers/preview`) and the staff's
+ * list of a voucher's redemptions with each one's order status (`/admin/vouchers/:id/redemptions`).
+ * A checkout reserves its voucher, so orders use vouchers and never the other way round (decision 010).
  */
-export const voucherCheckoutRoutes: FastifyPluginAsyncZod = async (app) => {
+export const voucherOrderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   app.post(
     '/me/vouchers/preview',
