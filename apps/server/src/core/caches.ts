@@ -27,7 +27,7 @@ export type UserCache = LRUCache<string, User>;
 export type SettingsCache = CachedRead<SiteSettings>;
 
 /** A `maintenance_windows` row, as the maintenance cache holds the windows not over yet. */
-export interface StoredMaintenanceWindow {
+interface StoredMaintenanceWindow {
   id: string;
   startsAt: Date;
   endsAt: Date;

@@ -2,7 +2,7 @@
  * What a provider reads of an order (an `orders` row fits it): declared here, beside the port, so
  * the context that carries the provider (`ctx.payments`) imports no module (decision 010).
  */
-export interface PaymentOrder {
+interface PaymentOrder {
   id: string;
   amountCents: number;
   currency: string;
