@@ -1,8 +1,8 @@
 import type { Permission } from '@bot/contracts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient, startTestServer, type TestServer, type TestUser } from '../../../test/harness.ts';
-import { createBotOwner } from '../../../test/helpers/realtime.ts';
+import { connectOwnerBot, createBotOwner } from '../../../test/helpers/realtime.ts';
 import { getUserPermissions, userGrants } from '../access/index.ts';
 
 /**
@@ -39,6 +39,48 @@ describe('a staff permission withdrawn before the change cannot slip through', (
     const actor = await staffLosingSettings(['can_manageMap']);
     const sent = await call('POST', `/admin/bots/${owner.hwid}/commands`, { kind: 'pause' }, actor.token);
     expect(sent).toMatchObject(refused);
+  });
+
+  it('the cancellation of a command to the bot of an account holding it', async () => {
+    const owner = await createBotOwner(server, { permissions: ['can_useGathering', 'can_manageSettings'] });
+    const admin = await server.createUser({ isAdministrator: true });
+    // The bot is offline: the command stays queued, so it can be cancelled.
+    const sent = await call<{ data: { id: string } }>(
+      'POST',
+      `/admin/bots/${owner.hwid}/commands`,
+      { kind: 'pause' },
+      admin.token,
+    );
+    expect(sent.status).toBe(201);
+    const actor = await staffLosingSettings(['can_manageMap']);
+    const cancelled = await call(
+      'POST',
+      `/admin/bots/${owner.hwid}/commands/${sent.body.data.id}/cancel`,
+      undefined,
+      actor.token,
+    );
+    expect(cancelled).toMatchObject(refused);
+  });
+
+  it('a kick of the bot of an account holding it', async () => {
+    const owner = await createBotOwner(server, { permissions: ['can_useGathering', 'can_manageSettings'] });
+    const { socket } = await connectOwnerBot(server, owner);
+    try {
+      await vi.waitFor(async () =>
+        expect(await server.ctx.live.botState(owner.hwid)).toMatchObject({ online: true }),
+      );
+      const actor = await staffLosingSettings(['can_manageUsersOnline']);
+      const kicked = await call(
+        'POST',
+        `/admin/users-online/bots/${owner.hwid}/kick`,
+        undefined,
+        actor.token,
+      );
+      expect(kicked).toMatchObject(refused);
+      expect(socket.connected).toBe(true);
+    } finally {
+      socket.disconnect();
+    }
   });
 
   it('a new activation link for an account holding it', async () => {
