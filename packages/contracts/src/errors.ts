@@ -310,11 +310,18 @@ export const ERRORS = {
   },
   BOT_COMMAND_NOT_PENDING: { status: 409, message: 'Commande inconnue, expirée ou déjà traitée à ce stade.' },
   BOT_LOG_NOT_REQUESTED: { status: 409, message: 'Journal non demandé : attendez bot_log_start.' },
-  /** Some lines of a `bot_log` refused alone, the others kept (docs/protocol.md, "The log"). */
-  BOT_LOG_LINES_REFUSED: detailed<{ refused: readonly ValidationIssue[]; kept: number }>(
+  /**
+   * Some lines of a `bot_log` refused alone, the others kept (docs/protocol.md, "The log"): how many
+   * of each, and the first refused fields (at most five: an answer stays small).
+   */
+  BOT_LOG_LINES_REFUSED: detailed<{
+    refused: readonly ValidationIssue[];
+    refusedLines: number;
+    kept: number;
+  }>(
     400,
-    ({ refused, kept }) =>
-      `Journal : ${countOf(refused.length, 'ligne refusée', 'lignes refusées')}, ${countOf(kept, 'gardée', 'gardées')}. ${refused[0]?.path} : ${refused[0]?.message}`,
+    ({ refused, refusedLines, kept }) =>
+      `Journal : ${countOf(refusedLines, 'ligne refusée', 'lignes refusées')}, ${countOf(kept, 'gardée', 'gardées')}. ${refused[0]?.path} : ${refused[0]?.message}`,
   ),
 
   RELEASE_VERSION_TAKEN: { status: 409, message: 'Cette version existe déjà.' },

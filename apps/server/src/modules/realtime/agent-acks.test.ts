@@ -1,4 +1,10 @@
-import type { BotCommand, BotCommandDelivery, BotLogLine, SocketAck } from '@bot/contracts';
+import {
+  type BotCommand,
+  type BotCommandDelivery,
+  type BotLogLine,
+  ERRORS,
+  type SocketAck,
+} from '@bot/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { apiClient, type TestServer } from '../../../test/harness.ts';
 import {
@@ -49,6 +55,33 @@ describe('bot_update is answered', () => {
     ]);
     const status = await send(socket, 'bot_update', { accounts: [{ ...good, status: 'dancing' }] });
     expect((status as { details: { path: string }[] }).details[0]?.path).toBe('accounts.0.status');
+  });
+
+  it('refuses a NUL character by its field, with the message HTTP answers (NUL_CHARACTER)', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const poisoned = account(owner.accounts[0] as string, { status: 'error', message: 'a\u0000b' });
+    expect(await send(socket, 'bot_update', { accounts: [poisoned] })).toMatchObject({
+      ok: false,
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'accounts.0.message', message: ERRORS.NUL_CHARACTER.message }],
+    });
+  });
+
+  it('names at most the first 5 refused fields, each cut to 80 characters', async () => {
+    const owner = await createBotOwner(server);
+    const { socket } = await connectBot(owner);
+    const unknown = Object.fromEntries(
+      Array.from({ length: 12 }, (_, index) => [`${index}`.padEnd(120, 'x'), 1]),
+    );
+    const answer = (await send(socket, 'bot_update', { accounts: [], ...unknown })) as {
+      details: { path: string; message: string }[];
+    };
+    expect(answer.details).toHaveLength(5);
+    for (const { path, message } of answer.details) {
+      expect([...path].length).toBeLessThanOrEqual(80);
+      expect([...message].length).toBeLessThanOrEqual(80);
+    }
   });
 
   it('names an account off the owner’s whitelist, dropped from a report whose others are kept', async () => {

@@ -16,7 +16,7 @@ import {
   markCommandSent,
   maskStaff,
 } from '../commands/index.ts';
-import { ACCEPTED, invalid, refused } from './agent-acks.ts';
+import { ACCEPTED, invalid, readAgentMessage, refused } from './agent-acks.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
 
@@ -74,14 +74,14 @@ export class BotCommandRelay {
 
   /** `bot_command_ack`: answered with what was refused (decision 923), a command not `sent` included. */
   ack(socket: HubSocket, payload: unknown): Promise<SocketAck> {
-    const parsed = botCommandAckSchema.safeParse(payload);
+    const parsed = readAgentMessage((input) => botCommandAckSchema.safeParse(input), payload);
     if (!parsed.success) return Promise.resolve(invalid(parsed.error));
     return this.inOrder(socket, (hwid) => acknowledgeCommand(this.deps.ctx, { id: parsed.data.id, hwid }));
   }
 
   /** `bot_command_result`: answered like an acknowledgement; only an `acknowledged` command ends. */
   result(socket: HubSocket, payload: unknown): Promise<SocketAck> {
-    const parsed = botCommandResultSchema.safeParse(payload);
+    const parsed = readAgentMessage((input) => botCommandResultSchema.safeParse(input), payload);
     if (!parsed.success) return Promise.resolve(invalid(parsed.error));
     return this.inOrder(socket, (hwid) => finishCommand(this.deps.ctx, { ...parsed.data, hwid }));
   }

@@ -1,15 +1,17 @@
 import {
+  BOT_LOG_BATCH_MAX_LINES,
   BOT_LOG_RECENT_LINES,
-  type BotLogBatch,
   type BotLogLineInput,
   botLogBatchSchema,
+  botLogLineInput,
   SOCKET_EVENTS,
   type SocketAck,
 } from '@bot/contracts';
 import { BurstyRateLimiter, RateLimiterMemory } from 'rate-limiter-flexible';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { type NewBotLogLine, recordBotLogLines } from '../bot-log/index.ts';
-import { ACCEPTED, invalid, issuesOf, refused } from './agent-acks.ts';
+import { ACCEPTED, invalid, issuesOf, readAgentMessage, refused } from './agent-acks.ts';
 import type { Audience } from './audience.ts';
 import { type HubServer, type HubSocket, localSocketsIn } from './realtime.types.ts';
 import { rooms } from './rooms.ts';
@@ -113,49 +115,52 @@ export class BotLogRelay {
 
   /**
    * `bot_log` from an agent, answered with what was refused (decision 923): outside a stream we asked
-   * for, the whole batch; a line that does not match its schema, that line alone (the others are
-   * kept); lines past the rate, `RATE_LIMITED`.
+   * for, the whole batch; lines past the rate, `RATE_LIMITED`, dropped before they are read (a flood
+   * costs no validation); a line that does not match its schema or holds a NUL character, that line
+   * alone (`BOT_LOG_LINES_REFUSED`, the others are kept).
    */
   async received(socket: HubSocket, payload: unknown): Promise<SocketAck> {
     const { hwid } = socket.data;
     const stream = hwid ? this.streams.get(hwid) : undefined;
     if (!hwid || !stream || stream.socket !== socket) return NOT_REQUESTED;
-    const read = readBatch(payload);
-    if (!read.batch) return read.refusal;
-    const { lines, backlog, dropped = 0 } = read.batch;
-    const accepted = backlog ? this.takeBacklog(stream, lines) : await this.takeWithinRate(hwid, lines);
-    stream.dropped += lines.length - accepted.length + dropped;
+    const envelope = parseEnvelope(payload);
+    if (!envelope.success) return invalid(envelope.error);
+    const { lines, backlog, dropped = 0 } = envelope.data;
+    const taken = backlog
+      ? this.takeBacklog(stream, lines.length)
+      : await this.takeWithinRate(hwid, lines.length);
+    stream.dropped += lines.length - taken + dropped;
+    const read = readLines(lines.slice(0, taken));
     this.write(
       hwid,
       stream,
-      accepted.map(({ id, ...line }) => ({
+      read.kept.map(({ id, ...line }) => ({
         ...line,
         time: new Date(line.time),
         origin: 'agent',
         ...(id ? { agentLineId: id } : {}),
       })),
     );
-    return read.refusal ?? (accepted.length < lines.length ? THROTTLED : ACCEPTED);
+    return read.refusal ?? (taken < lines.length ? THROTTLED : ACCEPTED);
   }
 
-  private takeBacklog(stream: Stream, lines: BotLogLineInput[]): BotLogLineInput[] {
-    const accepted = lines.slice(0, stream.backlogLeft);
-    stream.backlogLeft -= accepted.length;
-    return accepted;
+  /** How many of these lines the ring buffer's allowance takes (no rate limit: once per watch). */
+  private takeBacklog(stream: Stream, count: number): number {
+    const taken = Math.min(count, stream.backlogLeft);
+    stream.backlogLeft -= taken;
+    return taken;
   }
 
-  /** The lines within the bot's rate (a steady rate and a burst above it); the rest are dropped. */
-  private async takeWithinRate(hwid: string, lines: BotLogLineInput[]): Promise<BotLogLineInput[]> {
-    const accepted: BotLogLineInput[] = [];
-    for (const line of lines) {
-      const allowed = await this.limiter.consume(hwid).then(
+  /** How many of these lines the bot's rate takes (a steady rate and a burst above it); the rest are dropped. */
+  private async takeWithinRate(hwid: string, count: number): Promise<number> {
+    for (let taken = 0; taken < count; taken += 1) {
+      const isAllowed = await this.limiter.consume(hwid).then(
         () => true,
         () => false,
       );
-      if (!allowed) break;
-      accepted.push(line);
+      if (!isAllowed) return taken;
     }
-    return accepted;
+    return count;
   }
 
   /** Keeps the lines, in the order they came, then sends them to the journal's watchers on every node. */
@@ -206,26 +211,32 @@ export class BotLogRelay {
   }
 }
 
+/** A batch's envelope, its lines unread: they are read once the rate took them. */
+const batchEnvelope = z.strictObject({
+  ...botLogBatchSchema.shape,
+  lines: z.array(z.unknown()).max(BOT_LOG_BATCH_MAX_LINES),
+});
+const parseEnvelope = (payload: unknown) => batchEnvelope.safeParse(payload);
+const parseLine = (line: unknown) => botLogLineInput.safeParse(line);
+
 /**
- * A batch's lines that match their schema, and the refusal naming the others by their path
- * (`BOT_LOG_LINES_REFUSED`, `lines.3.level`, and how many were kept); a batch whose envelope is
- * refused (too many lines, an unknown field) has none (`VALIDATION_ERROR`).
+ * The lines that match their schema, and the refusal naming the others by their path
+ * (`BOT_LOG_LINES_REFUSED`: `lines.3.level`, how many were refused and kept).
  */
-function readBatch(
-  payload: unknown,
-): { batch: BotLogBatch; refusal?: SocketAck } | { batch?: undefined; refusal: SocketAck } {
-  const whole = botLogBatchSchema.safeParse(payload);
-  if (whole.success) return { batch: whole.data };
-  const badLines = new Set<unknown>();
-  for (const { path } of whole.error.issues) {
-    if (path[0] !== 'lines' || typeof path[1] !== 'number') return { refusal: invalid(whole.error) };
-    badLines.add(path[1]);
-  }
-  const { lines, ...envelope } = payload as { lines: unknown[] };
-  const kept = lines.filter((_, index) => !badLines.has(index));
+function readLines(lines: readonly unknown[]): { kept: BotLogLineInput[]; refusal?: SocketAck } {
+  const kept: BotLogLineInput[] = [];
+  const issues: z.core.$ZodIssue[] = [];
+  lines.forEach((line, index) => {
+    const read = readAgentMessage(parseLine, line);
+    if (read.success) kept.push(read.data);
+    else
+      issues.push(...read.error.issues.map((issue) => ({ ...issue, path: ['lines', index, ...issue.path] })));
+  });
+  if (issues.length === 0) return { kept };
+  const refusedLines = lines.length - kept.length;
   return {
-    batch: botLogBatchSchema.parse({ ...envelope, lines: kept }),
-    refusal: refused('BOT_LOG_LINES_REFUSED', { refused: issuesOf(whole.error), kept: kept.length }),
+    kept,
+    refusal: refused('BOT_LOG_LINES_REFUSED', { refused: issuesOf(issues), refusedLines, kept: kept.length }),
   };
 }
 

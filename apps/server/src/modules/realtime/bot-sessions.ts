@@ -1,7 +1,7 @@
 import { botReportSchema, SOCKET_EVENTS, type SocketAck } from '@bot/contracts';
 import type { RealtimeConfig } from '../../config.ts';
 import { compileSafeParse } from '../../core/fast-validation.ts';
-import { ACCEPTED, invalid, refused } from './agent-acks.ts';
+import { ACCEPTED, invalid, readAgentMessage, refused } from './agent-acks.ts';
 import type { BotPresence } from './bot-presence.ts';
 import type { BotStateStore } from './bot-state-store.ts';
 import type { RealtimeMetrics } from './realtime.metrics.ts';
@@ -54,7 +54,7 @@ export class BotSessions {
         retryAfterMs: updateTokenWaitMs(socket.data, config),
       });
     }
-    const parsed = parseBotReport(payload);
+    const parsed = readAgentMessage(parseBotReport, payload);
     if (!parsed.success) {
       metrics.reportsDropped.inc({ reason: 'invalid' });
       return invalid(parsed.error);

@@ -84,7 +84,7 @@ const commandDeliverySchema = z.object({
 
 /** Every message of an agent may carry an acknowledgement callback (decision 923). */
 const ANSWERED =
-  'Avec un accusé de réception, la réponse est {ok: true} ou {ok: false, code, error, details?} nommant ce qui est refusé';
+  'Avec un accusé de réception, la réponse est {ok: true} ou {ok: false, code, error, details?} nommant ce qui est refusé (au plus les 5 premiers champs, chacun coupé à 80 caractères ; un texte contenant le caractère nul U+0000 est un champ refusé)';
 
 /** What a bot agent sends and receives, then what browsers do: the order of docs/protocol.md. */
 export function clientEvents(config: AppConfig): Described<ClientToServerEvents> {
@@ -132,7 +132,7 @@ export function clientEvents(config: AppConfig): Described<ClientToServerEvents>
     bot_log: {
       audience: 'agent',
       summary: 'Lignes du journal de l’agent',
-      description: `Seulement entre bot_log_start et bot_log_stop. Au plus ${BOT_LOG_BATCH_MAX_LINES} lignes par message ; niveaux debug, info, warn, error ; time en ISO 8601 avec décalage ; un message de plus de ${BOT_LOG_MESSAGE_MAX_CHARS} caractères est coupé. Lignes en direct : ${botLog.linesPerSecond} par seconde, rafales de ${botLog.burst} ; backlog: true pour les lignes récentes envoyées une fois au début (au plus 500). id : l’identifiant de la ligne chez l’agent (unique sur ce PC, d’une exécution à l’autre) ; une ligne renvoyée avec le même id n’est gardée qu’une fois. Une ligne invalide est refusée seule (les autres sont gardées) ; un lot dont l’enveloppe est invalide (trop de lignes, champ inconnu) est refusé en entier. ${ANSWERED} : BOT_LOG_LINES_REFUSED nomme les lignes refusées seules (details {refused: [{path: lines.N.champ, message}], kept}), VALIDATION_ERROR un lot refusé en entier, RATE_LIMITED des lignes au-delà du débit, BOT_LOG_NOT_REQUESTED un lot hors d’un journal demandé.`,
+      description: `Seulement entre bot_log_start et bot_log_stop. Au plus ${BOT_LOG_BATCH_MAX_LINES} lignes par message ; niveaux debug, info, warn, error ; time en ISO 8601 avec décalage ; un message de plus de ${BOT_LOG_MESSAGE_MAX_CHARS} caractères est coupé. Lignes en direct : ${botLog.linesPerSecond} par seconde, rafales de ${botLog.burst} ; backlog: true pour les lignes récentes envoyées une fois au début (au plus 500). id : l’identifiant de la ligne chez l’agent (unique sur ce PC, d’une exécution à l’autre) ; une ligne renvoyée avec le même id n’est gardée qu’une fois. Une ligne invalide (ou contenant le caractère nul U+0000) est refusée seule (les autres sont gardées) ; un lot dont l’enveloppe est invalide (trop de lignes, champ inconnu) est refusé en entier ; le débit s’applique avant la lecture des lignes. ${ANSWERED} : BOT_LOG_LINES_REFUSED nomme les lignes refusées seules (details {refused: [{path: lines.N.champ, message}] (les 5 premiers champs), refusedLines, kept}), VALIDATION_ERROR un lot refusé en entier, RATE_LIMITED des lignes au-delà du débit, BOT_LOG_NOT_REQUESTED un lot hors d’un journal demandé.`,
       payload: botLogBatchSchema,
       examples: [EXAMPLES.logBatch],
       ack: { schema: socketAckSchema, examples: [{ ok: true }, EXAMPLES.logLineRefused, EXAMPLES.throttled] },
