@@ -82,7 +82,11 @@ afterAll(async () => {
 });
 
 describe('an upgrade from an older commit with git pull, npm ci and npm start', () => {
-  it('serves the new web app, logs its migrations and version, and keeps the data', async () => {
+  // Two real starts, each building the web app, the server and (the new one) the SDK: minutes
+  // on two busy cores.
+  it('serves the new web app, logs its migrations and version, and keeps the data', {
+    timeout: 600_000,
+  }, async () => {
     const port = await availablePort();
     const old = await start(port);
     const admin = /identifiant : (\S+)\n\s+mot de passe : (\S+)/.exec(old.output());
