@@ -11,7 +11,6 @@ import { listWhitelistedAccountNames } from '../whitelist/index.ts';
 import { publishedRouteKinds, routeKindsOf } from '../world/index.ts';
 import { type BotCommandRow, botCommands } from './commands.table.ts';
 
-/** States of a command still waiting for the agent (counted against the per-bot cap). */
 /** Commands the bot has not received yet: what the per-bot cap counts. */
 const PENDING_STATES: BotCommandState[] = ['queued', 'sent'];
 /** Why a configuration push was cancelled by a newer one. */
