@@ -45,8 +45,19 @@ export class ActivityRecorder implements BotActivity {
 
   constructor(private readonly ctx: AppContext) {}
 
-  /** Adds one report's stat deltas to the account's current minute. */
-  record(input: { userId: string; hwid: string; account: string; at: number; delta: ActivityDelta }): void {
+  /**
+   * Adds stat deltas to the account's minute: one report's, or (`reports`) the rows of a refused
+   * write put back, which stand for that many reports.
+   */
+  record(input: {
+    userId: string;
+    hwid: string;
+    account: string;
+    at: number;
+    delta: ActivityDelta;
+    reports?: number;
+  }): void {
+    const reports = input.reports ?? 1;
     const minute = Math.floor(input.at / MINUTE_MS) * MINUTE_MS;
     let rows = this.buffer.get(input.hwid);
     const row = rows?.find(
@@ -60,7 +71,7 @@ export class ActivityRecorder implements BotActivity {
       row.treasures += input.delta.treasures;
       row.kamas += input.delta.kamas;
       row.xp += input.delta.xp;
-      row.reports += 1;
+      row.reports += reports;
       return;
     }
     if (this.bufferedRows >= MAX_BUFFERED_ROWS) return;
@@ -73,8 +84,11 @@ export class ActivityRecorder implements BotActivity {
       hwid: input.hwid,
       account: input.account,
       minute,
-      reports: 1,
-      ...input.delta,
+      reports,
+      gathered: input.delta.gathered,
+      treasures: input.delta.treasures,
+      kamas: input.delta.kamas,
+      xp: input.delta.xp,
     });
     this.bufferedRows += 1;
   }
@@ -140,7 +154,7 @@ export class ActivityRecorder implements BotActivity {
           { err: error, rows: chunk.length },
           'écriture de l’historique des bots en échec : gardé pour un nouvel essai',
         );
-        for (const row of chunk) this.record({ ...row, at: row.minute, delta: row });
+        for (const row of chunk) this.record({ ...row, at: row.minute, delta: row, reports: row.reports });
       }
     }
   }
